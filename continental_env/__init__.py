@@ -1,0 +1,28 @@
+"""Continental: the contract rummy card game as a PettingZoo AEC environment.
+
+``continental_env.env(...)`` / ``raw_env(...)`` are imported lazily, so that the engine
+(``cards``, ``rules``, ``melds``, ``game``) imports without gymnasium or PettingZoo.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from continental_env.rules import PRESETS, RuleConfig
+
+__version__ = "0.1.0"
+__all__ = ["PRESETS", "RuleConfig", "env", "raw_env", "__version__"]
+
+
+def env(**kwargs: Any) -> Any:
+    """The wrapped AEC environment (see ``continental_env.env``'s module docstring)."""
+    import importlib
+
+    return importlib.import_module("continental_env.env").env(**kwargs)
+
+
+def raw_env(**kwargs: Any) -> Any:
+    """The unwrapped AEC environment, same keyword arguments as ``env``."""
+    from continental_env.env import raw_env as raw
+
+    return raw(**kwargs)

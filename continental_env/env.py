@@ -1,0 +1,384 @@
+"""# Continental (``continental_v0``)
+
+A PettingZoo AEC environment for **Continental**, the seven-round contract rummy of
+``RULES.md`` Part 1, over the pure engine in ``continental_env.game``.
+
+| | |
+|---|---|
+| import | ``import continental_env; env = continental_env.env(num_players=4)`` |
+| registry | ``pettingzoo.make("aec", "continental/continental_v0")`` after ``import continental_env.env`` |
+| agents | ``player_0`` .. ``player_{n-1}`` (2-8, as the preset allows) |
+| action space | ``Discrete(N)``, N fixed by the number of players (1,631 for 4) |
+| observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
+
+## Arguments
+
+| argument | default | meaning |
+|---|---|---|
+| ``num_players`` | 4 | seats at the table |
+| ``preset`` | ``"continental"`` | ``continental``, ``continental_us``, ``continental_es``, or a ``RuleConfig`` |
+| ``rounds`` | all seven | a round number or a list of them (e.g. ``rounds=1`` trains one contract) |
+| ``reward`` | ``"relative"`` | ``relative``, ``points`` or ``win`` (below) |
+| ``render_mode`` | None | ``"ansi"`` (returns the table as text) or ``"human"`` (prints it) |
+| ``illegal`` | ``"raise"`` | ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper (-1, game over) |
+
+## Observation
+
+``observation`` is a float32 vector of *count planes* followed by scalars. A plane is a 5 x 13
+grid of card counts (rows C D H S, the fifth row holds the jokers in column 0), flattened row by
+row: index ``suit * 13 + rank`` for naturals and 52 for the joker, so the first 53 entries of a
+plane are the engine's count vector. Seats are relative: ``+1`` is the next player to the left.
+
+| name | planes / size | content |
+|---|---|---|
+| ``hand`` | 1 | own hand |
+| ``discard_top`` | 1 | the top card of the discard pile |
+| ``discards_seen`` | 1 | every card discarded face up this round |
+| ``known_opp`` | P-1 | cards each opponent (+1 .. +P-1) is known to hold from public pick-ups |
+| ``table`` | P | cards in the melds each seat (+0 .. +P-1) laid down or extended |
+| ``fits`` | 1 | card types that would fit a table meld now |
+| ``round`` | 7 | one-hot of the round number |
+| ``phase`` | 3 | one-hot draw / claim / play |
+| ``contract`` | 2 | trios / 3, runs / 3 |
+| ``hand_sizes`` | P | cards per relative seat / 20 |
+| ``laid_down`` | P | 1 if that relative seat has laid down |
+| ``scores`` | P | cumulative points per relative seat / 100 |
+| ``claims`` | P | claims per relative seat this round |
+| ``stock`` | 1 | stock size / 100 |
+| ``turn`` | 1 | turns this round / max_turns_per_round |
+
+``env.unwrapped.observation_layout`` maps each name to its slice; ``plane_slices`` gives the
+count planes, each reshapeable to ``(5, 13)`` for a CNN. Only the acting agent gets a non-zero
+``action_mask``. The observation never contains hidden information: the stock, opponents'
+unrevealed cards and the penalty cards are absent (tested).
+
+## Actions
+
+Every id has a text form (``env.unwrapped.game.action_to_str``); the layout:
+
+| ids | text |
+|---|---|
+| 0 .. 5 | ``draw``, ``take``, ``claim``, ``pass``, ``laydown``, ``close`` |
+| 6 .. 58 | ``discard C`` |
+| 59 + 55m + c | ``layoff C m`` (c = 52: ``layoff JK m``; 53/54: ``layoff JK m low/high``) |
+| 59 + 55M + 52m + c | ``swap C m`` (M = 3P meld slots) |
+| 59 + 107M + 2(mM + n) + e | ``movejoker m n low/high`` (``continental_us``) |
+
+## Rewards
+
+| mode | when | value |
+|---|---|---|
+| ``relative`` (default, zero-sum) | each round's end | (mean of the others' points - own points) / 100 |
+| ``points`` | each round's end | - own points / 100 |
+| ``win`` | the game's end | +1 shared among the lowest totals, -1 shared among the rest |
+
+Rewards reach every agent through ``rewards`` on the step where the round ends; ``infos`` then
+carry ``round_points`` (that seat's points), ``round`` and ``closer`` (relative seat or None).
+
+## Version history
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import types
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from continental_env.cards import NUM_TYPES
+from continental_env.game import Game
+from continental_env.rules import RuleConfig, resolve_rules
+
+PLANE = 65  # 5 x 13
+REWARD_MODES = ("relative", "points", "win")
+_PHASE_INDEX = {"draw": 0, "claim": 1, "play": 2}
+
+
+def observation_layout(num_players: int) -> dict[str, slice]:
+    """Names of the observation's parts mapped to their slices (see the module table)."""
+    p = num_players
+    parts = [
+        ("hand", PLANE),
+        ("discard_top", PLANE),
+        ("discards_seen", PLANE),
+        ("known_opp", PLANE * (p - 1)),
+        ("table", PLANE * p),
+        ("fits", PLANE),
+        ("round", 7),
+        ("phase", 3),
+        ("contract", 2),
+        ("hand_sizes", p),
+        ("laid_down", p),
+        ("scores", p),
+        ("claims", p),
+        ("stock", 1),
+        ("turn", 1),
+    ]
+    out = {}
+    start = 0
+    for name, size in parts:
+        out[name] = slice(start, start + size)
+        start += size
+    return out
+
+
+class raw_env(AECEnv, EzPickle):
+    """The unwrapped AEC environment; see the module docstring."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "continental_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        preset: str | RuleConfig = "continental",
+        rounds: int | list[int] | tuple[int, ...] | None = None,
+        reward: str = "relative",
+        render_mode: str | None = None,
+    ) -> None:
+        EzPickle.__init__(self, num_players, preset, rounds, reward, render_mode)
+        super().__init__()
+        rules = resolve_rules(preset)
+        if rounds is not None:
+            rules = rules.with_rounds(rounds)
+        rules.check_players(num_players)
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward={reward!r}: choose one of {REWARD_MODES}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}: choose one of {self.metadata['render_modes']}")
+        self.rules = rules
+        self.num_players = num_players
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_layout = observation_layout(num_players)
+        self.obs_size = self.observation_layout["turn"].stop
+        self.plane_slices = {
+            name: self.observation_layout[name]
+            for name in ("hand", "discard_top", "discards_seen", "known_opp", "table", "fits")
+        }
+        probe = Game(rules, num_players)
+        self.num_actions = probe.num_actions
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        # One space object per agent, the same object on every call.
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, np.inf, shape=(self.obs_size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._seeder = random.Random()
+        self.game: Game | None = None
+        self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
+        self._obs_moves = -1
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeder = random.Random(seed)
+        self.game = Game.new(self.rules, self.num_players, seed=self._seeder.getrandbits(64))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.actor]
+        self._obs_cache = {}
+        self._obs_moves = -1
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        rounds_before = len(game.round_history)
+        game.apply(action)  # raises ValueError, state unchanged, if illegal
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        for result in game.round_history[rounds_before:]:
+            self._round_rewards(result)
+        if game.is_over:
+            if self.reward_mode == "win":
+                self._win_rewards()
+            self.terminations = {a: True for a in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[game.actor]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _round_rewards(self, result: dict[str, Any]) -> None:
+        points = result["points"]
+        p = self.num_players
+        closer = result["closer"]
+        for seat, agent in enumerate(self.possible_agents):
+            self.infos[agent] = {
+                "round": result["round"],
+                "round_points": points[seat],
+                "closer": None if closer is None else (closer - seat) % p,
+            }
+            if self.reward_mode == "relative":
+                others = (sum(points) - points[seat]) / (p - 1)
+                self.rewards[agent] += (others - points[seat]) / 100.0
+            elif self.reward_mode == "points":
+                self.rewards[agent] += -points[seat] / 100.0
+
+    def _win_rewards(self) -> None:
+        winners = set(self.game.winners())
+        losers = self.num_players - len(winners)
+        for seat, agent in enumerate(self.possible_agents):
+            if seat in winners:
+                self.rewards[agent] += 1.0 / len(winners)
+            elif losers:
+                self.rewards[agent] += -1.0 / losers
+
+    # ------------------------------------------------------------------ observations
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self.game
+        if self._obs_moves != game.moves:
+            self._obs_cache = {}
+            self._obs_moves = game.moves
+        cached = self._obs_cache.get(agent)
+        if cached is None:
+            seat = self.agent_name_mapping[agent]
+            cached = {
+                "observation": encode_observation(game, seat, self.observation_layout),
+                "action_mask": self._mask(seat),
+            }
+            self._obs_cache[agent] = cached
+        return cached
+
+    def _mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if self.game.actor == seat:
+            mask[self.game.legal_actions()] = 1
+        return mask
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """The action mask of an agent (default: the one to act), from the observation cache."""
+        return self.observe(agent or self.agent_selection)["action_mask"]
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("You are calling render without specifying any render mode.")
+            return None
+        from continental_env.render import render_table
+
+        text = render_table(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
+    """The observation vector of ``seat`` (see the module docstring); public information only."""
+    p = game.num_players
+    size = layout["turn"].stop
+    obs = np.zeros(size, dtype=np.float32)
+    n = NUM_TYPES
+
+    def put(base: int, counts: list[int]) -> None:
+        obs[base : base + n] = counts
+
+    put(layout["hand"].start, game.hands[seat])
+    if game.discard and game.phase != "game_over":
+        obs[layout["discard_top"].start + game.discard[-1]] = 1.0
+    put(layout["discards_seen"].start, game.seen_discards)
+    base = layout["known_opp"].start
+    for k in range(1, p):
+        put(base + PLANE * (k - 1), game.known[(seat + k) % p])
+    base = layout["table"].start
+    for meld in game.table:
+        rel = (meld.owner - seat) % p
+        off = base + PLANE * rel
+        for c in meld.cards:
+            obs[off + c] += 1.0
+    put(layout["fits"].start, game.fitting_counts())
+    obs[layout["round"].start + game.round - 1] = 1.0
+    phase = _PHASE_INDEX.get(game.phase)
+    if phase is not None:
+        obs[layout["phase"].start + phase] = 1.0
+    trios, runs = game.contract
+    c0 = layout["contract"].start
+    obs[c0] = trios / 3.0
+    obs[c0 + 1] = runs / 3.0
+    order = [(seat + k) % p for k in range(p)]
+    obs[layout["hand_sizes"]] = [game.hand_sizes[s] / 20.0 for s in order]
+    obs[layout["laid_down"]] = [1.0 if game.laid_down[s] else 0.0 for s in order]
+    obs[layout["scores"]] = [game.scores[s] / 100.0 for s in order]
+    obs[layout["claims"]] = [game.claims[s] for s in order]
+    obs[layout["stock"].start] = len(game.stock) / 100.0
+    obs[layout["turn"].start] = game.turn / game.rules.max_turns_per_round
+    return obs
+
+
+def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers (see the module docstring)."""
+    environment: AECEnv = raw_env(**kwargs)
+    if illegal == "terminate":
+        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    elif illegal != "raise":
+        raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    environment = wrappers.OrderEnforcingWrapper(environment)
+    return environment
+
+
+def _register() -> None:
+    try:
+        from pettingzoo import aec_registry, register
+    except ImportError:  # an older PettingZoo without a registry
+        return
+    if "continental/continental_v0" not in aec_registry:
+        register("aec", "continental/continental_v0", entry_point="continental_env.env:env")
+
+
+_register()
+
+
+class _CallableModule(types.ModuleType):
+    """``import continental_env.env`` rebinds ``continental_env.env`` to this module (Python
+    sets a package attribute per imported submodule); calling it keeps working."""
+
+    def __call__(self, **kwargs: Any) -> AECEnv:
+        return env(**kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,826 @@
+"""The contract game engine: one game's state, its legal moves, and their effects.
+
+Rules source: ``RULES.md`` Part 1 (seeds 000, 003, 004). Every variant is a ``RuleConfig`` field.
+The engine receives actions; it never asks agents for them. Seats are ints. It is pure Python
+(no gymnasium, no numpy) and deterministic given its seed: the only randomness is the shuffle of
+each round's deck and of a re-formed stock, drawn from ``self.rng``.
+
+Specifications of this implementation (where RULES.md leaves a choice to the software):
+
+* ``laydown`` is one action; the engine lays the arrangement that leaves the fewest points in hand
+  (``melds.best_contract``), trios first then runs, in that order on the table.
+* A round's dealer is seat ``i % players`` for the i-th round played (0-based).
+* The claim window opens whenever the player in turn draws from the stock while the discard pile
+  has a top card; seats are asked in turn order after the player in turn, the discarder last.
+* ``movejoker M N end`` takes the joker at M's high end if that is a joker, else at its low end.
+* A round that hits ``max_turns_per_round`` turns (discards) or runs out of cards ends with no
+  closer: every seat scores its hand. This bounds every game's length whatever the agents do.
+
+Action ids (``P`` players, ``M = 3P`` meld slots; the layout is ``ActionLayout``):
+
+| ids | text | meaning |
+|---|---|---|
+| 0 | ``draw`` | decline the discard, draw from the stock (opens the claim window) |
+| 1 | ``take`` | take the top discard |
+| 2 | ``claim`` | claim the declined discard (with a penalty card) |
+| 3 | ``pass`` | do not claim |
+| 4 | ``laydown`` | lay down the contract |
+| 5 | ``close`` | place the last card face down, end the round |
+| 6 .. 58 | ``discard C`` | discard card type C (0..52) |
+| 59 + 55m + c | ``layoff C m`` | lay off natural C (0..51) on meld m |
+| 59 + 55m + 52 | ``layoff JK m`` | a joker on trio m |
+| 59 + 55m + 53/54 | ``layoff JK m low/high`` | a joker at the low/high end of run m |
+| S + 52m + c | ``swap C m`` | natural C replaces a joker of meld m (S = 59 + 55M) |
+| V + 2(mM + n) + e | ``movejoker m n low/high`` | 003: move a joker from own run m to run n (V = S + 52M) |
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from continental_env.cards import (
+    JOKER,
+    NUM_NATURALS,
+    NUM_TYPES,
+    card_from_str,
+    card_to_str,
+    format_cards,
+)
+from continental_env.melds import (
+    HIGH,
+    LOW,
+    RUN,
+    TRIO,
+    Meld,
+    best_contract,
+    fitting_cards,
+    has_contract,
+    natural_layoff_end,
+    run_can_extend,
+    swap_targets,
+)
+from continental_env.rules import (
+    PRESETS,
+    RuleConfig,
+    cards_dealt,
+    contract_for_round,
+    points_table,
+    resolve_rules,
+)
+
+DRAW, TAKE, CLAIM, PASS, LAYDOWN, CLOSE = range(6)
+DISCARD_BASE = 6
+LAYOFF_BASE = DISCARD_BASE + NUM_TYPES  # 59
+LAYOFF_SLOTS = 55  # 52 naturals, joker on a trio, joker low, joker high
+SLOT_JOKER = 52
+SLOT_JOKER_LOW = 53
+SLOT_JOKER_HIGH = 54
+SWAP_SLOTS = NUM_NATURALS
+
+PHASES = ("draw", "claim", "play", "game_over")
+_SIMPLE = ("draw", "take", "claim", "pass", "laydown", "close")
+
+
+class ActionLayout:
+    """The fixed integer action layout for a table of ``num_players``."""
+
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
+        self.max_melds = 3 * num_players
+        self.layoff_base = LAYOFF_BASE
+        self.swap_base = LAYOFF_BASE + LAYOFF_SLOTS * self.max_melds
+        self.move_base = self.swap_base + SWAP_SLOTS * self.max_melds
+        self.num_actions = self.move_base + 2 * self.max_melds * self.max_melds
+
+    def layoff(self, meld: int, slot: int) -> int:
+        """Id of a lay-off on meld ``meld`` (slot: natural card, or a SLOT_JOKER* value)."""
+        return self.layoff_base + LAYOFF_SLOTS * meld + slot
+
+    def swap(self, meld: int, card: int) -> int:
+        """Id of swapping natural ``card`` for a joker of meld ``meld``."""
+        return self.swap_base + SWAP_SLOTS * meld + card
+
+    def move(self, src: int, dst: int, end: str) -> int:
+        """Id of moving the joker at an end of run ``src`` to the ``end`` of run ``dst``."""
+        return self.move_base + 2 * (src * self.max_melds + dst) + (1 if end == HIGH else 0)
+
+    def decode(self, action: int) -> tuple:
+        """(kind, *args) of an action id; ValueError if out of range."""
+        if not isinstance(action, int) or isinstance(action, bool):
+            try:
+                action = int(action)  # numpy integers
+            except (TypeError, ValueError):
+                raise ValueError(f"action {action!r} is not an integer id") from None
+        if action < 0 or action >= self.num_actions:
+            raise ValueError(f"action {action} is out of range 0..{self.num_actions - 1}")
+        if action < DISCARD_BASE:
+            return (_SIMPLE[action],)
+        if action < LAYOFF_BASE:
+            return ("discard", action - DISCARD_BASE)
+        if action < self.swap_base:
+            meld, slot = divmod(action - LAYOFF_BASE, LAYOFF_SLOTS)
+            return ("layoff", slot, meld)
+        if action < self.move_base:
+            meld, card = divmod(action - self.swap_base, SWAP_SLOTS)
+            return ("swap", card, meld)
+        pair, end = divmod(action - self.move_base, 2)
+        src, dst = divmod(pair, self.max_melds)
+        return ("movejoker", src, dst, HIGH if end else LOW)
+
+    def to_str(self, action: int) -> str:
+        """Text form of an action id (DESIGN.md grammar)."""
+        kind, *args = self.decode(action)
+        if kind in _SIMPLE:
+            return kind
+        if kind == "discard":
+            return f"discard {card_to_str(args[0])}"
+        if kind == "layoff":
+            slot, meld = args
+            if slot < SLOT_JOKER:
+                return f"layoff {card_to_str(slot)} {meld}"
+            if slot == SLOT_JOKER:
+                return f"layoff JK {meld}"
+            return f"layoff JK {meld} {'low' if slot == SLOT_JOKER_LOW else 'high'}"
+        if kind == "swap":
+            return f"swap {card_to_str(args[0])} {args[1]}"
+        src, dst, end = args
+        return f"movejoker {src} {dst} {end}"
+
+    def from_str(self, text: str) -> int:
+        """Action id of a text form; ValueError naming the problem if malformed."""
+        tokens = text.strip().split()
+        if not tokens:
+            raise ValueError("empty action text")
+        word = tokens[0].lower()
+        if word in _SIMPLE:
+            if len(tokens) != 1:
+                raise ValueError(f"{text!r}: '{word}' takes no arguments")
+            return _SIMPLE.index(word)
+        if word == "discard":
+            if len(tokens) != 2:
+                raise ValueError(f"{text!r}: expected 'discard C'")
+            return DISCARD_BASE + card_from_str(tokens[1])
+        if word == "layoff":
+            if len(tokens) not in (3, 4):
+                raise ValueError(f"{text!r}: expected 'layoff C M' or 'layoff JK M low|high'")
+            card = card_from_str(tokens[1])
+            meld = self._meld_index(tokens[2], text)
+            if card == JOKER:
+                if len(tokens) == 3:
+                    return self.layoff(meld, SLOT_JOKER)
+                end = tokens[3].lower()
+                if end not in (LOW, HIGH):
+                    raise ValueError(f"{text!r}: the end must be 'low' or 'high'")
+                return self.layoff(meld, SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH)
+            if len(tokens) != 3:
+                raise ValueError(f"{text!r}: only a joker takes an end")
+            return self.layoff(meld, card)
+        if word == "swap":
+            if len(tokens) != 3:
+                raise ValueError(f"{text!r}: expected 'swap C M'")
+            card = card_from_str(tokens[1])
+            if card == JOKER:
+                raise ValueError(f"{text!r}: a joker cannot replace a joker")
+            return self.swap(self._meld_index(tokens[2], text), card)
+        if word == "movejoker":
+            if len(tokens) != 4 or tokens[3].lower() not in (LOW, HIGH):
+                raise ValueError(f"{text!r}: expected 'movejoker M N low|high'")
+            src = self._meld_index(tokens[1], text)
+            dst = self._meld_index(tokens[2], text)
+            return self.move(src, dst, tokens[3].lower())
+        raise ValueError(
+            f"{text!r}: unknown action '{word}' (draw, take, claim, pass, laydown, close, "
+            "discard, layoff, swap, movejoker)"
+        )
+
+    def _meld_index(self, token: str, text: str) -> int:
+        try:
+            meld = int(token)
+        except ValueError:
+            raise ValueError(f"{text!r}: meld index {token!r} is not a number") from None
+        if not 0 <= meld < self.max_melds:
+            raise ValueError(f"{text!r}: meld index {meld} is out of range 0..{self.max_melds - 1}")
+        return meld
+
+
+class Game:
+    """One game of the contract game. Build it with ``Game.new``; see the module docstring."""
+
+    def __init__(self, rules: RuleConfig, num_players: int) -> None:
+        rules.check_players(num_players)
+        self.rules = rules
+        self.num_players = num_players
+        self.layout = ActionLayout(num_players)
+        self.points = points_table(rules)
+        self.rng = random.Random()
+        self.round_index = 0
+        self.round = rules.rounds[0]
+        self.dealer = 0
+        self.current = 0
+        self.phase = "draw"
+        self.asked: int | None = None
+        self.claim_queue: list[int] = []
+        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
+        self.hand_sizes = [0] * num_players
+        self.stock: list[int] = []
+        self.discard: list[int] = []
+        self.table: list[Meld] = []
+        self.laid_down = [False] * num_players
+        self.laid_down_turn = [-1] * num_players
+        self.scores = [0] * num_players
+        self.turn = 0  # turns completed (discards) in this round
+        self.claims = [0] * num_players
+        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
+        self.seen_discards = [0] * NUM_TYPES
+        self.round_history: list[dict[str, Any]] = []
+        self.last_action: list[int | None] = [None] * num_players
+        self.moves = 0  # actions applied in the whole game
+        self._legal: list[int] | None = None
+        self._legal_set: frozenset[int] | None = None
+        self._fits: list[int] | None = None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def new(
+        cls,
+        rules: RuleConfig | str = PRESETS["continental"],
+        num_players: int = 4,
+        seed: int | None = None,
+    ) -> Game:
+        """A new game with the first round dealt; the same seed deals the same cards."""
+        game = cls(resolve_rules(rules), num_players)
+        game.rng = random.Random(seed)
+        game._deal()
+        return game
+
+    def _deal(self) -> None:
+        rules = self.rules
+        p = self.num_players
+        decks = rules.decks(p, self.round)
+        deck = [c for c in range(NUM_NATURALS) for _ in range(decks)]
+        deck += [JOKER] * (decks * rules.jokers_per_deck)
+        self.rng.shuffle(deck)
+        self.dealer = self.round_index % p
+        n = cards_dealt(self.round)
+        self.hands = [[0] * NUM_TYPES for _ in range(p)]
+        for seat in range(p):
+            for c in deck[len(deck) - n :]:
+                self.hands[seat][c] += 1
+            del deck[len(deck) - n :]
+        self.hand_sizes = [n] * p
+        self.discard = [deck.pop()]  # the up-card; top of a pile is its last element
+        self.stock = deck
+        self.table = []
+        self.laid_down = [False] * p
+        self.laid_down_turn = [-1] * p
+        self.turn = 0
+        self.claims = [0] * p
+        self.known = [[0] * NUM_TYPES for _ in range(p)]
+        self.seen_discards = [0] * NUM_TYPES
+        self.seen_discards[self.discard[-1]] += 1
+        self.last_action = [None] * p
+        self.current = (self.dealer + 1) % p
+        self.phase = "draw"
+        self.asked = None
+        self.claim_queue = []
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        self._legal = None
+        self._legal_set = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space for this table."""
+        return self.layout.num_actions
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last round has been scored."""
+        return self.phase == "game_over"
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose action the state awaits (the asked seat in a claim window)."""
+        if self.phase == "game_over":
+            return None
+        return self.asked if self.phase == "claim" else self.current
+
+    @property
+    def contract(self) -> tuple[int, int]:
+        """(trios, runs) of the current round."""
+        return contract_for_round(self.round)
+
+    def hand_cards(self, seat: int) -> list[int]:
+        """Sorted card ids in a seat's hand."""
+        hand = self.hands[seat]
+        return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
+
+    def hand_points(self, seat: int) -> int:
+        """Points of the cards in a seat's hand."""
+        pts = self.points
+        return sum(n * pts[c] for c, n in enumerate(self.hands[seat]) if n)
+
+    def fitting_counts(self) -> list[int]:
+        """Per card type, 1 if it could be laid off on some table meld now, else 0."""
+        if self._fits is None:
+            fits = [0] * NUM_TYPES
+            for meld in self.table:
+                for c in fitting_cards(meld, self.rules):
+                    fits[c] = 1
+            self._fits = fits
+        return self._fits
+
+    def winners(self) -> list[int]:
+        """Seats with the lowest total (ties share)."""
+        best = min(self.scores)
+        return [s for s, v in enumerate(self.scores) if v == best]
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for the seat to act, in increasing order (empty when over)."""
+        if self._legal is None:
+            if self.phase == "draw":
+                legal = [DRAW, TAKE] if self.discard else [DRAW]
+            elif self.phase == "claim":
+                legal = [CLAIM, PASS]
+            elif self.phase == "play":
+                legal = self._play_legal_actions()
+            else:
+                legal = []
+            self._legal = legal
+        return self._legal
+
+    def is_legal(self, action: int) -> bool:
+        """Whether an action id is legal now."""
+        if self._legal_set is None:
+            self._legal_set = frozenset(self.legal_actions())
+        return action in self._legal_set
+
+    def _play_legal_actions(self) -> list[int]:
+        rules = self.rules
+        seat = self.current
+        hand = self.hands[seat]
+        size = self.hand_sizes[seat]
+        down = self.laid_down[seat]
+        legal: list[int] = []
+        if not down:
+            trios, runs = self.contract
+            if has_contract(hand, trios, runs, rules):
+                legal.append(LAYDOWN)
+        if down and size == 1:
+            legal.append(CLOSE)
+        if size >= 2:
+            held = [c for c in range(NUM_TYPES) if hand[c]]
+            if rules.discard_restriction and not down and self.table:
+                fits = self.fitting_counts()
+                allowed = [c for c in held if not fits[c]]
+                held = allowed or held
+            legal.extend(DISCARD_BASE + c for c in held)
+        if down:
+            layout = self.layout
+            if size >= 2:
+                for m, meld in enumerate(self.table):
+                    legal.extend(self._layoff_ids(m, meld, hand))
+            if rules.joker_rule == "swap":
+                for m, meld in enumerate(self.table):
+                    if JOKER in meld.cards:
+                        legal.extend(layout.swap(m, c) for c in swap_targets(meld) if hand[c])
+            else:
+                for m, meld in enumerate(self.table):
+                    if self._movable_joker_end(m, seat) is None:
+                        continue
+                    for n, other in enumerate(self.table):
+                        if n != m and other.kind == RUN:
+                            for end in (LOW, HIGH):
+                                if run_can_extend(other, end, rules):
+                                    legal.append(layout.move(m, n, end))
+        legal.sort()
+        return legal
+
+    def _layoff_ids(self, m: int, meld: Meld, hand: list[int]) -> list[int]:
+        rules = self.rules
+        layout = self.layout
+        ids = []
+        if meld.kind == TRIO:
+            for s in range(4):
+                c = s * 13 + meld.rank
+                if hand[c]:
+                    ids.append(layout.layoff(m, c))
+            if hand[JOKER]:
+                ids.append(layout.layoff(m, SLOT_JOKER))
+            return ids
+        low = run_can_extend(meld, LOW, rules)
+        high = run_can_extend(meld, HIGH, rules)
+        n = len(meld.cards)
+        cards = set()
+        if low:
+            c = meld.suit * 13 + (meld.start - 1) % 13
+            if hand[c]:
+                cards.add(c)
+        if high:
+            c = meld.suit * 13 + (meld.start + n) % 13
+            if hand[c]:
+                cards.add(c)
+        if rules.joker_rule == "shift" and meld.owner == self.current and (low or high):
+            for i, c in enumerate(meld.cards):
+                if c == JOKER:
+                    nat = meld.represented(i)
+                    if hand[nat]:
+                        cards.add(nat)
+        ids.extend(layout.layoff(m, c) for c in sorted(cards))
+        if hand[JOKER]:
+            if low:
+                ids.append(layout.layoff(m, SLOT_JOKER_LOW))
+            if high:
+                ids.append(layout.layoff(m, SLOT_JOKER_HIGH))
+        return ids
+
+    def _movable_joker_end(self, m: int, seat: int) -> str | None:
+        """End of own run m whose joker may move (003): 5+ cards, a joker at an end."""
+        meld = self.table[m]
+        if meld.kind != RUN or meld.owner != seat or len(meld.cards) < 5:
+            return None
+        if meld.cards[-1] == JOKER:
+            return HIGH
+        if meld.cards[0] == JOKER:
+            return LOW
+        return None
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: int) -> None:
+        """Apply a legal action; ValueError naming the action and why if it is illegal."""
+        try:
+            action = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"action {action!r} is not an integer id") from None
+        if not self.is_legal(action):
+            raise ValueError(self._illegal_reason(action))
+        seat = self.actor
+        kind, *args = self.layout.decode(action)
+        self.moves += 1
+        self.last_action[seat] = action
+        self._invalidate()
+        getattr(self, "_do_" + kind)(*args)
+
+    def _do_draw(self) -> None:
+        p = self.num_players
+        queue = []
+        if self.discard:
+            for k in range(1, p):
+                seat = (self.current + k) % p
+                if self._may_claim(seat):
+                    queue.append(seat)
+        if queue:
+            self.phase = "claim"
+            self.claim_queue = queue
+            self.asked = queue[0]
+        else:
+            self._finish_draw()
+
+    def _may_claim(self, seat: int) -> bool:
+        rules = self.rules
+        if self.laid_down[seat] and not rules.claims_after_laydown:
+            return False
+        cap = rules.max_claims_per_round
+        return cap is None or self.claims[seat] < cap
+
+    def _finish_draw(self) -> None:
+        """The player in turn draws from the stock after the claim window."""
+        self.phase = "play"
+        self.asked = None
+        self.claim_queue = []
+        card = self._pop_stock()
+        if card is None:
+            self._end_round(closer=None)
+            return
+        self._add(self.current, card)
+
+    def _pop_stock(self) -> int | None:
+        """Top stock card, re-forming the stock from the discard pile if needed (RULES 1.7)."""
+        if not self.stock and len(self.discard) > 1:
+            top = self.discard.pop()
+            self.stock = self.discard
+            self.rng.shuffle(self.stock)
+            self.discard = [top]
+        return self.stock.pop() if self.stock else None
+
+    def _add(self, seat: int, card: int) -> None:
+        self.hands[seat][card] += 1
+        self.hand_sizes[seat] += 1
+
+    def _remove(self, seat: int, card: int) -> None:
+        self.hands[seat][card] -= 1
+        self.hand_sizes[seat] -= 1
+        known = self.known[seat]
+        if known[card]:
+            known[card] -= 1
+
+    def _do_take(self) -> None:
+        card = self.discard.pop()
+        self._add(self.current, card)
+        self.known[self.current][card] += 1
+        self.phase = "play"
+
+    def _do_claim(self) -> None:
+        seat = self.asked
+        card = self.discard.pop()
+        self._add(seat, card)
+        self.known[seat][card] += 1
+        self.claims[seat] += 1
+        penalty = self._pop_stock()
+        if penalty is not None:
+            self._add(seat, penalty)
+        self._finish_draw()
+
+    def _do_pass(self) -> None:
+        self.claim_queue.pop(0)
+        if self.claim_queue:
+            self.asked = self.claim_queue[0]
+        else:
+            self._finish_draw()
+
+    def _do_laydown(self) -> None:
+        seat = self.current
+        trios, runs = self.contract
+        arrangement = best_contract(self.hands[seat], trios, runs, self.rules)
+        assert arrangement is not None  # legal_actions checked that it exists
+        for kind, cards, start, key in arrangement:
+            for c in cards:
+                self._remove(seat, c)
+            if kind == TRIO:
+                self.table.append(Meld(seat, TRIO, cards, rank=key))
+            else:
+                self.table.append(Meld(seat, RUN, cards, start=start, suit=key))
+        self.laid_down[seat] = True
+        self.laid_down_turn[seat] = self.turn
+        self._fits = None
+
+    def _do_layoff(self, slot: int, m: int) -> None:
+        seat = self.current
+        meld = self.table[m]
+        self._fits = None
+        if slot >= SLOT_JOKER:
+            self._remove(seat, JOKER)
+            if slot == SLOT_JOKER or slot == SLOT_JOKER_HIGH:
+                meld.cards.append(JOKER)
+            else:
+                meld.cards.insert(0, JOKER)
+                meld.start = (meld.start - 1) % 13 if self.rules.ace_wraparound else meld.start - 1
+            return
+        card = slot
+        self._remove(seat, card)
+        if meld.kind == TRIO:
+            meld.cards.append(card)
+            return
+        end = natural_layoff_end(meld, card, self.rules)
+        if end is None:  # 003's shift: the natural takes the joker's place, the joker moves out
+            i = next(k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card)
+            meld.cards[i] = card
+            end = HIGH if run_can_extend(meld, HIGH, self.rules) else LOW
+            card = JOKER
+        if end == HIGH:
+            meld.cards.append(card)
+        else:
+            meld.cards.insert(0, card)
+            meld.start = (meld.start - 1) % 13 if self.rules.ace_wraparound else meld.start - 1
+
+    def _do_swap(self, card: int, m: int) -> None:
+        seat = self.current
+        meld = self.table[m]
+        if meld.kind == TRIO:
+            i = meld.cards.index(JOKER)
+        else:
+            i = next(k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card)
+        self._remove(seat, card)
+        meld.cards[i] = card
+        self._add(seat, JOKER)
+        self.known[seat][JOKER] += 1
+        self._fits = None
+
+    def _do_movejoker(self, src: int, dst: int, end: str) -> None:
+        meld = self.table[src]
+        if self._movable_joker_end(src, self.current) == HIGH:
+            meld.cards.pop()
+        else:
+            meld.cards.pop(0)
+            meld.start = (meld.start + 1) % 13 if self.rules.ace_wraparound else meld.start + 1
+        target = self.table[dst]
+        if end == HIGH:
+            target.cards.append(JOKER)
+        else:
+            target.cards.insert(0, JOKER)
+            target.start = (target.start - 1) % 13 if self.rules.ace_wraparound else target.start - 1
+        self._fits = None
+
+    def _do_discard(self, card: int) -> None:
+        seat = self.current
+        self._remove(seat, card)
+        self.discard.append(card)
+        self.seen_discards[card] += 1
+        self.turn += 1
+        if self.turn >= self.rules.max_turns_per_round:
+            self._end_round(closer=None)
+            return
+        self.current = (seat + 1) % self.num_players
+        self.phase = "draw"
+
+    def _do_close(self) -> None:
+        seat = self.current
+        card = next(c for c in range(NUM_TYPES) if self.hands[seat][c])
+        self._remove(seat, card)
+        self.discard.append(card)  # face down: never claimable, not a seen discard
+        self._end_round(closer=seat)
+
+    def _end_round(self, closer: int | None) -> None:
+        points = []
+        for seat in range(self.num_players):
+            if seat == closer:
+                one_turn = self.laid_down_turn[seat] == self.turn
+                points.append(self.rules.one_turn_bonus if one_turn else 0)
+            else:
+                points.append(self.hand_points(seat))
+        for seat, pts in enumerate(points):
+            self.scores[seat] += pts
+        self.round_history.append(
+            {"round": self.round, "points": points, "closer": closer, "turns": self.turn}
+        )
+        self.round_index += 1
+        if self.round_index >= len(self.rules.rounds):
+            self.phase = "game_over"
+            self.asked = None
+            self.claim_queue = []
+            self._invalidate()
+            return
+        self.round = self.rules.rounds[self.round_index]
+        self._deal()
+
+    # ------------------------------------------------------------------ explanations
+
+    def action_to_str(self, action: int) -> str:
+        """Text form of an action id, e.g. ``"layoff 9S 2"``."""
+        return self.layout.to_str(action)
+
+    def action_from_str(self, text: str) -> int:
+        """Action id of a text form (the inverse of ``action_to_str``)."""
+        return self.layout.from_str(text)
+
+    def _illegal_reason(self, action: int) -> str:
+        try:
+            kind, *args = self.layout.decode(action)
+        except ValueError as exc:
+            return f"illegal action: {exc}"
+        text = self.layout.to_str(action)
+        head = f"illegal action {action} ({text!r}) in phase {self.phase!r}"
+        if self.phase == "game_over":
+            return f"{head}: the game is over"
+        phase_of = {"draw": "draw", "take": "draw", "claim": "claim", "pass": "claim"}
+        want = phase_of.get(kind, "play")
+        if want != self.phase:
+            return f"{head}: '{kind}' is only legal in the {want} phase"
+        seat = self.current
+        hand = self.hands[seat]
+        down = self.laid_down[seat]
+        size = self.hand_sizes[seat]
+        if kind == "laydown":
+            if down:
+                return f"{head}: seat {seat} has already laid down this round"
+            t, r = self.contract
+            return f"{head}: the hand holds no {t} trio(s) + {r} run(s) leaving a card in hand"
+        if kind == "close":
+            if not down:
+                return f"{head}: seat {seat} has not laid down"
+            return f"{head}: closing needs exactly one card in hand, seat {seat} holds {size}"
+        if kind in ("discard", "layoff", "swap"):
+            card = args[0] if args[0] < SLOT_JOKER else JOKER
+            if not hand[card]:
+                return f"{head}: {card_to_str(card)} is not in seat {seat}'s hand"
+        if kind == "discard":
+            if size < 2:
+                return f"{head}: the last card cannot be discarded, it must be closed"
+            return (
+                f"{head}: {card_to_str(args[0])} fits a meld on the table and the "
+                f"{self.rules.name} rules forbid discarding it before laying down"
+            )
+        if kind in ("layoff", "swap", "movejoker"):
+            if not down:
+                return f"{head}: seat {seat} must lay down before {kind}"
+            melds = [args[1]] if kind != "movejoker" else [args[0], args[1]]
+            for m in melds:
+                if m >= len(self.table):
+                    return f"{head}: meld {m} does not exist (the table has {len(self.table)})"
+        if kind == "layoff":
+            if size < 2:
+                return f"{head}: a lay-off must leave one card in hand"
+            return f"{head}: that card does not fit meld {args[1]} ({self._meld_text(args[1])})"
+        if kind == "swap":
+            if self.rules.joker_rule != "swap":
+                return f"{head}: the {self.rules.name} rules shift jokers, they do not swap them"
+            return f"{head}: no joker of meld {args[1]} stands for {card_to_str(args[0])}"
+        if kind == "movejoker":
+            if self.rules.joker_rule != "shift":
+                return f"{head}: only the continental_us rules move jokers between runs"
+            return (
+                f"{head}: meld {args[0]} must be seat {seat}'s own run of 5+ cards with a joker "
+                f"at an end, and meld {args[1]} another run with room at its {args[2]} end"
+            )
+        return f"{head}: not legal now"
+
+    def _meld_text(self, m: int) -> str:
+        meld = self.table[m]
+        return f"{meld.kind} {format_cards(meld.cards)}"
+
+    # ------------------------------------------------------------------ copies and JSON
+
+    def clone(self) -> Game:
+        """An independent copy (the generator too)."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.rng = random.Random()
+        g.rng.setstate(self.rng.getstate())
+        g.claim_queue = list(self.claim_queue)
+        g.hands = [list(h) for h in self.hands]
+        g.hand_sizes = list(self.hand_sizes)
+        g.stock = list(self.stock)
+        g.discard = list(self.discard)
+        g.table = [m.copy() for m in self.table]
+        g.laid_down = list(self.laid_down)
+        g.laid_down_turn = list(self.laid_down_turn)
+        g.scores = list(self.scores)
+        g.claims = list(self.claims)
+        g.known = [list(k) for k in self.known]
+        g.seen_discards = list(self.seen_discards)
+        g.round_history = [dict(r, points=list(r["points"])) for r in self.round_history]
+        g.last_action = list(self.last_action)
+        g._legal = list(self._legal) if self._legal is not None else None
+        g._fits = None
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict that ``from_dict`` restores exactly."""
+        preset = self.rules.name if PRESETS.get(self.rules.name) == self.rules else None
+        version, state, gauss = self.rng.getstate()
+
+        def cards(counts: list[int]) -> list[str]:
+            return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
+
+        return {
+            "preset": preset,
+            "rules": self.rules.to_dict(),
+            "num_players": self.num_players,
+            "round": self.round,
+            "round_index": self.round_index,
+            "dealer": self.dealer,
+            "current": self.current,
+            "phase": self.phase,
+            "asked": self.asked,
+            "claim_queue": list(self.claim_queue),
+            "hands": [cards(h) for h in self.hands],
+            "stock": [card_to_str(c) for c in self.stock],
+            "discard": [card_to_str(c) for c in self.discard],
+            "table": [m.to_dict() for m in self.table],
+            "laid_down": list(self.laid_down),
+            "laid_down_turn": list(self.laid_down_turn),
+            "scores": list(self.scores),
+            "turn": self.turn,
+            "claims": list(self.claims),
+            "known": [cards(k) for k in self.known],
+            "seen_discards": cards(self.seen_discards),
+            "round_history": [dict(r, points=list(r["points"])) for r in self.round_history],
+            "last_action": list(self.last_action),
+            "moves": self.moves,
+            "rng": [version, list(state), gauss],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Restore a game from ``to_dict``; ValueError with the reason if it is malformed."""
+        from continental_env.state_check import load_state
+
+        return load_state(cls, data)
+
+    def __repr__(self) -> str:
+        return (
+            f"Game({self.rules.name}, players={self.num_players}, round={self.round}, "
+            f"phase={self.phase}, current={self.current})"
+        )
+
+
+__all__ = [
+    "ActionLayout",
+    "Game",
+    "DRAW",
+    "TAKE",
+    "CLAIM",
+    "PASS",
+    "LAYDOWN",
+    "CLOSE",
+    "DISCARD_BASE",
+    "LAYOFF_BASE",
+]

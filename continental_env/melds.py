@@ -1,0 +1,566 @@
+"""The one meld validator: meld validity, lay-off and joker-swap targets, contract search.
+
+Pure functions over card ids and count vectors (``cards.py``); no game state, no gymnasium.
+The engine, the action masks and the bots all call these.
+
+Runs are stored by their *start*: position ``i`` of a run starting at ``start`` stands for rank
+``(start + i) % 13`` (rank 0 = ace). With ``ace_wraparound`` the start is 0..12 and the run is
+cyclic; without it the start is 0..13 - len, and position value 13 is the ace played high, so a
+run can never hold the ace at both ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, rank_of, suit_of
+from continental_env.rules import RuleConfig, contract_for_round, points_table
+
+TRIO = "trio"
+RUN = "run"
+LOW = "low"
+HIGH = "high"
+
+
+class Meld:
+    """A meld on the table: its owner, kind and cards (a run's in sequence order)."""
+
+    __slots__ = ("owner", "kind", "cards", "start", "rank", "suit")
+
+    def __init__(
+        self, owner: int, kind: str, cards: list[int], start: int = 0, rank: int = -1, suit: int = -1
+    ) -> None:
+        self.owner = owner
+        self.kind = kind
+        self.cards = cards
+        self.start = start  # runs: rank index of position 0 (see module docstring)
+        self.rank = rank  # trios: the rank every card stands for
+        self.suit = suit  # runs: the suit
+
+    @classmethod
+    def build(cls, owner: int, kind: str, cards: list[int], rules: RuleConfig) -> Meld:
+        """A validated meld from cards (a run's in sequence order); ValueError if invalid."""
+        if kind == TRIO:
+            rank = trio_rank(cards)
+            if rank is None:
+                raise ValueError(f"not a valid trio: {_fmt(cards)}")
+            return cls(owner, TRIO, list(cards), rank=rank)
+        if kind == RUN:
+            layout = run_layout(cards, rules)
+            if layout is None:
+                raise ValueError(f"not a valid run in this order: {_fmt(cards)}")
+            suit, start = layout
+            return cls(owner, RUN, list(cards), start=start, suit=suit)
+        raise ValueError(f"meld kind {kind!r} must be 'trio' or 'run'")
+
+    def copy(self) -> Meld:
+        """An independent copy."""
+        return Meld(self.owner, self.kind, list(self.cards), self.start, self.rank, self.suit)
+
+    def to_dict(self) -> dict:
+        """JSON form used by ``Game.to_dict``."""
+        from continental_env.cards import card_to_str
+
+        return {"owner": self.owner, "kind": self.kind, "cards": [card_to_str(c) for c in self.cards]}
+
+    def represented(self, index: int) -> int:
+        """The natural card type that position ``index`` stands for."""
+        if self.kind == TRIO:
+            return -1  # any suit of the trio's rank
+        return self.suit * 13 + (self.start + index) % NUM_RANKS
+
+    def __repr__(self) -> str:
+        return f"Meld({self.owner}, {self.kind}, {_fmt(self.cards)})"
+
+
+def _fmt(cards: Sequence[int]) -> str:
+    from continental_env.cards import format_cards
+
+    return format_cards(cards)
+
+
+# ----------------------------------------------------------------------------- validity
+
+
+def trio_rank(cards: Sequence[int]) -> int | None:
+    """The rank of a valid trio (3+ cards, one rank, at least one natural), else None."""
+    if len(cards) < 3:
+        return None
+    rank = -1
+    for c in cards:
+        if c == JOKER:
+            continue
+        r = rank_of(c)
+        if rank == -1:
+            rank = r
+        elif r != rank:
+            return None
+    return None if rank == -1 else rank
+
+
+def run_layout(cards: Sequence[int], rules: RuleConfig) -> tuple[int, int] | None:
+    """(suit, start) of cards that form a valid run *in the order given*, else None."""
+    n = len(cards)
+    if n < rules.min_run or n > NUM_RANKS:
+        return None
+    suit = -1
+    start = -1
+    for i, c in enumerate(cards):
+        if c == JOKER:
+            continue
+        s = suit_of(c)
+        if suit == -1:
+            suit = s
+            start = (rank_of(c) - i) % NUM_RANKS
+        elif s != suit or (start + i) % NUM_RANKS != rank_of(c):
+            return None
+    if suit == -1:
+        return None  # a meld needs at least one natural card
+    if rules.ace_wraparound:
+        return suit, start
+    # Linear aces: the ace may be low (value 0) or high (value 13), never both ends.
+    for candidate in (start, start + NUM_RANKS):
+        if 0 <= candidate and candidate + n - 1 <= NUM_RANKS:
+            # the ace high only when the run does not also need it low
+            if candidate == NUM_RANKS:
+                continue
+            return suit, candidate
+    return None
+
+
+def arrange_run(cards: Sequence[int], rules: RuleConfig) -> list[int] | None:
+    """Order a multiset of cards as a valid run (jokers fill gaps, then the high end)."""
+    n = len(cards)
+    if n < rules.min_run or n > NUM_RANKS:
+        return None
+    naturals = [c for c in cards if c != JOKER]
+    if not naturals:
+        return None
+    suit = suit_of(naturals[0])
+    ranks = sorted(rank_of(c) for c in naturals)
+    if any(suit_of(c) != suit for c in naturals) or len(set(ranks)) != len(ranks):
+        return None
+    starts = range(NUM_RANKS) if rules.ace_wraparound else range(NUM_RANKS + 1 - n + 1)
+    for start in starts:
+        if not rules.ace_wraparound and start + n - 1 > NUM_RANKS:
+            continue
+        present = {(start + i) % NUM_RANKS for i in range(n)}
+        if all(r in present for r in ranks):
+            # choose the start whose first position is a natural when possible
+            out = []
+            rank_set = set(ranks)
+            for i in range(n):
+                r = (start + i) % NUM_RANKS
+                out.append(suit * 13 + r if r in rank_set else JOKER)
+            if run_layout(out, rules) is not None:
+                return out
+    return None
+
+
+def is_valid_meld(kind: str, cards: Sequence[int], rules: RuleConfig) -> bool:
+    """Whether the cards can form a meld of this kind (``"trio"`` or ``"run"``).
+
+    A run is accepted in any order; its jokers then fill the gaps.
+    """
+    if kind == TRIO:
+        return trio_rank(cards) is not None
+    if kind == RUN:
+        return run_layout(cards, rules) is not None or arrange_run(cards, rules) is not None
+    raise ValueError(f"meld kind {kind!r} must be 'trio' or 'run'")
+
+
+# ----------------------------------------------------------------------------- lay-offs
+
+
+def run_can_extend(meld: Meld, end: str, rules: RuleConfig) -> bool:
+    """Whether a run has room for one more card at the given end."""
+    n = len(meld.cards)
+    if n >= NUM_RANKS:
+        return False
+    if rules.ace_wraparound:
+        return True
+    if end == LOW:
+        return meld.start > 0
+    return meld.start + n - 1 < NUM_RANKS
+
+
+def natural_layoff_end(meld: Meld, card: int, rules: RuleConfig) -> str | None:
+    """The end of a run where a natural card extends it (high preferred), else None."""
+    if suit_of(card) != meld.suit:
+        return None
+    r = rank_of(card)
+    n = len(meld.cards)
+    if run_can_extend(meld, HIGH, rules) and (meld.start + n) % NUM_RANKS == r:
+        return HIGH
+    if run_can_extend(meld, LOW, rules) and (meld.start - 1) % NUM_RANKS == r:
+        return LOW
+    return None
+
+
+def joker_positions(meld: Meld) -> list[int]:
+    """Indices of the jokers in a meld."""
+    return [i for i, c in enumerate(meld.cards) if c == JOKER]
+
+
+def fitting_cards(meld: Meld, rules: RuleConfig) -> list[int]:
+    """Card types that could be laid off on this meld now (the joker included when it fits)."""
+    if meld.kind == TRIO:
+        return [s * 13 + meld.rank for s in range(4)] + [JOKER]
+    out = []
+    for end in (LOW, HIGH):
+        if run_can_extend(meld, end, rules):
+            pos = -1 if end == LOW else len(meld.cards)
+            out.append(meld.suit * 13 + (meld.start + pos) % NUM_RANKS)
+    if out:
+        out.append(JOKER)
+    return sorted(set(out))
+
+
+def swap_targets(meld: Meld) -> list[int]:
+    """Natural card types that could replace a joker of this meld (RULES 1.4, swap)."""
+    if JOKER not in meld.cards:
+        return []
+    if meld.kind == TRIO:
+        return [s * 13 + meld.rank for s in range(4)]
+    return sorted({meld.represented(i) for i in joker_positions(meld)})
+
+
+def can_fit(meld: Meld, card: int, rules: RuleConfig) -> bool:
+    """Whether a card can be laid off on a meld (RULES 1.4; 004's discard restriction uses it)."""
+    if card == JOKER:
+        return meld.kind == TRIO or run_can_extend(meld, LOW, rules) or run_can_extend(
+            meld, HIGH, rules
+        )
+    if meld.kind == TRIO:
+        return rank_of(card) == meld.rank
+    return natural_layoff_end(meld, card, rules) is not None
+
+
+# ----------------------------------------------------------------------------- contract search
+#
+# The search maximises the points placed on the table (so minimises the points left in hand)
+# over exactly `trios` trios and `runs` runs, with at least one card left in hand.
+# Decomposition: runs are chosen first from "windows" (a suit and a span of positions whose two
+# end positions hold naturals; gaps and padding up to min_run are jokers); then trios take every
+# remaining natural of their ranks and, with at least one trio, every remaining joker. Windows
+# are sorted by the points of their naturals, so a branch-and-bound over them stops early.
+
+
+@lru_cache(maxsize=256)
+def _window_shapes(wrap: bool) -> tuple[tuple[int, int], ...]:
+    """All (start, length) spans of positions a run may cover."""
+    if wrap:
+        return tuple((s, n) for s in range(NUM_RANKS) for n in range(1, NUM_RANKS + 1))
+    return tuple(
+        (s, n) for s in range(NUM_RANKS + 1) for n in range(1, NUM_RANKS + 1) if s + n - 1 <= 13
+    )
+
+
+def _windows(counts: Sequence[int], jokers: int, rules: RuleConfig, pts: Sequence[int]) -> list:
+    """Run windows possible with these counts: (value, suit, start, length, pad_low, pad_high)."""
+    wrap = rules.ace_wraparound
+    min_run = rules.min_run
+    out = []
+    for suit in range(4):
+        base = suit * 13
+        present = [counts[base + r] > 0 for r in range(NUM_RANKS)]
+        if not any(present):
+            continue
+        for start, n in _window_shapes(wrap):
+            if not present[start % 13] or not present[(start + n - 1) % 13]:
+                continue
+            if wrap and n == NUM_RANKS and start != next(r for r in range(13) if present[r]):
+                continue  # the full cycle: one rotation is enough
+            gaps = 0
+            value = 0
+            for i in range(n):
+                r = (start + i) % 13
+                if present[r]:
+                    value += pts[base + r]
+                else:
+                    gaps += 1
+            pad = max(0, min_run - n)
+            if gaps + pad > jokers:
+                continue
+            pad_high = pad_low = 0
+            if pad:
+                room_high = NUM_RANKS - n if wrap else NUM_RANKS - (start + n - 1)
+                pad_high = min(pad, room_high)
+                pad_low = pad - pad_high
+                if not wrap and pad_low > start:
+                    continue
+                if n + pad > NUM_RANKS:
+                    continue
+            out.append((value, suit, start, n, pad_low, pad_high))
+    out.sort(key=lambda w: -w[0])
+    return out
+
+
+def _take_run(counts: list[int], window: tuple) -> tuple[list[int], int, int]:
+    """Take a window's cards out of counts: (run cards, start, natural count); counts mutated."""
+    _, suit, start, n, pad_low, pad_high = window
+    cards = [JOKER] * pad_low
+    naturals = 0
+    for i in range(n):
+        c = suit * 13 + (start + i) % 13
+        if counts[c] > 0:
+            counts[c] -= 1
+            cards.append(c)
+            naturals += 1
+        else:
+            cards.append(JOKER)
+    cards.extend([JOKER] * pad_high)
+    jokers_used = len(cards) - naturals
+    counts[JOKER] -= jokers_used
+    return cards, start - pad_low, naturals
+
+
+class _Search:
+    """Branch and bound over run windows, then an exact choice of trio ranks."""
+
+    def __init__(self, counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> None:
+        self.rules = rules
+        self.pts = points_table(rules)
+        self.trios = trios
+        self.runs = runs
+        self.hand_size = sum(counts)
+        self.counts = list(counts)
+        self.total_points = sum(c * p for c, p in zip(counts, self.pts))
+        self.best_value = -1
+        self.best: list | None = None
+        self.windows = _windows(counts, counts[JOKER], rules, self.pts) if runs else []
+        # Upper bound of what trios can add: the best `trios` ranks by natural points.
+        rank_values = sorted(
+            (sum(self.pts[s * 13 + r] * counts[s * 13 + r] for s in range(4)) for r in range(13)),
+            reverse=True,
+        )
+        self.trio_bound = sum(rank_values[:trios])
+        self.joker_bound = counts[JOKER] * self.pts[JOKER]
+        self.first_only = False
+
+    def run(self, first_only: bool = False) -> list | None:
+        self.first_only = first_only
+        self._runs(self.counts, 0, [], 0)
+        return self.best
+
+    def _runs(self, counts: list[int], first: int, chosen: list, value: int) -> bool:
+        """Choose the remaining runs; returns True to stop the whole search."""
+        depth = len(chosen)
+        if depth == self.runs:
+            return self._leaf(counts, chosen, value)
+        left = self.runs - depth
+        windows = self.windows
+        for i in range(first, len(windows)):
+            w = windows[i]
+            if value + left * w[0] + self.trio_bound + self.joker_bound <= self.best_value:
+                break  # windows are sorted by value: nothing further can beat the best
+            jokers_needed = sum(
+                1 for k in range(w[3]) if counts[w[1] * 13 + (w[2] + k) % 13] == 0
+            ) + w[4] + w[5]
+            if jokers_needed > counts[JOKER]:
+                continue
+            sub = list(counts)
+            cards, start, naturals = _take_run(sub, w)
+            if naturals == 0:
+                continue
+            gained = sum(self.pts[c] for c in cards if c != JOKER)
+            chosen.append((cards, w[1], start, naturals))
+            stop = self._runs(sub, i, chosen, value + gained)
+            chosen.pop()
+            if stop:
+                return True
+        return False
+
+    def _leaf(self, counts: list[int], runs: list, run_value: int) -> bool:
+        pts = self.pts
+        jokers = counts[JOKER]
+        if self.trios == 0:
+            return self._finish(counts, runs, [], run_value)
+        # Trio candidates: ranks with a natural left, or one a run can give up for a joker.
+        left_by_rank = [sum(counts[s * 13 + r] for s in range(4)) for r in range(13)]
+        value_by_rank = [sum(pts[s * 13 + r] * counts[s * 13 + r] for s in range(4)) for r in range(13)]
+        stealable = [0] * 13
+        for cards, _suit, _start, naturals in runs:
+            if naturals >= 2:
+                for c in cards:
+                    if c != JOKER:
+                        stealable[rank_of(c)] += 1
+        ranks = [r for r in range(13) if left_by_rank[r] + stealable[r] > 0]
+        if not ranks:
+            return False
+        best_combo = None
+        best_combo_value = -1
+        for combo in combinations_with_replacement(ranks, self.trios):
+            cost = 0
+            val = 0
+            ok = True
+            seen = {}
+            for r in combo:
+                seen[r] = seen.get(r, 0) + 1
+            for r, m in seen.items():
+                have = left_by_rank[r]
+                steal = max(0, m - have)
+                if steal > stealable[r]:
+                    ok = False
+                    break
+                cost += steal + max(0, 3 * m - have - steal)
+                val += value_by_rank[r]
+            if ok and cost <= jokers and val > best_combo_value:
+                best_combo_value = val
+                best_combo = seen
+        if best_combo is None:
+            return False
+        return self._finish(counts, runs, best_combo, run_value + best_combo_value)
+
+    def _finish(self, counts: list[int], runs: list, trio_ranks, value: int) -> bool:
+        """Build the arrangement, apply the one-card-left rule, and keep it if it is the best."""
+        pts = self.pts
+        counts = list(counts)
+        run_melds = [list(cards) for cards, _s, _st, _n in runs]
+        run_starts = [st for _c, _s, st, _n in runs]
+        run_suits = [s for _c, s, _st, _n in runs]
+        trio_melds: list[list[int]] = []
+        if trio_ranks:
+            for r, m in sorted(trio_ranks.items()):
+                naturals = []
+                for s in range(4):
+                    c = s * 13 + r
+                    naturals.extend([c] * counts[c])
+                    counts[c] = 0
+                # steal missing naturals from runs, a joker taking their place
+                while len(naturals) < m:
+                    for idx, cards in enumerate(run_melds):
+                        nat = [k for k, c in enumerate(cards) if c != JOKER]
+                        hit = [k for k in nat if rank_of(cards[k]) == r]
+                        if hit and len(nat) >= 2:
+                            naturals.append(cards[hit[0]])
+                            cards[hit[0]] = JOKER
+                            counts[JOKER] -= 1
+                            break
+                    else:  # pragma: no cover - guarded by the caller's stealable count
+                        return False
+                groups = [naturals[i::m] for i in range(m)]
+                for g in groups:
+                    need = max(0, 3 - len(g))
+                    counts[JOKER] -= need
+                    trio_melds.append(g + [JOKER] * need)
+            if counts[JOKER] < 0:
+                return False
+            trio_melds[0].extend([JOKER] * counts[JOKER])
+            counts[JOKER] = 0
+        else:
+            # No trio: spare jokers extend runs, then replace cheaper naturals in runs.
+            for idx, cards in enumerate(run_melds):
+                while counts[JOKER] > 0 and len(cards) < NUM_RANKS:
+                    if self.rules.ace_wraparound or run_starts[idx] + len(cards) - 1 < NUM_RANKS:
+                        cards.append(JOKER)
+                    elif run_starts[idx] > 0:
+                        cards.insert(0, JOKER)
+                        run_starts[idx] -= 1
+                    else:
+                        break
+                    counts[JOKER] -= 1
+            while counts[JOKER] > 0:
+                best = None
+                for idx, cards in enumerate(run_melds):
+                    nat = [k for k, c in enumerate(cards) if c != JOKER]
+                    if len(nat) >= 2:
+                        k = min(nat, key=lambda k: pts[cards[k]])
+                        if best is None or pts[cards[k]] < pts[run_melds[best[0]][best[1]]]:
+                            best = (idx, k)
+                if best is None or pts[run_melds[best[0]][best[1]]] >= pts[JOKER]:
+                    break
+                idx, k = best
+                counts[run_melds[idx][k]] += 1
+                run_melds[idx][k] = JOKER
+                counts[JOKER] -= 1
+        if sum(counts) == 0:
+            if not self._hold_back_one(counts, trio_melds, run_melds, run_starts):
+                return False
+        leftover_points = sum(c * p for c, p in zip(counts, pts))
+        placed = self.total_points - leftover_points
+        if placed > self.best_value:
+            self.best_value = placed
+            melds = [(TRIO, m, 0, rank_of(next(c for c in m if c != JOKER))) for m in trio_melds]
+            melds += [
+                (RUN, cards, run_starts[i] % (13 if self.rules.ace_wraparound else 14), run_suits[i])
+                for i, cards in enumerate(run_melds)
+            ]
+            self.best = melds
+        return self.first_only
+
+    def _hold_back_one(self, counts, trio_melds, run_melds, run_starts) -> bool:
+        """Keep the cheapest card that can leave a meld, so one card stays in hand."""
+        pts = self.pts
+        options = []  # (points, kind, meld index, position)
+        for idx, m in enumerate(trio_melds):
+            if len(m) >= 4:
+                naturals = sum(1 for c in m if c != JOKER)
+                for k, c in enumerate(m):
+                    if c == JOKER or naturals >= 2:
+                        options.append((pts[c], 0, idx, k))
+        for idx, m in enumerate(run_melds):
+            if len(m) > self.rules.min_run:
+                naturals = sum(1 for c in m if c != JOKER)
+                for k in (0, len(m) - 1):
+                    if m[k] == JOKER or naturals >= 2:
+                        options.append((pts[m[k]], 1, idx, k))
+        if not options:
+            return False
+        _p, kind, idx, k = min(options)
+        if kind == 0:
+            counts[trio_melds[idx].pop(k)] += 1
+        else:
+            counts[run_melds[idx].pop(k)] += 1
+            if k == 0:
+                run_starts[idx] += 1
+        return True
+
+
+@lru_cache(maxsize=50_000)
+def _best_contract_cached(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
+) -> tuple | None:
+    result = _Search(counts, trios, runs, rules).run(first_only)
+    if result is None:
+        return None
+    return tuple((kind, tuple(cards), start, key) for kind, cards, start, key in result)
+
+
+def best_contract(
+    counts: Sequence[int], trios: int, runs: int, rules: RuleConfig
+) -> list[tuple[str, list[int], int, int]] | None:
+    """The arrangement of exactly `trios` trios and `runs` runs leaving the fewest points in
+    hand (one card at least), as (kind, cards, start, rank-or-suit) tuples; None if none exists.
+    """
+    found = _best_contract_cached(tuple(counts), trios, runs, rules, False)
+    if found is None:
+        return None
+    return [(kind, list(cards), start, key) for kind, cards, start, key in found]
+
+
+def has_contract(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> bool:
+    """Whether the contract can be laid down from these counts with one card left in hand."""
+    key = tuple(counts)
+    if sum(key) < 3 * trios + rules.min_run * runs + 1:
+        return False
+    return _best_contract_cached(key, trios, runs, rules, True) is not None
+
+
+def find_contract(
+    hand: Sequence[int], round_number: int, rules: RuleConfig
+) -> list[list[int]] | None:
+    """The melds the round's contract would be laid down with (fewest points left), or None.
+
+    ``hand`` is a list of card ids; runs come in sequence order, trios first.
+    """
+    trios, runs = contract_for_round(round_number)
+    counts = [0] * NUM_TYPES
+    for c in hand:
+        counts[c] += 1
+    found = best_contract(counts, trios, runs, rules)
+    if found is None:
+        return None
+    return [cards for _kind, cards, _start, _key in found]

@@ -1,0 +1,73 @@
+"""Text rendering of a table for people: hands, melds with owners, discard top, scores, turn."""
+
+from __future__ import annotations
+
+from continental_env.cards import format_cards
+from continental_env.game import Game
+
+_SUIT_GLYPH = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def card_text(cards: list[int], glyphs: bool = False) -> str:
+    """Cards as text; with ``glyphs`` the suits are drawn as symbols."""
+    text = format_cards(cards)
+    if glyphs:
+        for letter, glyph in _SUIT_GLYPH.items():
+            text = text.replace(letter, glyph).replace("JK", "\u2605 ")
+    return text
+
+
+def render_table(game: Game, seat: int | None = None, names: list[str] | None = None) -> str:
+    """The table as text. With ``seat``, other players' hands are hidden (a player's view)."""
+    p = game.num_players
+    names = names or [f"player_{i}" for i in range(p)]
+    trios, runs = game.contract
+    lines = []
+    header = f"Round {game.round} of {len(game.rules.rounds)}"
+    header += f"  contract: {trios} trio(s) + {runs} run(s)  [{game.rules.name}]"
+    lines.append(header)
+    lines.append("=" * len(header))
+    if game.is_over:
+        lines.append("Game over.")
+    else:
+        actor = game.actor
+        where = f"{names[game.current]} in turn, {game.phase} step"
+        if game.phase == "claim":
+            where += f"; {names[actor]} is asked whether to claim"
+        lines.append(where)
+        top = format_cards(game.discard[-1:]) or "(empty)"
+        lines.append(f"Stock: {len(game.stock)} cards   Discard top: {top}   Turn {game.turn}")
+    lines.append("")
+    width = max(len(n) for n in names)
+    for s in range(p):
+        marker = ">" if not game.is_over and s == game.actor else " "
+        status = "down" if game.laid_down[s] else "    "
+        tags = []
+        if s == game.dealer:
+            tags.append("dealer")
+        if game.claims[s]:
+            tags.append(f"claims {game.claims[s]}")
+        if seat is None or s == seat:
+            hand = format_cards(game.hand_cards(s))
+        else:
+            known = [c for c in range(53) for _ in range(game.known[s][c])]
+            hand = f"[{game.hand_sizes[s]} cards]"
+            if known:
+                hand += f" known: {format_cards(known)}"
+        lines.append(
+            f"{marker} {names[s]:<{width}}  score {game.scores[s]:>4}  {status}  "
+            f"{game.hand_sizes[s]:>2} cards  {hand}" + (f"  ({', '.join(tags)})" if tags else "")
+        )
+    lines.append("")
+    if game.table:
+        lines.append("Table:")
+        for m, meld in enumerate(game.table):
+            lines.append(f"  {m:>2}  {meld.kind:<4}  {names[meld.owner]:<{width}}  {format_cards(meld.cards)}")
+    else:
+        lines.append("Table: (no melds yet)")
+    if game.round_history:
+        last = game.round_history[-1]
+        closer = "nobody (stock or turn limit)" if last["closer"] is None else names[last["closer"]]
+        lines.append("")
+        lines.append(f"Last round {last['round']}: closed by {closer}; points {last['points']}")
+    return "\n".join(lines)

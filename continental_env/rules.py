@@ -1,0 +1,196 @@
+"""Rule configurations: every rule that differs between the source texts is a field here.
+
+Pure data. See ``RULES.md`` (Part 1) for the game; each preset is one seed's game.
+
+| field | meaning | default |
+|---|---|---|
+| ``name`` | preset name, or ``"custom"`` | ``"continental"`` |
+| ``min_players`` / ``max_players`` | players the preset allows | 2 / 8 |
+| ``deck_schedule`` | ``((max_players, decks per round 1..7), ...)``: first row whose bound fits | 2 decks up to 4 players, 3 above |
+| ``jokers_per_deck`` | jokers added with every deck | 2 |
+| ``min_run`` | shortest run | 4 |
+| ``ace_wraparound`` | runs are cyclic (``Q K A 2`` valid) | True |
+| ``joker_rule`` | ``"swap"`` (000, 004) or ``"shift"`` (003) | ``"swap"`` |
+| ``discard_restriction`` | 004: a player not yet down may not discard a card that fits a table meld | False |
+| ``one_turn_bonus`` | closer's score when laying down and closing in one turn | 0 |
+| ``card_points`` | points of joker, A, 2, ..., K (14 values) | 50, 20, 2..9 face, 10 T J Q K |
+| ``claims_after_laydown`` | players already down may claim too | False |
+| ``max_claims_per_round`` | claims per player and round, ``None`` = unlimited | None |
+| ``max_turns_per_round`` | safety net: a round ends with no closer after this many turns | 200 |
+| ``rounds`` | which rounds (1..7) a game plays, in order | 1..7 |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
+from typing import Any
+
+from continental_env.cards import JOKER, NUM_TYPES, rank_of
+
+# (trios, runs) the contract of round r asks for, r = 1..7 (RULES.md 1.2).
+CONTRACTS: tuple[tuple[int, int], ...] = (
+    (2, 0),
+    (1, 1),
+    (0, 2),
+    (3, 0),
+    (2, 1),
+    (1, 2),
+    (0, 3),
+)
+
+
+def contract_for_round(round_number: int) -> tuple[int, int]:
+    """(trios, runs) of the contract of a 1-based round."""
+    if not 1 <= round_number <= 7:
+        raise ValueError(f"round {round_number!r} is out of range 1..7")
+    return CONTRACTS[round_number - 1]
+
+
+def cards_dealt(round_number: int) -> int:
+    """Cards each player is dealt in a 1-based round: 6 + round."""
+    contract_for_round(round_number)
+    return 6 + round_number
+
+
+_FACE = (50, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+_SPANISH = (50, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
+
+
+@dataclass(frozen=True)
+class RuleConfig:
+    """One variant of the contract game; every field is documented in the module table."""
+
+    name: str = "continental"
+    min_players: int = 2
+    max_players: int = 8
+    deck_schedule: tuple[tuple[int, tuple[int, ...]], ...] = ((4, (2,) * 7), (8, (3,) * 7))
+    jokers_per_deck: int = 2
+    min_run: int = 4
+    ace_wraparound: bool = True
+    joker_rule: str = "swap"
+    discard_restriction: bool = False
+    one_turn_bonus: int = 0
+    card_points: tuple[int, ...] = _FACE
+    claims_after_laydown: bool = False
+    max_claims_per_round: int | None = None
+    max_turns_per_round: int = 200
+    rounds: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
+
+    def __post_init__(self) -> None:
+        if self.joker_rule not in ("swap", "shift"):
+            raise ValueError(f"joker_rule {self.joker_rule!r} must be 'swap' or 'shift'")
+        if len(self.card_points) != 14:
+            raise ValueError("card_points needs 14 values: joker, A, 2, ..., K")
+        if not self.rounds or any(not 1 <= r <= 7 for r in self.rounds):
+            raise ValueError(f"rounds {self.rounds!r} must be a non-empty sequence of 1..7")
+        if not 3 <= self.min_run <= 13:
+            raise ValueError(f"min_run {self.min_run!r} must be in 3..13")
+        if self.max_turns_per_round < 1:
+            raise ValueError("max_turns_per_round must be at least 1")
+        if not 2 <= self.min_players <= self.max_players:
+            raise ValueError("need 2 <= min_players <= max_players")
+
+    def decks(self, num_players: int, round_number: int) -> int:
+        """Number of 52-card decks shuffled together for this table size and round."""
+        for bound, per_round in self.deck_schedule:
+            if num_players <= bound:
+                return per_round[round_number - 1]
+        raise ValueError(f"no deck schedule for {num_players} players in preset {self.name!r}")
+
+    def check_players(self, num_players: int) -> None:
+        """Raise ValueError unless the preset allows this many players."""
+        if not isinstance(num_players, int) or not (
+            self.min_players <= num_players <= self.max_players
+        ):
+            raise ValueError(
+                f"num_players={num_players!r}: preset {self.name!r} allows "
+                f"{self.min_players}..{self.max_players} players"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (tuples become lists)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "deck_schedule":
+                value = [[bound, list(per)] for bound, per in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleConfig:
+        """Inverse of ``to_dict``; unknown keys are refused."""
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rule fields: {sorted(unknown)}")
+        kwargs = dict(data)
+        if "deck_schedule" in kwargs:
+            kwargs["deck_schedule"] = tuple(
+                (int(bound), tuple(int(x) for x in per)) for bound, per in kwargs["deck_schedule"]
+            )
+        for key in ("card_points", "rounds"):
+            if key in kwargs:
+                kwargs[key] = tuple(int(x) for x in kwargs[key])
+        return cls(**kwargs)
+
+    def with_rounds(self, rounds: tuple[int, ...] | list[int] | int) -> RuleConfig:
+        """The same rules playing only the given rounds (an int means that one round)."""
+        if isinstance(rounds, int):
+            rounds = (rounds,)
+        return replace(self, rounds=tuple(rounds))
+
+
+PRESETS: dict[str, RuleConfig] = {
+    "continental": RuleConfig(),
+    "continental_us": RuleConfig(
+        name="continental_us",
+        max_players=6,
+        deck_schedule=((6, (2,) * 7),),
+        jokers_per_deck=1,  # two jokers in all with two decks
+        ace_wraparound=False,
+        joker_rule="shift",
+        one_turn_bonus=-10,
+    ),
+    "continental_es": RuleConfig(
+        name="continental_es",
+        deck_schedule=(
+            (3, (2,) * 7),
+            (4, (2, 2, 2, 2, 3, 3, 3)),
+            (8, (2, 2, 3, 3, 4, 4, 4)),
+        ),
+        discard_restriction=True,
+        card_points=_SPANISH,
+    ),
+}
+
+
+@lru_cache(maxsize=64)
+def points_table(rules: RuleConfig) -> tuple[int, ...]:
+    """Points of each of the 53 card types under these rules."""
+    pts = rules.card_points
+    return tuple(pts[0] if c == JOKER else pts[rank_of(c) + 1] for c in range(NUM_TYPES))
+
+
+def resolve_rules(preset: str | RuleConfig) -> RuleConfig:
+    """A RuleConfig from a preset name or a RuleConfig."""
+    if isinstance(preset, RuleConfig):
+        return preset
+    try:
+        return PRESETS[preset]
+    except KeyError:
+        raise ValueError(f"unknown preset {preset!r}; choose one of {sorted(PRESETS)}") from None
+
+
+__all__ = [
+    "CONTRACTS",
+    "PRESETS",
+    "RuleConfig",
+    "cards_dealt",
+    "contract_for_round",
+    "points_table",
+    "resolve_rules",
+]

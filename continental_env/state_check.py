@@ -1,0 +1,181 @@
+"""Loading a game from its JSON form, with every field checked (``Game.from_dict``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_from_str
+from continental_env.melds import RUN, TRIO, Meld
+from continental_env.rules import PRESETS, RuleConfig
+
+_REQUIRED = (
+    "num_players",
+    "round",
+    "dealer",
+    "current",
+    "phase",
+    "asked",
+    "hands",
+    "stock",
+    "discard",
+    "table",
+    "laid_down",
+    "scores",
+    "rng",
+)
+
+
+def _fail(msg: str) -> None:
+    raise ValueError(f"malformed game state: {msg}")
+
+
+def _cards(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        _fail(f"{where} must be a list of card strings")
+    try:
+        return [card_from_str(c) for c in value]
+    except (ValueError, AttributeError) as exc:
+        _fail(f"{where}: {exc}")
+    raise AssertionError  # unreachable
+
+
+def _seat_list(data: dict, key: str, p: int, kind: type, default: Any = None) -> list:
+    value = data.get(key, default)
+    if not isinstance(value, list) or len(value) != p:
+        _fail(f"{key!r} must be a list with one entry per seat ({p})")
+    if any(not isinstance(v, kind) or isinstance(v, bool) != (kind is bool) for v in value):
+        _fail(f"{key!r} entries must be {kind.__name__}")
+    return list(value)
+
+
+def load_state(cls: type, data: dict[str, Any]) -> Any:
+    """Build a ``Game`` from ``Game.to_dict`` output, validating as it goes."""
+    if not isinstance(data, dict):
+        _fail("expected a dict")
+    missing = [k for k in _REQUIRED if k not in data]
+    if missing:
+        _fail(f"missing fields {missing}")
+    if "rules" in data and data["rules"] is not None:
+        try:
+            rules = RuleConfig.from_dict(data["rules"])
+        except (TypeError, ValueError) as exc:
+            _fail(f"rules: {exc}")
+    elif data.get("preset") in PRESETS:
+        rules = PRESETS[data["preset"]]
+    else:
+        _fail("needs 'rules' or a known 'preset'")
+    p = data["num_players"]
+    try:
+        game = cls(rules, p)
+    except ValueError as exc:
+        _fail(str(exc))
+    rnd = data["round"]
+    if rnd not in rules.rounds:
+        _fail(f"round {rnd!r} is not one of the rules' rounds {rules.rounds}")
+    game.round = rnd
+    game.round_index = data.get("round_index", rules.rounds.index(rnd))
+    if rules.rounds[game.round_index] != rnd:
+        _fail(f"round_index {game.round_index} does not match round {rnd}")
+    for key in ("dealer", "current"):
+        v = data[key]
+        if not isinstance(v, int) or not 0 <= v < p:
+            _fail(f"{key!r} must be a seat 0..{p - 1}, got {v!r}")
+    game.dealer = data["dealer"]
+    game.current = data["current"]
+    phase = data["phase"]
+    if phase not in ("draw", "claim", "play", "game_over"):
+        _fail(f"unknown phase {phase!r}")
+    game.phase = phase
+    asked = data["asked"]
+    queue = data.get("claim_queue", [] if asked is None else [asked])
+    if phase == "claim":
+        if not isinstance(asked, int) or not 0 <= asked < p or asked == game.current:
+            _fail(f"phase 'claim' needs 'asked' to be another seat, got {asked!r}")
+        if not isinstance(queue, list) or not queue or queue[0] != asked:
+            _fail("claim_queue must start with the asked seat")
+    elif asked is not None:
+        _fail(f"'asked' must be null outside the claim phase, got {asked!r}")
+    game.asked = asked
+    game.claim_queue = list(queue) if phase == "claim" else []
+
+    hands = data["hands"]
+    if not isinstance(hands, list) or len(hands) != p:
+        _fail(f"'hands' must hold one list per seat ({p})")
+    game.hands = [[0] * NUM_TYPES for _ in range(p)]
+    for seat, hand in enumerate(hands):
+        for c in _cards(hand, f"hands[{seat}]"):
+            game.hands[seat][c] += 1
+    game.hand_sizes = [sum(h) for h in game.hands]
+    game.stock = _cards(data["stock"], "stock")
+    game.discard = _cards(data["discard"], "discard")
+    table = data["table"]
+    if not isinstance(table, list) or len(table) > game.layout.max_melds:
+        _fail(f"'table' must be a list of at most {game.layout.max_melds} melds")
+    game.table = []
+    for i, m in enumerate(table):
+        if not isinstance(m, dict) or not {"owner", "kind", "cards"} <= set(m):
+            _fail(f"table[{i}] needs owner, kind and cards")
+        if m["kind"] not in (TRIO, RUN) or not isinstance(m["owner"], int) or not 0 <= m["owner"] < p:
+            _fail(f"table[{i}] has a bad kind or owner")
+        try:
+            game.table.append(Meld.build(m["owner"], m["kind"], _cards(m["cards"], f"table[{i}]"), rules))
+        except ValueError as exc:
+            _fail(f"table[{i}]: {exc}")
+    game.laid_down = _seat_list(data, "laid_down", p, bool)
+    game.laid_down_turn = _seat_list(data, "laid_down_turn", p, int, [-1] * p)
+    game.scores = _seat_list(data, "scores", p, int)
+    game.claims = _seat_list(data, "claims", p, int, [0] * p)
+    game.turn = data.get("turn", 0)
+    if not isinstance(game.turn, int) or game.turn < 0:
+        _fail("'turn' must be a non-negative int")
+    known = data.get("known", [[] for _ in range(p)])
+    if not isinstance(known, list) or len(known) != p:
+        _fail("'known' must hold one list per seat")
+    game.known = [[0] * NUM_TYPES for _ in range(p)]
+    for seat, k in enumerate(known):
+        for c in _cards(k, f"known[{seat}]"):
+            game.known[seat][c] += 1
+        if any(game.known[seat][c] > game.hands[seat][c] for c in range(NUM_TYPES)):
+            _fail(f"known[{seat}] lists cards that are not in that hand")
+    game.seen_discards = [0] * NUM_TYPES
+    for c in _cards(data.get("seen_discards", []), "seen_discards"):
+        game.seen_discards[c] += 1
+    game.round_history = list(data.get("round_history", []))
+    game.last_action = list(data.get("last_action", [None] * p))
+    game.moves = int(data.get("moves", 0))
+
+    # Every card of the round's decks is somewhere, exactly once.
+    if phase != "game_over":
+        decks = rules.decks(p, rnd)
+        total = [0] * NUM_TYPES
+        for h in game.hands:
+            for c in range(NUM_TYPES):
+                total[c] += h[c]
+        for c in game.stock + game.discard:
+            total[c] += 1
+        for m in game.table:
+            for c in m.cards:
+                total[c] += 1
+        expected = [decks] * NUM_NATURALS + [decks * rules.jokers_per_deck]
+        if total != expected:
+            wrong = [c for c in range(NUM_TYPES) if total[c] != expected[c]]
+            from continental_env.cards import card_to_str
+
+            _fail(
+                f"cards are not conserved: {len(wrong)} card type(s) off, e.g. "
+                f"{card_to_str(wrong[0])} appears {total[wrong[0]]} times, expected {expected[wrong[0]]}"
+            )
+        if phase == "play" and game.hand_sizes[game.current] < 1:
+            _fail("the player in turn has no cards")
+    rng = data["rng"]
+    try:
+        version, state, gauss = rng
+        game.rng = random.Random()
+        game.rng.setstate((version, tuple(state), gauss))
+    except (TypeError, ValueError) as exc:
+        _fail(f"rng: {exc}")
+    if JOKER < 0:  # pragma: no cover
+        raise AssertionError
+    game._invalidate()
+    return game
