@@ -1,0 +1,1 @@
+"""Agents for Continental: one ``act(view) -> action id`` protocol for every bot."""

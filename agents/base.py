@@ -1,0 +1,118 @@
+"""The one protocol every agent follows, and the view of the game it is allowed to see.
+
+An agent is any object with ``name`` and ``act(view) -> int`` returning a legal action id.
+``PlayerView`` exposes only what the seat may see: its own hand, the table, the discard pile,
+cards other seats are publicly known to hold, sizes and scores. Hidden cards (the stock order,
+opponents' unrevealed cards, penalty cards) are not reachable through it; a test checks that no
+bot's decision changes when they change.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Protocol
+
+from continental_env.cards import NUM_TYPES
+from continental_env.game import Game
+from continental_env.melds import Meld
+from continental_env.rules import RuleConfig
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class PlayerView:
+    """What seat ``seat`` may see of a game, copied out of the engine at construction."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.seat = seat
+        self.num_players = game.num_players
+        self.rules: RuleConfig = game.rules
+        self.round = game.round
+        self.phase = game.phase
+        self.current = game.current
+        self.asked = game.asked
+        self.dealer = game.dealer
+        self.contract = game.contract
+        self.hand: list[int] = list(game.hands[seat])  # counts per card type
+        self.hand_size = game.hand_sizes[seat]
+        self.table: list[Meld] = [m.copy() for m in game.table]
+        self.discard: list[int] = list(game.discard)  # face-up pile, top last
+        self.seen_discards: list[int] = list(game.seen_discards)
+        self.known: list[list[int]] = [list(k) for k in game.known]
+        self.hand_sizes: list[int] = list(game.hand_sizes)
+        self.laid_down: list[bool] = list(game.laid_down)
+        self.scores: list[int] = list(game.scores)
+        self.claims: list[int] = list(game.claims)
+        self.stock_size = len(game.stock)
+        self.turn = game.turn
+        self.layout = game.layout
+        self.points = game.points
+        # Legal actions depend only on the actor's own hand and public state.
+        self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
+        self._game = game  # only for observation(), through a redacted copy
+        self._moves = game.moves
+        self._observation: np.ndarray | None = None
+
+    @property
+    def discard_top(self) -> int | None:
+        """The top card of the discard pile, or None."""
+        return self.discard[-1] if self.discard else None
+
+    def hand_cards(self) -> list[int]:
+        """Sorted card ids of the own hand."""
+        return [c for c in range(NUM_TYPES) for _ in range(self.hand[c])]
+
+    def action_to_str(self, action: int) -> str:
+        """Text form of an action id."""
+        return self.layout.to_str(action)
+
+    def observation(self) -> np.ndarray:
+        """The environment's observation vector for this seat (``continental_env.env``)."""
+        if self._observation is None:
+            from continental_env.env import encode_observation, observation_layout
+
+            if self._game.moves != self._moves:
+                raise RuntimeError("the game has moved on since this view was taken")
+            layout = observation_layout(self.num_players)
+            redacted = _redacted(self._game, self.seat)
+            self._observation = encode_observation(redacted, self.seat, layout)
+        return self._observation
+
+    def action_mask(self) -> np.ndarray:
+        """int8 mask of the legal actions."""
+        import numpy as np
+
+        mask = np.zeros(self.layout.num_actions, dtype=np.int8)
+        mask[self.legal_actions] = 1
+        return mask
+
+
+def _redacted(game: Game, seat: int) -> Game:
+    """A copy of the game with everything ``seat`` cannot see emptied out.
+
+    Opponents' hands keep only their publicly known cards, the stock is emptied; the sizes a
+    player can see are kept in ``hand_sizes`` and ``stock_size`` of the view instead.
+    """
+    g = game.clone()
+    for s in range(g.num_players):
+        if s != seat:
+            g.hands[s] = list(g.known[s])
+    g.stock = [0] * len(game.stock)  # placeholder cards: only the size is public
+    g.rng = random.Random(0)
+    return g
+
+
+class Agent(Protocol):
+    """Every agent: a name and a decision from a seat's view."""
+
+    name: str
+
+    def act(self, view: PlayerView) -> int:
+        """A legal action id for ``view.seat``."""
+        ...
+
+
+def view_for(game: Game, seat: int | None = None) -> PlayerView:
+    """The view of the seat to act (or of ``seat``)."""
+    return PlayerView(game, game.actor if seat is None else seat)
