@@ -11,7 +11,7 @@ from typing import Any
 from continental_env.rules import PRESETS, RuleConfig
 
 __version__ = "0.1.0"
-__all__ = ["PRESETS", "RuleConfig", "env", "raw_env", "__version__"]
+__all__ = ["PRESETS", "RuleConfig", "__version__", "env", "raw_env"]
 
 
 def env(**kwargs: Any) -> Any:

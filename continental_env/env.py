@@ -85,7 +85,7 @@ from __future__ import annotations
 import random
 import sys
 import types
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -133,7 +133,7 @@ def observation_layout(num_players: int) -> dict[str, slice]:
 class raw_env(AECEnv, EzPickle):
     """The unwrapped AEC environment; see the module docstring."""
 
-    metadata = {
+    metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
         "name": "continental_v0",
         "is_parallelizable": False,
@@ -157,7 +157,9 @@ class raw_env(AECEnv, EzPickle):
         if reward not in REWARD_MODES:
             raise ValueError(f"reward={reward!r}: choose one of {REWARD_MODES}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: choose one of {self.metadata['render_modes']}")
+            raise ValueError(
+                f"render_mode={render_mode!r}: choose one of {self.metadata['render_modes']}"
+            )
         self.rules = rules
         self.num_players = num_players
         self.reward_mode = reward
@@ -177,7 +179,9 @@ class raw_env(AECEnv, EzPickle):
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, np.inf, shape=(self.obs_size,), dtype=np.float32),
+                    "observation": spaces.Box(
+                        0.0, np.inf, shape=(self.obs_size,), dtype=np.float32
+                    ),
                     "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
                 }
             )

@@ -392,7 +392,7 @@ class Game:
                     if JOKER in meld.cards:
                         legal.extend(layout.swap(m, c) for c in swap_targets(meld) if hand[c])
             else:
-                for m, meld in enumerate(self.table):
+                for m in range(len(self.table)):
                     if self._movable_joker_end(m, seat) is None:
                         continue
                     for n, other in enumerate(self.table):
@@ -568,7 +568,7 @@ class Game:
         self._fits = None
         if slot >= SLOT_JOKER:
             self._remove(seat, JOKER)
-            if slot == SLOT_JOKER or slot == SLOT_JOKER_HIGH:
+            if slot in (SLOT_JOKER, SLOT_JOKER_HIGH):
                 meld.cards.append(JOKER)
             else:
                 meld.cards.insert(0, JOKER)
@@ -581,7 +581,9 @@ class Game:
             return
         end = natural_layoff_end(meld, card, self.rules)
         if end is None:  # 003's shift: the natural takes the joker's place, the joker moves out
-            i = next(k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card)
+            i = next(
+                k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card
+            )
             meld.cards[i] = card
             end = HIGH if run_can_extend(meld, HIGH, self.rules) else LOW
             card = JOKER
@@ -597,7 +599,9 @@ class Game:
         if meld.kind == TRIO:
             i = meld.cards.index(JOKER)
         else:
-            i = next(k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card)
+            i = next(
+                k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card
+            )
         self._remove(seat, card)
         meld.cards[i] = card
         self._add(seat, JOKER)
@@ -616,7 +620,9 @@ class Game:
             target.cards.append(JOKER)
         else:
             target.cards.insert(0, JOKER)
-            target.start = (target.start - 1) % 13 if self.rules.ace_wraparound else target.start - 1
+            target.start = (
+                (target.start - 1) % 13 if self.rules.ace_wraparound else target.start - 1
+            )
         self._fits = None
 
     def _do_discard(self, card: int) -> None:
@@ -813,14 +819,14 @@ class Game:
 
 
 __all__ = [
-    "ActionLayout",
-    "Game",
-    "DRAW",
-    "TAKE",
     "CLAIM",
-    "PASS",
-    "LAYDOWN",
     "CLOSE",
     "DISCARD_BASE",
+    "DRAW",
+    "LAYDOWN",
     "LAYOFF_BASE",
+    "PASS",
+    "TAKE",
+    "ActionLayout",
+    "Game",
 ]

@@ -27,10 +27,16 @@ HIGH = "high"
 class Meld:
     """A meld on the table: its owner, kind and cards (a run's in sequence order)."""
 
-    __slots__ = ("owner", "kind", "cards", "start", "rank", "suit")
+    __slots__ = ("cards", "kind", "owner", "rank", "start", "suit")
 
     def __init__(
-        self, owner: int, kind: str, cards: list[int], start: int = 0, rank: int = -1, suit: int = -1
+        self,
+        owner: int,
+        kind: str,
+        cards: list[int],
+        start: int = 0,
+        rank: int = -1,
+        suit: int = -1,
     ) -> None:
         self.owner = owner
         self.kind = kind
@@ -63,7 +69,11 @@ class Meld:
         """JSON form used by ``Game.to_dict``."""
         from continental_env.cards import card_to_str
 
-        return {"owner": self.owner, "kind": self.kind, "cards": [card_to_str(c) for c in self.cards]}
+        return {
+            "owner": self.owner,
+            "kind": self.kind,
+            "cards": [card_to_str(c) for c in self.cards],
+        }
 
     def represented(self, index: int) -> int:
         """The natural card type that position ``index`` stands for."""
@@ -122,7 +132,7 @@ def run_layout(cards: Sequence[int], rules: RuleConfig) -> tuple[int, int] | Non
         return suit, start
     # Linear aces: the ace may be low (value 0) or high (value 13), never both ends.
     for candidate in (start, start + NUM_RANKS):
-        if 0 <= candidate and candidate + n - 1 <= NUM_RANKS:
+        if candidate >= 0 and candidate + n - 1 <= NUM_RANKS:
             # the ace high only when the run does not also need it low
             if candidate == NUM_RANKS:
                 continue
@@ -230,8 +240,10 @@ def swap_targets(meld: Meld) -> list[int]:
 def can_fit(meld: Meld, card: int, rules: RuleConfig) -> bool:
     """Whether a card can be laid off on a meld (RULES 1.4; 004's discard restriction uses it)."""
     if card == JOKER:
-        return meld.kind == TRIO or run_can_extend(meld, LOW, rules) or run_can_extend(
-            meld, HIGH, rules
+        return (
+            meld.kind == TRIO
+            or run_can_extend(meld, LOW, rules)
+            or run_can_extend(meld, HIGH, rules)
         )
     if meld.kind == TRIO:
         return rank_of(card) == meld.rank
@@ -327,7 +339,7 @@ class _Search:
         self.runs = runs
         self.hand_size = sum(counts)
         self.counts = list(counts)
-        self.total_points = sum(c * p for c, p in zip(counts, self.pts))
+        self.total_points = sum(c * p for c, p in zip(counts, self.pts, strict=False))
         self.best_value = -1
         self.best: list | None = None
         self.windows = _windows(counts, counts[JOKER], rules, self.pts) if runs else []
@@ -356,9 +368,11 @@ class _Search:
             w = windows[i]
             if value + left * w[0] + self.trio_bound + self.joker_bound <= self.best_value:
                 break  # windows are sorted by value: nothing further can beat the best
-            jokers_needed = sum(
-                1 for k in range(w[3]) if counts[w[1] * 13 + (w[2] + k) % 13] == 0
-            ) + w[4] + w[5]
+            jokers_needed = (
+                sum(1 for k in range(w[3]) if counts[w[1] * 13 + (w[2] + k) % 13] == 0)
+                + w[4]
+                + w[5]
+            )
             if jokers_needed > counts[JOKER]:
                 continue
             sub = list(counts)
@@ -380,7 +394,9 @@ class _Search:
             return self._finish(counts, runs, [], run_value)
         # Trio candidates: ranks with a natural left, or one a run can give up for a joker.
         left_by_rank = [sum(counts[s * 13 + r] for s in range(4)) for r in range(13)]
-        value_by_rank = [sum(pts[s * 13 + r] * counts[s * 13 + r] for s in range(4)) for r in range(13)]
+        value_by_rank = [
+            sum(pts[s * 13 + r] * counts[s * 13 + r] for s in range(4)) for r in range(13)
+        ]
         stealable = [0] * 13
         for cards, _suit, _start, naturals in runs:
             if naturals >= 2:
@@ -431,7 +447,7 @@ class _Search:
                     counts[c] = 0
                 # steal missing naturals from runs, a joker taking their place
                 while len(naturals) < m:
-                    for idx, cards in enumerate(run_melds):
+                    for cards in run_melds:
                         nat = [k for k, c in enumerate(cards) if c != JOKER]
                         hit = [k for k in nat if rank_of(cards[k]) == r]
                         if hit and len(nat) >= 2:
@@ -476,16 +492,20 @@ class _Search:
                 counts[run_melds[idx][k]] += 1
                 run_melds[idx][k] = JOKER
                 counts[JOKER] -= 1
-        if sum(counts) == 0:
-            if not self._hold_back_one(counts, trio_melds, run_melds, run_starts):
-                return False
-        leftover_points = sum(c * p for c, p in zip(counts, pts))
+        if sum(counts) == 0 and not self._hold_back_one(counts, trio_melds, run_melds, run_starts):
+            return False
+        leftover_points = sum(c * p for c, p in zip(counts, pts, strict=False))
         placed = self.total_points - leftover_points
         if placed > self.best_value:
             self.best_value = placed
             melds = [(TRIO, m, 0, rank_of(next(c for c in m if c != JOKER))) for m in trio_melds]
             melds += [
-                (RUN, cards, run_starts[i] % (13 if self.rules.ace_wraparound else 14), run_suits[i])
+                (
+                    RUN,
+                    cards,
+                    run_starts[i] % (13 if self.rules.ace_wraparound else 14),
+                    run_suits[i],
+                )
                 for i, cards in enumerate(run_melds)
             ]
             self.best = melds
@@ -546,7 +566,91 @@ def has_contract(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig
     key = tuple(counts)
     if sum(key) < 3 * trios + rules.min_run * runs + 1:
         return False
-    return _best_contract_cached(key, trios, runs, rules, True) is not None
+    return _contract_exists(key, trios, runs, rules.min_run, rules.ace_wraparound)
+
+
+@lru_cache(maxsize=100_000)
+def _contract_exists(
+    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool
+) -> bool:
+    """Existence only, on the hot path of every legal-action query of a player not yet down.
+
+    Minimal melds suffice: any run holds a run of exactly ``min_run`` cards with a natural, and
+    any trio three cards with a natural, and smaller melds leave more for the rest. So runs are
+    chosen among windows of ``min_run`` positions, and trios by the cheapest joker costs.
+    """
+    jokers = counts[JOKER]
+    if runs == 0:
+        return _trios_fit(counts, [0] * 13, trios, jokers)
+    windows = []
+    spans = _min_spans(min_run, wrap)
+    for suit in range(4):
+        base = suit * 13
+        row = counts[base : base + 13]
+        for ranks in spans:
+            naturals = sum(1 for r in ranks if row[r])
+            if naturals and min_run - naturals <= jokers:
+                windows.append((base, ranks))
+    if not windows:
+        return False
+    work = list(counts)
+    stealable = [0] * 13
+    return _exists_runs(work, windows, 0, runs, trios, stealable)
+
+
+@lru_cache(maxsize=16)
+def _min_spans(min_run: int, wrap: bool) -> tuple[tuple[int, ...], ...]:
+    """Rank lists of every run of exactly ``min_run`` positions."""
+    starts = range(13) if wrap else range(14 - min_run + 1)
+    return tuple(tuple((start + i) % 13 for i in range(min_run)) for start in starts)
+
+
+def _exists_runs(
+    work: list[int], windows: list, first: int, runs: int, trios: int, stealable: list[int]
+) -> bool:
+    if runs == 0:
+        return _trios_fit(work, stealable, trios, work[JOKER])
+    for i in range(first, len(windows)):
+        base, ranks = windows[i]
+        taken = [base + r for r in ranks if work[base + r]]
+        need = len(ranks) - len(taken)
+        if not taken or need > work[JOKER]:
+            continue
+        for c in taken:
+            work[c] -= 1
+        work[JOKER] -= need
+        if len(taken) >= 2:
+            for c in taken:
+                stealable[c % 13] += 1
+        found = _exists_runs(work, windows, i, runs - 1, trios, stealable)
+        if len(taken) >= 2:
+            for c in taken:
+                stealable[c % 13] -= 1
+        for c in taken:
+            work[c] += 1
+        work[JOKER] += need
+        if found:
+            return True
+    return False
+
+
+def _trios_fit(counts: Sequence[int], stealable: list[int], trios: int, jokers: int) -> bool:
+    """Whether `trios` trios fit: the cheapest marginal joker costs, rank by rank, add up."""
+    if trios == 0:
+        return True
+    costs = []
+    for r in range(13):
+        n = counts[r] + counts[13 + r] + counts[26 + r] + counts[39 + r]
+        avail = n + stealable[r]  # a natural a run gives up costs the run one joker
+        prev = 0
+        for m in range(1, min(avail, trios) + 1):
+            total = max(0, 3 * m - n)
+            costs.append(total - prev)
+            prev = total
+    if len(costs) < trios:
+        return False
+    costs.sort()
+    return sum(costs[:trios]) <= jokers
 
 
 def find_contract(

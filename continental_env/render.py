@@ -62,7 +62,9 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
     if game.table:
         lines.append("Table:")
         for m, meld in enumerate(game.table):
-            lines.append(f"  {m:>2}  {meld.kind:<4}  {names[meld.owner]:<{width}}  {format_cards(meld.cards)}")
+            lines.append(
+                f"  {m:>2}  {meld.kind:<4}  {names[meld.owner]:<{width}}  {format_cards(meld.cards)}"
+            )
     else:
         lines.append("Table: (no melds yet)")
     if game.round_history:

@@ -116,10 +116,16 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
     for i, m in enumerate(table):
         if not isinstance(m, dict) or not {"owner", "kind", "cards"} <= set(m):
             _fail(f"table[{i}] needs owner, kind and cards")
-        if m["kind"] not in (TRIO, RUN) or not isinstance(m["owner"], int) or not 0 <= m["owner"] < p:
+        if (
+            m["kind"] not in (TRIO, RUN)
+            or not isinstance(m["owner"], int)
+            or not 0 <= m["owner"] < p
+        ):
             _fail(f"table[{i}] has a bad kind or owner")
         try:
-            game.table.append(Meld.build(m["owner"], m["kind"], _cards(m["cards"], f"table[{i}]"), rules))
+            game.table.append(
+                Meld.build(m["owner"], m["kind"], _cards(m["cards"], f"table[{i}]"), rules)
+            )
         except ValueError as exc:
             _fail(f"table[{i}]: {exc}")
     game.laid_down = _seat_list(data, "laid_down", p, bool)
