@@ -1,1 +1,43 @@
-"""Agents for Continental: one ``act(view) -> action id`` protocol for every bot."""
+"""Agents for Continental: one ``act(view) -> action id`` protocol for every bot.
+
+``make_agent(name, seed)`` builds a bot by name:
+
+| name | bot |
+|---|---|
+| ``random`` | uniform over the legal actions (``agents.random_agent``) |
+| ``greedy`` | the simplest sound play (``agents.greedy``) |
+| ``strong`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``) |
+| ``ppo:PATH`` | a trained policy, loaded by ``agents.ppo_agent.load_agent(PATH, seed)`` |
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from agents.base import Agent, PlayerView, view_for
+
+AGENT_NAMES = ("random", "greedy", "strong")
+
+
+def make_agent(name: str, seed: int | None = None) -> Any:
+    """A bot by registry name (``random``, ``greedy``, ``strong`` or ``ppo:PATH``)."""
+    if name.startswith("ppo:"):
+        ppo = importlib.import_module("agents.ppo_agent")
+        return ppo.load_agent(name[4:], seed)
+    if name == "random":
+        from agents.random_agent import RandomAgent
+
+        return RandomAgent(seed)
+    if name == "greedy":
+        from agents.greedy import GreedyAgent
+
+        return GreedyAgent(seed)
+    if name == "strong":
+        from agents.strong import StrongAgent
+
+        return StrongAgent(seed)
+    raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} or ppo:PATH")
+
+
+__all__ = ["AGENT_NAMES", "Agent", "PlayerView", "make_agent", "view_for"]

@@ -1,0 +1,428 @@
+"""The ``strong`` bot: plays to win by valuing cards against what is still out there.
+
+The heart of the bot is a **plan**: the cheapest way to complete the round's contract from the
+hand, where a missing card costs more the fewer copies of it are unseen (not in the own hand, the
+discard pile, the table, nor known to be in another hand from public pick-ups). A trio slot can be
+filled by any suit of its rank, so it is cheap; a run slot needs one exact card; a card whose
+copies are all visible elsewhere is nearly dead. Jokers in hand fill the dearest slots. The plan
+tries the few cheapest trio ranks and run windows (a window is a suit and ``min_run`` consecutive
+ranks, as ``melds.is_valid_meld`` allows them) in every combination the contract asks for, and
+keeps the cheapest; the cards it uses (and the cards that would lengthen its runs) are the
+hand's *core*. Whether the contract is actually in hand is always asked of ``melds.has_contract``.
+
+Strategy, phase by phase:
+
+* **Draw.** Before laying down: take the top discard if it makes the plan cheaper (it fills a
+  missing slot); a joker always. After laying down: take it if it can be laid off on the table.
+  Otherwise draw from the stock.
+* **Claim.** The claim brings a penalty card and two more cards to get rid of, so it is weighed:
+  claim when the card completes the contract; otherwise only when it fills a slot of the plan,
+  leaves at most ``CLAIM_MAX_MISSING`` slots to fill, the hand is not already long, and the stock
+  is not nearly out (late in a round the extra cards are likely to stay in hand as points).
+* **Play.** Close as soon as it can. Lay the contract down when it is in hand, timed: at once when
+  it can then close, when an opponent is already down, when the round is old or the stock low, or
+  when the points left after laying down are high (dump them early); otherwise it waits at most a
+  couple of turns while nobody is down, keeping its melds off the table so opponents cannot
+  build on them. Once down, swap a joker off the table when it holds its natural (the joker is
+  then laid off: one card fewer), and lay off every card it can.
+* **Discard.** Jokers are kept. Before laying down it discards a card outside the core, the one
+  with the lowest value: a card's value grows with its partners in hand, the unseen copies that
+  could complete its meld, and (lightly) whether it fits the table for a later lay-off; it falls
+  with its points, the more so as the round ages. Cards the next player is known to collect (same
+  rank or nearby same-suit as its known pick-ups) or could lay off at once (when it is down) are
+  penalised, so it avoids feeding them. When every card is core, it gives up the one whose loss
+  raises the plan's cost least. Once down, it keeps the cards most likely to become lay-offs and
+  throws the highest points.
+
+Everything comes from the seat's ``PlayerView``; the per-state work (unseen counts, plans) is
+cached by hand and unseen counts, so a decision costs well under a millisecond on average.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement
+
+from agents.base import PlayerView
+from agents.handtools import (
+    RUN_BIT,
+    TRIO_BIT,
+    contract_bits,
+    fits_table,
+    partner_table,
+    unseen_counts,
+)
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, rank_of, suit_of
+from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
+from continental_env.melds import (
+    HIGH,
+    LOW,
+    RUN,
+    best_contract,
+    can_fit,
+    has_contract,
+    is_valid_meld,
+    run_can_extend,
+)
+from continental_env.rules import RuleConfig
+
+CLAIM_MAX_MISSING = 1  # claim a card that merely helps only when at most this many slots remain
+EXTRA_TRIO_CANDIDATES = 3
+EXTRA_RUN_CANDIDATES = 3
+
+
+def _slot_cost(unseen: float) -> float:
+    """Cost of one missing card whose useful copies number ``unseen`` (1 when plentiful)."""
+    return 1.0 + 1.5 / (unseen + 0.25)
+
+
+@lru_cache(maxsize=16)
+def _run_windows(rules: RuleConfig) -> tuple[tuple[int, ...], ...]:
+    """Every run of exactly ``min_run`` naturals the validator accepts, as card tuples."""
+    n = rules.min_run
+    out = []
+    for suit in range(4):
+        for start in range(NUM_RANKS + 1):
+            cards = tuple(suit * 13 + (start + i) % NUM_RANKS for i in range(n))
+            if start == NUM_RANKS and rules.ace_wraparound:
+                continue
+            if len(set(cards)) == n and is_valid_meld(RUN, list(cards), rules):
+                out.append(cards)
+    return tuple(sorted(set(out)))
+
+
+class Plan:
+    """The cheapest route found to the contract: its cost and the cards it keeps."""
+
+    __slots__ = ("core", "cost", "missing")
+
+    def __init__(self, cost: float, missing: int, core: tuple[int, ...]) -> None:
+        self.cost = cost  # weighted missing slots after jokers
+        self.missing = missing  # missing slots after jokers
+        self.core = core  # counts per card type the plan keeps
+
+
+@lru_cache(maxsize=100_000)
+def make_plan(
+    hand: tuple[int, ...], unseen: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
+) -> Plan:
+    """The cheapest plan for the contract from ``hand`` given the ``unseen`` copies."""
+    jokers = hand[JOKER]
+    joker_help = 0.5 * unseen[JOKER]
+    # Trio candidates: every rank, by the cost of the slots it still needs.
+    trio_cands = []
+    if trios:
+        for r in range(NUM_RANKS):
+            have = hand[r] + hand[13 + r] + hand[26 + r] + hand[39 + r]
+            left = unseen[r] + unseen[13 + r] + unseen[26 + r] + unseen[39 + r]
+            slot = _slot_cost(left + joker_help)
+            need = max(0, 3 - have)
+            trio_cands.append((need * slot - 0.01 * have, r, slot))
+        trio_cands.sort()
+        trio_cands = trio_cands[: trios + EXTRA_TRIO_CANDIDATES]
+    run_cands = []
+    if runs:
+        for cards in _run_windows(rules):
+            held = 0
+            cost = 0.0
+            for c in cards:
+                if hand[c]:
+                    held += 1
+                else:
+                    cost += _slot_cost(unseen[c] + joker_help)
+            if held:
+                run_cands.append((cost, cards))
+        if len(run_cands) < runs:
+            for cards in _run_windows(rules):
+                run_cands.append((sum(_slot_cost(unseen[c] + joker_help) for c in cards), cards))
+        run_cands.sort()
+        run_cands = run_cands[: runs + EXTRA_RUN_CANDIDATES]
+
+    best: tuple | None = None
+    trio_combos = list(combinations(trio_cands, trios)) if trios else [()]
+    run_combos = list(combinations_with_replacement(run_cands, runs)) if runs else [()]
+    for run_combo in run_combos:
+        used: dict[int, int] = {}
+        slots: list[float] = []
+        for _cost, cards in run_combo:
+            for c in cards:
+                u = used.get(c, 0)
+                if hand[c] > u:
+                    used[c] = u + 1
+                else:
+                    slots.append(_slot_cost(max(0, unseen[c] - (u - hand[c])) + joker_help))
+        for trio_combo in trio_combos:
+            t_used = dict(used)
+            t_slots = list(slots)
+            for _cost, r, slot in trio_combo:
+                have = 0
+                for s in range(4):
+                    c = s * 13 + r
+                    left = hand[c] - t_used.get(c, 0)
+                    if left > 0:
+                        t_used[c] = t_used.get(c, 0) + left
+                        have += left
+                for _ in range(max(0, 3 - have)):
+                    t_slots.append(slot)
+            t_slots.sort(reverse=True)
+            filled = min(jokers, len(t_slots))
+            rest = t_slots[filled:]
+            cost = sum(rest)
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, len(rest), t_used, run_combo)
+    assert best is not None
+    cost, missing, used, run_combo = best
+    core = [0] * NUM_TYPES
+    for c, k in used.items():
+        core[c] = k
+    core[JOKER] = jokers
+    # Cards that would lengthen a planned run are core too: they go down with it.
+    for _cost, cards in run_combo:
+        for step, edge in ((1, cards[-1]), (-1, cards[0])):
+            suit = suit_of(edge)
+            rank = rank_of(edge)
+            for _ in range(NUM_RANKS - len(cards)):
+                rank = (rank + step) % NUM_RANKS
+                c = suit * 13 + rank
+                if hand[c] > core[c] and c not in cards:
+                    core[c] += 1
+                else:
+                    break
+    return Plan(cost, missing, tuple(core))
+
+
+class StrongAgent:
+    """Plans against the unseen cards, weighs claims, times its lay-down, avoids feeding."""
+
+    name = "strong"
+
+    def __init__(self, seed: int | random.Random | None = None) -> None:
+        # Deterministic; the seed is accepted so every bot is built the same way.
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    # ------------------------------------------------------------------ protocol
+
+    def act(self, view: PlayerView) -> int:
+        """The strong bot's action for the seat to act."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+        if view.phase == "draw":
+            return self._draw(view, legal)
+        if view.phase == "claim":
+            return self._claim(view)
+        return self._play(view, legal)
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _plan(view: PlayerView, hand: list[int] | tuple[int, ...], unseen: list[int]) -> Plan:
+        trios, runs = view.contract
+        return make_plan(tuple(hand), tuple(unseen), trios, runs, view.rules)
+
+    # ------------------------------------------------------------------ draw and claim
+
+    def _draw(self, view: PlayerView, legal: list[int]) -> int:
+        top = view.discard_top
+        if TAKE not in legal or top is None:
+            return DRAW
+        if view.laid_down[view.seat]:
+            return TAKE if fits_table(view, top) else DRAW
+        if top == JOKER:
+            return TAKE
+        if not self._related(view, top):
+            return DRAW
+        unseen = unseen_counts(view)
+        now = self._plan(view, view.hand, unseen)
+        hand = list(view.hand)
+        hand[top] += 1
+        after = self._plan(view, hand, unseen)
+        return TAKE if after.cost < now.cost - 0.5 else DRAW
+
+    def _claim(self, view: PlayerView) -> int:
+        top = view.discard_top
+        if top is None or view.laid_down[view.seat]:
+            return PASS
+        trios, runs = view.contract
+        rules = view.rules
+        if has_contract(view.hand, trios, runs, rules):
+            return PASS
+        hand = list(view.hand)
+        hand[top] += 1
+        if has_contract(hand, trios, runs, rules):
+            return CLAIM
+        if top != JOKER and not self._related(view, top):
+            return PASS
+        if view.hand_size > 3 * trios + rules.min_run * runs + 2:
+            return PASS  # already long: the penalty card would likely stay as points
+        if view.stock_size < 2 * view.num_players + 4:
+            return PASS
+        unseen = unseen_counts(view)
+        now = self._plan(view, view.hand, unseen)
+        after = self._plan(view, hand, unseen)
+        if after.cost < now.cost - 0.5 and after.missing <= CLAIM_MAX_MISSING:
+            return CLAIM
+        return PASS
+
+    @staticmethod
+    def _related(view: PlayerView, card: int) -> bool:
+        """Whether ``card`` starts a contract meld with some card in hand."""
+        row = partner_table(view.rules)[card]
+        bits = contract_bits(view.contract)
+        hand = view.hand
+        return any(hand[c] and row[c] & bits for c in range(NUM_TYPES))
+
+    # ------------------------------------------------------------------ play
+
+    def _play(self, view: PlayerView, legal: list[int]) -> int:
+        if CLOSE in legal:
+            return CLOSE
+        if LAYDOWN in legal and self._lay_down_now(view):
+            return LAYDOWN
+        layout = view.layout
+        swaps = [a for a in legal if layout.swap_base <= a < layout.move_base]
+        if swaps and view.hand_size >= 2 and any(can_fit(m, JOKER, view.rules) for m in view.table):
+            return swaps[0]
+        layoffs = [a for a in legal if layout.layoff_base <= a < layout.swap_base]
+        if layoffs:
+            return self._pick_layoff(view, layoffs)
+        moves = [a for a in legal if a >= layout.move_base]
+        discards = [a for a in legal if DISCARD_BASE <= a < DISCARD_BASE + NUM_TYPES]
+        if not discards:
+            return moves[0] if moves else legal[0]
+        if view.laid_down[view.seat]:
+            return self._discard_down(view, discards)
+        return self._discard_up(view, discards)
+
+    def _lay_down_now(self, view: PlayerView) -> bool:
+        seat = view.seat
+        trios, runs = view.contract
+        arrangement = best_contract(view.hand, trios, runs, view.rules)
+        if arrangement is None:
+            return False
+        left = list(view.hand)
+        for _kind, cards, _start, _key in arrangement:
+            for c in cards:
+                left[c] -= 1
+        left_cards = sum(left)
+        left_points = sum(n * view.points[c] for c, n in enumerate(left) if n)
+        others_down = any(d for s, d in enumerate(view.laid_down) if s != seat)
+        short_hand = any(n <= 4 for s, n in enumerate(view.hand_sizes) if s != seat)
+        late = view.turn >= 2 * view.num_players or view.stock_size < 20
+        return left_cards <= 1 or others_down or short_hand or late or left_points >= 25
+
+    @staticmethod
+    def _pick_layoff(view: PlayerView, layoffs: list[int]) -> int:
+        """Lay off the highest-point card first (a joker before a natural)."""
+        layout = view.layout
+        pts = view.points
+
+        def card(a: int) -> int:
+            _kind, slot, _m = layout.decode(a)
+            return JOKER if slot >= 52 else slot
+
+        return max(layoffs, key=lambda a: (pts[card(a)], -a))
+
+    def _discard_down(self, view: PlayerView, discards: list[int]) -> int:
+        pts = view.points
+        unseen = unseen_counts(view)
+        feed = self._feed_penalties(view)
+
+        def keep_value(c: int) -> float:
+            # Chances that c becomes a lay-off: copies of the card that would let it fit.
+            return self._layoff_prospect(view, c, unseen) * 4.0 - pts[c] * 0.5 - feed[c]
+
+        return DISCARD_BASE + min(
+            (a - DISCARD_BASE for a in discards), key=lambda c: (keep_value(c), c)
+        )
+
+    @staticmethod
+    def _layoff_prospect(view: PlayerView, card: int, unseen: list[int]) -> float:
+        """How close ``card`` is to fitting a table meld (1 per card that would open a spot)."""
+        if card == JOKER:
+            return 10.0
+        rules = view.rules
+        score = 0.0
+        for meld in view.table:
+            if meld.kind == RUN and meld.suit == suit_of(card) and not can_fit(meld, card, rules):
+                # One card beyond an end: it fits once the card in between is laid off.
+                n = len(meld.cards)
+                rank = rank_of(card)
+                for gap_rank, edge in (
+                    ((meld.start + n) % NUM_RANKS, HIGH),
+                    ((meld.start - 1) % NUM_RANKS, LOW),
+                ):
+                    step = 1 if edge == HIGH else -1
+                    if (gap_rank + step) % NUM_RANKS == rank and run_can_extend(meld, edge, rules):
+                        between = meld.suit * 13 + gap_rank
+                        score += min(1.0, 0.5 * unseen[between]) + 0.3 * unseen[JOKER]
+            elif can_fit(meld, card, rules):
+                score += 2.0
+        return score
+
+    def _discard_up(self, view: PlayerView, discards: list[int]) -> int:
+        hand = view.hand
+        pts = view.points
+        unseen = unseen_counts(view)
+        plan = self._plan(view, hand, unseen)
+        feed = self._feed_penalties(view)
+        cards = [a - DISCARD_BASE for a in discards]
+        naturals = [c for c in cards if c != JOKER] or cards
+        spare = [c for c in naturals if hand[c] > plan.core[c]]
+        age = min(1.0, view.turn / (6.0 * view.num_players))
+        point_weight = 0.15 + 0.35 * age
+        if spare:
+            table = partner_table(view.rules)
+            bits = contract_bits(view.contract)
+
+            def value(c: int) -> float:
+                v = 0.0
+                row = table[c]
+                for d in range(NUM_TYPES - 1):
+                    k = hand[d] - (1 if d == c else 0)
+                    if k > 0 and row[d] & bits:
+                        if row[d] & TRIO_BIT and bits & TRIO_BIT:
+                            left = sum(unseen[s * 13 + rank_of(c)] for s in range(4))
+                            v += 1.0 + 0.15 * left
+                        elif row[d] & RUN_BIT:
+                            v += 0.8 + 0.3 * unseen[c]
+                if view.table and fits_table(view, c):
+                    v += 0.7
+                return v - point_weight * pts[c] / 2.0 + feed[c]
+
+            return DISCARD_BASE + min(spare, key=lambda c: (value(c), c))
+        # Every card is in the plan: give up the one whose loss costs least.
+        best = None
+        for c in naturals:
+            less = list(hand)
+            less[c] -= 1
+            cost = self._plan(view, less, unseen).cost
+            key = (cost + feed[c] * 0.2 - 0.01 * pts[c], c)
+            if best is None or key < best[0]:
+                best = (key, c)
+        assert best is not None
+        return DISCARD_BASE + best[1]
+
+    @staticmethod
+    def _feed_penalties(view: PlayerView) -> list[float]:
+        """Per card type, how much discarding it would help the next player."""
+        pen = [0.0] * NUM_TYPES
+        nxt = (view.seat + 1) % view.num_players
+        rules = view.rules
+        if view.laid_down[nxt]:
+            for c in range(NUM_TYPES):
+                if view.hand[c] and any(can_fit(m, c, rules) for m in view.table):
+                    pen[c] += 3.0
+            return pen
+        known = view.known[nxt]
+        if not any(known):
+            return pen
+        table = partner_table(rules)
+        bits = contract_bits(view.contract)
+        for c in range(NUM_TYPES):
+            if view.hand[c]:
+                row = table[c]
+                if any(known[d] and row[d] & bits for d in range(NUM_TYPES)):
+                    pen[c] += 2.0
+        return pen
