@@ -1,0 +1,460 @@
+"""Evaluate bots against each other on duplicate deals: ``python -m agents.evaluate``.
+
+```
+python -m agents.evaluate --agents strong,greedy --players 4 --games 2000 --seed 0 --jobs 2 \\
+    --json results/ladder_strong_greedy.json --plot results/ladder_strong_greedy.png
+```
+
+**Seating.** The first agent is the candidate; the other seats are filled with the remaining
+agents in turn (``strong,greedy`` at 4 players: strong, greedy, greedy, greedy;
+``strong,greedy,random``: strong, greedy, random, greedy).
+
+**Duplicate deals.** ``--games N`` is the number of *deals*. Every deal is one game seed
+(derived from ``--seed`` and the deal's index) and is played once per seat rotation — the whole
+line-up rotated so the candidate sits in every seat — on the identical deck order, so ``N x
+players`` games in all and the luck of the cards cancels. Agents get their own seeds, derived
+the same way. Results depend only on ``--seed``, never on ``--jobs``. The engine draws later
+rounds' shuffles (and any re-formed stock) from the game's one generator, so a later round's deal
+stays identical across the rotations unless one rotation re-formed its stock in an earlier round;
+``duplicate.identical_round_deals`` reports the fraction of (deal, round) pairs that were
+identical in every rotation.
+
+**Statistics.** Each agent's games in one deal are averaged first (games of a deal are
+correlated); means and 95% Student-t intervals are then taken over deals. ``paired`` compares the
+candidate with each opponent on per-deal differences. Win rate is the share of games an agent's
+seat won (lowest total; ties split). OpenSkill (Plackett-Luce) ratings are updated game by game in
+deal order; an agent in several seats of a game gets the mean of its seats' updated ratings.
+
+**JSON schema** (``--json PATH``; ``schema`` = ``"continental-eval/1"``)::
+
+    {
+      "schema": "continental-eval/1",
+      "config": {"agents": [...], "lineup": [...], "players": P, "deals": N, "games": N*P,
+                 "seed": S, "preset": "...", "rounds": [...], "jobs": J},
+      "candidate": "<name>",
+      "agents": {
+        "<name>": {
+          "seats": <seats it filled per game>, "games": <seat-games played>,
+          "mean_points": x, "mean_points_ci95": [lo, hi],
+          "mean_points_per_round": x, "mean_points_per_round_ci95": [lo, hi],
+          "mean_diff_vs_table": x, "mean_diff_vs_table_ci95": [lo, hi],
+          "win_rate": x, "win_rate_ci95": [lo, hi],
+          "points_by_round": {"1": x, ..., "7": x},
+          "openskill": {"mu": x, "sigma": x, "ordinal": x}
+        }, ...
+      },
+      "paired": {"<opponent>": {"mean_diff": x, "ci95": [lo, hi]}},   # candidate - opponent
+      "duplicate": {"rotations": P, "identical_round_deals": f},
+      "timing": {"seconds": s, "games_per_s": g, "decisions_per_s": d}
+    }
+
+Points are a game's total (lower is better); ``mean_diff_vs_table`` is own points minus the mean
+of the other seats in the same game. ``timing`` is the only part that varies between runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from agents import make_agent
+from agents.base import PlayerView
+from agents.stats import diff_vs_table, mean_ci95, paired_diff_ci95, win_shares
+from continental_env.game import Game
+from continental_env.rules import RuleConfig, resolve_rules
+
+SCHEMA = "continental-eval/1"
+
+
+# ----------------------------------------------------------------------------- seating and seeds
+
+
+def lineup(agents: Sequence[str], players: int) -> list[str]:
+    """Seat 0 is the candidate; the other seats cycle through the remaining agents."""
+    if not agents:
+        raise ValueError("need at least one agent")
+    others = list(agents[1:]) or [agents[0]]
+    return [agents[0]] + [others[i % len(others)] for i in range(players - 1)]
+
+
+def rotations(base: Sequence[str]) -> list[list[str]]:
+    """The line-up rotated so the candidate (seat 0 of ``base``) sits in seat k, k = 0..P-1."""
+    p = len(base)
+    return [[base[(s - k) % p] for s in range(p)] for k in range(p)]
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the parts (stable across runs, platforms and processes)."""
+    text = ":".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+def _deal_fingerprint(game: Game) -> str:
+    """A digest of a freshly dealt round: hands, up-card and stock order."""
+    parts = [",".join(map(str, h)) for h in game.hands]
+    parts.append(",".join(map(str, game.discard)))
+    parts.append(",".join(map(str, game.stock)))
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
+
+
+def play_game(
+    names: Sequence[str], rules: RuleConfig, game_seed: int, agent_seeds: Sequence[int]
+) -> dict[str, Any]:
+    """One full game; returns final scores, per-round points, decisions and deal fingerprints."""
+    game = Game.new(rules, len(names), seed=game_seed)
+    bots = [make_agent(name, seed) for name, seed in zip(names, agent_seeds, strict=True)]
+    fingerprints = [_deal_fingerprint(game)]
+    round_index = game.round_index
+    decisions = 0
+    while not game.is_over:
+        seat = game.actor
+        game.apply(bots[seat].act(PlayerView(game, seat)))
+        decisions += 1
+        if game.round_index != round_index and not game.is_over:
+            round_index = game.round_index
+            fingerprints.append(_deal_fingerprint(game))
+    return {
+        "scores": list(game.scores),
+        "round_points": [list(r["points"]) for r in game.round_history],
+        "rounds": [r["round"] for r in game.round_history],
+        "decisions": decisions,
+        "fingerprints": fingerprints,
+    }
+
+
+def play_deal(task: tuple[int, int, list[list[str]], dict[str, Any]]) -> dict[str, Any]:
+    """Every rotation of one deal (a worker's unit of work)."""
+    deal, seed, seatings, rules_dict = task
+    rules = RuleConfig.from_dict(rules_dict)
+    game_seed = derive_seed(seed, "deal", deal)
+    games = []
+    for k, names in enumerate(seatings):
+        agent_seeds = [derive_seed(seed, "agent", deal, k, s) for s in range(len(names))]
+        games.append(play_game(names, rules, game_seed, agent_seeds))
+    return {"deal": deal, "games": games}
+
+
+def _run_deals(tasks: list, jobs: int, progress: bool) -> Iterable[dict[str, Any]]:
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(tasks), desc="deals", unit="deal", disable=not progress, file=sys.stderr)
+    try:
+        if jobs <= 1:
+            for task in tasks:
+                yield play_deal(task)
+                bar.update()
+        else:
+            ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+            with ctx.Pool(jobs) as pool:
+                for result in pool.imap(play_deal, tasks, chunksize=1):
+                    yield result
+                    bar.update()
+    finally:
+        bar.close()
+
+
+# ----------------------------------------------------------------------------- the evaluation
+
+
+def evaluate(
+    agents: Sequence[str],
+    players: int = 4,
+    games: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    preset: str | RuleConfig = "continental",
+    rounds: Sequence[int] | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Play ``games`` duplicate deals and return the report (the JSON schema above)."""
+    from openskill.models import PlackettLuce
+
+    rules = resolve_rules(preset)
+    if rounds:
+        rules = rules.with_rounds(tuple(rounds))
+    rules.check_players(players)
+    if games < 1:
+        raise ValueError("--games must be at least 1")
+    for name in dict.fromkeys(agents):
+        make_agent(name, 0)  # fail fast on a bad name or path
+    base = lineup(agents, players)
+    seatings = rotations(base)
+    names = list(dict.fromkeys(base))
+    candidate = base[0]
+    tasks = [(d, seed, seatings, rules.to_dict()) for d in range(games)]
+
+    per_deal: dict[str, dict[str, list[float]]] = {
+        n: {"points": [], "diff": [], "win": []} for n in names
+    }
+    by_round: dict[str, dict[int, list[float]]] = {n: {} for n in names}
+    model = PlackettLuce()
+    ratings = {n: model.rating(name=n) for n in names}
+    decisions = 0
+    identical = 0
+    round_pairs = 0
+    start = time.perf_counter()
+    for result in _run_deals(tasks, jobs, progress):
+        acc = {n: {"points": [], "diff": [], "win": []} for n in names}
+        prints = [g["fingerprints"] for g in result["games"]]
+        for r in range(max(len(p) for p in prints)):
+            round_pairs += 1
+            seen = {p[r] if r < len(p) else None for p in prints}
+            identical += len(seen) == 1
+        for k, g in enumerate(result["games"]):
+            seat_names = seatings[k]
+            scores = g["scores"]
+            decisions += g["decisions"]
+            diffs = diff_vs_table(scores)
+            wins = win_shares(scores)
+            for s, n in enumerate(seat_names):
+                acc[n]["points"].append(scores[s])
+                acc[n]["diff"].append(diffs[s])
+                acc[n]["win"].append(wins[s])
+            for rnd, pts in zip(g["rounds"], g["round_points"], strict=True):
+                for s, n in enumerate(seat_names):
+                    by_round[n].setdefault(rnd, []).append(pts[s])
+            _rate(model, ratings, seat_names, scores)
+        for n in names:
+            for key in ("points", "diff", "win"):
+                values = acc[n][key]
+                per_deal[n][key].append(sum(values) / len(values))
+    seconds = time.perf_counter() - start
+
+    n_rounds = len(rules.rounds)
+    report_agents: dict[str, Any] = {}
+    for n in names:
+        pts = mean_ci95(per_deal[n]["points"])
+        diff = mean_ci95(per_deal[n]["diff"])
+        win = mean_ci95(per_deal[n]["win"])
+        rating = ratings[n]
+        report_agents[n] = {
+            "seats": base.count(n),
+            "games": base.count(n) * players * games,
+            "mean_points": pts[0],
+            "mean_points_ci95": [pts[1], pts[2]],
+            "mean_points_per_round": pts[0] / n_rounds,
+            "mean_points_per_round_ci95": [pts[1] / n_rounds, pts[2] / n_rounds],
+            "mean_diff_vs_table": diff[0],
+            "mean_diff_vs_table_ci95": [diff[1], diff[2]],
+            "win_rate": win[0],
+            "win_rate_ci95": [win[1], win[2]],
+            "points_by_round": {str(r): sum(v) / len(v) for r, v in sorted(by_round[n].items())},
+            "openskill": {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()},
+        }
+    paired = {}
+    for n in names[1:]:
+        d = paired_diff_ci95(per_deal[candidate]["points"], per_deal[n]["points"])
+        paired[n] = {"mean_diff": d[0], "ci95": [d[1], d[2]]}
+    total_games = games * players
+    return {
+        "schema": SCHEMA,
+        "config": {
+            "agents": list(agents),
+            "lineup": base,
+            "players": players,
+            "deals": games,
+            "games": total_games,
+            "seed": seed,
+            "preset": rules.name,
+            "rounds": list(rules.rounds),
+            "jobs": jobs,
+        },
+        "candidate": candidate,
+        "agents": report_agents,
+        "paired": paired,
+        "duplicate": {
+            "rotations": players,
+            "identical_round_deals": identical / round_pairs if round_pairs else 1.0,
+        },
+        "timing": {
+            "seconds": seconds,
+            "games_per_s": total_games / seconds if seconds > 0 else float("inf"),
+            "decisions_per_s": decisions / seconds if seconds > 0 else float("inf"),
+        },
+    }
+
+
+def _rate(
+    model: Any, ratings: dict[str, Any], seat_names: Sequence[str], scores: list[int]
+) -> None:
+    """One OpenSkill update: each seat a team, ranked by points (lower is better)."""
+    teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma)] for n in seat_names]
+    new = model.rate(teams, ranks=list(scores))
+    sums: dict[str, list[float]] = {}
+    for n, team in zip(seat_names, new, strict=True):
+        acc = sums.setdefault(n, [0.0, 0.0, 0.0])
+        acc[0] += team[0].mu
+        acc[1] += team[0].sigma
+        acc[2] += 1
+    for n, (mu, sigma, k) in sums.items():
+        ratings[n] = model.rating(mu=mu / k, sigma=sigma / k, name=n)
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """A plain-text table of the report."""
+    cfg = report["config"]
+    lines = [
+        f"{cfg['deals']} deals x {cfg['players']} rotations = {cfg['games']} games, "
+        f"preset {cfg['preset']}, seed {cfg['seed']}, line-up {', '.join(cfg['lineup'])}",
+        f"{'agent':<16} {'points/game (95% CI)':>28} {'points/round':>13} "
+        f"{'diff vs table (95% CI)':>28} {'win rate (95% CI)':>24} {'OpenSkill':>10}",
+    ]
+    for name, a in report["agents"].items():
+        lo, hi = a["mean_points_ci95"]
+        dlo, dhi = a["mean_diff_vs_table_ci95"]
+        wlo, whi = a["win_rate_ci95"]
+        lines.append(
+            f"{name:<16} {a['mean_points']:>9.1f} [{lo:>7.1f}, {hi:>7.1f}] "
+            f"{a['mean_points_per_round']:>13.1f} "
+            f"{a['mean_diff_vs_table']:>9.1f} [{dlo:>7.1f}, {dhi:>7.1f}] "
+            f"{a['win_rate']:>8.3f} [{wlo:.3f}, {whi:.3f}] {a['openskill']['ordinal']:>10.2f}"
+        )
+    for name, p in report["paired"].items():
+        lo, hi = p["ci95"]
+        lines.append(
+            f"paired {report['candidate']} - {name}: {p['mean_diff']:.1f} points/game "
+            f"[{lo:.1f}, {hi:.1f}]"
+        )
+    t = report["timing"]
+    lines.append(
+        f"identical round deals across rotations: {report['duplicate']['identical_round_deals']:.3f}"
+    )
+    lines.append(
+        f"{t['seconds']:.1f} s, {t['games_per_s']:.2f} games/s, "
+        f"{t['decisions_per_s']:.0f} decisions/s"
+    )
+    return "\n".join(lines)
+
+
+def plot_report(report: dict[str, Any], path: str) -> None:
+    """A PNG: points per game and win rate with 95% CIs, and mean points by round."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = report["agents"]
+    names = list(agents)
+    cfg = report["config"]
+    colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
+    fig.suptitle(
+        f"{' vs '.join(names)}: {cfg['deals']} duplicate deals x {cfg['players']} seats "
+        f"({cfg['games']} games), preset {cfg['preset']}, seed {cfg['seed']}",
+        fontsize=12,
+    )
+    ypos = list(range(len(names)))
+    for ax, key, title in (
+        (axes[0], "mean_points", "Mean points per game (lower is better)"),
+        (axes[1], "win_rate", "Win rate"),
+    ):
+        values = [agents[n][key] for n in names]
+        lows = [agents[n][key + "_ci95"][0] for n in names]
+        highs = [agents[n][key + "_ci95"][1] for n in names]
+        err = [
+            [v - lo for v, lo in zip(values, lows, strict=True)],
+            [hi - v for v, hi in zip(values, highs, strict=True)],
+        ]
+        ax.barh(ypos, values, xerr=err, capsize=6, color=colors[: len(names)], alpha=0.85)
+        ax.set_yticks(ypos, names)
+        ax.invert_yaxis()
+        ax.set_title(title + " — 95% CI")
+        for y, v, hi in zip(ypos, values, highs, strict=True):
+            label = f"{v:.1f}" if key == "mean_points" else f"{v:.3f}"
+            ax.text(hi, y, "  " + label, va="center", fontsize=10)
+        ax.margins(x=0.25)
+        ax.grid(axis="x", alpha=0.3)
+    axes[1].axvline(1.0 / cfg["players"], color="grey", linestyle="--", label="1 / players")
+    axes[1].legend(loc="lower right", fontsize=9)
+    ax = axes[2]
+    for i, n in enumerate(names):
+        rounds = sorted(agents[n]["points_by_round"], key=int)
+        ax.plot(
+            [int(r) for r in rounds],
+            [agents[n]["points_by_round"][r] for r in rounds],
+            marker="o",
+            color=colors[i % len(colors)],
+            label=n,
+        )
+    ax.set_xlabel("round (contract)")
+    ax.set_ylabel("mean points in the round")
+    ax.set_title("Mean points by round")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# ----------------------------------------------------------------------------- command line
+
+
+def _parse_rounds(text: str | None) -> list[int] | None:
+    if not text:
+        return None
+    return [int(x) for x in text.replace(",", " ").split()]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(
+        prog="python -m agents.evaluate",
+        description="Evaluate bots on duplicate deals (the first agent is the candidate).",
+    )
+    parser.add_argument(
+        "--agents", default="strong,greedy", help="comma-separated names or ppo:PATH"
+    )
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--games", type=int, default=100,
+        help="number of deals; each is replayed with the candidate in every seat (x players games)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--preset", default="continental")
+    parser.add_argument("--rounds", default=None, help="rounds to play, e.g. '1' or '1,2,3'")
+    parser.add_argument("--json", default=None, help="write the report here")
+    parser.add_argument("--plot", default=None, help="write a PNG plot here")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    args = parser.parse_args(argv)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    try:
+        report = evaluate(
+            agents,
+            players=args.players,
+            games=args.games,
+            seed=args.seed,
+            jobs=max(1, args.jobs),
+            preset=args.preset,
+            rounds=_parse_rounds(args.rounds),
+            progress=not args.no_progress,
+        )
+    except ValueError as exc:
+        parser.error(str(exc))
+    print(format_report(report))
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=2)
+            f.write("\n")
+    if args.plot:
+        os.makedirs(os.path.dirname(os.path.abspath(args.plot)), exist_ok=True)
+        plot_report(report, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
