@@ -431,7 +431,7 @@ class _Search:
         return self._finish(counts, runs, best_combo, run_value + best_combo_value)
 
     def _finish(self, counts: list[int], runs: list, trio_ranks, value: int) -> bool:
-        """Build the arrangement, apply the one-card-left rule, and keep it if it is the best."""
+        """Build the arrangement and keep it if it is the best (the caller keeps a card back)."""
         pts = self.pts
         counts = list(counts)
         run_melds = [list(cards) for cards, _s, _st, _n in runs]
@@ -492,8 +492,6 @@ class _Search:
                 counts[run_melds[idx][k]] += 1
                 run_melds[idx][k] = JOKER
                 counts[JOKER] -= 1
-        if sum(counts) == 0 and not self._hold_back_one(counts, trio_melds, run_melds, run_starts):
-            return False
         leftover_points = sum(c * p for c, p in zip(counts, pts, strict=False))
         placed = self.total_points - leftover_points
         if placed > self.best_value:
@@ -511,39 +509,33 @@ class _Search:
             self.best = melds
         return self.first_only
 
-    def _hold_back_one(self, counts, trio_melds, run_melds, run_starts) -> bool:
-        """Keep the cheapest card that can leave a meld, so one card stays in hand."""
-        pts = self.pts
-        options = []  # (points, kind, meld index, position)
-        for idx, m in enumerate(trio_melds):
-            if len(m) >= 4:
-                naturals = sum(1 for c in m if c != JOKER)
-                for k, c in enumerate(m):
-                    if c == JOKER or naturals >= 2:
-                        options.append((pts[c], 0, idx, k))
-        for idx, m in enumerate(run_melds):
-            if len(m) > self.rules.min_run:
-                naturals = sum(1 for c in m if c != JOKER)
-                for k in (0, len(m) - 1):
-                    if m[k] == JOKER or naturals >= 2:
-                        options.append((pts[m[k]], 1, idx, k))
-        if not options:
-            return False
-        _p, kind, idx, k = min(options)
-        if kind == 0:
-            counts[trio_melds[idx].pop(k)] += 1
-        else:
-            counts[run_melds[idx].pop(k)] += 1
-            if k == 0:
-                run_starts[idx] += 1
-        return True
-
 
 @lru_cache(maxsize=50_000)
 def _best_contract_cached(
     counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
 ) -> tuple | None:
     result = _Search(counts, trios, runs, rules).run(first_only)
+    if result is not None and sum(len(m[1]) for m in result) == sum(counts):
+        # Every card placed, but one must stay in hand: the best lay-down keeps some card c and
+        # arranges the rest as well as possible, so search each hand minus one card (exact;
+        # holding back a card of the best full arrangement can miss a cheaper one).
+        pts = points_table(rules)
+        result = None
+        best_left = -1
+        for c in sorted((c for c in range(NUM_TYPES) if counts[c]), key=lambda c: pts[c]):
+            if result is not None and pts[c] >= best_left:
+                break
+            rest = list(counts)
+            rest[c] -= 1
+            found = _Search(rest, trios, runs, rules).run(first_only)
+            if found is None:
+                continue
+            placed = sum(pts[x] for m in found for x in m[1])
+            left = sum(n * p for n, p in zip(rest, pts, strict=False)) - placed + pts[c]
+            if result is None or left < best_left:
+                result, best_left = found, left
+            if first_only:
+                break
     if result is None:
         return None
     return tuple((kind, tuple(cards), start, key) for kind, cards, start, key in result)
