@@ -273,6 +273,7 @@ class Game:
         self.discard = [deck.pop()]  # the up-card; top of a pile is its last element
         self.stock = deck
         self.table = []
+        self._fits = None  # the cached lay-off targets belonged to the last round's table
         self.laid_down = [False] * p
         self.laid_down_turn = [-1] * p
         self.turn = 0
