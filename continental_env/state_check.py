@@ -74,9 +74,11 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
     if rnd not in rules.rounds:
         _fail(f"round {rnd!r} is not one of the rules' rounds {rules.rounds}")
     game.round = rnd
-    game.round_index = data.get("round_index", rules.rounds.index(rnd))
-    if rules.rounds[game.round_index] != rnd:
-        _fail(f"round_index {game.round_index} does not match round {rnd}")
+    game.round_index = idx = data.get("round_index", rules.rounds.index(rnd))
+    # A finished game's index has moved past its last round, which stays in 'round'.
+    at = idx - 1 if data.get("phase") == "game_over" and idx == len(rules.rounds) else idx
+    if not isinstance(idx, int) or not 0 <= at < len(rules.rounds) or rules.rounds[at] != rnd:
+        _fail(f"round_index {idx!r} does not match round {rnd}")
     for key in ("dealer", "current"):
         v = data[key]
         if not isinstance(v, int) or not 0 <= v < p:
