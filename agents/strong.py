@@ -63,6 +63,7 @@ from continental_env.melds import (
     can_fit,
     has_contract,
     is_valid_meld,
+    natural_layoff_end,
     run_can_extend,
 )
 from continental_env.rules import RuleConfig
@@ -314,15 +315,26 @@ class StrongAgent:
 
     @staticmethod
     def _pick_layoff(view: PlayerView, layoffs: list[int]) -> int:
-        """Lay off the highest-point card first (a joker before a natural)."""
+        """The lay-off that opens a spot for another card in hand, else the highest points."""
         layout = view.layout
         pts = view.points
+        hand = view.hand
+        rules = view.rules
 
-        def card(a: int) -> int:
-            _kind, slot, _m = layout.decode(a)
-            return JOKER if slot >= 52 else slot
+        def key(a: int) -> tuple:
+            _kind, slot, m = layout.decode(a)
+            card = JOKER if slot >= 52 else slot
+            meld = view.table[m]
+            opens = 0
+            if meld.kind == RUN and card != JOKER:
+                # The next card beyond the end this card extends, if the hand holds it.
+                end = natural_layoff_end(meld, card, rules)
+                step = 1 if end == HIGH else -1
+                beyond = meld.suit * 13 + (rank_of(card) + step) % NUM_RANKS
+                opens = 1 if end is not None and hand[beyond] and beyond != card else 0
+            return (opens, pts[card], -a)
 
-        return max(layoffs, key=lambda a: (pts[card(a)], -a))
+        return max(layoffs, key=key)
 
     def _discard_down(self, view: PlayerView, discards: list[int]) -> int:
         pts = view.points
