@@ -1,0 +1,154 @@
+"""The evaluation harness: seating, duplicate deals, statistics, determinism and the JSON report."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from agents import evaluate as ev
+from agents.stats import (
+    diff_vs_table,
+    mean_ci95,
+    paired_diff_ci95,
+    t_quantile_975,
+    win_shares,
+)
+
+# ----------------------------------------------------------------------------- seating
+
+
+def test_lineup_fills_the_other_seats_in_turn() -> None:
+    assert ev.lineup(["strong", "greedy"], 4) == ["strong", "greedy", "greedy", "greedy"]
+    assert ev.lineup(["strong", "greedy", "random"], 4) == ["strong", "greedy", "random", "greedy"]
+    assert ev.lineup(["greedy"], 3) == ["greedy"] * 3
+
+
+def test_the_candidate_sits_in_every_seat_once() -> None:
+    base = ev.lineup(["A", "B", "C"], 4)
+    seatings = ev.rotations(base)
+    assert len(seatings) == 4
+    assert sorted(s.index("A") for s in seatings) == [0, 1, 2, 3]
+    for k, s in enumerate(seatings):
+        assert s[k] == "A"
+        # The opponents keep their order around the table relative to the candidate.
+        assert [s[(k + i) % 4] for i in range(4)] == base
+
+
+def test_every_rotation_plays_the_identical_deal() -> None:
+    rules = ev.resolve_rules("continental").with_rounds((1,))
+    seatings = ev.rotations(ev.lineup(["strong", "random"], 3))
+    result = ev.play_deal((0, 42, seatings, rules.to_dict()))
+    games = result["games"]
+    assert len(games) == 3
+    first_deals = {g["fingerprints"][0] for g in games}
+    assert len(first_deals) == 1  # the same deck order in every rotation
+    # ... and the seats really changed hands: the candidate's seat scores differ in pattern.
+    assert len({tuple(g["scores"]) for g in games}) > 1
+
+
+def test_derived_seeds_are_stable_and_distinct() -> None:
+    assert ev.derive_seed(1, "deal", 0) == ev.derive_seed(1, "deal", 0)
+    assert ev.derive_seed(1, "deal", 0) != ev.derive_seed(1, "deal", 1)
+    assert 0 <= ev.derive_seed(2, "x") < 2**63
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def test_mean_ci95_on_a_hand_computed_example() -> None:
+    # 1..5: mean 3, sd sqrt(2.5) = 1.58114, se = 0.70711, t(0.975, 4) = 2.776 -> half 1.96293.
+    m, lo, hi = mean_ci95([1, 2, 3, 4, 5])
+    assert m == 3
+    assert lo == pytest.approx(3 - 1.96293, abs=1e-4)
+    assert hi == pytest.approx(3 + 1.96293, abs=1e-4)
+
+
+def test_paired_difference_on_a_hand_computed_example() -> None:
+    # differences 1, 3, 5: mean 3, sd 2, se 2/sqrt(3) = 1.15470, t(0.975, 2) = 4.303 -> 4.96868.
+    m, lo, hi = paired_diff_ci95([10, 12, 14], [9, 9, 9])
+    assert m == 3
+    assert (lo, hi) == (pytest.approx(3 - 4.96868, abs=1e-4), pytest.approx(3 + 4.96868, abs=1e-4))
+    with pytest.raises(ValueError):
+        paired_diff_ci95([1], [1, 2])
+
+
+def test_t_quantiles_approach_the_normal() -> None:
+    assert t_quantile_975(1) == 12.706
+    assert t_quantile_975(30) == 2.042
+    assert t_quantile_975(60) == pytest.approx(2.0003, abs=1e-3)
+    assert t_quantile_975(10_000) == pytest.approx(1.95996, abs=1e-3)
+    assert mean_ci95([4.0]) == (4.0, 4.0, 4.0)
+
+
+def test_win_shares_and_differences() -> None:
+    assert win_shares([10, 30, 10, 40]) == [0.5, 0.0, 0.5, 0.0]
+    assert diff_vs_table([0, 30, 60]) == [-45.0, 0.0, 45.0]
+    assert math.fsum(diff_vs_table([5, 17, 2, 9])) == pytest.approx(0.0)
+
+
+# ----------------------------------------------------------------------------- the report
+
+
+def _small(jobs: int) -> dict:
+    return ev.evaluate(["greedy", "random"], players=3, games=4, seed=5, jobs=jobs, rounds=[1, 3])
+
+
+def test_results_do_not_depend_on_jobs() -> None:
+    one, two = _small(1), _small(2)
+    for report in (one, two):
+        report.pop("timing")
+        report["config"].pop("jobs")
+    assert one == two
+
+
+def test_report_statistics_match_the_games() -> None:
+    report = _small(1)
+    greedy, rnd = report["agents"]["greedy"], report["agents"]["random"]
+    assert report["candidate"] == "greedy"
+    assert greedy["games"] == 4 * 3 and rnd["games"] == 2 * 4 * 3
+    lo, hi = greedy["mean_points_ci95"]
+    assert lo <= greedy["mean_points"] <= hi
+    # Points per round are points per game over the rounds played.
+    assert greedy["mean_points_per_round"] == pytest.approx(greedy["mean_points"] / 2)
+    # Every game's win shares add up to one over the table.
+    assert greedy["win_rate"] * 1 + rnd["win_rate"] * 2 == pytest.approx(1.0)
+    paired = report["paired"]["random"]
+    assert paired["mean_diff"] == pytest.approx(greedy["mean_points"] - rnd["mean_points"])
+    assert report["duplicate"]["rotations"] == 3
+
+
+def test_cli_writes_the_documented_json_and_a_png(tmp_path: Path) -> None:
+    out, png = tmp_path / "r.json", tmp_path / "r.png"
+    code = ev.main(
+        [
+            "--agents", "strong,greedy", "--players", "2", "--games", "2", "--seed", "3",
+            "--rounds", "1", "--json", str(out), "--plot", str(png), "--no-progress",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(out.read_text())
+    assert report["schema"] == ev.SCHEMA
+    assert set(report) >= {"config", "candidate", "agents", "paired", "duplicate", "timing"}
+    for name in ("strong", "greedy"):
+        a = report["agents"][name]
+        for key in (
+            "mean_points", "mean_points_per_round", "mean_diff_vs_table", "win_rate",
+        ):  # fmt: skip
+            assert isinstance(a[key], float | int)
+            lo, hi = a[key + "_ci95"]
+            assert lo <= a[key] <= hi
+        assert set(a["openskill"]) == {"mu", "sigma", "ordinal"}
+        assert set(a["points_by_round"]) == {"1"}
+    assert report["config"]["games"] == 4 and report["config"]["deals"] == 2
+    assert set(report["timing"]) == {"seconds", "games_per_s", "decisions_per_s"}
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_rejects_bad_arguments() -> None:
+    with pytest.raises(SystemExit):
+        ev.main(["--agents", "nope,greedy", "--games", "1", "--no-progress"])
+    with pytest.raises(SystemExit):
+        ev.main(["--agents", "greedy", "--players", "9", "--games", "1", "--no-progress"])
