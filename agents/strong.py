@@ -111,6 +111,7 @@ def make_plan(
     """The cheapest plan for the contract from ``hand`` given the ``unseen`` copies."""
     jokers = hand[JOKER]
     joker_help = 0.5 * unseen[JOKER]
+    slot_of = [_slot_cost(u + joker_help) for u in unseen]  # one missing copy of each card
     # Trio candidates: every rank, by the cost of the slots it still needs.
     trio_cands = []
     if trios:
@@ -131,12 +132,12 @@ def make_plan(
                 if hand[c]:
                     held += 1
                 else:
-                    cost += _slot_cost(unseen[c] + joker_help)
+                    cost += slot_of[c]
             if held:
                 run_cands.append((cost, cards))
         if len(run_cands) < runs:
             for cards in _run_windows(rules):
-                run_cands.append((sum(_slot_cost(unseen[c] + joker_help) for c in cards), cards))
+                run_cands.append((sum(slot_of[c] for c in cards), cards))
         run_cands.sort()
         run_cands = run_cands[: runs + EXTRA_RUN_CANDIDATES]
 
@@ -144,15 +145,20 @@ def make_plan(
     trio_combos = list(combinations(trio_cands, trios)) if trios else [()]
     run_combos = list(combinations_with_replacement(run_cands, runs)) if runs else [()]
     for run_combo in run_combos:
-        used: dict[int, int] = {}
+        need: dict[int, int] = {}
         slots: list[float] = []
         for _cost, cards in run_combo:
             for c in cards:
-                u = used.get(c, 0)
-                if hand[c] > u:
-                    used[c] = u + 1
-                else:
-                    slots.append(_slot_cost(max(0, unseen[c] - (u - hand[c])) + joker_help))
+                k = need.get(c, 0)
+                need[c] = k + 1
+                if k >= hand[c]:
+                    extra = k - hand[c]  # copies of c this combination misses already
+                    slots.append(
+                        slot_of[c]
+                        if extra == 0
+                        else _slot_cost(max(0, unseen[c] - extra) + joker_help)
+                    )
+        used = {c: min(k, hand[c]) for c, k in need.items() if hand[c]}
         for trio_combo in trio_combos:
             t_used = dict(used)
             t_slots = list(slots)
