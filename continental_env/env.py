@@ -176,12 +176,13 @@ class raw_env(AECEnv, EzPickle):
         self.num_actions = probe.num_actions
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         # One space object per agent, the same object on every call.
+        # Scores go negative with a one_turn_bonus (continental_us: -10); the rest is >= 0.
+        low = np.zeros(self.obs_size, dtype=np.float32)
+        low[self.observation_layout["scores"]] = -np.inf
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(
-                        0.0, np.inf, shape=(self.obs_size,), dtype=np.float32
-                    ),
+                    "observation": spaces.Box(low, np.inf, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
                 }
             )
