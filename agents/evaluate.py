@@ -68,7 +68,7 @@ from agents import make_agent
 from agents.base import PlayerView
 from agents.stats import diff_vs_table, mean_ci95, paired_diff_ci95, win_shares
 from continental_env.game import Game
-from continental_env.rules import RuleConfig, resolve_rules
+from continental_env.rules import RuleConfig, contract_for_round, resolve_rules
 
 SCHEMA = "continental-eval/1"
 
@@ -389,7 +389,13 @@ def plot_report(report: dict[str, Any], path: str) -> None:
             color=colors[i % len(colors)],
             label=n,
         )
-    ax.set_xlabel("round (contract)")
+    played = sorted({int(r) for n in names for r in agents[n]["points_by_round"]})
+    labels = []
+    for r in played:
+        t, k = contract_for_round(r)
+        labels.append(f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x))
+    ax.set_xticks(played, labels)
+    ax.set_xlabel("round (contract: T trios, R runs)")
     ax.set_ylabel("mean points in the round")
     ax.set_title("Mean points by round")
     ax.grid(alpha=0.3)
@@ -429,7 +435,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", default=None, help="write the report here")
     parser.add_argument("--plot", default=None, help="write a PNG plot here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--from-json", default=None, help="print and plot a saved report instead of playing"
+    )
     args = parser.parse_args(argv)
+    if args.from_json:
+        with open(args.from_json) as f:
+            saved = json.load(f)
+        print(format_report(saved))
+        if args.plot:
+            plot_report(saved, args.plot)
+        return 0
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     try:
         report = evaluate(
