@@ -13,7 +13,9 @@ import random
 
 import pytest
 from helpers import all_cards, deck_multiset
+from reference import ref_meld, ref_run, ref_trio
 
+from continental_env.cards import JOKER, card_to_str, rank_of
 from continental_env.game import Game
 from continental_env.rules import PRESETS
 
@@ -23,8 +25,106 @@ CASES = [(preset, players) for preset in PRESET_NAMES for players in range(2, 7)
 MAX_ACTIONS = 7 * 200 * 40
 
 
-def check_state(g: Game) -> None:
-    """Invariants of one state."""
+def reference_table_actions(g: Game) -> set[str]:
+    """Lay-offs, swaps and joker moves the seat in turn may make, from RULES.md 1.4 / 1.8 alone
+    (a card at either end of a run or anywhere in a trio, checked by the brute-force reference).
+    """
+    seat = g.current
+    if g.phase != "play" or not g.laid_down[seat]:
+        return set()
+    rules = g.rules
+    held = sorted({c for c in g.hand_cards(seat)})
+    out: set[str] = set()
+    for m, meld in enumerate(g.table):
+        cards = list(meld.cards)
+        trio = meld.kind == "trio"
+        if g.hand_sizes[seat] >= 2:
+            for c in held:
+                name = card_to_str(c)
+                if trio:
+                    if ref_trio([*cards, c]):
+                        out.add(f"layoff {name} {m}")
+                    continue
+                if c == JOKER:
+                    if ref_run([c, *cards], rules, ordered=True):
+                        out.add(f"layoff JK {m} low")
+                    if ref_run([*cards, c], rules, ordered=True):
+                        out.add(f"layoff JK {m} high")
+                    continue
+                if ref_run([c, *cards], rules, True) or ref_run([*cards, c], rules, True):
+                    out.add(f"layoff {name} {m}")
+                elif rules.joker_rule == "shift" and meld.owner == seat:
+                    # 003: the natural takes its joker's place, the joker moves to an open end
+                    for i, x in enumerate(cards):
+                        if x == JOKER:
+                            put = [*cards[:i], c, *cards[i + 1 :]]
+                            if ref_run(put, rules, True) and (
+                                ref_run([*put, JOKER], rules, True)
+                                or ref_run([JOKER, *put], rules, True)
+                            ):
+                                out.add(f"layoff {name} {m}")
+        if rules.joker_rule == "swap" and JOKER in cards:
+            for c in held:
+                if c == JOKER:
+                    continue
+                if trio:
+                    if rank_of(c) == meld.rank:
+                        out.add(f"swap {card_to_str(c)} {m}")
+                    continue
+                for i, x in enumerate(cards):
+                    if x == JOKER and ref_run([*cards[:i], c, *cards[i + 1 :]], rules, True):
+                        out.add(f"swap {card_to_str(c)} {m}")
+        movable = meld.owner == seat and len(cards) >= 5 and JOKER in (cards[0], cards[-1])
+        if rules.joker_rule == "shift" and not trio and movable:
+            for n, other in enumerate(g.table):
+                if n == m or other.kind != "run":
+                    continue
+                if ref_run([JOKER, *other.cards], rules, True):
+                    out.add(f"movejoker {m} {n} low")
+                if ref_run([*other.cards, JOKER], rules, True):
+                    out.add(f"movejoker {m} {n} high")
+    return out
+
+
+def check_table(g: Game) -> None:
+    """Every table meld is valid as laid out, and the engine's idea of it matches its cards."""
+    for meld in g.table:
+        assert ref_meld(meld.kind, meld.cards, g.rules, ordered=True), meld
+        if meld.kind == "run":
+            for i, c in enumerate(meld.cards):
+                assert c == JOKER or meld.represented(i) == c, meld
+
+
+def check_play_actions(g: Game) -> None:
+    """The engine's table actions (and 004's discards) equal the reference's."""
+    if g.phase != "play":
+        return
+    texts = [g.action_to_str(a) for a in g.legal_actions()]
+    table_moves = {t for t in texts if t.split()[0] in ("layoff", "swap", "movejoker")}
+    assert table_moves == reference_table_actions(g)
+    if g.rules.discard_restriction and g.hand_sizes[g.current] >= 2:
+        held = sorted({c for c in g.hand_cards(g.current)})
+        if not g.laid_down[g.current]:
+
+            def fits(c: int) -> bool:
+                for meld in g.table:
+                    if meld.kind == "trio" and ref_trio([*meld.cards, c]):
+                        return True
+                    if meld.kind == "run" and (
+                        ref_run([c, *meld.cards], g.rules, True)
+                        or ref_run([*meld.cards, c], g.rules, True)
+                    ):
+                        return True
+                return False
+
+            held = [c for c in held if not fits(c)] or held
+        assert {t for t in texts if t.startswith("discard")} == {
+            f"discard {card_to_str(c)}" for c in held
+        }
+
+
+def check_state(g: Game, deep: bool = False) -> None:
+    """Invariants of one state (``deep``: also against the reference rules)."""
     if g.is_over:
         assert g.legal_actions() == [] and g.actor is None
         return
@@ -99,7 +199,7 @@ def play(
         if round_trip_every and step % round_trip_every == 0:
             check_round_trip(g, rng)
         g.apply(eager_choice(g, rng) if eager else rng.choice(g.legal_actions()))
-        check_state(g)
+        check_state(g, deep=eager)
     assert g.is_over, "the game did not end"
     check_round_points(g)
     assert len(g.round_history) == len(g.rules.rounds)
