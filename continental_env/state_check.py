@@ -153,6 +153,20 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
     game.last_action = list(data.get("last_action", [None] * p))
     game.moves = int(data.get("moves", 0))
 
+    if phase == "claim":
+        # Seats still to be asked: distinct, in turn order after the seat in turn, each allowed
+        # to claim, and a declined card on the pile to claim.
+        q = game.claim_queue
+        order = [(s - game.current) % p if isinstance(s, int) and 0 <= s < p else 0 for s in q]
+        if not all(0 < a < b for a, b in zip(order, [*order[1:], p], strict=True)):
+            _fail(
+                f"claim_queue {q!r} must list other seats in turn order after seat {game.current}"
+            )
+        barred = [s for s in q if not game._may_claim(s)]
+        if barred:
+            _fail(f"seats {barred} in claim_queue may not claim (laid down, or at the claim cap)")
+        if not game.discard:
+            _fail("phase 'claim' needs the declined card on top of the discard pile")
     # Every card of the round's decks is somewhere, exactly once.
     if phase != "game_over":
         decks = rules.decks(p, rnd)
