@@ -130,6 +130,25 @@ def test_base_state_of_the_malformed_cases_is_itself_valid() -> None:
         pytest.param(
             lambda d: d.__setitem__("phase", "draw"), "'asked' must be null", id="asked_in_draw"
         ),
+        pytest.param(
+            lambda d: d.__setitem__("claim_queue", [2, 1]), "turn order", id="queue_has_current"
+        ),
+        pytest.param(
+            lambda d: d.__setitem__("claim_queue", [2, 2]), "turn order", id="queue_repeats"
+        ),
+        pytest.param(
+            lambda d: d.__setitem__("claim_queue", [2, 9]), "turn order", id="queue_no_seat"
+        ),
+        pytest.param(
+            lambda d: (d.__setitem__("asked", 3), d.__setitem__("claim_queue", [3])),
+            "may not claim",
+            id="asked_has_laid_down",
+        ),
+        pytest.param(
+            lambda d: (d["stock"].extend(d["discard"]), d["discard"].clear()),
+            "declined card",
+            id="claim_without_a_discard",
+        ),
         pytest.param(lambda d: d.__setitem__("current", 4), "'current'", id="current_no_seat"),
         pytest.param(lambda d: d.__setitem__("round", 9), "round", id="round_out_of_range"),
         pytest.param(lambda d: d.__setitem__("round_index", 3), "round_index", id="round_index"),
