@@ -197,7 +197,7 @@ def small_hands(draw: st.DrawFn) -> tuple[list[int], int, int]:
     return hand, trios, runs
 
 
-@settings(max_examples=examples(400), deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(case=small_hands(), preset=st.sampled_from(ALL))
 @example(case=(parse_cards("5C 5D 5H 9C 9D 9H JK"), 2, 0), preset="continental")
 @example(case=(parse_cards("QH KH AH 2H 5C 5D 5S 8D"), 1, 1), preset="continental_us")

@@ -287,3 +287,14 @@ def test_engine_import_pulls_in_no_rl_libraries() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_illegal_terminate_mode_ends_the_game_with_a_penalty() -> None:
+    env = continental_env.env(num_players=2, illegal="terminate")
+    env.reset(seed=0)
+    agent = env.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the wrapper announces the illegal move with a warning
+        env.step(env.unwrapped.game.action_from_str("close"))
+    assert env.unwrapped.rewards[agent] == -1
+    assert all(env.unwrapped.terminations.values())

@@ -251,7 +251,7 @@ def meld_cards(draw: st.DrawFn) -> list[int]:
     return _card_pool(draw)
 
 
-@settings(max_examples=examples(600), deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(cards=meld_cards(), preset=st.sampled_from(ALL), kind=st.sampled_from(["trio", "run"]))
 def test_is_valid_meld_agrees_with_brute_force_reference(
     cards: list[int], preset: str, kind: str
@@ -260,7 +260,7 @@ def test_is_valid_meld_agrees_with_brute_force_reference(
     assert is_valid_meld(kind, cards, rules) == ref_meld(kind, cards, rules)
 
 
-@settings(max_examples=examples(600), deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(cards=meld_cards(), preset=st.sampled_from(ALL))
 def test_run_layout_in_given_order_agrees_with_brute_force_reference(
     cards: list[int], preset: str

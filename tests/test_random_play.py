@@ -88,6 +88,13 @@ def reference_table_actions(g: Game) -> set[str]:
 
 def check_table(g: Game) -> None:
     """Every table meld is valid as laid out, and the engine's idea of it matches its cards."""
+    trios, runs = g.contract
+    for seat in range(g.num_players):
+        kinds = [m.kind for m in g.table if m.owner == seat]
+        if g.laid_down[seat]:  # exactly the contract, laid down in one action
+            assert (kinds.count("trio"), kinds.count("run")) == (trios, runs)
+        else:
+            assert kinds == []
     for meld in g.table:
         assert ref_meld(meld.kind, meld.cards, g.rules, ordered=True), meld
         if meld.kind == "run":
