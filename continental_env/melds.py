@@ -558,12 +558,19 @@ def has_contract(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig
     key = tuple(counts)
     if sum(key) < 3 * trios + rules.min_run * runs + 1:
         return False
-    return _contract_exists(key, trios, runs, rules.min_run, rules.ace_wraparound)
+    wrap = rules.ace_wraparound
+    if not _contract_exists(key, trios, runs, rules.min_run, wrap, True):
+        return False
+    if not trios or not runs or _contract_exists(key, trios, runs, rules.min_run, wrap, False):
+        return True
+    # Only by giving trios naturals taken out of runs: the per-rank count of those may take a
+    # run's last natural, so the full search decides (rare: hands of few naturals, many jokers).
+    return _best_contract_cached(key, trios, runs, rules, True) is not None
 
 
 @lru_cache(maxsize=100_000)
 def _contract_exists(
-    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool
+    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
 ) -> bool:
     """Existence only, on the hot path of every legal-action query of a player not yet down.
 
@@ -587,7 +594,7 @@ def _contract_exists(
         return False
     work = list(counts)
     stealable = [0] * 13
-    return _exists_runs(work, windows, 0, runs, trios, stealable)
+    return _exists_runs(work, windows, 0, runs, trios, stealable, steal)
 
 
 @lru_cache(maxsize=16)
@@ -598,7 +605,13 @@ def _min_spans(min_run: int, wrap: bool) -> tuple[tuple[int, ...], ...]:
 
 
 def _exists_runs(
-    work: list[int], windows: list, first: int, runs: int, trios: int, stealable: list[int]
+    work: list[int],
+    windows: list,
+    first: int,
+    runs: int,
+    trios: int,
+    stealable: list[int],
+    steal: bool = True,
 ) -> bool:
     if runs == 0:
         return _trios_fit(work, stealable, trios, work[JOKER])
@@ -611,11 +624,11 @@ def _exists_runs(
         for c in taken:
             work[c] -= 1
         work[JOKER] -= need
-        if len(taken) >= 2:
+        if steal and len(taken) >= 2:
             for c in taken:
                 stealable[c % 13] += 1
-        found = _exists_runs(work, windows, i, runs - 1, trios, stealable)
-        if len(taken) >= 2:
+        found = _exists_runs(work, windows, i, runs - 1, trios, stealable, steal)
+        if steal and len(taken) >= 2:
             for c in taken:
                 stealable[c % 13] -= 1
         for c in taken:
