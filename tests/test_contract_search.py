@@ -7,6 +7,7 @@ enumeration of lay-downs written independently of the search.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import example, given, settings
@@ -160,6 +161,17 @@ def test_regression_a_run_gives_its_end_to_a_joker_so_the_cheap_card_stays() -> 
     melds = find_contract(hand, 2, PRESETS["continental"])
     assert melds is not None
     assert leftover_points(hand, melds, PRESETS["continental"]) == 3
+
+
+def test_regression_existence_check_never_takes_a_runs_last_natural_for_a_trio() -> None:
+    # 5H 6H and nine jokers (custom rules with more jokers): a run needs a natural and so does
+    # each of two trios, but there are only two naturals. The quick existence check used to
+    # give both to trios, leaving the run with none, and said yes.
+    rules = replace(PRESETS["continental"], jokers_per_deck=5)
+    hand = parse_cards("5H 6H" + " JK" * 9)
+    assert not has_contract(to_counts(hand), 2, 1, rules)
+    assert best_contract(to_counts(hand), 2, 1, rules) is None
+    assert has_contract(to_counts(parse_cards("5H 6H 7H" + " JK" * 9)), 2, 1, rules)
 
 
 @pytest.mark.parametrize("round_number", range(1, 8))
