@@ -1,0 +1,430 @@
+"""Train a MaskablePPO agent for Continental (sb3-contrib), CleanRL style: one file, top to bottom.
+
+The learner plays one random seat of a table whose other seats are opponents from a pool
+(``continental_env.single_agent``): heuristic bots by name (``agents.make_agent``) and ``self``,
+frozen snapshots of the learner taken every ``--snapshot-every`` steps. Rewards are the learner's
+per-round relative rewards ((mean of the others' points - own points) / 100 at each round's end).
+
+    python train.py --opponents greedy --total-timesteps 5000000            # a run in runs/NAME
+    python train.py --resume runs/NAME --total-timesteps 8000000           # continue it
+    tensorboard --logdir runs
+
+A run directory holds TensorBoard logs, ``checkpoints/last.zip`` + ``last.json`` (written every
+``--checkpoint-every`` steps, atomically), ``checkpoints/best.zip`` (best periodic evaluation
+against ``--eval-opponent`` on duplicate deals) and ``snapshots/*.npz``. ``--resume`` restores the
+model, the step counter, the configuration (flags given on the command line override it, e.g. a
+new opponent pool) and the RNG states, and continues training without resetting the counter.
+Play a checkpoint with ``ppo:runs/NAME/checkpoints/best.zip`` in ``agents.evaluate``.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------------------------------------
+# Imports
+# ---------------------------------------------------------------------------------------------
+import argparse
+import dataclasses
+import json
+import os
+import pickle
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import (
+    DummyVecEnv,
+    SubprocVecEnv,
+    VecEnv,
+    VecEnvWrapper,
+    VecMonitor,
+)
+from tqdm import tqdm
+
+from continental_env.single_agent import SingleAgentContinental
+
+
+# ---------------------------------------------------------------------------------------------
+# Configuration: every option with its help text (``python train.py --help``).
+# ---------------------------------------------------------------------------------------------
+def opt(default: Any, help: str) -> Any:
+    """A config field with its help text."""
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class Config:
+    exp_name: str = opt("ppo_continental", "prefix of the run name")
+    run_name: str = opt("", "run directory name under --runs-dir (default: generated)")
+    runs_dir: str = opt("runs", "where run directories (TensorBoard logs, checkpoints) go")
+    seed: int = opt(1, "seeds python, numpy, torch and every environment")
+    players: int = opt(4, "seats at the table")
+    preset: str = opt("continental", "rules preset: continental, continental_us, continental_es")
+    rounds: str = opt("all", "rounds to play: 'all', one round ('1') or a list ('1,2,3')")
+    opponents: str = opt("greedy", "opponent pool, comma separated agent names; 'self' = snapshots")
+    round_episodes: bool = opt(True, "end the learner's episode at each round's end")
+    total_timesteps: int = opt(2_000_000, "learner decisions to train for, in all (not per run)")
+    num_envs: int = opt(4, "parallel environments")
+    vec_env: str = opt("subproc", "'subproc' (one process per env) or 'dummy' (in process)")
+    net_arch: str = opt("256,256", "hidden layer sizes of the policy and value MLPs")
+    activation: str = opt("relu", "hidden activation: relu or tanh")
+    learning_rate: float = opt(3e-4, "Adam learning rate")
+    n_steps: int = opt(512, "rollout length per environment between updates")
+    batch_size: int = opt(1024, "minibatch size")
+    n_epochs: int = opt(4, "passes over each rollout")
+    gamma: float = opt(0.995, "discount factor")
+    gae_lambda: float = opt(0.95, "GAE lambda")
+    clip_range: float = opt(0.2, "PPO clip range")
+    ent_coef: float = opt(0.01, "entropy bonus coefficient")
+    vf_coef: float = opt(0.5, "value loss coefficient")
+    max_grad_norm: float = opt(0.5, "gradient clipping norm")
+    target_kl: float = opt(0.0, "stop an update's epochs early past this KL (0: never)")
+    snapshot_every: int = opt(200_000, "steps between frozen snapshots for 'self' opponents")
+    checkpoint_every: int = opt(100_000, "steps between checkpoints (last.zip)")
+    eval_every: int = opt(250_000, "steps between evaluations against --eval-opponent (0: never)")
+    eval_opponent: str = opt("greedy", "bot the periodic evaluation plays against")
+    eval_deals: int = opt(30, "duplicate deals per periodic evaluation")
+    progress: bool = opt(True, "show a progress bar")
+    resume: str = opt("", "a run directory to continue from its last checkpoint")
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Config, set[str]]:
+    """The config from the command line, and the names of the flags given explicitly."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    for f in dataclasses.fields(Config):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            parser.add_argument(
+                flag,
+                action=argparse.BooleanOptionalAction,
+                default=argparse.SUPPRESS,
+                help=f"{f.metadata['help']} (default: {f.default})",
+            )
+        else:
+            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            parser.add_argument(
+                flag,
+                type=kind,
+                default=argparse.SUPPRESS,
+                help=f"{f.metadata['help']} (default: {f.default})",
+            )
+    given = vars(parser.parse_args(argv))
+    return Config(**given), set(given)
+
+
+def parse_rounds(text: str) -> list[int] | None:
+    """``'all'`` -> None, ``'1'`` -> [1], ``'1,2'`` -> [1, 2]."""
+    return None if text == "all" else [int(r) for r in text.split(",")]
+
+
+def parse_ints(text: str) -> list[int]:
+    """``'256,256'`` -> [256, 256]."""
+    return [int(x) for x in text.split(",") if x]
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints: a model zip plus a JSON of the counters, the config and the RNG states, each
+# written to a temporary file in the same directory and moved into place with os.replace, so a
+# run killed mid-write keeps its previous checkpoint.
+# ---------------------------------------------------------------------------------------------
+def save_checkpoint(model: MaskablePPO, directory: Path, tag: str, extra: dict[str, Any]) -> Path:
+    """Write ``tag.zip`` and ``tag.json`` atomically; returns the zip's path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    final = directory / f"{tag}.zip"
+    tmp = directory / f".{tag}.{os.getpid()}.tmp.zip"
+    model.save(tmp)
+    os.replace(tmp, final)
+    rng = {
+        "python": random.getstate(),
+        "numpy": np.random.get_state(),
+        "torch": torch.get_rng_state(),
+    }
+    rng_tmp = directory / f".{tag}.rng.{os.getpid()}.tmp"
+    rng_tmp.write_bytes(pickle.dumps(rng))
+    os.replace(rng_tmp, directory / f"{tag}.rng.pkl")
+    meta = {"num_timesteps": int(model.num_timesteps), "saved_at": time.time(), **extra}
+    json_tmp = directory / f".{tag}.{os.getpid()}.tmp.json"
+    json_tmp.write_text(json.dumps(meta, indent=2))
+    os.replace(json_tmp, directory / f"{tag}.json")
+    return final
+
+
+def restore_rng(directory: Path, tag: str) -> None:
+    """Restore the python, numpy and torch RNG states saved with a checkpoint."""
+    path = directory / f"{tag}.rng.pkl"
+    if path.exists():
+        rng = pickle.loads(path.read_bytes())  # our own file, written by save_checkpoint
+        random.setstate(rng["python"])
+        np.random.set_state(rng["numpy"])
+        torch.set_rng_state(rng["torch"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation on duplicate deals, through the project's harness (agents.evaluate): every deal is
+# played once with the learner in each seat and the bot in all the others, so the luck of the
+# cards cancels out of the comparison.
+# ---------------------------------------------------------------------------------------------
+def evaluate_policy(
+    policy_path: Path, opponent: str, players: int, preset: str, deals: int, seed: int
+) -> dict[str, float]:
+    """Mean points per game of the policy (a ``.npz``) and of ``opponent``, and their difference."""
+    from agents.evaluate import evaluate
+
+    name = f"ppo:{policy_path}"
+    report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset)
+    paired = report["paired"][opponent]
+    return {
+        "points": report["agents"][name]["mean_points"],
+        "opponent_points": report["agents"][opponent]["mean_points"],
+        "diff": paired["mean_diff"],
+        "diff_ci95_low": paired["ci95"][0],
+        "diff_ci95_high": paired["ci95"][1],
+        "games": report["config"]["games"],
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# The callback: progress bar, throughput, snapshots for self-play, checkpoints, evaluation.
+# ---------------------------------------------------------------------------------------------
+class TrainingCallback(BaseCallback):
+    """Periodic work during ``learn``: everything keyed on the global step counter."""
+
+    def __init__(self, cfg: Config, run_dir: Path, best: float | None) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.run_dir = run_dir
+        self.ckpt_dir = run_dir / "checkpoints"
+        self.snap_dir = run_dir / "snapshots"
+        self.best = best
+        self.bar: tqdm | None = None
+
+    def _due(self, every: int) -> bool:
+        n = self.training_env.num_envs
+        return every > 0 and self.num_timesteps // every != (self.num_timesteps - n) // every
+
+    def _on_training_start(self) -> None:
+        self.t0 = time.time()
+        self.steps0 = self.num_timesteps
+        if self.cfg.progress:
+            self.bar = tqdm(
+                total=self.cfg.total_timesteps,
+                initial=self.num_timesteps,
+                unit="step",
+                dynamic_ncols=True,
+                mininterval=2.0,
+            )
+
+    def _on_step(self) -> bool:
+        n = self.training_env.num_envs
+        if self.bar is not None:
+            self.bar.update(n)
+        if self._due(self.cfg.snapshot_every) and "self" in self.cfg.opponents.split(","):
+            self.snapshot()
+        if self._due(self.cfg.eval_every):
+            self.evaluate()
+        if self._due(self.cfg.checkpoint_every):
+            self.checkpoint("last")
+        return True
+
+    def _on_rollout_end(self) -> None:
+        elapsed = time.time() - self.t0
+        sps = (self.num_timesteps - self.steps0) / max(elapsed, 1e-9)
+        self.logger.record("charts/steps_per_second", sps)
+
+    def _on_training_end(self) -> None:
+        self.checkpoint("last")
+        if self.bar is not None:
+            self.bar.close()
+
+    def extra(self) -> dict[str, Any]:
+        return {"config": dataclasses.asdict(self.cfg), "best_eval_diff": self.best}
+
+    def checkpoint(self, tag: str) -> None:
+        save_checkpoint(self.model, self.ckpt_dir, tag, self.extra())
+
+    def snapshot(self) -> None:
+        from agents.ppo_agent import NumpyPolicy
+
+        self.snap_dir.mkdir(parents=True, exist_ok=True)
+        path = self.snap_dir / f"step_{self.num_timesteps:010d}.npz"
+        NumpyPolicy.from_sb3(self.model.policy).save_npz(str(path))
+        self.training_env.env_method("add_snapshot", str(path))
+
+    def evaluate(self) -> None:
+        from agents.ppo_agent import NumpyPolicy
+
+        cfg = self.cfg
+        path = self.run_dir / "eval_policy.npz"
+        NumpyPolicy.from_sb3(self.model.policy).save_npz(str(path))
+        t = time.time()
+        result = evaluate_policy(
+            path, cfg.eval_opponent, cfg.players, cfg.preset, cfg.eval_deals, seed=10_000
+        )
+        for key in ("points", "opponent_points", "diff"):
+            self.logger.record(f"eval/{key}_vs_{cfg.eval_opponent}", result[key])
+        self.logger.record("eval/seconds", time.time() - t)
+        msg = (
+            f"[eval @ {self.num_timesteps}] vs {cfg.eval_opponent}: "
+            f"{result['points']:.1f} vs {result['opponent_points']:.1f} points/game "
+            f"(diff {result['diff']:+.1f} [{result['diff_ci95_low']:.1f}, "
+            f"{result['diff_ci95_high']:.1f}], {result['games']} games)"
+        )
+        (tqdm.write if self.bar is not None else print)(msg)
+        if self.best is None or result["diff"] < self.best:
+            self.best = result["diff"]
+            save_checkpoint(self.model, self.ckpt_dir, "best", {**self.extra(), "eval": result})
+
+
+# ---------------------------------------------------------------------------------------------
+# Main: config (fresh or resumed), seeding, environments, model, learn.
+# ---------------------------------------------------------------------------------------------
+class MasksFromInfo(VecEnvWrapper):
+    """Serves ``action_masks`` from the masks the environments return in their infos.
+
+    MaskablePPO asks every environment for its mask after each step; through SubprocVecEnv that
+    is a second pipe round-trip per step. The environments (``mask_in_info=True``) already send
+    the next state's mask with the step (or with the reset after an episode's end).
+    """
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.masks: np.ndarray | None = None
+
+    def reset(self) -> np.ndarray:
+        obs = self.venv.reset()
+        self.masks = np.stack([info["action_mask"] for info in self.venv.reset_infos])
+        return obs
+
+    def step_wait(self) -> tuple:
+        obs, rewards, dones, infos = self.venv.step_wait()
+        resets = self.venv.reset_infos
+        self.masks = np.stack(
+            [
+                (resets[i] if done else info)["action_mask"]
+                for i, (done, info) in enumerate(zip(dones, infos, strict=True))
+            ]
+        )
+        return obs, rewards, dones, infos
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list:
+        if method_name == "action_masks" and indices is None and self.masks is not None:
+            return list(self.masks)
+        return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+
+
+def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
+    """``num_envs`` single-learner environments, each seeded ``base_seed + rank``."""
+    factories = [
+        partial(
+            SingleAgentContinental,
+            num_players=cfg.players,
+            preset=cfg.preset,
+            rounds=parse_rounds(cfg.rounds),
+            opponents=cfg.opponents.split(","),
+            round_episodes=cfg.round_episodes,
+            seed=base_seed + rank,
+            mask_in_info=True,
+        )
+        for rank in range(cfg.num_envs)
+    ]
+    if cfg.vec_env == "subproc":
+        return VecMonitor(MasksFromInfo(SubprocVecEnv(factories, start_method="forkserver")))
+    return VecMonitor(MasksFromInfo(DummyVecEnv(factories)))
+
+
+def main(argv: list[str] | None = None) -> MaskablePPO:
+    cfg, given = parse_args(argv)
+    resume_dir = Path(cfg.resume) if cfg.resume else None
+    saved: dict[str, Any] = {}
+    if resume_dir is not None:
+        saved = json.loads((resume_dir / "checkpoints" / "last.json").read_text())
+        merged = dict(saved["config"])
+        merged.update({k: getattr(cfg, k) for k in given})  # flags given now win
+        cfg = Config(**merged)
+        run_dir = resume_dir
+    else:
+        if not cfg.run_name:
+            cfg.run_name = f"{cfg.exp_name}__{cfg.players}p__s{cfg.seed}__{int(time.time())}"
+        run_dir = Path(cfg.runs_dir) / cfg.run_name
+    run_dir.mkdir(parents=True, exist_ok=True)
+
+    # Seeding. A resumed run reseeds its environments from the step counter (new deals, not a
+    # replay of the first ones) and restores the python/numpy/torch RNG states it saved.
+    start_steps = int(saved.get("num_timesteps", 0))
+    random.seed(cfg.seed)
+    np.random.seed(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    # One thread per process: on a 2-core machine torch's default pool makes PPO updates
+    # erratically slow, and the environment workers (started below, inheriting these variables)
+    # need the cores for themselves.
+    torch.set_num_threads(1)
+    os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    env_seed = cfg.seed * 1_000_003 + start_steps
+
+    venv = make_vec_env(cfg, env_seed)
+    activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[cfg.activation]
+    hidden = parse_ints(cfg.net_arch)
+    ppo_kwargs = {
+        "learning_rate": cfg.learning_rate,
+        "n_steps": cfg.n_steps,
+        "batch_size": cfg.batch_size,
+        "n_epochs": cfg.n_epochs,
+        "gamma": cfg.gamma,
+        "gae_lambda": cfg.gae_lambda,
+        "clip_range": cfg.clip_range,
+        "ent_coef": cfg.ent_coef,
+        "vf_coef": cfg.vf_coef,
+        "max_grad_norm": cfg.max_grad_norm,
+        "target_kl": cfg.target_kl or None,
+    }
+    if resume_dir is not None:
+        ckpt_dir = resume_dir / "checkpoints"
+        model = MaskablePPO.load(
+            ckpt_dir / "last.zip", env=venv, device="cpu", custom_objects=ppo_kwargs
+        )
+        model.tensorboard_log = str(run_dir)
+        restore_rng(ckpt_dir, "last")
+        for snap in sorted((run_dir / "snapshots").glob("*.npz"))[-5:]:
+            venv.env_method("add_snapshot", str(snap))
+        print(f"resuming {run_dir} at step {model.num_timesteps}", flush=True)
+    else:
+        model = MaskablePPO(
+            "MlpPolicy",
+            venv,
+            policy_kwargs={
+                "net_arch": {"pi": hidden, "vf": hidden},
+                "activation_fn": activation,
+            },
+            tensorboard_log=str(run_dir),
+            seed=cfg.seed,
+            device="cpu",
+            verbose=0,
+            **ppo_kwargs,
+        )
+    (run_dir / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
+    print(f"run {run_dir}: {json.dumps(dataclasses.asdict(cfg))}", flush=True)
+
+    callback = TrainingCallback(cfg, run_dir, best=saved.get("best_eval_diff"))
+    remaining = cfg.total_timesteps - model.num_timesteps
+    if remaining > 0:
+        model.learn(
+            total_timesteps=remaining,
+            callback=callback,
+            tb_log_name="tb",
+            reset_num_timesteps=False,
+        )
+    else:
+        print(f"nothing to do: {model.num_timesteps} >= {cfg.total_timesteps} steps", flush=True)
+    venv.close()
+    return model
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
