@@ -3,7 +3,8 @@
 Rules source: ``RULES.md`` Part 1 (seeds 000, 003, 004). Every variant is a ``RuleConfig`` field.
 The engine receives actions; it never asks agents for them. Seats are ints. It is pure Python
 (no gymnasium, no numpy) and deterministic given its seed: the only randomness is the shuffle of
-each round's deck and of a re-formed stock, drawn from ``self.rng``.
+each round's deck and of a re-formed stock, drawn from ``self.rng``, a generator seeded per round
+from ``deal_seeds`` (drawn from the game's seed at creation).
 
 Specifications of this implementation (where RULES.md leaves a choice to the software):
 
@@ -36,6 +37,7 @@ Action ids (``P`` players, ``M = 3P`` meld slots; the layout is ``ActionLayout``
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -109,8 +111,8 @@ class ActionLayout:
         """(kind, *args) of an action id; ValueError if out of range."""
         if not isinstance(action, int) or isinstance(action, bool):
             try:
-                action = int(action)  # numpy integers
-            except (TypeError, ValueError):
+                action = operator.index(action)  # numpy integers
+            except TypeError:
                 raise ValueError(f"action {action!r} is not an integer id") from None
         if action < 0 or action >= self.num_actions:
             raise ValueError(f"action {action} is out of range 0..{self.num_actions - 1}")
@@ -213,7 +215,8 @@ class Game:
         self.num_players = num_players
         self.layout = ActionLayout(num_players)
         self.points = points_table(rules)
-        self.rng = random.Random()
+        self.rng = random.Random()  # this round's generator: its deal and re-formed stocks
+        self.deal_seeds: list[int] = []
         self.round_index = 0
         self.round = rules.rounds[0]
         self.dealer = 0
@@ -251,13 +254,17 @@ class Game:
     ) -> Game:
         """A new game with the first round dealt; the same seed deals the same cards."""
         game = cls(resolve_rules(rules), num_players)
-        game.rng = random.Random(seed)
+        master = random.Random(seed)
+        # One seed per round, drawn up front: a round's cards never depend on how many shuffles
+        # earlier rounds used, so duplicate deals stay identical in every round.
+        game.deal_seeds = [master.getrandbits(64) for _ in game.rules.rounds]
         game._deal()
         return game
 
     def _deal(self) -> None:
         rules = self.rules
         p = self.num_players
+        self.rng = random.Random(self.deal_seeds[self.round_index])
         decks = rules.decks(p, self.round)
         deck = [c for c in range(NUM_NATURALS) for _ in range(decks)]
         deck += [JOKER] * (decks * rules.jokers_per_deck)
@@ -458,8 +465,8 @@ class Game:
     def apply(self, action: int) -> None:
         """Apply a legal action; ValueError naming the action and why if it is illegal."""
         try:
-            action = int(action)
-        except (TypeError, ValueError):
+            action = operator.index(action)  # ints and numpy integers; 2.5 or "2" are refused
+        except TypeError:
             raise ValueError(f"action {action!r} is not an integer id") from None
         if not self.is_legal(action):
             raise ValueError(self._illegal_reason(action))
@@ -802,6 +809,7 @@ class Game:
             "round_history": [dict(r, points=list(r["points"])) for r in self.round_history],
             "last_action": list(self.last_action),
             "moves": self.moves,
+            "deal_seeds": list(self.deal_seeds),
             "rng": [version, list(state), gauss],
         }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_from_str
+from continental_env.cards import NUM_NATURALS, NUM_TYPES, card_from_str
 from continental_env.melds import RUN, TRIO, Meld
 from continental_env.rules import PRESETS, RuleConfig
 
@@ -197,7 +197,18 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
         game.rng.setstate((version, tuple(state), gauss))
     except (TypeError, ValueError) as exc:
         _fail(f"rng: {exc}")
-    if JOKER < 0:  # pragma: no cover
-        raise AssertionError
+    seeds = data.get("deal_seeds")
+    if seeds is None:
+        # A hand-built state may leave the later rounds' seeds out: derive them from `rng`.
+        derive = random.Random()
+        derive.setstate(game.rng.getstate())
+        seeds = [derive.getrandbits(64) for _ in rules.rounds]
+    if (
+        not isinstance(seeds, list)
+        or len(seeds) != len(rules.rounds)
+        or any(not isinstance(x, int) or isinstance(x, bool) for x in seeds)
+    ):
+        _fail(f"'deal_seeds' must be a list of {len(rules.rounds)} ints, one per round")
+    game.deal_seeds = list(seeds)
     game._invalidate()
     return game

@@ -319,3 +319,26 @@ def test_fits_are_recomputed_for_a_new_round_with_an_empty_table() -> None:
 def test_winners_are_the_lowest_totals_ties_share() -> None:
     g = make_game(hands=["2C 3C", "2D 5S", "4H 4D"], scores=[30, 10, 10])
     assert g.winners() == [1, 2]
+
+
+def test_a_rounds_deal_does_not_depend_on_how_earlier_rounds_were_played() -> None:
+    # Same seed, different play in round 1 (one game re-forms its stock, the other closes
+    # quickly): round 2 is dealt the identical cards, which duplicate evaluation relies on.
+    rules = replace(PRESETS["continental"].with_rounds((1, 2)), max_turns_per_round=60)
+    deals = []
+    for policy_seed in (1, 2):
+        g = Game.new(rules, 3, seed=11)
+        rng = random.Random(policy_seed)
+        while g.round == 1:
+            g.apply(rng.choice(g.legal_actions()))
+        state = g.to_dict()
+        deals.append((state["hands"], state["stock"], state["discard"]))
+    assert deals[0] == deals[1]
+
+
+def test_a_float_action_is_refused_not_truncated() -> None:
+    g = Game.new("continental", 2, seed=0)
+    before = g.to_dict()
+    with pytest.raises(ValueError, match="not an integer id"):
+        g.apply(0.5)
+    assert g.to_dict() == before
