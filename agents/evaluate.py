@@ -12,11 +12,10 @@ agents in turn (``strong,greedy`` at 4 players: strong, greedy, greedy, greedy;
 **Duplicate deals.** ``--games N`` is the number of *deals*. Every deal is one game seed
 (derived from ``--seed`` and the deal's index) and is played once per seat rotation — the whole
 line-up rotated so the candidate sits in every seat — on the identical deck order, so ``N x
-players`` games in all and the luck of the cards cancels. The engine draws every shuffle from one
-generator, so a re-formed stock in one rotation would change that rotation's later deals; the
-harness therefore re-deals rounds 2+ from seeds derived from the deal (``redeal``), and
-``duplicate.identical_round_deals`` (the fraction of (deal, round) pairs dealt identically in
-every rotation) checks it is 1. Agents get their own seeds, derived the same way. Results depend
+players`` games in all and the luck of the cards cancels. The engine deals every round from its
+own seed (drawn when the game is created), so a re-formed stock in one rotation cannot change
+that rotation's later deals; ``duplicate.identical_round_deals`` (the fraction of (deal, round)
+pairs dealt identically in every rotation) checks it is 1. Agents get their own seeds, derived the same way. Results depend
 only on ``--seed``, never on ``--jobs``.
 
 **Statistics.** Each agent's games in one deal are averaged first (games of a deal are
@@ -107,28 +106,14 @@ def _deal_fingerprint(game: Game) -> str:
     return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
 
 
-def redeal(game: Game, seed: int) -> Game:
-    """The game with its freshly dealt round replaced by the deal of a game seeded ``seed``.
-
-    Only public state is used (``to_dict`` / ``from_dict``): the hands, up-card and stock come
-    from ``Game.new`` of the same rules restricted to this round, so the cards depend only on
-    ``seed``, not on how many shuffles earlier rounds consumed.
-    """
-    fresh = Game.new(game.rules.with_rounds((game.round,)), game.num_players, seed=seed).to_dict()
-    state = game.to_dict()
-    for key in ("hands", "stock", "discard", "known", "seen_discards", "rng"):
-        state[key] = fresh[key]
-    return Game.from_dict(state)
-
-
 def play_game(
     names: Sequence[str], rules: RuleConfig, game_seed: int, agent_seeds: Sequence[int]
 ) -> dict[str, Any]:
     """One full game; returns final scores, per-round points, decisions and deal fingerprints.
 
-    Round 1 is ``Game.new(seed=game_seed)``'s deal; every later round is re-dealt from a seed
-    derived from ``game_seed`` and the round's index, so each round's cards are the same in
-    every rotation of a deal even if one rotation re-formed its stock earlier.
+    The engine deals every round from its own seed, drawn from ``game_seed`` when the game is
+    created, so each round's cards are the same in every rotation of a deal whatever happened in
+    earlier rounds; the fingerprints let the report check it.
     """
     game = Game.new(rules, len(names), seed=game_seed)
     bots = [make_agent(name, seed) for name, seed in zip(names, agent_seeds, strict=True)]
@@ -141,7 +126,6 @@ def play_game(
         decisions += 1
         if game.round_index != round_index and not game.is_over:
             round_index = game.round_index
-            game = redeal(game, derive_seed(game_seed, "round", round_index))
             fingerprints.append(_deal_fingerprint(game))
     return {
         "scores": list(game.scores),
