@@ -113,6 +113,39 @@ class Agent(Protocol):
         ...
 
 
+class SeededAgent:
+    """Base of the bots: a name, its own generator, and ``act`` dispatched by phase.
+
+    Subclasses implement ``_draw(view, legal)``, ``_claim(view)`` and ``_play(view, legal)``, or
+    override ``act`` itself.
+    """
+
+    name = "agent"
+
+    def __init__(self, seed: int | random.Random | None = None) -> None:
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+
+    def act(self, view: PlayerView) -> int:
+        """A legal action id for the seat to act."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+        if view.phase == "draw":
+            return self._draw(view, legal)
+        if view.phase == "claim":
+            return self._claim(view)
+        return self._play(view, legal)
+
+    def _draw(self, view: PlayerView, legal: list[int]) -> int:
+        raise NotImplementedError
+
+    def _claim(self, view: PlayerView) -> int:
+        raise NotImplementedError
+
+    def _play(self, view: PlayerView, legal: list[int]) -> int:
+        raise NotImplementedError
+
+
 def view_for(game: Game, seat: int | None = None) -> PlayerView:
     """The view of the seat to act (or of ``seat``)."""
     return PlayerView(game, game.actor if seat is None else seat)

@@ -24,34 +24,19 @@ built from ``is_valid_meld``); nothing here re-derives melds.
 
 from __future__ import annotations
 
-import random
-
-from agents.base import PlayerView
+from agents.base import PlayerView, SeededAgent
 from agents.handtools import contract_bits, fits_table, partner_table, partners
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
 from continental_env.melds import can_fit, has_contract
 
 
-class GreedyAgent:
+class GreedyAgent(SeededAgent):
     """Lays down at once, lays off everything, discards its highest unmatched card."""
 
     name = "greedy"
 
-    def __init__(self, seed: int | random.Random | None = None) -> None:
-        # Deterministic; the seed is accepted so every bot is built the same way.
-        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-
-    def act(self, view: PlayerView) -> int:
-        """The greedy action for the seat to act."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
-        if view.phase == "draw":
-            return self._draw(view, legal)
-        if view.phase == "claim":
-            return self._claim(view)
-        return self._play(view, legal)
+    # Deterministic; SeededAgent accepts a seed so every bot is built the same way.
 
     # ------------------------------------------------------------------ phases
 

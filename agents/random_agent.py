@@ -8,18 +8,13 @@ the harness separates bots. Its randomness comes only from the ``random.Random``
 
 from __future__ import annotations
 
-import random
-
-from agents.base import PlayerView
+from agents.base import PlayerView, SeededAgent
 
 
-class RandomAgent:
+class RandomAgent(SeededAgent):
     """Uniform over the legal actions, from its own generator."""
 
     name = "random"
-
-    def __init__(self, seed: int | random.Random | None = None) -> None:
-        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def act(self, view: PlayerView) -> int:
         """A uniformly random legal action id."""

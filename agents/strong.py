@@ -40,11 +40,10 @@ cached by hand and unseen counts, so a decision costs well under a millisecond o
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from agents.base import PlayerView
+from agents.base import PlayerView, SeededAgent
 from agents.handtools import (
     RUN_BIT,
     TRIO_BIT,
@@ -199,27 +198,14 @@ def make_plan(
     return Plan(cost, missing, tuple(core))
 
 
-class StrongAgent:
+class StrongAgent(SeededAgent):
     """Plans against the unseen cards, weighs claims, times its lay-down, avoids feeding."""
 
     name = "strong"
 
-    def __init__(self, seed: int | random.Random | None = None) -> None:
-        # Deterministic; the seed is accepted so every bot is built the same way.
-        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    # Deterministic; SeededAgent accepts a seed so every bot is built the same way.
 
     # ------------------------------------------------------------------ protocol
-
-    def act(self, view: PlayerView) -> int:
-        """The strong bot's action for the seat to act."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
-        if view.phase == "draw":
-            return self._draw(view, legal)
-        if view.phase == "claim":
-            return self._claim(view)
-        return self._play(view, legal)
 
     # ------------------------------------------------------------------ helpers
 
