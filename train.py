@@ -25,9 +25,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import pickle
 import random
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -91,6 +93,10 @@ class Config:
     eval_every: int = opt(250_000, "steps between evaluations against --eval-opponent (0: never)")
     eval_opponent: str = opt("greedy", "bot the periodic evaluation plays against")
     eval_deals: int = opt(30, "duplicate deals per periodic evaluation")
+    bc_teacher: str = opt("", "warm start: imitate this bot before PPO (empty: no warm start)")
+    bc_samples: int = opt(400_000, "teacher decisions to imitate")
+    bc_epochs: int = opt(3, "passes over the teacher's decisions")
+    bc_learning_rate: float = opt(1e-3, "Adam learning rate of the warm start")
     progress: bool = opt(True, "show a progress bar")
     resume: str = opt("", "a run directory to continue from its last checkpoint")
 
@@ -191,6 +197,108 @@ def evaluate_policy(
 
 
 # ---------------------------------------------------------------------------------------------
+# Warm start by behaviour cloning (optional, --bc-teacher). PPO from scratch has to discover
+# meld-building from the round-end reward alone; a teacher bot's decisions (every seat of
+# teacher-only tables) give the policy that prior in a few minutes, and the value head learns
+# the round's relative reward from the same games. PPO then improves on the teacher.
+# ---------------------------------------------------------------------------------------------
+def teacher_decisions(task: tuple[str, int, str, int, int]) -> dict[str, np.ndarray]:
+    """Observations, legal actions, the teacher's actions and round rewards from one game."""
+    from agents import make_agent
+    from agents.base import PlayerView
+    from continental_env.env import encode_observation, observation_layout
+    from continental_env.game import Game
+
+    teacher, players, preset, game_seed, agent_seed = task
+    game = Game.new(preset, players, seed=game_seed)
+    bots = [make_agent(teacher, seed=agent_seed + s) for s in range(players)]
+    layout = observation_layout(players)
+    obs, legal, actions, seats, rounds = [], [], [], [], []
+    while not game.is_over:
+        seat = game.actor
+        choices = game.legal_actions()
+        action = bots[seat].act(PlayerView(game, seat))
+        if len(choices) > 1:  # forced moves teach nothing
+            obs.append(encode_observation(game, seat, layout))
+            legal.append(np.array(choices, dtype=np.int16))
+            actions.append(action)
+            seats.append(seat)
+            rounds.append(len(game.round_history))
+        game.apply(action)
+    returns = []
+    for seat, r in zip(seats, rounds, strict=True):
+        points = game.round_history[r]["points"]
+        others = (sum(points) - points[seat]) / (players - 1)
+        returns.append((others - points[seat]) / 100.0)
+    return {
+        "obs": np.array(obs, dtype=np.float32),
+        "legal": legal,
+        "actions": np.array(actions, dtype=np.int64),
+        "returns": np.array(returns, dtype=np.float32),
+    }
+
+
+def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path) -> None:
+    """Fit the policy to the teacher's actions and the value head to the round rewards."""
+    import multiprocessing as mp
+
+    from torch.utils.tensorboard import SummaryWriter
+
+    t0 = time.time()
+    parts: list[dict[str, np.ndarray]] = []
+    n = 0
+    game = 0
+    with mp.get_context("fork").Pool(cfg.num_envs) as pool:
+        while n < cfg.bc_samples:
+            tasks = [
+                (cfg.bc_teacher, cfg.players, cfg.preset, cfg.seed * 7919 + game + i, game + i)
+                for i in range(64)
+            ]
+            game += len(tasks)
+            for part in pool.imap_unordered(teacher_decisions, tasks):
+                parts.append(part)
+                n += len(part["actions"])
+    obs = torch.as_tensor(np.concatenate([p["obs"] for p in parts]))
+    actions = torch.as_tensor(np.concatenate([p["actions"] for p in parts]))
+    returns = torch.as_tensor(np.concatenate([p["returns"] for p in parts]))
+    legal = [row for p in parts for row in p["legal"]]
+    print(f"warm start: {len(legal)} decisions of {cfg.bc_teacher} in {game} games, "
+          f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
+
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=cfg.bc_learning_rate)
+    writer = SummaryWriter(str(writer_dir / "bc"))
+    n_actions = model.action_space.n
+    batch = 1024
+    step = 0
+    for epoch in range(cfg.bc_epochs):
+        order = torch.randperm(len(legal))
+        for start in range(0, len(legal), batch):
+            idx = order[start : start + batch]
+            masks = np.zeros((len(idx), n_actions), dtype=bool)
+            for row, i in enumerate(idx.tolist()):
+                masks[row, legal[i]] = True
+            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], masks)
+            policy_loss = -log_prob.mean()
+            value_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
+            loss = policy_loss + cfg.vf_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+            if step % 50 == 0:
+                accuracy = (log_prob > math.log(0.5)).float().mean().item()
+                writer.add_scalar("bc/policy_loss", policy_loss.item(), step)
+                writer.add_scalar("bc/value_loss", value_loss.item(), step)
+                writer.add_scalar("bc/teacher_prob_over_half", accuracy, step)
+            step += 1
+        print(f"warm start epoch {epoch + 1}: policy loss {policy_loss.item():.3f}, "
+              f"value loss {value_loss.item():.3f}", flush=True)  # fmt: skip
+    writer.close()
+    print(f"warm start done in {time.time() - t0:.0f} s", flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
 # The callback: progress bar, throughput, snapshots for self-play, checkpoints, evaluation.
 # ---------------------------------------------------------------------------------------------
 class TrainingCallback(BaseCallback):
@@ -204,6 +312,13 @@ class TrainingCallback(BaseCallback):
         self.snap_dir = run_dir / "snapshots"
         self.best = best
         self.bar: tqdm | None = None
+        self.stop_requested = False
+        # SIGTERM / SIGINT: finish the current step, write the last checkpoint, exit cleanly.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._request_stop)
+
+    def _request_stop(self, signum: int, frame: Any) -> None:
+        self.stop_requested = True
 
     def _due(self, every: int) -> bool:
         n = self.training_env.num_envs
@@ -231,7 +346,7 @@ class TrainingCallback(BaseCallback):
             self.evaluate()
         if self._due(self.cfg.checkpoint_every):
             self.checkpoint("last")
-        return True
+        return not self.stop_requested
 
     def _on_rollout_end(self) -> None:
         elapsed = time.time() - self.t0
@@ -408,10 +523,19 @@ def main(argv: list[str] | None = None) -> MaskablePPO:
             verbose=0,
             **ppo_kwargs,
         )
+    if cfg.bc_teacher and resume_dir is None:
+        behaviour_cloning(model, cfg, run_dir)
+        save_checkpoint(
+            model, run_dir / "checkpoints", "warm_start", {"config": dataclasses.asdict(cfg)}
+        )
     (run_dir / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
     print(f"run {run_dir}: {json.dumps(dataclasses.asdict(cfg))}", flush=True)
 
-    callback = TrainingCallback(cfg, run_dir, best=saved.get("best_eval_diff"))
+    # The best checkpoint is the best evaluation against one opponent; a new one starts afresh.
+    best = saved.get("best_eval_diff")
+    if saved and saved["config"]["eval_opponent"] != cfg.eval_opponent:
+        best = None
+    callback = TrainingCallback(cfg, run_dir, best=best)
     remaining = cfg.total_timesteps - model.num_timesteps
     if remaining > 0:
         model.learn(

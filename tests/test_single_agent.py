@@ -192,3 +192,16 @@ def test_self_snapshots_play_as_opponents(tmp_path) -> None:
     before = env.opponent_decisions
     play_episode(env, random.Random(0))
     assert env.opponent_decisions > before
+
+
+def test_training_observation_equals_the_agents_view() -> None:
+    """What the learner trains on is what ``ppo:`` agents see through ``PlayerView``."""
+    env = SingleAgentContinental(rounds=[1, 2], opponents=["greedy"], seed=13)
+    rng = random.Random(13)
+    obs, _ = env.reset(seed=13)
+    for _ in range(60):
+        view = PlayerView(env.game, env.learner)
+        np.testing.assert_array_equal(obs, view.observation())
+        obs, _, terminated, _, _ = env.step(greedy_ish(env.action_masks(), rng))
+        if terminated:
+            obs, _ = env.reset()
