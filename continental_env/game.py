@@ -14,6 +14,8 @@ Specifications of this implementation (where RULES.md leaves a choice to the sof
 * The claim window opens whenever the player in turn draws from the stock while the discard pile
   has a top card; seats are asked in turn order after the player in turn, the discarder last.
 * ``movejoker M N end`` takes the joker at M's high end if that is a joker, else at its low end.
+* A contract may hold two trios of the same rank, or two runs of one suit (with several decks
+  both are possible and RULES.md does not forbid them).
 * A round that hits ``max_turns_per_round`` turns (discards) or runs out of cards ends with no
   closer: every seat scores its hand. This bounds every game's length whatever the agents do.
 
