@@ -343,6 +343,13 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def display_name(name: str) -> str:
+    """A short label for plots: ``ppo:dir/model.zip`` becomes ``ppo:model``."""
+    if name.startswith("ppo:"):
+        return "ppo:" + os.path.splitext(os.path.basename(name[4:]))[0]
+    return name
+
+
 def plot_report(report: dict[str, Any], path: str) -> None:
     """A PNG: points per game and win rate with 95% CIs, and mean points by round."""
     import matplotlib
@@ -352,11 +359,12 @@ def plot_report(report: dict[str, Any], path: str) -> None:
 
     agents = report["agents"]
     names = list(agents)
+    labels_of = {n: display_name(n) for n in names}
     cfg = report["config"]
     colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
     fig.suptitle(
-        f"{' vs '.join(names)}: {cfg['deals']} duplicate deals x {cfg['players']} seats "
+        f"{' vs '.join(labels_of.values())}: {cfg['deals']} duplicate deals x {cfg['players']} seats "
         f"({cfg['games']} games), preset {cfg['preset']}, seed {cfg['seed']}",
         fontsize=12,
     )
@@ -373,7 +381,7 @@ def plot_report(report: dict[str, Any], path: str) -> None:
             [hi - v for v, hi in zip(values, highs, strict=True)],
         ]
         ax.barh(ypos, values, xerr=err, capsize=6, color=colors[: len(names)], alpha=0.85)
-        ax.set_yticks(ypos, names)
+        ax.set_yticks(ypos, [labels_of[n] for n in names])
         ax.invert_yaxis()
         ax.set_title(title + " — 95% CI")
         for y, v, hi in zip(ypos, values, highs, strict=True):
@@ -391,7 +399,7 @@ def plot_report(report: dict[str, Any], path: str) -> None:
             [agents[n]["points_by_round"][r] for r in rounds],
             marker="o",
             color=colors[i % len(colors)],
-            label=n,
+            label=labels_of[n],
         )
     played = sorted({int(r) for n in names for r in agents[n]["points_by_round"]})
     labels = []
