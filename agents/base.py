@@ -75,8 +75,9 @@ class PlayerView:
             if self._game.moves != self._moves:
                 raise RuntimeError("the game has moved on since this view was taken")
             layout = observation_layout(self.num_players)
-            redacted = _redacted(self._game, self.seat)
-            self._observation = encode_observation(redacted, self.seat, layout)
+            # encode_observation reads only the seat's own hand and public state (the hidden-
+            # information tests check it), so the live game gives the redacted game's vector.
+            self._observation = encode_observation(self._game, self.seat, layout)
         return self._observation
 
     def action_mask(self) -> np.ndarray:

@@ -301,3 +301,24 @@ def test_discard_ids_are_in_the_discard_range() -> None:
         assert a in game.legal_actions()
         if name != "random":
             assert DISCARD_BASE <= a < DISCARD_BASE + 53
+
+
+def test_view_observation_equals_the_observation_of_a_game_with_hidden_cards_removed() -> None:
+    # PlayerView.observation() encodes the live game; that is safe only because the encoder reads
+    # nothing hidden. Compare with a copy whose opponents' hands and stock are emptied.
+    import numpy as np
+
+    from agents.base import _redacted
+    from continental_env.env import encode_observation, observation_layout
+
+    game = Game.new("continental", 4, seed=5)
+    rng = random.Random(5)
+    layout = observation_layout(4)
+    for _ in range(400):
+        if game.is_over:
+            break
+        seat = game.actor
+        view = PlayerView(game, seat)
+        hidden_free = encode_observation(_redacted(game, seat), seat, layout)
+        assert np.array_equal(view.observation(), hidden_free)
+        game.apply(rng.choice(game.legal_actions()))
