@@ -811,17 +811,16 @@ def _suit_options(row: tuple[int, ...], jokers: int) -> frozenset[tuple[int, tup
 _SHAPE_SET = frozenset(tuple(sorted(shape)) for shape in GOING_OUT_SHAPES)
 
 
-def _shape_exists(counts: Sequence[int]) -> bool:
-    """Existence of a going-out arrangement of exactly 15 cards, by combining per-suit options."""
-    jokers = counts[JOKER]
+def _min_jokers(options: frozenset[tuple[int, tuple[int, ...]]]) -> int:
+    return min((u for u, _ in options), default=GOING_OUT_SIZE)
+
+
+def _combine(suit_options: list[frozenset[tuple[int, tuple[int, ...]]]], jokers: int) -> bool:
+    """Whether one option per suit spends exactly ``jokers`` jokers and makes a legal shape."""
+    if any(not o for o in suit_options) or sum(map(_min_jokers, suit_options)) > jokers:
+        return False
     partial = {(0, ())}
-    for suit in range(4):
-        row = tuple(counts[suit * 13 : suit * 13 + 13])
-        if not any(row):
-            continue
-        options = _suit_options(row, jokers)
-        if not options:
-            return False
+    for options in suit_options:
         partial = {
             (u + v, tuple(sorted(a + b)))
             for u, a in partial
@@ -831,6 +830,16 @@ def _shape_exists(counts: Sequence[int]) -> bool:
         if not partial:
             return False
     return any(u == jokers and lengths in _SHAPE_SET for u, lengths in partial)
+
+
+def _rows(counts: Sequence[int]) -> list[tuple[int, ...]]:
+    return [tuple(counts[suit * 13 : suit * 13 + 13]) for suit in range(4)]
+
+
+def _shape_exists(counts: Sequence[int]) -> bool:
+    """Existence of a going-out arrangement of exactly 15 cards, by combining per-suit options."""
+    jokers = counts[JOKER]
+    return _combine([_suit_options(r, jokers) for r in _rows(counts) if any(r)], jokers)
 
 
 @lru_cache(maxsize=100_000)
@@ -875,13 +884,39 @@ def can_go_out(counts: Sequence[int]) -> bool:
 
 
 def going_out_discards(counts: Sequence[int]) -> list[int]:
-    """Card types C of a 16-card hand whose discard leaves 15 cards that go out (sorted)."""
+    """Card types C of a 16-card hand whose discard leaves 15 cards that go out (sorted).
+
+    Discarding a natural changes one suit's options only, so the other suits' cached options are
+    reused. A suit that cannot be covered at all must be the discard's suit, and a candidate
+    whose other suits already need more jokers than the hand holds is refused at once.
+    """
+    if sum(counts) != GOING_OUT_SIZE + 1:
+        return []
+    jokers = counts[JOKER]
+    rows = _rows(counts)
+    options = [_suit_options(r, jokers) if any(r) else None for r in rows]
+    need = [0 if o is None else _min_jokers(o) for o in options]
+    stuck = [suit for suit in range(4) if need[suit] > jokers]
+    if len(stuck) > 1:
+        return []  # one discard changes one suit
+    total_need = sum(need)
     out = []
-    rest = list(counts)
-    for c in range(NUM_TYPES):
-        if rest[c]:
-            rest[c] -= 1
-            if _can_go_out_cached(tuple(rest)):
-                out.append(c)
-            rest[c] += 1
+    for suit in stuck or range(4):
+        row = rows[suit]
+        if stuck == [] and total_need - need[suit] > jokers:
+            continue
+        for rank in range(NUM_RANKS):
+            if not row[rank]:
+                continue
+            fewer = list(row)
+            fewer[rank] -= 1
+            trial = [o for k, o in enumerate(options) if k != suit and o is not None]
+            if any(fewer):
+                trial.append(_suit_options(tuple(fewer), jokers))
+            if _combine(trial, jokers):
+                out.append(suit * 13 + rank)
+    if jokers and not stuck and total_need < jokers:  # the discard is a joker
+        fewer_jokers = [_suit_options(r, jokers - 1) for r in rows if any(r)]
+        if _combine(fewer_jokers, jokers - 1):
+            out.append(JOKER)
     return out

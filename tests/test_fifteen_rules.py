@@ -366,3 +366,29 @@ def test_every_built_shape_goes_out_and_both_searches_agree_on_perturbed_hands()
         assert can_go_out(counts) == (going_out(counts) is not None), format_cards(hand)
         agree += 1
     assert positive > 500 and agree > 500
+
+
+def test_going_out_discards_agrees_with_the_exact_cover_on_each_candidate() -> None:
+    # The 16-card shortcut (one suit changed, joker-count refusals) against the plain exact
+    # cover of every hand minus one card, on built hands plus one card and on random hands.
+    rng = random.Random(7)
+    deck = [c for c in range(52) for _ in range(2)] + [JOKER] * 2
+    hits = 0
+    for k in range(200):
+        if k % 2:
+            hand = [*_built_hand(rng), rng.choice(deck)]
+        else:
+            hand = rng.sample(deck, 16)
+        counts = to_counts(hand)
+        if max(counts) > 4:
+            continue
+        want = []
+        for c in range(53):
+            if counts[c]:
+                counts[c] -= 1
+                if going_out(counts) is not None:
+                    want.append(c)
+                counts[c] += 1
+        assert going_out_discards(counts) == want, format_cards(sorted(hand))
+        hits += bool(want)
+    assert hits > 50
