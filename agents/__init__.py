@@ -9,9 +9,8 @@
 | ``strong`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``) |
 | ``ppo:PATH`` | a trained policy, loaded by ``agents.ppo_agent.load_agent(PATH, seed)`` |
 
-The other games have their own bots: ``make_agent(name, seed, game="fifteen")`` asks the module
-named in ``GAME_AGENTS`` (its ``make_agent(name, seed)`` and ``AGENT_NAMES``). A game registers
-its bots by adding one entry there.
+The other games have their own bots: ``make_agent(name, seed, game="fifteen")`` asks that game's
+``GameSpec`` (``agents.games``, where a game registers with one entry).
 """
 
 from __future__ import annotations
@@ -23,17 +22,14 @@ from agents.base import Agent, PlayerView, view_for
 
 AGENT_NAMES = ("random", "greedy", "strong")
 DEFAULT_GAME = "contract"
-# game -> module whose make_agent(name, seed) builds that game's bots (the contract game's are here)
-GAME_AGENTS = {"fifteen": "agents.fifteen"}
 
 
 def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Any:
     """A bot by registry name (``random``, ``greedy``, ``strong`` or ``ppo:PATH``) for a game."""
     if game != DEFAULT_GAME:
-        if game not in GAME_AGENTS:
-            games = ", ".join([DEFAULT_GAME, *GAME_AGENTS])
-            raise ValueError(f"unknown game {game!r}; choose one of {games}")
-        return importlib.import_module(GAME_AGENTS[game]).make_agent(name, seed)
+        from agents.games import game_spec
+
+        return game_spec(game).make_agent(name, seed)
     if name.startswith("ppo:"):
         ppo = importlib.import_module("agents.ppo_agent")
         return ppo.load_agent(name[4:], seed)

@@ -29,3 +29,42 @@ def make_agent(name: str, seed: int | None = None) -> Any:
     raise ValueError(
         f"unknown agent {name!r} for the fifteen-card game; choose one of {', '.join(AGENT_NAMES)}"
     )
+
+
+def _new_game(players: int, seed: int | None, options: dict[str, Any]) -> Any:
+    from continental_env.fifteen.game import Game
+
+    return Game.new(num_players=players, seed=seed, **options)
+
+
+def _check(players: int, options: dict[str, Any]) -> None:
+    from continental_env.fifteen.game import Game
+
+    try:
+        Game(players, **options)
+    except TypeError as exc:  # an unknown option name
+        raise ValueError(f"bad options for the fifteen-card game: {exc}") from None
+
+
+def _spec() -> Any:
+    from agents.games import GameSpec, digest
+
+    return GameSpec(
+        name="fifteen",
+        unit="chips",
+        higher_is_better=True,
+        segment="hand",
+        new_game=_new_game,
+        view=FifteenView,
+        make_agent=make_agent,
+        agent_names=AGENT_NAMES,
+        final_scores=lambda game: list(game.scores),
+        segments=lambda game: [(str(h["hand"]), list(h["chips"])) for h in game.hand_history],
+        deal_number=lambda game: game.hand_index,
+        deal_fingerprint=lambda game: digest(*game.hands, game.discard, game.stock),
+        check_options=_check,
+        option_types={"target": int, "hands": int, "max_turns_per_hand": int, "max_hands": int},
+    )
+
+
+GAME = _spec()
