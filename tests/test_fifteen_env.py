@@ -25,10 +25,7 @@ OPP = "2D 4D 6D TD QD 2S 8S TS QS KS 3C 7C KC 5H 9H"
 
 def load(env: Any, game: Game) -> None:
     """Put a hand-built engine position behind a reset environment."""
-    raw = env.unwrapped
-    raw.game = game
-    raw.agent_selection = raw.possible_agents[game.actor]
-    raw._obs_moves = -1
+    env.unwrapped.game = game
 
 
 @pytest.mark.parametrize("players", [2, 4, 12])
@@ -64,6 +61,34 @@ def test_env_pickles_and_reloads_with_its_arguments() -> None:
     assert clone.unwrapped.options == env.unwrapped.options and clone.unwrapped.reward_mode == "win"
     a, b = env.observe("player_1"), clone.observe("player_1")
     assert np.array_equal(a["observation"], b["observation"])
+
+
+def test_a_running_env_pickles_and_deepcopies_with_its_game() -> None:
+    env = fifteen.env(num_players=3, **SMALL)
+    env.reset(seed=np.int64(4))  # any integer kind
+    rng = random.Random(1)
+    for _ in range(37):
+        env.step(rng.choice(env.unwrapped.game.legal_actions()))
+    for clone in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert clone.unwrapped.game.to_dict() == env.unwrapped.game.to_dict()
+        assert clone.agent_selection == env.agent_selection
+        a = rng.choice(env.unwrapped.game.legal_actions())
+        clone.step(a)
+        assert clone.unwrapped.game.moves == env.unwrapped.game.moves + 1
+
+
+def test_assigning_a_game_refreshes_the_cache_and_the_agent_to_act() -> None:
+    env = fifteen.env(num_players=2)
+    env.reset(seed=0)
+    before = env.observe(env.agent_selection)["observation"].copy()
+    game = Game.from_dict(fifteen_state(hands=[MINE, OPP], discard="KD"))
+    env.unwrapped.game = game
+    assert env.agent_selection == "player_0"
+    assert not np.array_equal(env.observe("player_0")["observation"], before)
+    with pytest.raises(ValueError, match="3 players"):
+        env.unwrapped.game = Game.new(num_players=3, seed=1)
+    with pytest.raises(ValueError, match="seed"):
+        env.reset(seed=1.5)
 
 
 def test_game_pickles_mid_game_and_continues_identically() -> None:
@@ -170,7 +195,6 @@ def observe(game: Game, seat: int) -> dict[str, np.ndarray]:
     raw = fifteen.raw_env(num_players=game.num_players)
     raw.reset(seed=0)
     raw.game = game
-    raw._obs_moves = -1
     return raw.observe(f"player_{seat}")
 
 

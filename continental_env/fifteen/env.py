@@ -70,6 +70,13 @@ cards not taken from the discard pile are absent (tested, with positive controls
 At a hand's end ``infos`` carry ``hand`` (its number), ``chips`` (that seat's net chips) and
 ``winner`` (the winner's relative seat, or None when the stock or the turn limit ended it).
 
+## Errors, copies and positions
+
+An illegal action raises ``ValueError`` with the engine's reason and changes nothing. Seeds may be
+any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
+environment keep its game, agents, rewards, flags and agent to act. Assigning
+``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
+
 ## Settled rules (RULES.md Part 2)
 
 Sequences of 3-5 cards of one suit, aces low (``A 2 3``) or high (``Q K A``) but never around the
@@ -87,6 +94,7 @@ game ends at ``target``, after ``hands`` hands or after ``max_hands`` hands.
 
 from __future__ import annotations
 
+import operator
 import random
 import sys
 import types
@@ -106,6 +114,16 @@ REWARD_MODES = ("chips", "win")
 CHIP_SCALE = 10.0
 SCORE_SCALE = 50.0
 PLANE_NAMES = ("hand", "discard_top", "discards_seen", "known_opp")
+# What a running environment carries besides its game (kept by pickle and copy.deepcopy).
+_POSITION_FIELDS = (
+    "agents",
+    "rewards",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "agent_selection",
+)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
@@ -221,9 +239,53 @@ class raw_env(AECEnv, EzPickle):
             for a in self.possible_agents
         }
         self._seeder = random.Random()
-        self.game: Game | None = None
+        self._game: Game | None = None
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
-        self._obs_moves = -1
+        self._obs_game: Game | None = None  # the cache belongs to this game object ...
+        self._obs_moves = -1  # ... at this move count
+
+    @property
+    def game(self) -> Game | None:
+        """The engine behind the table (None before the first ``reset``)."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        """Put another position behind the table; the observation cache and, once reset, the
+        agent to act follow it."""
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a fifteen.Game, not {type(game).__name__}")
+        if game.num_players != self.num_players:
+            raise ValueError(
+                f"game has {game.num_players} players; this environment seats {self.num_players}"
+            )
+        self._game = game
+        self._obs_cache = {}
+        self._obs_game = None
+        if self.agents and game.actor is not None:
+            self.agent_selection = self.possible_agents[game.actor]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The constructor arguments (EzPickle) plus the running position, so that ``pickle`` and
+        ``copy.deepcopy`` of a running environment continue the same game."""
+        state = EzPickle.__getstate__(self)
+        if self._game is not None:
+            state["position"] = {
+                "game": self._game,
+                "seeder": self._seeder.getstate(),
+                **{name: getattr(self, name) for name in _POSITION_FIELDS},
+            }
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        position = state.get("position")
+        if position is None:
+            return
+        self._game = position["game"]
+        self._seeder.setstate(position["seeder"])
+        for name in _POSITION_FIELDS:
+            setattr(self, name, position[name])
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -235,16 +297,21 @@ class raw_env(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
+            try:
+                seed = operator.index(seed)  # any integer kind: int, numpy integers
+            except TypeError:
+                raise ValueError(f"seed {seed!r} is not an integer") from None
             self._seeder = random.Random(seed)
-        self.game = Game.new(self.num_players, seed=self._seeder.getrandbits(64), **self.options)
+        self._game = Game.new(self.num_players, seed=self._seeder.getrandbits(64), **self.options)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.actor]
+        self.agent_selection = self.possible_agents[self._game.actor]
         self._obs_cache = {}
+        self._obs_game = None
         self._obs_moves = -1
 
     def step(self, action: int) -> None:
@@ -295,9 +362,10 @@ class raw_env(AECEnv, EzPickle):
     # ------------------------------------------------------------------ observations
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
-        if self._obs_moves != game.moves:
+        game = self._game
+        if self._obs_moves != game.moves or self._obs_game is not game:
             self._obs_cache = {}
+            self._obs_game = game
             self._obs_moves = game.moves
         cached = self._obs_cache.get(agent)
         if cached is None:
