@@ -1,0 +1,25 @@
+"""Play Continental against the bots in a browser: ``python -m continental_web``.
+
+A local web table (FastAPI + uvicorn, the optional ``[web]`` extra) on top of the engine and the
+bots. The start page chooses the preset, the players, each opponent (the bots ``make_agent``
+offers and the shipped PPO models, by name) and a seed; the table shows the person's seat only,
+built from its ``PlayerView``; finished games download as replay files and replay step by step.
+
+| module | what |
+|---|---|
+| ``session`` | games in progress, the seat's view as JSON, the move log, records and replays |
+| ``app`` | the HTTP API and the page (``create_app``) |
+| ``__main__`` | the command line (``main``) |
+| ``static/`` | the page: plain HTML, CSS and JavaScript, no build step, nothing from a CDN |
+"""
+
+from __future__ import annotations
+
+__all__ = ["main"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start the server (see ``continental_web.__main__``)."""
+    from continental_web.__main__ import main as _main
+
+    return _main(argv)

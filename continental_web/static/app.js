@@ -1,0 +1,710 @@
+// The Continental web table. Plain JavaScript, no build step.
+// Every move offered comes from the server's list of legal moves ("legal": [{id, text}]) in
+// the grammar of the engine's action texts; the page only groups them into buttons and clicks.
+"use strict";
+
+const SUIT = {
+  C: { glyph: "\u2663", name: "clubs" },
+  D: { glyph: "\u2666", name: "diamonds" },
+  H: { glyph: "\u2665", name: "hearts" },
+  S: { glyph: "\u2660", name: "spades" },
+};
+const RANK_NAME = { T: "10" };
+
+const ui = {
+  mode: null, // "game" or "replay"
+  gameId: null,
+  replayId: null,
+  state: null,
+  selected: null, // card text selected in the hand
+  selectedIndex: -1,
+  delay: 700,
+  roundsShown: 0,
+  overlayOpen: false,
+  botTimer: null,
+  busy: false,
+  replayStep: 0,
+  replaySteps: 0,
+  replaySeat: null,
+  replayTimer: null,
+  prevHand: [],
+  options: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+// ------------------------------------------------------------------ server calls
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, opts);
+  let data = null;
+  try {
+    data = await res.json();
+  } catch (e) {
+    data = { error: `server answered ${res.status}` };
+  }
+  if (!res.ok) throw new Error(data.error || `server answered ${res.status}`);
+  return data;
+}
+
+function showError(msg) {
+  const box = $("error");
+  box.textContent = msg;
+  box.hidden = false;
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+// ------------------------------------------------------------------ cards
+
+function cardLabel(text) {
+  if (text === "JK") return "joker";
+  return `${RANK_NAME[text[0]] || text[0]} of ${SUIT[text[1]].name}`;
+}
+
+function cardNode(text, opts = {}) {
+  const isJoker = text === "JK";
+  const suit = isJoker ? "J" : text[1];
+  const rank = isJoker ? "JK" : RANK_NAME[text[0]] || text[0];
+  const glyph = isJoker ? "\u2605" : SUIT[suit].glyph;
+  const cls = ["card", `suit-${suit}`];
+  if (opts.small) cls.push("small");
+  if (opts.tiny) cls.push("tiny");
+  if (opts.big) cls.push("big");
+  if (opts.extra) cls.push(opts.extra);
+  const tag = opts.button ? "button" : "div";
+  const node = el(tag, {
+    class: cls.join(" "),
+    "data-card": text,
+    title: cardLabel(text),
+    "aria-label": cardLabel(text),
+    type: opts.button ? "button" : null,
+  });
+  node.append(
+    el("span", { class: "corner", text: rank + (isJoker ? "" : glyph) }),
+    el("span", { class: "pip", text: glyph }),
+  );
+  return node;
+}
+
+// ------------------------------------------------------------------ the start page
+
+async function loadOptions() {
+  const opts = await api("GET", "/api/options");
+  ui.options = opts;
+  const game = $("f-game");
+  game.innerHTML = "";
+  for (const [name, spec] of Object.entries(opts.games)) game.append(el("option", { value: name, text: spec.label }));
+  game.onchange = fillPresets;
+  fillPresets();
+  const files = $("replay-files");
+  files.innerHTML = "";
+  files.append(el("option", { value: "", text: opts.replay_files.length ? "(choose a file)" : "(none in results/)" }));
+  for (const f of opts.replay_files) files.append(el("option", { value: f, text: f }));
+}
+
+function fillPresets() {
+  const spec = ui.options.games[$("f-game").value];
+  const preset = $("f-preset");
+  preset.innerHTML = "";
+  for (const name of Object.keys(spec.presets)) preset.append(el("option", { value: name, text: name }));
+  preset.onchange = fillPlayers;
+  fillPlayers();
+}
+
+function fillPlayers() {
+  const spec = ui.options.games[$("f-game").value].presets[$("f-preset").value];
+  const players = $("f-players");
+  const keep = Number(players.value) || 4;
+  players.innerHTML = "";
+  for (let n = spec.min_players; n <= spec.max_players; n++) players.append(el("option", { value: n, text: n }));
+  players.value = Math.min(Math.max(keep, spec.min_players), spec.max_players);
+  players.onchange = fillOpponents;
+  fillOpponents();
+}
+
+function fillOpponents() {
+  const n = Number($("f-players").value);
+  const box = $("f-opponents");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.innerHTML = "";
+  for (let i = 0; i < n - 1; i++) {
+    const sel = el("select", { name: `opponent${i}`, class: "opponent" });
+    for (const name of ui.options.opponents) sel.append(el("option", { value: name, text: name }));
+    sel.value = old[i] || (ui.options.opponents.includes("greedy") ? "greedy" : ui.options.opponents[0]);
+    box.append(el("label", {}, `Opponent ${i + 1} `, sel));
+  }
+  const seat = $("f-seat");
+  const keep = seat.value || "0";
+  seat.innerHTML = "";
+  for (let s = 0; s < n; s++) seat.append(el("option", { value: s, text: s === 0 ? "0 (deals first)" : String(s) }));
+  seat.value = Number(keep) < n ? keep : "0";
+}
+
+async function startGame(ev) {
+  ev.preventDefault();
+  const seedText = $("f-seed").value.trim();
+  if (seedText && !/^\d+$/.test(seedText)) {
+    showError(`seed ${JSON.stringify(seedText)} must be a whole number (or empty for a random one)`);
+    return;
+  }
+  const body = {
+    game: $("f-game").value,
+    preset: $("f-preset").value,
+    opponents: [...document.querySelectorAll("#f-opponents select")].map((s) => s.value),
+    seat: Number($("f-seat").value),
+    seed: seedText ? Number(seedText) : null,
+    name: $("f-name").value.trim() || "you",
+  };
+  if ($("f-rounds").value) body.rounds = [Number($("f-rounds").value)];
+  ui.delay = Number($("f-speed").value);
+  try {
+    const data = await api("POST", "/api/games", body);
+    enterTable("game");
+    ui.gameId = data.id;
+    ui.roundsShown = 0;
+    show(data.state);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function openReplay() {
+  const upload = $("replay-upload").files[0];
+  const name = $("replay-files").value;
+  let body;
+  try {
+    if (upload) body = JSON.parse(await upload.text());
+    else if (name) body = { file: name };
+    else {
+      showError("choose a replay file to upload or one from results/");
+      return;
+    }
+  } catch (e) {
+    showError(`the file is not JSON: ${e.message}`);
+    return;
+  }
+  try {
+    const data = await api("POST", "/api/replays", body);
+    startReplay(data);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function startReplay(data) {
+  enterTable("replay");
+  ui.replayId = data.id;
+  ui.replaySteps = data.steps;
+  ui.replayStep = 0;
+  ui.replaySeat = data.state.replay.recorded_seat;
+  const seatSel = $("r-seat");
+  seatSel.innerHTML = "";
+  data.state.names.forEach((n, s) => seatSel.append(el("option", { value: s, text: n })));
+  seatSel.value = ui.replaySeat;
+  show(data.state);
+}
+
+function enterTable(mode) {
+  ui.mode = mode;
+  ui.selected = null;
+  ui.prevHand = [];
+  $("start-page").hidden = true;
+  $("table-page").hidden = false;
+  $("replay-controls").hidden = mode !== "replay";
+  closeOverlay();
+}
+
+function leaveTable() {
+  clearTimeout(ui.botTimer);
+  stopReplayPlay();
+  ui.mode = null;
+  ui.gameId = null;
+  ui.replayId = null;
+  $("table-page").hidden = true;
+  $("start-page").hidden = false;
+  closeOverlay();
+  loadOptions().catch((e) => showError(e.message));
+}
+
+// ------------------------------------------------------------------ moves
+
+function legalTexts() {
+  return ui.state && ui.state.your_move ? ui.state.legal.map((a) => a.text) : [];
+}
+
+async function play(text) {
+  if (ui.mode !== "game" || ui.busy) return;
+  ui.busy = true;
+  try {
+    const state = await api("POST", `/api/games/${ui.gameId}/move`, { action: text });
+    ui.selected = null;
+    show(state);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    ui.busy = false;
+  }
+}
+
+function scheduleBot() {
+  clearTimeout(ui.botTimer);
+  const s = ui.state;
+  if (ui.mode !== "game" || !s || s.game_over || s.your_move || ui.overlayOpen) return;
+  const last = s.log.length ? s.log[s.log.length - 1] : "";
+  const quick = / passes on /.test(last) ? 3 : 1;
+  ui.botTimer = setTimeout(advanceBot, Math.round(ui.delay / quick));
+}
+
+async function advanceBot() {
+  if (ui.mode !== "game" || ui.busy) return;
+  ui.busy = true;
+  try {
+    const state = await api("POST", `/api/games/${ui.gameId}/advance`);
+    show(state);
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    ui.busy = false;
+  }
+}
+
+// Moves a selected hand card can make: [{label, text}].
+function owner(meld) {
+  return ui.state.seats[meld.owner].you ? "your" : `${meld.owner_name}'s`;
+}
+
+function cardMoves(card) {
+  const s = ui.state;
+  const out = [];
+  for (const t of legalTexts()) {
+    const p = t.split(" ");
+    if (p[0] === "discard" && p[1] === card) out.unshift({ label: `Discard ${card}`, text: t, key: "Enter" });
+    if (p[0] === "layoff" && p[1] === card) {
+      const meld = s.table[Number(p[2])];
+      const end = p[3] ? ` (${p[3]} end)` : "";
+      out.push({ label: `Lay off on ${owner(meld)} ${meld.kind} #${p[2]}${end}`, text: t, meld: Number(p[2]) });
+    }
+    if (p[0] === "swap" && p[1] === card) {
+      const meld = s.table[Number(p[2])];
+      out.push({ label: `Swap for the joker in ${owner(meld)} ${meld.kind} #${p[2]}`, text: t, meld: Number(p[2]) });
+    }
+  }
+  let n = 1;
+  for (const m of out) if (!m.key) m.key = String(n++);
+  return out;
+}
+
+function simpleMoves() {
+  const s = ui.state;
+  const top = s.discard_top;
+  const labels = {
+    draw: ["Draw from the stock", "D"],
+    take: [`Take ${top}`, "T"],
+    claim: [`Claim ${top}`, "C"],
+    pass: ["Pass", "P"],
+    laydown: [`Lay down (${s.contract.text})`, "L"],
+    close: ["Close", "X"],
+  };
+  const out = [];
+  for (const t of legalTexts()) {
+    if (labels[t]) out.push({ label: labels[t][0], key: labels[t][1], text: t });
+    const p = t.split(" ");
+    if (p[0] === "movejoker") {
+      out.push({ label: `Move the joker of run #${p[1]} to the ${p[3]} end of run #${p[2]}`, text: t });
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ drawing the table
+
+function show(state) {
+  const before = ui.state;
+  ui.state = state;
+  render();
+  if (ui.mode === "game") {
+    const played = state.rounds_played.length;
+    if (played > ui.roundsShown) {
+      ui.roundsShown = played;
+      roundSummary(state);
+    } else if (state.game_over && !ui.overlayOpen) {
+      gameOver(state);
+    }
+    scheduleBot();
+  }
+  return before;
+}
+
+function render() {
+  const s = ui.state;
+  $("t-title").textContent = `Continental · ${s.preset}`;
+  $("t-round").textContent = s.game_over
+    ? "game over"
+    : `round ${s.round_number} of ${s.rounds.length}` + (s.rounds.length < 7 ? ` (contract round ${s.round})` : "");
+  $("t-contract").textContent = s.game_over ? "" : `Contract: ${s.contract.text}`;
+  renderSeats(s);
+  renderPiles(s);
+  renderMelds(s);
+  $("prompt").textContent = s.replay ? replayPrompt(s) : s.prompt;
+  $("prompt").classList.toggle("your-move", !!s.your_move);
+  renderActions(s);
+  renderHand(s);
+  renderCardMoves(s);
+  renderAllMoves(s);
+  renderLog(s);
+  if (s.replay) {
+    $("r-step").textContent = `move ${s.replay.step} / ${s.replay.steps}`;
+  }
+}
+
+function replayPrompt(s) {
+  const r = s.replay;
+  if (r.step >= r.steps) return `End of the record. Final scores: ${s.names.map((n, i) => `${n} ${r.final_scores[i]}`).join(", ")}`;
+  return `${s.prompt}${r.next ? " · " + r.next : ""}`;
+}
+
+function renderSeats(s) {
+  const box = $("seats");
+  box.innerHTML = "";
+  for (const seat of s.seats) {
+    const cls = ["seat"];
+    if (seat.you) cls.push("you");
+    if (s.actor === seat.seat) cls.push("active");
+    const backs = el("div", { class: "backs", "aria-hidden": "true" });
+    for (let i = 0; i < Math.min(seat.hand_size, 20); i++) backs.append(el("span", { class: "mini-back" }));
+    const tags = el("div", { class: "tags" });
+    if (seat.dealer) tags.append(el("span", { class: "tag", text: "dealer" }));
+    tags.append(el("span", { class: seat.laid_down ? "tag down" : "tag", text: seat.laid_down ? "laid down" : "not down" }));
+    if (seat.claims) tags.append(el("span", { class: "tag claims", text: `claims ${seat.claims}` }));
+    const known = seat.known.length
+      ? el("div", { class: "known", title: "cards this player picked up and still holds" }, el("span", { class: "label", text: "picked up:" }), ...seat.known.map((c) => cardNode(c, { tiny: true })))
+      : null;
+    box.append(
+      el(
+        "div",
+        { class: cls.join(" "), "data-seat": seat.seat },
+        el("div", { class: "seat-head" },
+          el("span", { class: "seat-name", text: seat.name + (seat.you && seat.name.toLowerCase() !== "you" ? " (you)" : "") }),
+          el("span", { class: "score", text: `${seat.score} pts` })),
+        el("div", { class: "hand-size" }, backs, el("span", { text: `${seat.hand_size} card${seat.hand_size === 1 ? "" : "s"}` })),
+        tags,
+        known,
+      ),
+    );
+  }
+}
+
+function renderPiles(s) {
+  $("stock-size").textContent = `stock ${s.stock_size}`;
+  const d = $("discard-card");
+  d.innerHTML = "";
+  if (s.discard_top) d.append(cardNode(s.discard_top, { big: true }));
+  else if (s.discard_face_down) d.append(el("div", { class: "card back big", title: "the closing card, face down" }));
+  else d.append(el("div", { class: "card empty big", text: "empty" }));
+  $("discard-size").textContent = `discard ${s.discard_size}`;
+}
+
+function renderMelds(s) {
+  const box = $("melds");
+  box.innerHTML = "";
+  if (!s.table.length) {
+    box.append(el("div", { class: "no-melds", text: "No melds on the table yet." }));
+    return;
+  }
+  const targets = new Map();
+  if (ui.selected) for (const m of cardMoves(ui.selected)) if (m.meld !== undefined) {
+    if (!targets.has(m.meld)) targets.set(m.meld, []);
+    targets.get(m.meld).push(m);
+  }
+  for (const seat of s.seats) {
+    const melds = s.table.filter((m) => m.owner === seat.seat);
+    if (!melds.length) continue;
+    const group = el("div", { class: "meld-owner" }, el("div", { class: "owner-name", text: `${seat.name}` }));
+    for (const m of melds) {
+      const moves = targets.get(m.index) || [];
+      const node = el(
+        "div",
+        {
+          class: "meld" + (moves.length ? " target" : ""),
+          "data-meld": m.index,
+          title: `${m.owner_name}'s ${m.kind} #${m.index}`,
+          onclick: moves.length === 1 ? () => play(moves[0].text) : null,
+        },
+        el("span", { class: "meld-label", text: `#${m.index} ${m.kind}` }),
+        el("span", { class: "meld-cards" }, ...m.cards.map((c) => cardNode(c, { small: true }))),
+      );
+      if (moves.length > 1) {
+        // a joker on a run: one button per end, on the meld itself
+        for (const mv of moves) {
+          const end = mv.text.split(" ")[3] || "here";
+          node.append(el("button", { type: "button", class: "end-button", text: end, onclick: () => play(mv.text) }));
+        }
+      }
+      group.append(node);
+    }
+    box.append(group);
+  }
+}
+
+function renderActions(s) {
+  const box = $("actions");
+  box.innerHTML = "";
+  for (const m of simpleMoves()) {
+    box.append(
+      el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => play(m.text) },
+        m.label, m.key ? el("kbd", { text: m.key }) : null),
+    );
+  }
+}
+
+function renderHand(s) {
+  const box = $("hand");
+  box.innerHTML = "";
+  const flat = [];
+  const fresh = newCards(ui.prevHand, s.hand.flatMap((g) => g.cards));
+  ui.prevHand = s.hand.flatMap((g) => g.cards);
+  const playable = new Set(legalTexts().map((t) => t.split(" ")).filter((p) => ["discard", "layoff", "swap"].includes(p[0])).map((p) => p[1]));
+  for (const group of s.hand) {
+    const g = el("div", { class: `hand-group group-${group.suit}`, title: group.suit });
+    for (const c of group.cards) {
+      const index = flat.length;
+      flat.push(c);
+      const isNew = fresh.has(c) && fresh.get(c) > 0;
+      if (isNew) fresh.set(c, fresh.get(c) - 1);
+      const node = cardNode(c, { button: true, extra: [isNew ? "new" : "", ui.selectedIndex === index && ui.selected === c ? "selected" : "", playable.has(c) ? "playable" : ""].join(" ").trim() });
+      node.dataset.index = index;
+      node.addEventListener("click", () => clickCard(c, index));
+      g.append(node);
+    }
+    box.append(g);
+  }
+  ui.flatHand = flat;
+  if (ui.selected && flat[ui.selectedIndex] !== ui.selected) {
+    ui.selectedIndex = flat.indexOf(ui.selected);
+    if (ui.selectedIndex < 0) ui.selected = null;
+  }
+}
+
+function newCards(before, after) {
+  const count = new Map();
+  for (const c of after) count.set(c, (count.get(c) || 0) + 1);
+  for (const c of before) if (count.has(c)) count.set(c, count.get(c) - 1);
+  if (!before.length) return new Map();
+  return count;
+}
+
+function clickCard(card, index) {
+  if (ui.mode !== "game") return;
+  if (ui.selected === card && ui.selectedIndex === index) {
+    const discard = `discard ${card}`;
+    if (legalTexts().includes(discard)) play(discard);
+    else showError(`${card} cannot be discarded now`);
+    return;
+  }
+  ui.selected = card;
+  ui.selectedIndex = index;
+  render();
+  focusSelected();
+}
+
+function focusSelected() {
+  const node = document.querySelector(`#hand .card[data-index="${ui.selectedIndex}"]`);
+  if (node) node.focus();
+}
+
+function renderCardMoves(s) {
+  const box = $("card-moves");
+  box.innerHTML = "";
+  if (!ui.selected || !s.your_move) return;
+  const moves = cardMoves(ui.selected);
+  box.append(el("span", { class: "selected-name", text: `${cardLabel(ui.selected)}:` }));
+  if (!moves.length) box.append(el("span", { class: "muted", text: " no move with this card now" }));
+  for (const m of moves) {
+    box.append(el("button", { type: "button", class: "move", "data-move": m.text, onclick: () => play(m.text) }, m.label, el("kbd", { text: m.key })));
+  }
+}
+
+function renderAllMoves(s) {
+  const box = $("all-moves-list");
+  box.innerHTML = "";
+  $("all-moves").hidden = !s.your_move;
+  for (const t of legalTexts()) box.append(el("button", { type: "button", class: "move small", "data-move": t, onclick: () => play(t) }, t));
+}
+
+function renderLog(s) {
+  const box = $("log");
+  box.innerHTML = "";
+  for (const line of s.log.slice(-40)) box.append(el("li", { class: line.startsWith("Round") ? "round-line" : "", text: line }));
+  box.scrollTop = box.scrollHeight;
+}
+
+// ------------------------------------------------------------------ round summary and game end
+
+function pointsTable(s, roundIndex) {
+  const r = s.rounds_played[roundIndex];
+  const rows = s.seats.map((seat) =>
+    el("tr", { class: r.closer === seat.seat ? "closer" : "" },
+      el("td", { text: seat.name }),
+      el("td", { class: "num", text: String(r.points[seat.seat]) }),
+      el("td", { class: "num", text: String(s.rounds_played.slice(0, roundIndex + 1).reduce((a, x) => a + x.points[seat.seat], 0)) })));
+  return el("table", { class: "points" },
+    el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "points in hand" }), el("th", { text: "total" }))),
+    el("tbody", {}, ...rows));
+}
+
+function roundSummary(s) {
+  const r = s.rounds_played[s.rounds_played.length - 1];
+  const who = r.closer === null ? "Nobody closed (stock or turn limit)" : `${s.names[r.closer]} closed`;
+  openOverlay(`Round ${r.round} over`, [el("p", { text: `${who} after ${r.turns} turns.` }), pointsTable(s, s.rounds_played.length - 1)], [
+    { label: s.game_over ? "See the result" : "Next round", primary: true, action: () => { closeOverlay(); if (s.game_over) gameOver(ui.state); else scheduleBot(); } },
+  ]);
+}
+
+function gameOver(s) {
+  const order = [...s.seats].sort((a, b) => a.score - b.score);
+  const rows = order.map((seat) => el("tr", { class: s.winners.includes(seat.seat) ? "winner" : "" },
+    el("td", { text: seat.name }), el("td", { class: "num", text: String(seat.score) })));
+  const winners = s.winners.map((w) => s.names[w]).join(" and ");
+  openOverlay("Game over", [
+    el("p", { text: `Winner: ${winners}. Seed ${s.seed}.` }),
+    el("table", { class: "points" }, el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "total" }))), el("tbody", {}, ...rows)),
+  ], [
+    { label: "Download replay", href: `/api/games/${ui.gameId}/record`, id: "download-replay" },
+    { label: "Watch the replay", action: watchOwnReplay },
+    { label: "Look at the table", action: closeOverlay },
+    { label: "New game", primary: true, action: leaveTable },
+  ]);
+}
+
+async function watchOwnReplay() {
+  try {
+    const record = await api("GET", `/api/games/${ui.gameId}/record`);
+    const data = await api("POST", "/api/replays", record);
+    startReplay(data);
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+function openOverlay(title, body, buttons) {
+  ui.overlayOpen = true;
+  $("o-title").textContent = title;
+  const b = $("o-body");
+  b.innerHTML = "";
+  b.append(...body);
+  const bb = $("o-buttons");
+  bb.innerHTML = "";
+  for (const btn of buttons) {
+    const node = btn.href
+      ? el("a", { class: "button", href: btn.href, download: "", id: btn.id, text: btn.label })
+      : el("button", { type: "button", class: btn.primary ? "primary" : "", text: btn.label, onclick: btn.action });
+    bb.append(node);
+  }
+  $("overlay").hidden = false;
+  const primary = bb.querySelector(".primary") || bb.querySelector("button");
+  if (primary) primary.focus();
+}
+
+function closeOverlay() {
+  ui.overlayOpen = false;
+  $("overlay").hidden = true;
+  scheduleBot();
+}
+
+// ------------------------------------------------------------------ replays
+
+async function replayGo(step) {
+  step = Math.max(0, Math.min(ui.replaySteps, step));
+  try {
+    const seat = ui.replaySeat === null ? "" : `?seat=${ui.replaySeat}`;
+    const state = await api("GET", `/api/replays/${ui.replayId}/${step}${seat}`);
+    ui.replayStep = step;
+    show(state);
+  } catch (e) {
+    showError(e.message);
+    stopReplayPlay();
+  }
+}
+
+function stopReplayPlay() {
+  clearInterval(ui.replayTimer);
+  ui.replayTimer = null;
+  $("r-play").textContent = "play";
+}
+
+function toggleReplayPlay() {
+  if (ui.replayTimer) return stopReplayPlay();
+  $("r-play").textContent = "pause";
+  ui.replayTimer = setInterval(() => {
+    if (ui.replayStep >= ui.replaySteps) return stopReplayPlay();
+    replayGo(ui.replayStep + 1);
+  }, 500);
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function onKey(ev) {
+  if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ui.mode === "replay" && !ui.overlayOpen) {
+    if (ev.key === "ArrowRight") { replayGo(ui.replayStep + 1); ev.preventDefault(); }
+    if (ev.key === "ArrowLeft") { replayGo(ui.replayStep - 1); ev.preventDefault(); }
+    return;
+  }
+  if (ui.mode !== "game" || ui.overlayOpen || !ui.state || !ui.state.your_move) return;
+  const key = ev.key;
+  const simple = simpleMoves().find((m) => m.key && m.key.toLowerCase() === key.toLowerCase());
+  if (simple) { play(simple.text); ev.preventDefault(); return; }
+  const hand = ui.flatHand || [];
+  if ((key === "ArrowRight" || key === "ArrowLeft") && hand.length) {
+    let i = ui.selectedIndex < 0 ? (key === "ArrowRight" ? 0 : hand.length - 1) : ui.selectedIndex + (key === "ArrowRight" ? 1 : -1);
+    i = (i + hand.length) % hand.length;
+    ui.selected = hand[i];
+    ui.selectedIndex = i;
+    render();
+    focusSelected();
+    ev.preventDefault();
+    return;
+  }
+  if (key === "Escape") { ui.selected = null; ui.selectedIndex = -1; render(); return; }
+  if (ui.selected) {
+    const m = cardMoves(ui.selected).find((x) => x.key === key);
+    if (m) { play(m.text); ev.preventDefault(); }
+  }
+}
+
+// ------------------------------------------------------------------ wiring
+
+function init() {
+  $("start-form").addEventListener("submit", startGame);
+  $("replay-open").addEventListener("click", openReplay);
+  $("t-leave").addEventListener("click", leaveTable);
+  $("r-first").addEventListener("click", () => replayGo(0));
+  $("r-prev").addEventListener("click", () => replayGo(ui.replayStep - 1));
+  $("r-next").addEventListener("click", () => replayGo(ui.replayStep + 1));
+  $("r-last").addEventListener("click", () => replayGo(ui.replaySteps));
+  $("r-play").addEventListener("click", toggleReplayPlay);
+  $("r-seat").addEventListener("change", () => { ui.replaySeat = Number($("r-seat").value); ui.prevHand = []; replayGo(ui.replayStep); });
+  document.addEventListener("keydown", onKey);
+  loadOptions().catch((e) => showError(e.message));
+}
+
+init();
