@@ -4,7 +4,7 @@
 |---|---|---|
 | ``GET /`` | | the page (``static/index.html``) |
 | ``GET /api/options`` | | games, presets and their player ranges, opponent names, replay files |
-| ``POST /api/games`` | ``{game, preset, opponents: [names], seed, seat, rounds, name}`` | ``{id, state}`` |
+| ``POST /api/games`` | ``{game, preset, opponents: [names], seed, seat, rounds or hands, name}`` | ``{id, state}`` |
 | ``GET /api/games/{id}`` | | the state for the person's seat |
 | ``POST /api/games/{id}/move`` | ``{action: "layoff 9S 2"}`` | the new state |
 | ``POST /api/games/{id}/advance`` | | one bot move, then the new state |
@@ -89,7 +89,11 @@ def create_app(
     def options() -> dict[str, Any]:
         return {
             "games": {
-                name: {"label": spec["label"], "presets": spec["presets"]}
+                name: {
+                    "label": spec["label"],
+                    "presets": spec["presets"],
+                    "opponents": opponents.names(name),
+                }
                 for name, spec in GAMES.items()
             },
             "opponents": opponents.names(),
@@ -101,7 +105,7 @@ def create_app(
     @app.post("/api/games")
     async def create_game(request: Request) -> dict[str, Any]:
         data = await body_json(request)
-        allowed = {"game", "preset", "opponents", "seed", "seat", "rounds", "name"}
+        allowed = {"game", "preset", "opponents", "seed", "seat", "rounds", "hands", "name"}
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise WebError(400, f"unknown fields {unknown}; allowed: {sorted(allowed)}")

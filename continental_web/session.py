@@ -28,6 +28,15 @@ from continental_env.cards import JOKER, NUM_TYPES, card_to_str, format_cards
 from continental_env.game import CLAIM, DRAW, PASS, TAKE, Game
 from continental_env.rules import PRESETS, RuleConfig
 
+try:  # the other games plug in when their engines and bots exist
+    from agents.fifteen import AGENT_NAMES as FIFTEEN_BOTS
+    from continental_env.fifteen.game import Game as FifteenGame
+    from continental_web import fifteen
+except ImportError:  # pragma: no cover - an installation without the fifteen-card game
+    fifteen = None  # type: ignore[assignment]
+    FifteenGame = None  # type: ignore[assignment,misc]
+    FIFTEEN_BOTS = ()
+
 RECORD_FORMAT = "continental-web-replay"
 RECORD_VERSION = 1
 LOG_LENGTH = 40
@@ -36,9 +45,9 @@ MAX_SEED = 2**63 - 1
 BOT_NAMES = ("random", "greedy", "strong", "search")
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
-# Game families the page can start. Each entry: presets, players per preset, label. The
-# fifteen-card and knock games plug in here once their engines exist (a ``new`` that returns an
-# engine with the contract game's method names, and their own presets).
+# Game families the page can start: label, presets with their player ranges. A game plugs in
+# with an entry here, a module like ``continental_web.fifteen`` (its moves in words and a seat's
+# view), and the dispatch on its engine class in ``play_logged``, ``build_state`` and ``Replay``.
 GAMES: dict[str, dict[str, Any]] = {
     "continental": {
         "label": "Continental (contract game)",
@@ -48,6 +57,11 @@ GAMES: dict[str, dict[str, Any]] = {
         },
     },
 }
+if fifteen is not None:
+    GAMES["fifteen"] = {
+        "label": "Fifteen-card game (sequences, chips)",
+        "presets": {"fifteen": dict(fifteen.PLAYERS)},
+    }
 
 
 class WebError(Exception):
@@ -95,16 +109,21 @@ class Opponents:
         self.bots = available_bots()
         self.models = model_files(models_dir)
 
-    def names(self) -> list[str]:
-        """Every name the start page may send."""
+    def names(self, game: str = "continental") -> list[str]:
+        """Every name the start page may send for ``game``."""
+        if game == "fifteen":
+            return list(FIFTEEN_BOTS)
         return [*self.bots, *self.models]
 
-    def build(self, name: str, seed: int, game: Game, seat: int) -> Any:
+    def build(self, name: str, seed: int, game: Any, seat: int, kind: str = "continental") -> Any:
         """The agent for ``name`` at ``seat``; WebError 400 for a name the server does not offer."""
-        if not isinstance(name, str) or name not in self.names():
+        offered = self.names(kind)
+        if not isinstance(name, str) or name not in offered:
             raise WebError(
-                400, f"unknown opponent {name!r}; choose one of {', '.join(self.names())}"
+                400, f"unknown opponent {name!r} for {kind}; choose one of {', '.join(offered)}"
             )
+        if kind != "continental":
+            return make_agent(name, seed, game=kind)
         if name in self.bots:
             return make_agent(name, seed)
         try:
@@ -206,8 +225,15 @@ def after_move(game: Game, melds_before: int, round_before: int, names: Sequence
     return lines
 
 
-def play_logged(game: Game, action: int, names: Sequence[str], log: list[str]) -> None:
+def play_logged(game: Any, action: int, names: Sequence[str], log: list[str]) -> None:
     """Apply ``action`` (ValueError if illegal, game unchanged) and append its description."""
+    if FifteenGame is not None and isinstance(game, FifteenGame):
+        line = fifteen.describe(game, action, names) if game.is_legal(action) else ""
+        hands_before = len(game.hand_history)
+        game.apply(action)
+        log.append(line)
+        log.extend(fifteen.after_move(game, hands_before, names))
+        return
     line = describe(game, action, names) if game.is_legal(action) else ""
     melds_before, round_before = len(game.table), game.round_index
     game.apply(action)
@@ -371,6 +397,7 @@ class Session:
     bots: dict[int, Any]
     config: dict[str, Any]
     seed: int
+    kind: str = "continental"
     log: list[str] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -412,7 +439,10 @@ class Session:
         actor = game.actor
         if actor == self.seat:
             raise WebError(409, "no bot to move: it is your move")
-        action = self.bots[actor].act(PlayerView(game, actor))
+        view = (
+            fifteen.FifteenView(game, actor) if self.kind == "fifteen" else PlayerView(game, actor)
+        )
+        action = self.bots[actor].act(view)
         self._play(action)
         return self.state()
 
@@ -430,12 +460,15 @@ class Session:
                 "the replay is offered once the game is over (it holds the seed and every move, "
                 "so it would reveal the hidden cards)",
             )
+        if self.kind == "fifteen":
+            rules: dict[str, Any] = {"options": fifteen.options(self.game)}
+        else:
+            rules = {"preset": self.config["preset"], "rules": self.game.rules.to_dict()}
         return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
-            "game": "continental",
-            "preset": self.config["preset"],
-            "rules": self.game.rules.to_dict(),
+            "game": self.kind,
+            **rules,
             "num_players": self.game.num_players,
             "seed": self.seed,
             "seat": self.seat,
@@ -447,7 +480,7 @@ class Session:
 
 
 def build_state(
-    game: Game,
+    game: Any,
     seat: int,
     names: Sequence[str],
     log: Sequence[str],
@@ -455,6 +488,17 @@ def build_state(
     seed: int | None,
 ) -> dict[str, Any]:
     """``seat_state`` of the live game plus the finished rounds (and the seed once it is over)."""
+    if FifteenGame is not None and isinstance(game, FifteenGame):
+        extra: dict[str, Any] = {
+            "config": dict(config),
+            "rounds_played": fifteen.round_results(game),
+            "round_number": len(game.hand_history) + (0 if game.is_over else 1),
+            "game_over": game.is_over,
+        }
+        if game.is_over:
+            extra["winners"] = game.winners()
+            extra["seed"] = seed
+        return fifteen.state(game, seat, names, log, extra)
     view = PlayerView(game, seat)
     extra: dict[str, Any] = {
         "config": dict(config),
@@ -482,10 +526,15 @@ def new_session(
     seat: Any = 0,
     rounds: Any = None,
     name: Any = "you",
+    hands: Any = None,
 ) -> Session:
     """A new game from the start page's fields, each checked; WebError 400 naming a bad one."""
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise WebError(400, f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
+    if game == "fifteen":
+        return _new_fifteen(opponents_offer, opponents, seed, seat, hands, name)
+    if hands is not None:
+        raise WebError(400, "hands is a field of the fifteen-card game; use rounds")
     if not isinstance(preset, str) or preset not in PRESETS:
         raise WebError(400, f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
     rules: RuleConfig = PRESETS[preset]
@@ -497,12 +546,7 @@ def new_session(
             400,
             f"{players} players: preset {preset!r} allows {rules.min_players}..{rules.max_players}",
         )
-    if seed is None or seed == "":
-        seed = secrets.randbelow(MAX_SEED)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise WebError(400, f"seed {seed!r} must be an integer in 0..{MAX_SEED} (or empty)")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise WebError(400, f"seat {seat!r} must be an integer in 0..{players - 1}")
+    seed = _check_common(seed, seat, players, name)
     if rounds is not None:
         if (
             not isinstance(rounds, list)
@@ -511,8 +555,6 @@ def new_session(
         ):
             raise WebError(400, f"rounds {rounds!r} must be a non-empty list of 1..7")
         rules = rules.with_rounds(tuple(rounds))
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
-        raise WebError(400, "name must be 1..20 characters")
     g = Game.new(rules, players, seed=seed)
     names: list[str] = []
     bots: dict[int, Any] = {}
@@ -535,6 +577,60 @@ def new_session(
     session.log.append(
         f"Round {g.round} dealt; {names[g.dealer]} deals, {names[g.current]} plays first"
     )
+    return session
+
+
+def _check_common(seed: Any, seat: Any, players: int, name: Any) -> int:
+    """The seed (drawn when empty), seat and name fields; WebError 400 naming a bad one."""
+    if seed is None or seed == "":
+        seed = secrets.randbelow(MAX_SEED)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise WebError(400, f"seed {seed!r} must be an integer in 0..{MAX_SEED} (or empty)")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise WebError(400, f"seat {seat!r} must be an integer in 0..{players - 1}")
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
+        raise WebError(400, "name must be 1..20 characters")
+    return seed
+
+
+def _new_fifteen(
+    offer: Opponents, opponents: Any, seed: Any, seat: Any, hands: Any, name: Any
+) -> Session:
+    if not isinstance(opponents, list | tuple) or not opponents:
+        raise WebError(400, "opponents must be a non-empty list of names")
+    players = len(opponents) + 1
+    limits = GAMES["fifteen"]["presets"]["fifteen"]
+    if not limits["min_players"] <= players <= limits["max_players"]:
+        raise WebError(
+            400,
+            f"{players} players: the fifteen-card game allows "
+            f"{limits['min_players']}..{limits['max_players']}",
+        )
+    seed = _check_common(seed, seat, players, name)
+    if hands is not None and (
+        isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 20
+    ):
+        raise WebError(400, f"hands {hands!r} must be an integer in 1..20 (or empty: to 50 chips)")
+    g = fifteen.new_game(players, seed, hands)
+    names: list[str] = []
+    bots: dict[int, Any] = {}
+    queue = list(opponents)
+    for s in range(players):
+        if s == seat:
+            names.append(name.strip())
+            continue
+        bot = queue.pop(0)
+        bots[s] = offer.build(bot, seed * 1000 + s, g, s, kind="fifteen")
+        names.append(f"{bot} ({s})")
+    config = {
+        "game": "fifteen",
+        "preset": "fifteen",
+        "opponents": list(opponents),
+        "seat": seat,
+        "hands_to_play": hands,
+    }
+    session = Session(g, seat, names, bots, config, seed, kind="fifteen")
+    session.log.append(f"Hand 1 dealt; {names[g.dealer]} deals, {names[g.current]} plays first")
     return session
 
 
@@ -606,8 +702,11 @@ class Replay:
             raise WebError(400, f'not a replay file: expected "format": "{RECORD_FORMAT}"')
         if record.get("version") != RECORD_VERSION:
             raise WebError(400, f"replay version {record.get('version')!r} is not {RECORD_VERSION}")
+        kind = record.get("game", "continental")
+        if kind not in GAMES:
+            raise WebError(400, f"replay of an unknown game {kind!r}")
         try:
-            rules = RuleConfig.from_dict(record["rules"])
+            rules = None if kind == "fifteen" else RuleConfig.from_dict(record["rules"])
             players = record["num_players"]
             seed = record["seed"]
             names = record["names"]
@@ -628,12 +727,20 @@ class Replay:
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise WebError(400, f"malformed replay file: seat {seat!r}")
         try:
-            self.start = Game.new(rules, players, seed=seed)
-        except ValueError as exc:
+            if kind == "fifteen":
+                opts = record.get("options")
+                allowed = {"target", "hands", "max_turns_per_hand", "max_hands"}
+                if not isinstance(opts, dict) or not set(opts) <= allowed:
+                    raise ValueError(f"options must be a dict with keys among {sorted(allowed)}")
+                self.start = FifteenGame.new(players, seed=seed, **opts)
+            else:
+                self.start = Game.new(rules, players, seed=seed)
+        except (TypeError, ValueError) as exc:
             raise WebError(400, f"malformed replay file: {exc}") from None
         self.names = [str(n)[:40] for n in names]
         self.seat = seat
-        self.preset = str(record.get("preset", rules.name))
+        self.kind = kind
+        self.preset = str(record.get("preset") or (rules.name if rules else kind))
         # Check the whole record once: every action legal where it is played.
         self.ids: list[int] = []
         game = self.start.clone()
@@ -647,7 +754,7 @@ class Replay:
         self.final_scores = list(game.scores)
         self.lock = threading.Lock()
         self._cursor = self.start.clone()
-        self._cursor_log: list[str] = [f"Round {self.start.round} dealt"]
+        self._cursor_log: list[str] = ["Dealt"]
         self._cursor_step = 0
 
     @property
@@ -665,18 +772,15 @@ class Replay:
         with self.lock:
             if step < self._cursor_step:
                 self._cursor = self.start.clone()
-                self._cursor_log = [f"Round {self.start.round} dealt"]
+                self._cursor_log = ["Dealt"]
                 self._cursor_step = 0
             while self._cursor_step < step:
                 play_logged(self._cursor, self.ids[self._cursor_step], self.names, self._cursor_log)
                 self._cursor_step += 1
             game = self._cursor
-            config = {
-                "game": "continental",
-                "preset": self.preset,
-                "rounds": list(game.rules.rounds),
-            }
+            config = {"game": self.kind, "preset": self.preset}
             state = build_state(game, seat, self.names, self._cursor_log, config, None)
+            following = self._next_text(step)
         state["legal"] = []  # a replay is watched, not played
         state["your_move"] = False
         state["replay"] = {
@@ -684,7 +788,7 @@ class Replay:
             "steps": self.steps,
             "seat": seat,
             "recorded_seat": self.seat,
-            "next": self._next_text(step),
+            "next": following,
             "final_scores": self.final_scores,
         }
         return state

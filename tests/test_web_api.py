@@ -503,7 +503,7 @@ def test_the_store_keeps_a_bounded_number_of_games():
 # ---------------------------------------------------------------------- hidden information
 
 
-def hidden_twin(game: Game, seat: int, rng: random.Random) -> Game:
+def hidden_twin(game: Any, seat: int, rng: random.Random) -> Any:
     """The same position with every card ``seat`` cannot see dealt differently.
 
     Opponents keep the cards they are publicly known to hold; the rest of their hands and the
@@ -512,7 +512,8 @@ def hidden_twin(game: Game, seat: int, rng: random.Random) -> Game:
     """
     data = game.to_dict()
     pool: list[str] = list(data["stock"])
-    face_down = game.is_over and game.round_history[-1]["closer"] is not None
+    history = getattr(game, "round_history", None)  # the contract game's closing card
+    face_down = game.is_over and bool(history) and history[-1]["closer"] is not None
     if face_down:
         pool.append(data["discard"].pop())
     keep: dict[int, list[str]] = {}
@@ -534,7 +535,7 @@ def hidden_twin(game: Game, seat: int, rng: random.Random) -> Game:
         data["discard"].append(pool.pop())
     data["stock"] = pool
     data["deal_seeds"] = [rng.getrandbits(64) for _ in data["deal_seeds"]]
-    return Game.from_dict(data)
+    return type(game).from_dict(data)
 
 
 def assert_no_hidden_information(session, response: dict, rng: random.Random) -> bool:
@@ -650,3 +651,38 @@ def test_the_hand_is_grouped_by_suit_with_jokers_last(client, app):
         {"suit": "jokers", "cards": ["JK", "JK"]},
     ]
     assert JOKER == 52
+
+
+def test_the_command_prints_its_address_and_serves_the_page(tmp_path):
+    """``python -m continental_web --port 0`` binds 127.0.0.1, prints the address, serves."""
+    import re
+    import subprocess
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "continental_web", "--port", "0", "--results", str(tmp_path)],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        with urllib.request.urlopen(match.group(0) + "api/options", timeout=10) as r:
+            assert "greedy" in json.loads(r.read())["opponents"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    bad = subprocess.run(
+        [sys.executable, "-m", "continental_web", "--port", "70000"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and "--port 70000 is out of range" in bad.stderr

@@ -86,6 +86,7 @@ function cardNode(text, opts = {}) {
   const rank = isJoker ? "JK" : RANK_NAME[text[0]] || text[0];
   const glyph = isJoker ? "\u2605" : SUIT[suit].glyph;
   const cls = ["card", `suit-${suit}`];
+  if (rank === "10") cls.push("ten");
   if (opts.small) cls.push("small");
   if (opts.tiny) cls.push("tiny");
   if (opts.big) cls.push("big");
@@ -127,6 +128,9 @@ function fillPresets() {
   preset.innerHTML = "";
   for (const name of Object.keys(spec.presets)) preset.append(el("option", { value: name, text: name }));
   preset.onchange = fillPlayers;
+  const isFifteen = $("f-game").value === "fifteen";
+  $("f-rounds-label").hidden = isFifteen;
+  $("f-hands-label").hidden = !isFifteen;
   fillPlayers();
 }
 
@@ -146,10 +150,11 @@ function fillOpponents() {
   const box = $("f-opponents");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.innerHTML = "";
+  const offered = ui.options.games[$("f-game").value].opponents;
   for (let i = 0; i < n - 1; i++) {
     const sel = el("select", { name: `opponent${i}`, class: "opponent" });
-    for (const name of ui.options.opponents) sel.append(el("option", { value: name, text: name }));
-    sel.value = old[i] || (ui.options.opponents.includes("greedy") ? "greedy" : ui.options.opponents[0]);
+    for (const name of offered) sel.append(el("option", { value: name, text: name }));
+    sel.value = offered.includes(old[i]) ? old[i] : offered.includes("greedy") ? "greedy" : offered[0];
     box.append(el("label", {}, `Opponent ${i + 1} `, sel));
   }
   const seat = $("f-seat");
@@ -174,7 +179,9 @@ async function startGame(ev) {
     seed: seedText ? Number(seedText) : null,
     name: $("f-name").value.trim() || "you",
   };
-  if ($("f-rounds").value) body.rounds = [Number($("f-rounds").value)];
+  if (body.game === "fifteen") {
+    if ($("f-hands").value) body.hands = Number($("f-hands").value);
+  } else if ($("f-rounds").value) body.rounds = [Number($("f-rounds").value)];
   ui.delay = Number($("f-speed").value);
   try {
     const data = await api("POST", "/api/games", body);
@@ -298,6 +305,7 @@ function cardMoves(card) {
   for (const t of legalTexts()) {
     const p = t.split(" ");
     if (p[0] === "discard" && p[1] === card) out.unshift({ label: `Discard ${card}`, text: t, key: "Enter" });
+    if (p[0] === "out" && p[1] === card) out.push({ label: `Discard ${card} and go out`, text: t });
     if (p[0] === "layoff" && p[1] === card) {
       const meld = s.table[Number(p[2])];
       const end = p[3] ? ` (${p[3]} end)` : "";
@@ -321,6 +329,7 @@ function simpleMoves() {
     take: [`Take ${top}`, "T"],
     claim: [`Claim ${top}`, "C"],
     pass: ["Pass", "P"],
+    out: ["Go out with the cards dealt", "O"],
     laydown: [`Lay down (${s.contract.text})`, "L"],
     close: ["Close", "X"],
   };
@@ -356,11 +365,12 @@ function show(state) {
 
 function render() {
   const s = ui.state;
-  $("t-title").textContent = `Continental · ${s.preset}`;
-  $("t-round").textContent = s.game_over
-    ? "game over"
-    : `round ${s.round_number} of ${s.rounds.length}` + (s.rounds.length < 7 ? ` (contract round ${s.round})` : "");
-  $("t-contract").textContent = s.game_over ? "" : `Contract: ${s.contract.text}`;
+  const fifteen = s.game === "fifteen";
+  $("t-title").textContent = fifteen ? "Fifteen-card game" : `Continental · ${s.preset}`;
+  if (s.game_over) $("t-round").textContent = "game over";
+  else if (fifteen) $("t-round").textContent = `hand ${s.round}` + (s.target ? ` · first to ${s.target} chips ends the game` : "");
+  else $("t-round").textContent = `round ${s.round_number} of ${s.rounds.length}` + (s.rounds.length < 7 ? ` (contract round ${s.round})` : "");
+  $("t-contract").textContent = s.game_over ? "" : fifteen ? `Go out: ${s.contract.text}` : `Contract: ${s.contract.text}`;
   renderSeats(s);
   renderPiles(s);
   renderMelds(s);
@@ -393,7 +403,7 @@ function renderSeats(s) {
     for (let i = 0; i < Math.min(seat.hand_size, 20); i++) backs.append(el("span", { class: "mini-back" }));
     const tags = el("div", { class: "tags" });
     if (seat.dealer) tags.append(el("span", { class: "tag", text: "dealer" }));
-    tags.append(el("span", { class: seat.laid_down ? "tag down" : "tag", text: seat.laid_down ? "laid down" : "not down" }));
+    if (seat.laid_down !== null) tags.append(el("span", { class: seat.laid_down ? "tag down" : "tag", text: seat.laid_down ? "laid down" : "not down" }));
     if (seat.claims) tags.append(el("span", { class: "tag claims", text: `claims ${seat.claims}` }));
     const known = seat.known.length
       ? el("div", { class: "known", title: "cards this player picked up and still holds" }, el("span", { class: "label", text: "picked up:" }), ...seat.known.map((c) => cardNode(c, { tiny: true })))
@@ -404,7 +414,7 @@ function renderSeats(s) {
         { class: cls.join(" "), "data-seat": seat.seat },
         el("div", { class: "seat-head" },
           el("span", { class: "seat-name", text: seat.name + (seat.you && seat.name.toLowerCase() !== "you" ? " (you)" : "") }),
-          el("span", { class: "score", text: `${seat.score} pts` })),
+          el("span", { class: "score", text: `${seat.score} ${s.score_label || "pts"}` })),
         el("div", { class: "hand-size" }, backs, el("span", { text: `${seat.hand_size} card${seat.hand_size === 1 ? "" : "s"}` })),
         tags,
         known,
@@ -426,6 +436,12 @@ function renderPiles(s) {
 function renderMelds(s) {
   const box = $("melds");
   box.innerHTML = "";
+  if (s.game === "fifteen") {
+    const last = s.rounds_played[s.rounds_played.length - 1];
+    box.append(el("div", { class: "no-melds", text: "No melds are laid in this game: the first whose 15 cards (after a discard) form sequences goes out." }));
+    if (last && last.melds.length) box.append(winnerMelds(s, last));
+    return;
+  }
   if (!s.table.length) {
     box.append(el("div", { class: "no-melds", text: "No melds on the table yet." }));
     return;
@@ -465,6 +481,12 @@ function renderMelds(s) {
   }
 }
 
+function winnerMelds(s, r) {
+  const group = el("div", { class: "meld-owner" }, el("div", { class: "owner-name", text: `${s.names[r.closer]} went out in hand ${r.round} with` }));
+  for (const m of r.melds) group.append(el("div", { class: "meld" }, el("span", { class: "meld-cards" }, ...m.split(" ").map((c) => cardNode(c, { small: true })))));
+  return group;
+}
+
 function renderActions(s) {
   const box = $("actions");
   box.innerHTML = "";
@@ -482,7 +504,7 @@ function renderHand(s) {
   const flat = [];
   const fresh = newCards(ui.prevHand, s.hand.flatMap((g) => g.cards));
   ui.prevHand = s.hand.flatMap((g) => g.cards);
-  const playable = new Set(legalTexts().map((t) => t.split(" ")).filter((p) => ["discard", "layoff", "swap"].includes(p[0])).map((p) => p[1]));
+  const playable = new Set(legalTexts().map((t) => t.split(" ")).filter((p) => ["discard", "layoff", "swap", "out"].includes(p[0]) && p[1]).map((p) => p[1]));
   for (const group of s.hand) {
     const g = el("div", { class: `hand-group group-${group.suit}`, title: group.suit });
     for (const c of group.cards) {
@@ -509,7 +531,9 @@ function newCards(before, after) {
   for (const c of after) count.set(c, (count.get(c) || 0) + 1);
   for (const c of before) if (count.has(c)) count.set(c, count.get(c) - 1);
   if (!before.length) return new Map();
-  return count;
+  let fresh = 0;
+  for (const n of count.values()) if (n > 0) fresh += n;
+  return fresh > 3 ? new Map() : count; // a new deal is not "new cards"
 }
 
 function clickCard(card, index) {
@@ -561,26 +585,32 @@ function renderLog(s) {
 
 function pointsTable(s, roundIndex) {
   const r = s.rounds_played[roundIndex];
+  const label = s.score_label === "chips" ? "chips this hand" : "points in hand";
   const rows = s.seats.map((seat) =>
     el("tr", { class: r.closer === seat.seat ? "closer" : "" },
       el("td", { text: seat.name }),
       el("td", { class: "num", text: String(r.points[seat.seat]) }),
       el("td", { class: "num", text: String(s.rounds_played.slice(0, roundIndex + 1).reduce((a, x) => a + x.points[seat.seat], 0)) })));
   return el("table", { class: "points" },
-    el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "points in hand" }), el("th", { text: "total" }))),
+    el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: label }), el("th", { text: "total" }))),
     el("tbody", {}, ...rows));
 }
 
 function roundSummary(s) {
   const r = s.rounds_played[s.rounds_played.length - 1];
-  const who = r.closer === null ? "Nobody closed (stock or turn limit)" : `${s.names[r.closer]} closed`;
-  openOverlay(`Round ${r.round} over`, [el("p", { text: `${who} after ${r.turns} turns.` }), pointsTable(s, s.rounds_played.length - 1)], [
+  const fifteen = s.game === "fifteen";
+  const verb = fifteen ? "went out" : "closed";
+  const who = r.closer === null ? `Nobody ${verb} (stock or turn limit)` : `${s.names[r.closer]} ${verb}`;
+  const body = [el("p", { text: `${who} after ${r.turns} turns.` })];
+  if (fifteen && r.melds.length) body.push(winnerMelds(s, r));
+  body.push(pointsTable(s, s.rounds_played.length - 1));
+  openOverlay(`${fifteen ? "Hand" : "Round"} ${r.round} over`, body, [
     { label: s.game_over ? "See the result" : "Next round", primary: true, action: () => { closeOverlay(); if (s.game_over) gameOver(ui.state); else scheduleBot(); } },
   ]);
 }
 
 function gameOver(s) {
-  const order = [...s.seats].sort((a, b) => a.score - b.score);
+  const order = [...s.seats].sort((a, b) => (s.higher_wins ? b.score - a.score : a.score - b.score));
   const rows = order.map((seat) => el("tr", { class: s.winners.includes(seat.seat) ? "winner" : "" },
     el("td", { text: seat.name }), el("td", { class: "num", text: String(seat.score) })));
   const winners = s.winners.map((w) => s.names[w]).join(" and ");
