@@ -91,6 +91,18 @@ def _wait_for_me_or_summary(page) -> str:
     return "summary" if page.is_visible("#overlay") else "me"
 
 
+def _version(page) -> int:
+    return int(page.evaluate("document.body.dataset.version || 0"))
+
+
+def _play_and_wait(page) -> str:
+    """One move by clicking, then wait until the page shows the server's answer to it."""
+    before = _version(page)
+    move = _play_my_turn(page)
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=30_000)
+    return move
+
+
 def _play_my_turn(page) -> str:
     """One of the person's moves, made by clicking like a person; returns what was clicked."""
     actions = page.eval_on_selector_all("#actions [data-move]", "n => n.map(x => x.dataset.move)")
@@ -148,9 +160,8 @@ def test_play_a_round_in_the_browser(server, browser, tmp_path):
         if page.locator("#melds .meld").count() >= 2 or shot is None:
             shot = page.screenshot(full_page=True)
         hand_before = page.locator("#hand .card").count()
-        clicked.append(_play_my_turn(page))
+        clicked.append(_play_and_wait(page))
         assert hand_before >= 1
-        page.wait_for_timeout(60)
     else:
         pytest.fail(f"the round did not end; moves clicked: {clicked}")
     assert any(c.startswith("discard") for c in clicked) and "draw" in clicked

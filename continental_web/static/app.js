@@ -349,6 +349,8 @@ function simpleMoves() {
 function show(state) {
   const before = ui.state;
   ui.state = state;
+  ui.version = (ui.version || 0) + 1;
+  document.body.dataset.version = ui.version; // lets a test wait for the server's answer
   render();
   if (ui.mode === "game") {
     const played = state.rounds_played.length;
