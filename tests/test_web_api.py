@@ -686,3 +686,17 @@ def test_the_command_prints_its_address_and_serves_the_page(tmp_path):
         check=False,
     )
     assert bad.returncode == 2 and "--port 70000 is out of range" in bad.stderr
+
+
+def test_the_shipped_replay_files_replay_through_the_engine():
+    """Every replay file in results/ is listed by the start page and replays to its scores."""
+    from pathlib import Path
+
+    results = Path(__file__).resolve().parents[1] / "results"
+    names = web_session.record_files(results)
+    assert "web_replay_seed2027.json" in names
+    for name in names:
+        replay = web_session.Replay(web_session.load_record_file(results, name))
+        record = json.loads((results / name).read_text())
+        assert replay.final_scores == record["scores"]
+        assert replay.frame(replay.steps)["game_over"]
