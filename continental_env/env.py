@@ -75,6 +75,14 @@ Every id has a text form (``env.unwrapped.game.action_to_str``); the layout:
 Rewards reach every agent through ``rewards`` on the step where the round ends; ``infos`` then
 carry ``round_points`` (that seat's points), ``round`` and ``closer`` (relative seat or None).
 
+## Errors, copies and positions
+
+An action outside the action space (``10**6``, ``2.5``) raises ``ValueError`` with the engine's
+message (the value and the range), on ``env()`` as on ``raw_env``; the state is unchanged. Seeds
+may be any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
+environment keep its game, agents, rewards, flags and agent to act. Assigning
+``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
+
 ## Version history
 
 * v0: initial release.
@@ -82,6 +90,7 @@ carry ``round_points`` (that seat's points), ``round`` and ``closer`` (relative 
 
 from __future__ import annotations
 
+import operator
 import random
 import sys
 import types
@@ -98,6 +107,16 @@ from continental_env.game import Game
 from continental_env.rules import RuleConfig, resolve_rules
 
 PLANE = 65  # 5 x 13
+# What a running environment carries besides its game (kept by pickle and copy.deepcopy).
+_POSITION_FIELDS = (
+    "agents",
+    "rewards",
+    "_cumulative_rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "agent_selection",
+)
 REWARD_MODES = ("relative", "points", "win")
 _PHASE_INDEX = {"draw": 0, "claim": 1, "play": 2}
 
@@ -189,9 +208,62 @@ class raw_env(AECEnv, EzPickle):
             for a in self.possible_agents
         }
         self._seeder = random.Random()
-        self.game: Game | None = None
+        self._game: Game | None = None
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
+        self._obs_game: Game | None = None  # the cache belongs to this game object ...
+        self._obs_moves = -1  # ... at this move count
+
+    # ------------------------------------------------------------------ the engine
+
+    @property
+    def game(self) -> Game | None:
+        """The engine behind the table (None before the first ``reset``)."""
+        return self._game
+
+    @game.setter
+    def game(self, game: Game) -> None:
+        """Put another position behind the table (a test scenario, a loaded state).
+
+        The observation cache is dropped and, once the environment has been reset, the agent to
+        act follows the new game.
+        """
+        if not isinstance(game, Game):
+            raise ValueError(f"game must be a continental_env.game.Game, not {type(game).__name__}")
+        if game.num_players != self.num_players:
+            raise ValueError(
+                f"game has {game.num_players} players; this environment seats {self.num_players}"
+            )
+        self._game = game
+        self._obs_cache = {}
+        self._obs_game = None
         self._obs_moves = -1
+        if self.agents and game.actor is not None:
+            self.agent_selection = self.possible_agents[game.actor]
+
+    # ------------------------------------------------------------------ pickling
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The constructor arguments (EzPickle) plus the position: the game, the agents, the
+        rewards and flags, the agent to act and the reset seeder, so that ``pickle`` and
+        ``copy.deepcopy`` of a running environment continue the same game."""
+        state = EzPickle.__getstate__(self)
+        if self._game is not None:
+            state["position"] = {
+                "game": self._game,
+                "seeder": self._seeder.getstate(),
+                **{name: getattr(self, name) for name in _POSITION_FIELDS},
+            }
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        EzPickle.__setstate__(self, state)
+        position = state.get("position")
+        if position is None:
+            return
+        self._game = position["game"]
+        self._seeder.setstate(position["seeder"])
+        for name in _POSITION_FIELDS:
+            setattr(self, name, position[name])
 
     # ------------------------------------------------------------------ spaces
 
@@ -205,8 +277,12 @@ class raw_env(AECEnv, EzPickle):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
+            try:
+                seed = operator.index(seed)  # any integer kind: int, numpy integers
+            except TypeError:
+                raise ValueError(f"seed {seed!r} is not an integer") from None
             self._seeder = random.Random(seed)
-        self.game = Game.new(self.rules, self.num_players, seed=self._seeder.getrandbits(64))
+        self._game = Game.new(self.rules, self.num_players, seed=self._seeder.getrandbits(64))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -215,6 +291,7 @@ class raw_env(AECEnv, EzPickle):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.actor]
         self._obs_cache = {}
+        self._obs_game = None
         self._obs_moves = -1
 
     def step(self, action: int) -> None:
@@ -268,9 +345,10 @@ class raw_env(AECEnv, EzPickle):
     # ------------------------------------------------------------------ observations
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self.game
-        if self._obs_moves != game.moves:
+        game = self._game
+        if self._obs_moves != game.moves or self._obs_game is not game:
             self._obs_cache = {}
+            self._obs_game = game
             self._obs_moves = game.moves
         cached = self._obs_cache.get(agent)
         if cached is None:
@@ -354,6 +432,32 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     return obs
 
 
+class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` with the engine's explanation.
+
+    An action outside the action space (``10**6``, ``-1``, ``2.5``, ``None`` for a live agent)
+    raises ``ValueError`` with the engine's message, which names the value and the range, instead
+    of a bare ``AssertionError``; the state is unchanged. In-range actions go through the standard
+    wrapper unchanged.
+    """
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        done = self.terminations[agent] or self.truncations[agent]
+        if not (action is None and done) and not self.action_space(agent).contains(action):
+            if done:
+                raise ValueError(f"{agent} is done: step(None) is the only action, not {action!r}")
+            try:
+                index = operator.index(action)
+            except TypeError:
+                index = -1
+            if not 0 <= index < self.action_space(agent).n:
+                # Never a legal id: the engine refuses it with its message, changing nothing.
+                self.unwrapped.game.apply(action)
+            action = index  # an integer kind the space does not recognise, in range
+        super().step(action)
+
+
 def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (see the module docstring)."""
     environment: AECEnv = raw_env(**kwargs)
@@ -361,7 +465,7 @@ def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
         environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     elif illegal != "raise":
         raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    environment = ExplainedOutOfBoundsWrapper(environment)
     environment = wrappers.OrderEnforcingWrapper(environment)
     return environment
 

@@ -3,6 +3,7 @@ rendering, the registry and import hygiene (DESIGN.md "Observations", "Rewards")
 
 from __future__ import annotations
 
+import copy
 import itertools
 import pickle
 import random
@@ -60,10 +61,7 @@ def play_env(env: Any, seed: int, steps: int | None = None) -> Iterator[str]:
 
 def load(env: Any, game: Game) -> None:
     """Put a hand-built engine position behind a reset environment."""
-    raw = env.unwrapped
-    raw.game = game
-    raw.agent_selection = raw.possible_agents[game.actor]
-    raw._obs_moves = -1  # the observation cache belongs to the previous game
+    env.unwrapped.game = game  # the setter drops the cache and follows the new game's actor
 
 
 # ----------------------------------------------------------------------------- conformance
@@ -102,6 +100,91 @@ def test_env_pickles_and_reloads_with_its_arguments() -> None:
     assert clone.unwrapped.reward_mode == "points"
     a, b = env.observe("player_1"), clone.observe("player_1")
     assert np.array_equal(a["observation"], b["observation"])
+
+
+def random_steps(env: Any, seed: int, steps: int) -> list[tuple]:
+    """Up to ``steps`` random legal actions (then ``None`` for the done agents); returns each
+    step's agent, observation and reward."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(steps):
+        if not env.agents:
+            break
+        agent = env.agent_selection
+        obs, reward, term, trunc, _info = env.last()
+        out.append((agent, obs["observation"].tobytes(), reward))
+        env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    return out
+
+
+def advanced_env(steps: int, **kwargs: Any) -> Any:
+    """A wrapped env reset with seed 6 and moved on by ``steps`` random legal actions."""
+    env = continental_env.env(**kwargs)
+    env.reset(seed=6)
+    random_steps(env, seed=6, steps=steps)
+    return env
+
+
+@pytest.mark.parametrize("copier", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
+def test_pickle_and_deepcopy_keep_a_running_game(copier: Any) -> None:
+    env = advanced_env(137, num_players=3, rounds=[1, 2])
+    twin = copier(env)
+    raw, traw = env.unwrapped, twin.unwrapped
+    assert traw.game is not raw.game
+    assert traw.game.to_dict() == raw.game.to_dict()
+    assert traw.game.moves == 137
+    for name in ("agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations",
+                 "truncations", "infos"):  # fmt: skip
+        assert getattr(traw, name) == getattr(raw, name), name
+    # Both continue identically, to the end of the game and into the next unseeded reset.
+    assert random_steps(twin, seed=1, steps=10_000) == random_steps(env, seed=1, steps=10_000)
+    assert all(traw.terminations.values()) and traw.game.is_over
+    env.reset()
+    twin.reset()
+    assert traw.game.to_dict() == raw.game.to_dict()
+    # A copy of an environment that was never reset is a fresh one, as before.
+    fresh = copier(continental_env.env(num_players=3))
+    assert fresh.unwrapped.game is None
+    fresh.reset(seed=6)
+    assert fresh.unwrapped.game.to_dict() == advanced_env(0, num_players=3).unwrapped.game.to_dict()
+
+
+def test_assigning_a_game_serves_that_games_observations() -> None:
+    env = continental_env.env(num_players=3)
+    env.reset(seed=0)
+    old = env.observe(env.agent_selection)["observation"].copy()  # fills the cache at move 0
+    new_game = Game.new("continental", 3, seed=99)  # also at move 0
+    env.unwrapped.game = new_game
+    agent = env.possible_agents[new_game.actor]
+    assert env.agent_selection == agent
+    obs = env.observe(agent)
+    hand = env.unwrapped.observation_layout["hand"]
+    assert obs["observation"][hand][:53].tolist() == new_game.hands[new_game.actor]
+    assert not np.array_equal(obs["observation"], old)
+    assert np.flatnonzero(obs["action_mask"]).tolist() == new_game.legal_actions()
+    with pytest.raises(ValueError, match="4 players"):
+        env.unwrapped.game = Game.new("continental", 4, seed=1)
+
+
+@pytest.mark.parametrize("action", [10**6, -1, 2.5, "draw", None])
+def test_out_of_space_actions_get_the_engines_message_on_the_wrapped_env(action: Any) -> None:
+    env = continental_env.env(num_players=4)
+    env.reset(seed=0)
+    before = env.unwrapped.game.to_dict()
+    expected = "out of range 0..1630" if isinstance(action, int) else "not an integer id"
+    with pytest.raises(ValueError, match=expected):
+        env.step(action)
+    assert env.unwrapped.game.to_dict() == before
+    env.step(np.int64(env.unwrapped.game.legal_actions()[0]))  # numpy ids still work
+
+
+def test_numpy_integer_seeds_are_accepted_and_other_seeds_refused() -> None:
+    a, b = continental_env.env(num_players=2), continental_env.env(num_players=2)
+    a.reset(seed=np.int64(11))
+    b.reset(seed=11)
+    assert a.unwrapped.game.to_dict() == b.unwrapped.game.to_dict()
+    with pytest.raises(ValueError, match="not an integer"):
+        a.reset(seed=1.5)
 
 
 def test_game_pickles_to_an_equal_game() -> None:

@@ -26,7 +26,6 @@ def observe(game: Game, seat: int) -> dict[str, np.ndarray]:
     raw = continental_env.raw_env(num_players=game.num_players, preset=game.rules)
     raw.reset(seed=0)
     raw.game = game
-    raw._obs_moves = -1
     return raw.observe(f"player_{seat}")
 
 
