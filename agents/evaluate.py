@@ -1,7 +1,11 @@
-"""Evaluate bots against each other on duplicate deals: ``python -m agents.evaluate``.
+"""Evaluate bots against each other on duplicate deals: ``continental evaluate``.
+
+``python -m agents.evaluate`` is the same command. Agents, models (present, readable, trained for
+this table size) and the ``--json``/``--plot`` paths are checked before the first game; a problem
+is one line naming it (exit status 2).
 
 ```
-python -m agents.evaluate --agents strong,greedy --players 4 --games 2000 --seed 0 --jobs 2 \\
+continental evaluate --agents strong,greedy --players 4 --games 2000 --seed 0 --jobs 2 \\
     --json results/ladder_strong_greedy.json --plot results/ladder_strong_greedy.png
 ```
 
@@ -53,7 +57,6 @@ of the other seats in the same game. ``timing`` is the only part that varies bet
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import multiprocessing
@@ -65,6 +68,8 @@ from typing import Any
 
 from agents import make_agent
 from agents.base import PlayerView
+from agents.cli import ArgumentParser, check_output_path, parse_names, parse_rounds
+from agents.ppo_agent import check_table
 from agents.stats import diff_vs_table, mean_ci95, paired_diff_ci95, win_shares
 from continental_env.game import Game
 from continental_env.rules import RuleConfig, contract_for_round, resolve_rules
@@ -190,7 +195,8 @@ def evaluate(
     if games < 1:
         raise ValueError("--games must be at least 1")
     for name in dict.fromkeys(agents):
-        make_agent(name, 0)  # fail fast on a bad name or path
+        # Fail fast, before any game: a bad name, a missing model, a model for another table.
+        check_table(make_agent(name, 0), players)
     base = lineup(agents, players)
     seatings = rotations(base)
     names = list(dict.fromkeys(base))
@@ -420,16 +426,10 @@ def plot_report(report: dict[str, Any], path: str) -> None:
 # ----------------------------------------------------------------------------- command line
 
 
-def _parse_rounds(text: str | None) -> list[int] | None:
-    if not text:
-        return None
-    return [int(x) for x in text.replace(",", " ").split()]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
-    parser = argparse.ArgumentParser(
-        prog="python -m agents.evaluate",
+    parser = ArgumentParser(
+        prog="continental evaluate",
         description="Evaluate bots on duplicate deals (the first agent is the candidate).",
     )
     parser.add_argument(
@@ -451,35 +451,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--from-json", default=None, help="print and plot a saved report instead of playing"
     )
     args = parser.parse_args(argv)
+    try:  # every output path is checked before the first game, so no report is lost at the end
+        for flag, path in (("--json", args.json), ("--plot", args.plot)):
+            if path:
+                check_output_path(path, flag)
+        if args.from_json:
+            try:
+                with open(args.from_json) as f:
+                    saved = json.load(f)
+            except (OSError, ValueError) as exc:
+                raise ValueError(f"--from-json {args.from_json}: cannot be read ({exc})") from None
+        else:
+            agents = parse_names(args.agents, "--agents")
+            rounds = parse_rounds(args.rounds)
+            if args.jobs < 1:
+                raise ValueError(f"--jobs {args.jobs}: must be at least 1")
+    except ValueError as exc:
+        parser.error(str(exc))
     if args.from_json:
-        with open(args.from_json) as f:
-            saved = json.load(f)
         print(format_report(saved))
         if args.plot:
             plot_report(saved, args.plot)
         return 0
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     try:
         report = evaluate(
             agents,
             players=args.players,
             games=args.games,
             seed=args.seed,
-            jobs=max(1, args.jobs),
+            jobs=args.jobs,
             preset=args.preset,
-            rounds=_parse_rounds(args.rounds),
+            rounds=rounds,
             progress=not args.no_progress,
         )
     except ValueError as exc:
         parser.error(str(exc))
     print(format_report(report))
     if args.json:
-        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as f:
             json.dump(report, f, indent=2)
             f.write("\n")
     if args.plot:
-        os.makedirs(os.path.dirname(os.path.abspath(args.plot)), exist_ok=True)
         plot_report(report, args.plot)
     return 0
 

@@ -7,13 +7,23 @@ samples from the masked softmax with the agent's own seeded generator).
 
 The forward pass runs in numpy: one observation at a time through a small MLP is several times
 faster in numpy than in torch, it needs no torch threads in evaluation workers, and frozen
-snapshots of the learner (``.npz``, written by ``train.py``) play as training opponents inside
-environment workers that never import torch. torch is imported only to read an SB3 ``.zip``.
+snapshots of the learner (``.npz``, written by ``agents.train``) play as training opponents
+inside environment workers that never import torch. torch is imported only to read an SB3 ``.zip``.
+
+**What a model was trained for.** A policy only fits tables of the size it was trained at (the
+observation and the action space grow with the players). Training writes the environment, its
+version and the table into the model: a ``continental.json`` member of the ``.zip`` (SB3 ignores
+it) or a ``meta`` entry of the ``.npz``. A model without it (such as the shipped
+``ppo_continental_4p.zip``) is matched by its input and output sizes. ``check_table(agent, P)``
+refuses a model at a table of another size with one clear line, before any game.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import os
+import zipfile
 from typing import Any
 
 import numpy as np
@@ -21,6 +31,8 @@ import numpy as np
 from agents.base import PlayerView
 
 ACTIVATIONS = ("tanh", "relu")
+ENV_NAME = "continental_v0"
+META_MEMBER = "continental.json"  # the metadata's name inside a model .zip
 
 
 class NumpyPolicy:
@@ -33,6 +45,7 @@ class NumpyPolicy:
         name: str = "ppo",
         deterministic: bool = True,
         seed: int | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> None:
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation={activation!r}: choose one of {ACTIVATIONS}")
@@ -44,6 +57,16 @@ class NumpyPolicy:
         self.name = name
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
+        self.meta = meta  # what the model was trained for (``model_metadata``), if recorded
+        self.obs_size = int(self.weights[0][0].shape[0])
+        self.num_actions = int(self.weights[-1][0].shape[1])
+
+    @property
+    def trained_players(self) -> int | None:
+        """The table size the model was trained for: recorded, else matched by its sizes."""
+        if self.meta and "num_players" in self.meta:
+            return int(self.meta["num_players"])
+        return players_for_sizes(self.obs_size, self.num_actions)
 
     # ------------------------------------------------------------------ building
 
@@ -72,6 +95,8 @@ class NumpyPolicy:
         for i, (w, b) in enumerate(self.weights):
             arrays[f"w{i}"] = w.T
             arrays[f"b{i}"] = b
+        if self.meta is not None:
+            arrays["meta"] = np.array(json.dumps(self.meta))
         tmp = f"{path}.{os.getpid()}.tmp.npz"
         np.savez(tmp, activation=np.array(self.activation), **arrays)
         os.replace(tmp, path)
@@ -83,6 +108,8 @@ class NumpyPolicy:
             n = sum(1 for k in data.files if k.startswith("w"))
             weights = [(data[f"w{i}"], data[f"b{i}"]) for i in range(n)]
             activation = str(data["activation"])
+            meta = json.loads(str(data["meta"])) if "meta" in data.files else None
+        kwargs.setdefault("meta", meta)
         return cls(weights, activation=activation, **kwargs)
 
     # ------------------------------------------------------------------ acting
@@ -99,6 +126,11 @@ class NumpyPolicy:
 
     def act_from_observation(self, obs: np.ndarray, legal: list[int]) -> int:
         """The action for an observation vector and its legal action ids."""
+        if len(obs) != self.obs_size:
+            raise ValueError(
+                f"{self.name}: observation of size {len(obs)}, but the model takes "
+                f"{self.obs_size} ({describe_table(self.trained_players)})"
+            )
         if len(legal) == 1:
             return legal[0]
         scores = self.logits(obs)[legal]
@@ -116,32 +148,111 @@ class NumpyPolicy:
         return self.act_from_observation(view.observation(), legal)
 
 
-_LOADED: dict[tuple[str, float], tuple[list[tuple[np.ndarray, np.ndarray]], str]] = {}
+# ----------------------------------------------------------------------------- what a model fits
+
+
+@functools.cache
+def table_sizes(num_players: int) -> tuple[int, int]:
+    """(observation size, number of actions) of the environment at ``num_players`` seats."""
+    from continental_env.env import observation_layout, raw_env
+
+    return observation_layout(num_players)["turn"].stop, raw_env(
+        num_players=num_players
+    ).num_actions
+
+
+def players_for_sizes(obs_size: int, num_actions: int) -> int | None:
+    """The table size whose observation and action space have these sizes (None: no table)."""
+    for players in range(2, 9):
+        if table_sizes(players) == (obs_size, num_actions):
+            return players
+    return None
+
+
+def describe_table(players: int | None) -> str:
+    return "trained for no table size" if players is None else f"trained for {players} players"
+
+
+def model_metadata(num_players: int, preset: str, rounds: list[int] | None = None) -> dict:
+    """What a model is trained for: the environment, its version and the table."""
+    from continental_env import __version__
+
+    obs_size, num_actions = table_sizes(num_players)
+    return {
+        "env": ENV_NAME,
+        "env_version": __version__,
+        "num_players": num_players,
+        "preset": preset,
+        "rounds": rounds,
+        "obs_size": obs_size,
+        "num_actions": num_actions,
+    }
+
+
+def write_zip_metadata(path: str | os.PathLike, meta: dict[str, Any]) -> None:
+    """Add the metadata to an SB3 model ``.zip`` (call it on the temporary file, before moving)."""
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr(META_MEMBER, json.dumps(meta, indent=2))
+
+
+def read_zip_metadata(path: str | os.PathLike) -> dict[str, Any] | None:
+    """The metadata of a model ``.zip``, or None if it has none."""
+    with zipfile.ZipFile(path) as archive:
+        if META_MEMBER not in archive.namelist():
+            return None
+        return json.loads(archive.read(META_MEMBER))
+
+
+def check_table(agent: Any, num_players: int) -> None:
+    """ValueError if ``agent`` is a model trained for another table size (other agents pass)."""
+    if not isinstance(agent, NumpyPolicy):
+        return
+    meta = agent.meta or {}
+    if meta.get("env", ENV_NAME) != ENV_NAME:
+        raise ValueError(f"{agent.name} was trained for the environment {meta['env']!r}")
+    trained = agent.trained_players
+    if trained != num_players or table_sizes(num_players) != (agent.obs_size, agent.num_actions):
+        raise ValueError(
+            f"{agent.name} was {describe_table(trained)} (observation {agent.obs_size}, "
+            f"{agent.num_actions} actions); this table has {num_players}"
+        )
+
+
+# ----------------------------------------------------------------------------- loading
+
+_LOADED: dict[tuple[str, float], tuple[list[tuple[np.ndarray, np.ndarray]], str, Any]] = {}
 
 
 def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -> NumpyPolicy:
     """A trained agent from an SB3 MaskablePPO ``.zip`` or a ``.npz`` snapshot (``ppo:PATH``).
 
     The weights are read once per file (and modification time) and shared: the evaluation
-    harness builds a fresh agent for every game.
+    harness builds a fresh agent for every game. A missing or unreadable file is a ValueError.
     """
+    if not os.path.isfile(path):
+        raise ValueError(f"ppo:{path}: no such model file")
     key = (os.path.abspath(path), os.path.getmtime(path))
     if key not in _LOADED:
-        if str(path).endswith(".npz"):
-            policy = NumpyPolicy.load_npz(path)
-        else:
-            from sb3_contrib import MaskablePPO
+        try:
+            if str(path).endswith(".npz"):
+                policy = NumpyPolicy.load_npz(path)
+            else:
+                from sb3_contrib import MaskablePPO
 
-            model = MaskablePPO.load(path, device="cpu")
-            policy = NumpyPolicy.from_sb3(model.policy)
-        _LOADED[key] = ([(w.T, b) for w, b in policy.weights], policy.activation)
-    weights, activation = _LOADED[key]
+                model = MaskablePPO.load(path, device="cpu")
+                policy = NumpyPolicy.from_sb3(model.policy, meta=read_zip_metadata(path))
+        except Exception as exc:  # a truncated zip, a foreign file: one line, not a traceback
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise ValueError(f"ppo:{path}: cannot read the model ({first})") from exc
+        _LOADED[key] = ([(w.T, b) for w, b in policy.weights], policy.activation, policy.meta)
+    weights, activation, meta = _LOADED[key]
     return NumpyPolicy(
         weights,
         activation=activation,
         name=f"ppo:{path}",
         deterministic=deterministic,
         seed=seed,
+        meta=meta,
     )
 
 
@@ -159,6 +270,9 @@ def export_model(src: str, dst: str) -> None:
     )
     tmp = f"{dst}.{os.getpid()}.tmp.zip"
     model.save(tmp)
+    meta = read_zip_metadata(src)
+    if meta is not None:
+        write_zip_metadata(tmp, meta)
     os.replace(tmp, dst)
 
 

@@ -1,6 +1,7 @@
 """Throughput benchmark: random legal play through the bare engine and the wrapped AEC env.
 
-    python -m continental_env.bench [--games 20] [--players 2 4] [--preset continental]
+    continental bench [--games 20] [--players 2 4] [--preset continental]
+    python -m continental_env.bench ...      (the same)
 
 Each figure is the median of ``--repeats`` passes (the machine may be noisy). The AEC figure
 includes an observation and an action mask on every step (``env.last()``), as a learner sees it.
@@ -12,9 +13,11 @@ import argparse
 import platform
 import random
 import statistics
+import sys
 import time
 
 from continental_env.game import Game
+from continental_env.rules import PRESETS
 
 
 def bench_engine(players: int, games: int, preset: str, seed: int) -> tuple[int, float]:
@@ -55,14 +58,24 @@ def bench_aec(players: int, games: int, preset: str, seed: int) -> tuple[int, fl
     return actions, time.perf_counter() - start
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    """``continental bench``: every option is checked before the first game."""
+    parser = argparse.ArgumentParser(prog="continental bench", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per measurement")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--preset", default="continental")
     parser.add_argument("--repeats", type=int, default=3, help="passes; the median is shown")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.games < 1 or args.repeats < 1:
+        parser.error("--games and --repeats must be at least 1")
+    if args.preset not in PRESETS:
+        parser.error(f"--preset {args.preset!r}: choose one of {', '.join(PRESETS)}")
+    for players in args.players:
+        try:
+            PRESETS[args.preset].check_players(players)
+        except ValueError as exc:
+            parser.error(f"--players {players}: {exc}")
     print(f"python {platform.python_version()} on {platform.machine()}, preset {args.preset}")
     print(f"{'players':>7} {'mode':>6} {'actions/s':>10} {'games/s':>8} {'actions/game':>12}")
     for players in args.players:
@@ -79,7 +92,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{players:>7} {mode:>6} {statistics.median(rates):>10,.0f} "
                 f"{statistics.median(games_rates):>8.2f} {per_game:>12,.0f}"
             )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

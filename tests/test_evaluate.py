@@ -153,3 +153,60 @@ def test_cli_rejects_bad_arguments() -> None:
         ev.main(["--agents", "nope,greedy", "--games", "1", "--no-progress"])
     with pytest.raises(SystemExit):
         ev.main(["--agents", "greedy", "--players", "9", "--games", "1", "--no-progress"])
+
+
+# ----------------------------------------------------------------------------- checks before play
+
+MODEL_4P = "agents/models/ppo_continental_4p.zip"
+
+
+def no_games(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a game was played before the problem was reported")
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (["--agents", "ppo:no/such/model.zip,greedy"], "ppo:no/such/model.zip: no such model file"),
+        (["--agents", "ppo:README.md,greedy"], "cannot read the model"),
+        (["--agents", f"ppo:{MODEL_4P},greedy", "--players", "3"], "trained for 4 players"),
+        (["--json", "{file}/r.json"], "--json"),
+        (["--plot", "{file}/r.png"], "--plot"),
+        (["--json", "{dir}"], "is a directory"),
+        (["--rounds", "1-3"], "--rounds"),
+        (["--jobs", "0"], "--jobs"),
+        (["--from-json", "{dir}/missing.json"], "--from-json"),
+    ],
+)
+def test_problems_are_one_line_errors_before_any_game(
+    extra: list[str],
+    expected: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    if "4 players" in expected:
+        pytest.importorskip("sb3_contrib")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a directory")
+    monkeypatch.setattr(ev, "_run_deals", no_games)
+    args = ["--agents", "greedy,random", "--games", "1", "--no-progress"]
+    args += [x.format(file=a_file, dir=tmp_path) for x in extra]
+    with pytest.raises(SystemExit) as exit_info:
+        ev.main(args)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and expected in err, err
+
+
+def test_the_shipped_model_fits_its_own_table_size() -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.ppo_agent import check_table, load_agent
+
+    agent = load_agent(MODEL_4P)
+    assert agent.meta is None and agent.trained_players == 4  # inferred from its sizes
+    check_table(agent, 4)
+    with pytest.raises(ValueError, match="this table has 5"):
+        check_table(agent, 5)
+    with pytest.raises(ValueError, match="trained for 4 players"):
+        ev.evaluate([f"ppo:{MODEL_4P}", "greedy"], players=3, games=1)

@@ -1,0 +1,142 @@
+"""One command line for the project: ``continental COMMAND [options]``.
+
+```
+continental play --opponents greedy,strong --seed 1
+continental evaluate --agents strong,greedy --players 4 --games 200 --json report.json
+continental train --opponents greedy --total-timesteps 2000000
+continental bench --games 20
+```
+
+Every command is also ``python -m MODULE`` (``agents.play``, ``agents.evaluate``,
+``agents.train`` or ``python train.py``, ``continental_env.bench``). The commands share their
+conventions: ``--seed``, ``--players``, ``--preset``, ``--rounds`` ('all', '1' or '1,2,3') mean
+the same everywhere; a bad option is refused before any work with one line naming it (argparse's
+``error``, exit status 2).
+
+Adding a command is one ``Command`` entry in ``COMMANDS``: its name, the module whose
+``main(argv) -> int`` runs it, and a one-line help. ``main`` forwards the remaining arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NoReturn
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: ``module.main(argv)`` runs it."""
+
+    name: str
+    module: str
+    help: str
+
+
+COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command("play", "agents.play", "play a game in the terminal against bots"),
+        Command("evaluate", "agents.evaluate", "evaluate agents on duplicate deals"),
+        Command("train", "agents.train", "train a MaskablePPO agent"),
+        Command("bench", "continental_env.bench", "measure the environment's throughput"),
+    )
+}
+
+
+def register(name: str, module: str, help: str) -> None:
+    """Add a subcommand (the same as one more entry in ``COMMANDS``)."""
+    if name in COMMANDS:
+        raise ValueError(f"command {name!r} is already registered ({COMMANDS[name].module})")
+    COMMANDS[name] = Command(name, module, help)
+
+
+def _usage() -> str:
+    width = max(len(name) for name in COMMANDS)
+    lines = ["usage: continental COMMAND [options]   (continental COMMAND --help for its options)"]
+    lines.append("")
+    lines.append("commands:")
+    lines += [f"  {c.name:<{width}}  {c.help}" for c in COMMANDS.values()]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch ``continental COMMAND ...`` to the command's module; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0 if args else 2
+    if args[0] == "--version":
+        from continental_env import __version__
+
+        print(f"continental {__version__}")
+        return 0
+    name, rest = args[0], args[1:]
+    command = COMMANDS.get(name)
+    if command is None:
+        choices = ", ".join(COMMANDS)
+        print(f"continental: unknown command {name!r}; choose one of {choices}", file=sys.stderr)
+        return 2
+    status = importlib.import_module(command.module).main(rest)
+    return 0 if status is None else int(status)
+
+
+# ----------------------------------------------------------------------------- shared conventions
+
+
+def parse_rounds(text: str | None, flag: str = "--rounds") -> list[int] | None:
+    """``None``, ``''`` or ``'all'`` -> None (every round); ``'1'`` -> [1]; ``'1,2'`` -> [1, 2]."""
+    if text is None or text.strip() in ("", "all"):
+        return None
+    parts = text.replace(",", " ").split()
+    if not all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts):
+        raise ValueError(f"{flag} {text!r}: give 'all', a round number or a list such as '1,2,3'")
+    return [int(p) for p in parts]
+
+
+def parse_names(text: str, flag: str) -> list[str]:
+    """A comma-separated list of names, empty entries dropped; ValueError if none is left."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValueError(f"{flag} {text!r}: give at least one name")
+    return names
+
+
+def check_output_path(path: str, flag: str) -> None:
+    """Refuse, before any work, a file path the command could not write at its end.
+
+    Creates the missing parent directories (as the command would) and writes a probe file there.
+    """
+    if os.path.isdir(path):
+        raise ValueError(f"{flag} {path}: is a directory, give a file name")
+    parent = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(parent, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".write-check-"):
+            pass
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise PermissionError(f"{path} is read-only")
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ValueError(f"{flag} {path}: cannot be written ({reason})") from None
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``PROG: error: MESSAGE (PROG --help lists the options)``.
+
+    argparse's own ``error`` prints the whole usage first, which for ``train`` is twenty lines
+    above the one that matters. Exit status 2, as argparse.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        first = message.splitlines()[0] if message else "bad arguments"
+        self.exit(2, f"{self.prog}: error: {first} ({self.prog} --help lists the options)\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
