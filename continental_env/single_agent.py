@@ -7,22 +7,31 @@ mask (``action_masks()``, the method sb3-contrib's MaskablePPO looks for). Rewar
 learner's own, from the AEC environment's reward logic (``reward="relative"`` by default: at each
 round's end, (mean of the others' points - own points) / 100).
 
+The environment knows nothing of the bots (data flows one way: ``agents`` builds on this
+package, never the reverse). An *opponent* is any callable ``opponent(game, seat) -> action id``
+that reads only what ``seat`` may see; the caller supplies them, or supplies ``make_opponent`` to
+build them from names. ``agents.single_agent.make_env`` is this class with the bots wired in:
+names for ``agents.make_agent``, bot objects, and ``"self"`` snapshots.
+
 | argument | default | meaning |
 |---|---|---|
 | ``num_players`` | 4 | seats at the table |
 | ``preset`` | ``"continental"`` | a preset name or a ``RuleConfig`` |
 | ``rounds`` | all seven | a round number or a list of them (curriculum on one contract) |
-| ``opponents`` | ``("random",)`` | the pool: names for ``agents.make_agent``, agent objects, or ``"self"`` |
+| ``opponents`` | (required) | the pool: opponent callables, names for ``make_opponent``, or ``"self"`` |
 | ``reward`` | ``"relative"`` | as ``continental_env.env`` |
 | ``round_episodes`` | False | end the gymnasium episode at each round's end (below) |
 | ``seed`` | None | seeds the deals, the learner's seat and the opponents' draws |
 | ``mask_in_info`` | False | also return the next state's mask as ``info["action_mask"]`` |
+| ``make_opponent`` | None | ``make_opponent(name, seed) -> opponent`` for the pool's names |
+| ``load_snapshot`` | None | ``load_snapshot(path) -> opponent`` for ``add_snapshot`` |
 
 Each game (or round, with ``round_episodes``) the learner takes a uniformly random seat and every
-other seat gets an opponent drawn uniformly from the pool. ``"self"`` in the pool stands for a
-frozen snapshot of the learner: ``add_snapshot(path)`` registers a ``.npz`` of policy weights
-(``agents.ppo_agent.NumpyPolicy``) and ``"self"`` draws one of the registered snapshots (the pool's
-other entries when there is none yet).
+other seat gets an opponent drawn uniformly from the pool (a name is built once per seat, seeded
+from the environment's generator). ``"self"`` in the pool stands for a frozen snapshot of the
+learner: ``add_snapshot(path)`` registers one (through ``load_snapshot``) and ``"self"`` draws one
+of the registered snapshots (the pool's other entries when there is none yet, ``"random"`` if
+there are none).
 
 With ``round_episodes=True`` an episode is one round: relative rewards make rounds independent
 (what happens in one round does not change what is best in the next), so ending the episode at the
@@ -35,13 +44,13 @@ The learner is never handed an all-zero mask: it is only asked to act when the e
 seat, and every live state has a legal action. After the episode ends, ``action_masks()`` returns
 a mask with the single action 0, which no one uses but keeps maskable samplers well defined.
 ``mask_in_info`` lets a vectorised trainer read the masks from the step's results instead of a
-second round-trip to each worker process (``train.py``'s ``MasksFromInfo``).
+second round-trip to each worker process (``agents.train``'s ``MasksFromInfo``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -49,9 +58,12 @@ import numpy as np
 from gymnasium import spaces
 
 from continental_env.env import encode_observation, raw_env
+from continental_env.game import Game
 from continental_env.rules import RuleConfig
 
 SELF = "self"
+FALLBACK = "random"  # built by make_opponent while a pool of only "self" has no snapshot yet
+Opponent = Callable[[Game, int], int]  # (game, seat) -> a legal action id for that seat
 
 
 class SingleAgentContinental(gymnasium.Env):
@@ -64,22 +76,25 @@ class SingleAgentContinental(gymnasium.Env):
         num_players: int = 4,
         preset: str | RuleConfig = "continental",
         rounds: int | Sequence[int] | None = None,
-        opponents: Sequence[Any] = ("random",),
+        opponents: Sequence[Opponent | str] = (),
         reward: str = "relative",
         round_episodes: bool = False,
         seed: int | None = None,
         render_mode: str | None = None,
         mask_in_info: bool = False,
+        make_opponent: Callable[[str, int], Opponent] | None = None,
+        load_snapshot: Callable[[str], Opponent] | None = None,
     ) -> None:
         super().__init__()
         rounds_arg = list(rounds) if isinstance(rounds, (list, tuple)) else rounds
         self._aec = raw_env(
             num_players=num_players, preset=preset, rounds=rounds_arg, reward=reward
         )
-        if not opponents:
-            raise ValueError("opponents: the pool needs at least one entry")
+        self.make_opponent = make_opponent
+        self.load_snapshot = load_snapshot
         self.num_players = num_players
-        self.pool: list[Any] = list(opponents)
+        self.pool: list[Any] = []
+        self.set_opponents(opponents)
         self.round_episodes = round_episodes
         self.render_mode = render_mode
         self.mask_in_info = mask_in_info
@@ -90,8 +105,8 @@ class SingleAgentContinental(gymnasium.Env):
         )
         self.action_space = spaces.Discrete(self.num_actions)
         self._rng = random.Random(seed)
-        self._agents: dict[tuple[str, int], Any] = {}  # opponents built by name, per seat
-        self._snapshots: list[Any] = []
+        self._agents: dict[tuple[str, int], Opponent] = {}  # opponents built by name, per seat
+        self._snapshots: list[Opponent] = []
         self.learner = 0
         self.seat_agents: list[Any] = [None] * num_players
         self._game_running = False
@@ -107,33 +122,44 @@ class SingleAgentContinental(gymnasium.Env):
         return self._aec.game
 
     def add_snapshot(self, path: str, keep: int = 5) -> int:
-        """Register a frozen learner snapshot (``.npz``) for ``"self"``; keeps the newest ``keep``."""
-        from agents.ppo_agent import NumpyPolicy
-
-        self._snapshots.append(NumpyPolicy.load_npz(path, name=f"self:{path}"))
+        """Register a frozen learner snapshot for ``"self"`` (read by ``load_snapshot``); keeps
+        the newest ``keep``."""
+        if self.load_snapshot is None:
+            raise ValueError("add_snapshot needs load_snapshot (e.g. agents.single_agent.make_env)")
+        self._snapshots.append(self.load_snapshot(path))
         del self._snapshots[:-keep]
         return len(self._snapshots)
 
-    def set_opponents(self, opponents: Sequence[Any]) -> None:
+    def set_opponents(self, opponents: Sequence[Opponent | str]) -> None:
         """Replace the pool from the next deal on."""
         if not opponents:
             raise ValueError("opponents: the pool needs at least one entry")
+        for entry in opponents:
+            if isinstance(entry, str):
+                if entry != SELF and self.make_opponent is None:
+                    raise ValueError(
+                        f"opponent {entry!r} is a name: pass make_opponent to build it "
+                        "(agents.single_agent.make_env does), or pass opponent callables"
+                    )
+            elif not callable(entry):
+                raise ValueError(f"opponent {entry!r} is neither a name nor a callable")
         self.pool = list(opponents)
 
-    def _opponent(self, entry: Any, seat: int) -> Any:
+    def _opponent(self, entry: Any, seat: int) -> Opponent:
         if not isinstance(entry, str):
-            return entry  # an agent object
+            return entry  # an opponent callable
         if entry == SELF:
             if self._snapshots:
                 return self._rng.choice(self._snapshots)
-            others = [e for e in self.pool if e != SELF] or ["random"]
-            return self._opponent(self._rng.choice(others), seat)
+            others = [e for e in self.pool if e != SELF]
+            if not others and self.make_opponent is None:
+                raise ValueError("the pool is only 'self' and no snapshot is registered yet")
+            return self._opponent(self._rng.choice(others or [FALLBACK]), seat)
         key = (entry, seat)
         agent = self._agents.get(key)
         if agent is None:
-            from agents import make_agent
-
-            agent = make_agent(entry, seed=self._rng.getrandbits(32))
+            assert self.make_opponent is not None  # checked by set_opponents
+            agent = self.make_opponent(entry, self._rng.getrandbits(32))
             self._agents[key] = agent
         return agent
 
@@ -235,17 +261,8 @@ class SingleAgentContinental(gymnasium.Env):
             seat = game.actor
             if seat == self.learner:
                 break
-            opponent = self.seat_agents[seat]
             legal = game.legal_actions()
-            if len(legal) == 1:
-                action = legal[0]
-            elif hasattr(opponent, "act_from_observation"):
-                obs = encode_observation(game, seat, self.layout)
-                action = opponent.act_from_observation(obs, legal)
-            else:
-                from agents.base import PlayerView
-
-                action = opponent.act(PlayerView(game, seat))
+            action = legal[0] if len(legal) == 1 else self.seat_agents[seat](game, seat)
             aec.step(action)
             self.opponent_decisions += 1
             reward += aec.rewards[learner_agent]

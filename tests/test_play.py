@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from continental_env import play
-from continental_env.play import HumanGame
+from agents import play
+from agents.play import HumanGame
 
 
 def scripted(lines: Iterable[str]) -> Callable[[str], str]:
@@ -109,3 +109,51 @@ def test_bad_options_are_refused() -> None:
         play.main(["--opponents", "nobody"])
     with pytest.raises(SystemExit):
         play.main(["--opponents", "greedy", "--seat", "5"])
+
+
+@pytest.mark.parametrize("line", ["²", "٣", "9" * 5000, "1" + "0" * 7])
+def test_odd_numbers_are_refused_with_a_message(line: str) -> None:
+    game, out = session(scripted([line]))
+    assert game.run() == 0
+    text = "\n".join(out)
+    assert "No move number" in text or "Could not read that move" in text
+    assert "Bye" in text and not game.game.is_over  # asked again, then left at end of input
+    assert max(len(row) for row in text.splitlines()) < 200  # 5,000 digits are not echoed back
+
+
+def test_ctrl_c_while_the_bots_move_says_bye_without_a_traceback() -> None:
+    game, out = session(scripted([]), seat=2)
+
+    class Interrupted:
+        name = "interrupted"
+
+        def act(self, view: object) -> int:
+            raise KeyboardInterrupt
+
+    game.bots[game.game.actor] = Interrupted()
+    assert game.run() == 0
+    assert "Bye (game left unfinished)." in out[-1]
+
+
+def test_missing_or_misfit_models_are_one_line_errors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    model = "agents/models/ppo_continental_4p.zip"
+    for opponents, expected in (
+        ("ppo:no/such/model.zip", "no such model file"),
+        (f"ppo:{model},greedy", "trained for 4 players"),  # a 3-seat table
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            play.main(["--opponents", opponents])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err
+        assert expected in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_environment_module_points_to_the_terminal_game(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from continental_env import play as pointer
+
+    assert pointer.main([]) == 2
+    assert "python -m agents.play" in capsys.readouterr().err

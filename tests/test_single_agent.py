@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from agents.base import PlayerView
+from agents.single_agent import SeatAgent, make_env
 from continental_env.env import encode_observation
+from continental_env.game import Game
 from continental_env.single_agent import SingleAgentContinental
 
 
@@ -55,7 +57,7 @@ def play_episode(env: SingleAgentContinental, rng: random.Random) -> tuple[list,
 
 
 def test_masks_are_the_learners_legal_actions_and_never_empty() -> None:
-    env = SingleAgentContinental(num_players=4, rounds=[1, 2], opponents=["random"], seed=3)
+    env = make_env(num_players=4, rounds=[1, 2], opponents=["random"], seed=3)
     rng = random.Random(0)
     obs, info = env.reset(seed=3)
     for _ in range(600):
@@ -74,7 +76,7 @@ def test_masks_are_the_learners_legal_actions_and_never_empty() -> None:
 
 
 def test_mask_in_info_matches_action_masks() -> None:
-    env = SingleAgentContinental(rounds=[1], opponents=["random"], seed=1, mask_in_info=True)
+    env = make_env(rounds=[1], opponents=["random"], seed=1, mask_in_info=True)
     _, info = env.reset(seed=1)
     rng = random.Random(1)
     for _ in range(100):
@@ -85,7 +87,7 @@ def test_mask_in_info_matches_action_masks() -> None:
 
 
 def test_illegal_action_raises() -> None:
-    env = SingleAgentContinental(rounds=[1], opponents=["random"], seed=2)
+    env = make_env(rounds=[1], opponents=["random"], seed=2)
     env.reset(seed=2)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     with pytest.raises(ValueError):
@@ -94,7 +96,7 @@ def test_illegal_action_raises() -> None:
 
 def test_game_return_is_the_learners_relative_score() -> None:
     """Whole-game episodes: the return is (mean of the others' totals - own total) / 100."""
-    env = SingleAgentContinental(num_players=3, rounds=[1, 2, 3], opponents=["random"], seed=5)
+    env = make_env(num_players=3, rounds=[1, 2, 3], opponents=["random"], seed=5)
     rng = random.Random(5)
     for _ in range(3):
         env.reset()
@@ -107,7 +109,7 @@ def test_game_return_is_the_learners_relative_score() -> None:
 
 
 def test_round_episodes_end_each_round_with_its_own_reward() -> None:
-    env = SingleAgentContinental(
+    env = make_env(
         num_players=4, opponents=["random"], round_episodes=True, seed=11, rounds=[1, 2, 3]
     )
     rng = random.Random(11)
@@ -131,14 +133,14 @@ def test_round_episodes_end_each_round_with_its_own_reward() -> None:
 
 def test_opponents_act_in_every_other_seat() -> None:
     bot = CountingRandom(0)
-    env = SingleAgentContinental(num_players=4, rounds=[1], opponents=[bot], seed=7)
+    env = make_env(num_players=4, rounds=[1], opponents=[bot], seed=7)
     rng = random.Random(7)
     learner_seats = set()
     for _ in range(8):
         env.reset()
         learner_seats.add(env.learner)
         assert env.seat_agents[env.learner] is None
-        assert all(env.seat_agents[s] is bot for s in range(4) if s != env.learner)
+        assert all(env.seat_agents[s].agent is bot for s in range(4) if s != env.learner)
         play_episode(env, rng)
     assert bot.calls > 0 and env.opponent_decisions >= bot.calls
     assert len(learner_seats) > 1  # the learner's seat is drawn at random
@@ -146,7 +148,7 @@ def test_opponents_act_in_every_other_seat() -> None:
 
 
 def test_named_opponents_come_from_the_registry() -> None:
-    env = SingleAgentContinental(rounds=[1], opponents=["greedy", "random"], seed=9)
+    env = make_env(rounds=[1], opponents=["greedy", "random"], seed=9)
     env.reset(seed=9)
     names = {a.name for a in env.seat_agents if a is not None}
     assert names <= {"greedy", "random"}
@@ -154,7 +156,7 @@ def test_named_opponents_come_from_the_registry() -> None:
 
 def test_same_seed_same_trajectory_and_different_seed_differs() -> None:
     def run(seed: int) -> list[tuple]:
-        env = SingleAgentContinental(
+        env = make_env(
             rounds=[1, 2], opponents=["random", "greedy"], round_episodes=True, seed=seed
         )
         rng = random.Random(0)
@@ -175,7 +177,7 @@ def test_same_seed_same_trajectory_and_different_seed_differs() -> None:
 def test_self_snapshots_play_as_opponents(tmp_path) -> None:
     from agents.ppo_agent import NumpyPolicy
 
-    env = SingleAgentContinental(rounds=[1], opponents=["self"], seed=4)
+    env = make_env(rounds=[1], opponents=["self"], seed=4)
     obs_size, n = env.observation_space.shape[0], env.action_space.n
     rng = np.random.default_rng(0)
     weights = [
@@ -188,7 +190,7 @@ def test_self_snapshots_play_as_opponents(tmp_path) -> None:
     assert all(a is None or a.name == "random" for a in env.seat_agents)
     assert env.add_snapshot(str(path)) == 1
     env.reset()
-    assert all(a is None or isinstance(a, NumpyPolicy) for a in env.seat_agents)
+    assert all(a is None or isinstance(a.agent, NumpyPolicy) for a in env.seat_agents)
     before = env.opponent_decisions
     play_episode(env, random.Random(0))
     assert env.opponent_decisions > before
@@ -196,7 +198,7 @@ def test_self_snapshots_play_as_opponents(tmp_path) -> None:
 
 def test_training_observation_equals_the_agents_view() -> None:
     """What the learner trains on is what ``ppo:`` agents see through ``PlayerView``."""
-    env = SingleAgentContinental(rounds=[1, 2], opponents=["greedy"], seed=13)
+    env = make_env(rounds=[1, 2], opponents=["greedy"], seed=13)
     rng = random.Random(13)
     obs, _ = env.reset(seed=13)
     for _ in range(60):
@@ -205,3 +207,30 @@ def test_training_observation_equals_the_agents_view() -> None:
         obs, _, terminated, _, _ = env.step(greedy_ish(env.action_masks(), rng))
         if terminated:
             obs, _ = env.reset()
+
+
+def uniform(game: Game, seat: int) -> int:
+    """An opponent callable without any bot: the first legal action."""
+    return game.legal_actions()[0]
+
+
+def test_the_environment_takes_opponent_callables_and_needs_no_bots() -> None:
+    env = SingleAgentContinental(num_players=3, rounds=[1], opponents=[uniform], seed=2)
+    env.reset(seed=2)
+    _, _, info = play_episode(env, random.Random(2))
+    assert env.game.is_over and "score" in info
+    assert all(a is None or a is uniform for a in env.seat_agents)
+    with pytest.raises(ValueError, match="make_opponent"):
+        SingleAgentContinental(opponents=["greedy"])
+    with pytest.raises(ValueError, match="at least one"):
+        SingleAgentContinental(opponents=[])
+    with pytest.raises(ValueError, match="load_snapshot"):
+        env.add_snapshot("snap.npz")
+
+
+def test_make_env_checks_names_before_any_game_and_wraps_bot_objects() -> None:
+    with pytest.raises(ValueError, match="unknown agent 'nobody'"):
+        make_env(opponents=["greedy", "nobody"])
+    bot = CountingRandom(1)
+    env = make_env(rounds=[1], opponents=[bot], seed=1)
+    assert isinstance(env.pool[0], SeatAgent) and env.pool[0].agent is bot

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -43,3 +44,55 @@ def test_engine_imports_without_gymnasium_torch_or_pettingzoo() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+# ----------------------------------------------------------------------------- data flows one way
+
+
+def agents_imports(source: str, filename: str = "<source>") -> list[str]:
+    """Every import of ``agents`` in a source, at any depth (module, function, class, branch):
+    ``import agents``, ``import agents.x``, ``from agents import ...``, ``from agents.x import
+    ...``, and ``importlib.import_module("agents...")`` / ``__import__("agents...")`` with a
+    literal name. Returns ``"file:line: statement"`` entries."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        elif isinstance(node, ast.Call) and node.args:
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            first = node.args[0]
+            if called in ("import_module", "__import__") and isinstance(first, ast.Constant):
+                names = [str(first.value)]
+        if any(n == "agents" or n.startswith("agents.") for n in names):
+            found.append(f"{filename}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_import_checker_finds_imports_at_every_depth() -> None:
+    """Positive control: the check below would catch each of these."""
+    source = (
+        "import agents\n"
+        "from agents.base import PlayerView\n"
+        "def f():\n"
+        "    from agents import make_agent\n"
+        "    import agents.ppo_agent as ppo\n"
+        "class C:\n"
+        "    def g(self):\n"
+        "        if True:\n"
+        "            importlib.import_module('agents.strong')\n"
+        "import agentsmith\n"  # a different package: not a hit
+        "from continental_env import agents_table\n"  # not a hit
+    )
+    hits = agents_imports(source)
+    assert [h.split(":")[1] for h in hits] == ["1", "2", "4", "5", "9"], hits
+
+
+def test_nothing_in_the_environment_package_imports_agents() -> None:
+    files = sorted((ROOT / "continental_env").rglob("*.py"))
+    assert len(files) > 5
+    hits = [h for f in files for h in agents_imports(f.read_text(), str(f.relative_to(ROOT)))]
+    assert not hits, "continental_env must not import agents:\n" + "\n".join(hits)

@@ -1,11 +1,15 @@
-"""Smoke test of ``train.py``: a tiny run, then ``--resume`` continuing its step counter."""
+"""``train.py`` / ``continental train``: a tiny run, ``--resume``, the fallback to the previous
+checkpoint, Ctrl-C, and every flag checked before anything is created."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -17,10 +21,19 @@ pytest.importorskip("torch")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+ENV = dict(
+    os.environ,
+    PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    OMP_NUM_THREADS="1",
+)
+TINY = [
+    "--players", "3", "--rounds", "1", "--num-envs", "2", "--n-steps", "64", "--batch-size", "64",
+    "--n-epochs", "1", "--net-arch", "32", "--no-progress",
+]  # fmt: skip
+
+
 def run_train(*args: str) -> subprocess.CompletedProcess:
-    env = dict(
-        os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
-    )
+    env = ENV
     result = subprocess.run(
         [sys.executable, str(ROOT / "train.py"), *args],
         cwd=ROOT,
@@ -52,6 +65,11 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
     assert list((run_dir / "snapshots").glob("*.npz"))
     assert list(run_dir.glob("tb_*/events.out.tfevents.*"))
     assert not list(ckpt.glob(".*tmp*"))  # temporary files were moved into place
+    # The checkpoint before the latest is kept; every model records what it was trained for.
+    assert json.loads((ckpt / "prev.json").read_text())["num_timesteps"] == 128
+    with zipfile.ZipFile(ckpt / "last.zip") as archive:
+        meta = json.loads(archive.read("continental.json"))
+    assert meta["env"] == "continental_v0" and meta["num_players"] == 3 and meta["rounds"] == [1]
 
     result = run_train("--resume", str(run_dir), "--total-timesteps", "512", "--no-progress")
     assert "resuming" in result.stdout and "at step 256" in result.stdout
@@ -68,6 +86,14 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
     game = Game.new("continental", 3, seed=1)
     view = PlayerView(game, game.actor)
     assert agent.act(view) in view.legal_actions
+    assert agent.trained_players == 3 and agent.meta["env_version"]
+
+    # A damaged latest checkpoint falls back to the previous one instead of ending the run.
+    (ckpt / "last.zip").write_bytes(b"PK\x03\x04 not really a zip")
+    result = run_train("--resume", str(run_dir), "--total-timesteps", "640", "--no-progress")
+    assert "last checkpoint unreadable" in result.stdout
+    assert "resuming from the prev checkpoint" in result.stdout and "at step 384" in result.stdout
+    assert json.loads((ckpt / "last.json").read_text())["num_timesteps"] == 640
 
 
 def test_numpy_policy_matches_the_torch_policy() -> None:
@@ -75,9 +101,9 @@ def test_numpy_policy_matches_the_torch_policy() -> None:
     from sb3_contrib import MaskablePPO
 
     from agents.ppo_agent import NumpyPolicy
-    from continental_env.single_agent import SingleAgentContinental
+    from agents.single_agent import make_env
 
-    env = SingleAgentContinental(num_players=3, rounds=[1], opponents=["random"], seed=0)
+    env = make_env(num_players=3, rounds=[1], opponents=["random"], seed=0)
     for activation in (torch.nn.ReLU, torch.nn.Tanh):
         model = MaskablePPO(
             "MlpPolicy",
@@ -96,3 +122,72 @@ def test_numpy_policy_matches_the_torch_policy() -> None:
             obs, _, terminated, _, _ = env.step(int(expected))
             if terminated:
                 obs, _ = env.reset()
+
+
+def train_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    from agents import train
+
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(args)
+    return exit_info.value.code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("--eval-opponent", "foo"), ("--gamma", "2"), ("--gamma", "nan"), ("--clip-range", "-1"),
+        ("--num-envs", "0"), ("--batch-size", "1"), ("--net-arch", "64,x"), ("--rounds", "8"),
+        ("--rounds", "one"), ("--players", "9"), ("--opponents", "greedy,nobody"),
+        ("--opponents", "ppo:missing.zip"), ("--bc-teacher", "teacher"), ("--vec-env", "threads"),
+        ("--activation", "gelu"), ("--seed", "-1"), ("--eval-deals", "0"), ("--learning-rate", "0"),
+        ("--resume", "no/such/run"), ("--gamma", "abc"),
+    ],
+)  # fmt: skip
+def test_every_flag_is_checked_before_anything_is_created(
+    flag: str, value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = tmp_path / "runs"
+    code, err = train_main(["--runs-dir", str(runs), flag, value], capsys)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and flag in err, err
+    assert not runs.exists()  # no run directory left by a failed start
+
+
+def test_a_model_for_another_table_size_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = ROOT / "agents" / "models" / "ppo_continental_4p.zip"
+    code, err = train_main(["--runs-dir", str(tmp_path / "r"), "--players", "3",
+                            "--opponents", f"ppo:{model}"], capsys)  # fmt: skip
+    assert code == 2 and "trained for 4 players" in err and "this table has 3" in err
+
+
+def test_ctrl_c_writes_the_final_checkpoint_and_exits_0(tmp_path: Path) -> None:
+    """SIGINT to the whole process group, as a terminal sends it: workers included."""
+    ckpt = tmp_path / "ctrl_c" / "checkpoints"
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "train.py"), "--runs-dir", str(tmp_path),
+         "--run-name", "ctrl_c", *TINY, "--opponents", "random", "--vec-env", "subproc",
+         "--checkpoint-every", "128", "--eval-every", "0", "--total-timesteps", "10000000"],
+        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.time() + 240
+        while not (ckpt / "last.json").exists():  # training is under way
+            assert proc.poll() is None, proc.communicate()
+            assert time.time() < deadline, "no checkpoint within 240 s"
+            time.sleep(0.5)
+        first = json.loads((ckpt / "last.json").read_text())["num_timesteps"]
+        time.sleep(1.0)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, out[-2000:] + err[-3000:]
+    assert "SIGINT" in out and "stopped at step" in out
+    assert "Traceback" not in err and "ConnectionResetError" not in err
+    final = json.loads((ckpt / "last.json").read_text())["num_timesteps"]
+    assert final >= first
+    assert f"stopped at step {final}" in out

@@ -1,0 +1,92 @@
+"""The single-learner environment with the bots wired in: ``make_env(opponents=["greedy", "self"])``.
+
+``continental_env.single_agent.SingleAgentContinental`` takes opponents as callables
+``(game, seat) -> action id`` and knows no bot by name (the environment package never imports
+``agents``). This module supplies them: ``SeatAgent`` turns any agent of the ``act(view)``
+protocol into such a callable (through ``PlayerView``, so it sees only its seat's information),
+``opponent(name, seed)`` builds one from a ``make_agent`` name, and ``snapshot(path)`` one from a
+frozen learner snapshot (``.npz``) for ``"self"``. Everything here pickles, so ``make_env`` works
+as a ``SubprocVecEnv`` factory.
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import Any
+
+from agents import make_agent
+from agents.base import PlayerView
+from continental_env.env import encode_observation, observation_layout
+from continental_env.game import Game
+from continental_env.single_agent import SELF, SingleAgentContinental
+
+
+class SeatAgent:
+    """An agent as an opponent callable: ``seat_agent(game, seat) -> action id``.
+
+    Agents with ``act_from_observation`` (trained policies) get the seat's observation vector
+    directly, which skips building a ``PlayerView``; the others act on a ``PlayerView``.
+    """
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name: str = getattr(agent, "name", type(agent).__name__)
+        self._layouts: dict[int, dict[str, slice]] = {}
+
+    def __call__(self, game: Game, seat: int) -> int:
+        if hasattr(self.agent, "act_from_observation"):
+            p = game.num_players
+            layout = self._layouts.get(p)
+            if layout is None:
+                layout = self._layouts[p] = observation_layout(p)
+            obs = encode_observation(game, seat, layout)
+            return self.agent.act_from_observation(obs, game.legal_actions())
+        return self.agent.act(PlayerView(game, seat))
+
+    def __repr__(self) -> str:
+        return f"SeatAgent({self.name})"
+
+
+def opponent(name: str, seed: int | None = None) -> SeatAgent:
+    """An opponent callable for a ``make_agent`` name (``random``, ``greedy``, ``ppo:PATH``...)."""
+    return SeatAgent(make_agent(name, seed))
+
+
+def snapshot(path: str) -> SeatAgent:
+    """An opponent callable for a frozen learner snapshot (``.npz`` written by training)."""
+    from agents.ppo_agent import NumpyPolicy
+
+    return SeatAgent(NumpyPolicy.load_npz(path, name=f"self:{path}"))
+
+
+def make_env(opponents: Any = ("random",), **kwargs: Any) -> SingleAgentContinental:
+    """A ``SingleAgentContinental`` whose pool may hold bot names, bot objects and ``"self"``.
+
+    Keyword arguments as ``SingleAgentContinental``; names are checked here, before any game.
+    """
+    pool: list[Any] = []
+    for entry in opponents:
+        if isinstance(entry, str):
+            if entry != SELF:
+                make_agent(entry, 0)  # a bad name or a missing model fails now, with its reason
+            pool.append(entry)
+        elif isinstance(entry, SeatAgent) or not hasattr(entry, "act"):
+            pool.append(entry)  # already an opponent callable
+        else:
+            pool.append(SeatAgent(entry))
+    return SingleAgentContinental(
+        opponents=pool, make_opponent=opponent, load_snapshot=snapshot, **kwargs
+    )
+
+
+__all__ = ["SeatAgent", "make_env", "make_worker_env", "opponent", "snapshot"]
+
+
+def make_worker_env(**kwargs: Any) -> SingleAgentContinental:
+    """``make_env`` for a worker process: Ctrl-C is the parent's to handle.
+
+    A terminal sends SIGINT to the whole process group; the training process catches it, writes
+    its final checkpoint and closes the workers, which must not die first.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return make_env(**kwargs)

@@ -1,0 +1,99 @@
+"""The ``continental`` command line: dispatch, the registry, shared one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import tomllib
+from conftest import ROOT
+
+from agents import cli
+
+
+def test_the_console_script_is_declared_in_pyproject() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["scripts"]["continental"] == "agents.cli:main"
+
+
+def test_help_lists_every_registered_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in ("play", "evaluate", "train", "bench"):
+        assert f"  {name}" in out and cli.COMMANDS[name].help in out
+    assert cli.main([]) == 2  # no command: the same list, as a usage error
+
+
+def test_an_unknown_command_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["plya"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "continental: unknown command 'plya'; choose one of play, evaluate, train, bench"
+
+
+def test_a_registered_command_gets_the_remaining_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = tmp_path / "extra_command.py"
+    module.write_text("SEEN = []\ndef main(argv):\n    SEEN.append(list(argv))\n    return 7\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cli, "COMMANDS", dict(cli.COMMANDS))
+    cli.register("extra", "extra_command", "a command added by one entry")
+    with pytest.raises(ValueError, match="already registered"):
+        cli.register("extra", "elsewhere", "twice")
+    assert cli.main(["extra", "--seed", "3", "x"]) == 7
+    assert sys.modules["extra_command"].SEEN == [["--seed", "3", "x"]]
+
+
+def test_evaluate_through_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "deep" / "r.json"
+    args = ["evaluate", "--agents", "greedy,random", "--players", "2", "--games", "1",
+            "--rounds", "1", "--no-progress", "--json", str(out)]  # fmt: skip
+    assert cli.main(args) == 0
+    assert json.loads(out.read_text())["config"]["lineup"] == ["greedy", "random"]
+
+
+def test_play_through_the_command_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert cli.main(["play", "--opponents", "greedy", "--seed", "2", "--rounds", "1"]) == 0
+    assert "Bye" in capsys.readouterr().out
+
+
+def test_bench_through_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["bench", "--games", "1", "--players", "2", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "engine" in out and "aec" in out
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["bench", "--players", "9"])
+    assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["play", "--rounds", "x"], "--rounds"),
+        (["play", "--opponents", ","], "--opponents"),
+        (["evaluate", "--agents", "greedy", "--rounds", "first"], "--rounds"),
+        (["evaluate", "--agents", "nobody"], "nobody"),
+    ],
+)
+def test_bad_options_are_one_line_errors_naming_the_flag(
+    argv: list[str], flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and flag in err, err
+
+
+def test_train_through_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("sb3_contrib")
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["train", "--gamma", "2"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.startswith("continental train: error: --gamma 2.0")
