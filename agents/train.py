@@ -520,6 +520,10 @@ class TrainingCallback(BaseCallback):
         if self.bar is not None:
             self.bar.close()
 
+    def model_meta(self) -> dict[str, Any]:
+        cfg = self.cfg
+        return model_metadata(cfg.players, cfg.preset, parse_rounds(cfg.rounds))
+
     def extra(self) -> dict[str, Any]:
         return {"config": dataclasses.asdict(self.cfg), "best_eval_diff": self.best}
 
@@ -535,7 +539,7 @@ class TrainingCallback(BaseCallback):
 
         self.snap_dir.mkdir(parents=True, exist_ok=True)
         path = self.snap_dir / f"step_{self.num_timesteps:010d}.npz"
-        NumpyPolicy.from_sb3(self.model.policy).save_npz(str(path))
+        NumpyPolicy.from_sb3(self.model.policy, meta=self.model_meta()).save_npz(str(path))
         self.training_env.env_method("add_snapshot", str(path))
 
     def evaluate(self) -> None:
@@ -543,7 +547,7 @@ class TrainingCallback(BaseCallback):
 
         cfg = self.cfg
         path = self.run_dir / "eval_policy.npz"
-        NumpyPolicy.from_sb3(self.model.policy).save_npz(str(path))
+        NumpyPolicy.from_sb3(self.model.policy, meta=self.model_meta()).save_npz(str(path))
         t = time.time()
         result = evaluate_policy(
             path, cfg.eval_opponent, cfg.players, cfg.preset, cfg.eval_deals, seed=10_000

@@ -62,7 +62,11 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
     first = json.loads((ckpt / "last.json").read_text())
     assert first["num_timesteps"] == 256
     assert (ckpt / "last.zip").exists() and (ckpt / "best.zip").exists()
-    assert list((run_dir / "snapshots").glob("*.npz"))
+    snapshots = list((run_dir / "snapshots").glob("*.npz"))
+    assert snapshots
+    from agents.ppo_agent import load_agent
+
+    assert load_agent(str(snapshots[0])).meta["num_players"] == 3
     assert list(run_dir.glob("tb_*/events.out.tfevents.*"))
     assert not list(ckpt.glob(".*tmp*"))  # temporary files were moved into place
     # The checkpoint before the latest is kept; every model records what it was trained for.
