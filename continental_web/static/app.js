@@ -587,7 +587,7 @@ function renderLog(s) {
 
 function pointsTable(s, roundIndex) {
   const r = s.rounds_played[roundIndex];
-  const label = s.score_label === "chips" ? "chips this hand" : "points in hand";
+  const label = s.score_label === "chips" ? "chips this hand" : "points this round";
   const rows = s.seats.map((seat) =>
     el("tr", { class: r.closer === seat.seat ? "closer" : "" },
       el("td", { text: seat.name }),
