@@ -5,10 +5,11 @@ continental play --opponents greedy,strong --seed 1
 continental evaluate --agents strong,greedy --players 4 --games 200 --json report.json
 continental train --opponents greedy --total-timesteps 2000000
 continental bench --games 20
+continental web --port 8000
 ```
 
 Every command is also ``python -m MODULE`` (``agents.play``, ``agents.evaluate``,
-``agents.train`` or ``python train.py``, ``continental_env.bench``). The commands share their
+``agents.train`` or ``python train.py``, ``continental_env.bench``, ``continental_web``). The commands share their
 conventions: ``--seed``, ``--players``, ``--preset``, ``--rounds`` ('all', '1' or '1,2,3') mean
 the same everywhere; a bad option is refused before any work with one line naming it (argparse's
 ``error``, exit status 2).
@@ -45,6 +46,7 @@ COMMANDS: dict[str, Command] = {
         Command("evaluate", "agents.evaluate", "evaluate agents on duplicate deals"),
         Command("train", "agents.train", "train a MaskablePPO agent"),
         Command("bench", "continental_env.bench", "measure the environment's throughput"),
+        Command("web", "continental_web", "play against the bots in your browser ([web] extra)"),
     )
 }
 

@@ -1,4 +1,5 @@
-"""``python -m continental_web [--port 8000] [--host 127.0.0.1]``: start the local web table."""
+"""``continental web`` (or ``python -m continental_web``) ``[--port 8000] [--host 127.0.0.1]``:
+start the local web table."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line, print the address and serve until interrupted."""
     parser = argparse.ArgumentParser(
-        prog="python -m continental_web",
+        prog="continental web",
         description="Play Continental against the bots in your browser (a local server).",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")

@@ -30,7 +30,10 @@ def test_help_lists_every_registered_command(capsys: pytest.CaptureFixture[str])
 def test_an_unknown_command_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["plya"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "continental: unknown command 'plya'; choose one of play, evaluate, train, bench"
+    assert (
+        err
+        == "continental: unknown command 'plya'; choose one of play, evaluate, train, bench, web"
+    )
 
 
 def test_a_registered_command_gets_the_remaining_arguments(

@@ -700,3 +700,15 @@ def test_the_shipped_replay_files_replay_through_the_engine():
         record = json.loads((results / name).read_text())
         assert replay.final_scores == record["scores"]
         assert replay.frame(replay.steps)["game_over"]
+
+
+def test_the_web_command_is_registered_in_the_continental_command(capsys):
+    from agents import cli
+
+    assert cli.COMMANDS["web"].module == "continental_web"
+    assert cli.main(["--help"]) == 0
+    assert "  web " in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["web", "--port", "70000"])
+    assert stop.value.code == 2
+    assert "continental web: error: --port 70000 is out of range" in capsys.readouterr().err
