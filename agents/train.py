@@ -645,7 +645,7 @@ class StopRequest:
         self.signal = signum
 
 
-def train(cfg: Config, given: set[str], saved: dict[str, Any]) -> MaskablePPO:
+def train(cfg: Config, saved: dict[str, Any]) -> MaskablePPO:
     """Run the checked configuration (``parse_args``): fresh, or resumed from ``saved``."""
     stop = StopRequest()
     stop.install()
@@ -751,8 +751,8 @@ def train(cfg: Config, given: set[str], saved: dict[str, Any]) -> MaskablePPO:
 
 def main(argv: list[str] | None = None) -> int:
     """``continental train`` / ``python train.py``: check every flag, then train."""
-    cfg, given, saved = parse_args(argv)
-    train(cfg, given, saved)
+    cfg, _given, saved = parse_args(argv)
+    train(cfg, saved)
     return 0
 
 

@@ -49,6 +49,7 @@ second round-trip to each worker process (``agents.train``'s ``MasksFromInfo``).
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -176,6 +177,11 @@ class SingleAgentContinental(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None:
+            try:
+                seed = operator.index(seed)  # any integer kind: int, numpy integers
+            except TypeError:
+                raise ValueError(f"seed {seed!r} is not an integer") from None
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)

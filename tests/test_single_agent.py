@@ -234,3 +234,13 @@ def test_make_env_checks_names_before_any_game_and_wraps_bot_objects() -> None:
     bot = CountingRandom(1)
     env = make_env(rounds=[1], opponents=[bot], seed=1)
     assert isinstance(env.pool[0], SeatAgent) and env.pool[0].agent is bot
+
+
+def test_numpy_integer_seeds_give_the_same_episode() -> None:
+    a = make_env(rounds=[1], opponents=["random"])
+    b = make_env(rounds=[1], opponents=["random"])
+    obs_a, _ = a.reset(seed=np.int64(8))
+    obs_b, _ = b.reset(seed=8)
+    assert np.array_equal(obs_a, obs_b) and a.learner == b.learner
+    with pytest.raises(ValueError, match="not an integer"):
+        a.reset(seed=0.5)
