@@ -37,6 +37,7 @@ import math
 import os
 import pickle
 import random
+import shutil
 import signal
 import sys
 import time
@@ -635,8 +636,13 @@ class StopRequest:
         self.signal: int | None = None
 
     def install(self) -> None:
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        self._previous = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+        for sig in self._previous:
             signal.signal(sig, self._handle)
+
+    def uninstall(self) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
 
     def _handle(self, signum: int, frame: Any) -> None:
         if not self.requested:
@@ -650,7 +656,6 @@ def train(cfg: Config, saved: dict[str, Any]) -> MaskablePPO:
     stop = StopRequest()
     stop.install()
     resume_dir = Path(cfg.resume) if cfg.resume else None
-    meta: dict[str, Any] = saved.get("meta", {})
     if resume_dir is not None:
         run_dir = resume_dir
         for problem in saved["skipped"]:
@@ -659,7 +664,22 @@ def train(cfg: Config, saved: dict[str, Any]) -> MaskablePPO:
         if not cfg.run_name:
             cfg.run_name = f"{cfg.exp_name}__{cfg.players}p__s{cfg.seed}__{int(time.time())}"
         run_dir = Path(cfg.runs_dir) / cfg.run_name
+    created = not run_dir.exists()
     run_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        return _train(cfg, saved, run_dir, stop)
+    except BaseException:
+        # A start that fails before its first checkpoint leaves no run directory behind.
+        if created and not (run_dir / "checkpoints").exists():
+            shutil.rmtree(run_dir, ignore_errors=True)
+        raise
+    finally:
+        stop.uninstall()
+
+
+def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest) -> MaskablePPO:
+    resume_dir = Path(cfg.resume) if cfg.resume else None
+    meta: dict[str, Any] = saved.get("meta", {})
 
     # Seeding. A resumed run reseeds its environments from the step counter (new deals, not a
     # replay of the first ones) and restores the python/numpy/torch RNG states it saved.

@@ -195,3 +195,18 @@ def test_ctrl_c_writes_the_final_checkpoint_and_exits_0(tmp_path: Path) -> None:
     final = json.loads((ckpt / "last.json").read_text())["num_timesteps"]
     assert final >= first
     assert f"stopped at step {final}" in out
+
+
+def test_a_start_that_fails_later_leaves_no_run_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agents import train
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("no environments today")
+
+    monkeypatch.setattr(train, "make_vec_env", broken)
+    with pytest.raises(RuntimeError, match="no environments today"):
+        train.main(["--runs-dir", str(tmp_path), "--run-name", "doomed", *TINY])
+    assert not (tmp_path / "doomed").exists()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handlers restored
