@@ -100,7 +100,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils import BaseWrapper, wrappers
 
 from continental_env.cards import NUM_TYPES
 from continental_env.game import Game
@@ -443,19 +443,24 @@ class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
+        space = self.action_space(agent)
+        if action is not None and space.contains(action):
+            BaseWrapper.step(self, action)  # the common case: the standard check, done once
+            return
         done = self.terminations[agent] or self.truncations[agent]
-        if not (action is None and done) and not self.action_space(agent).contains(action):
-            if done:
-                raise ValueError(f"{agent} is done: step(None) is the only action, not {action!r}")
-            try:
-                index = operator.index(action)
-            except TypeError:
-                index = -1
-            if not 0 <= index < self.action_space(agent).n:
-                # Never a legal id: the engine refuses it with its message, changing nothing.
-                self.unwrapped.game.apply(action)
-            action = index  # an integer kind the space does not recognise, in range
-        super().step(action)
+        if action is None and done:
+            BaseWrapper.step(self, action)
+            return
+        if done:
+            raise ValueError(f"{agent} is done: step(None) is the only action, not {action!r}")
+        try:
+            index = operator.index(action)
+        except TypeError:
+            index = -1
+        if not 0 <= index < space.n:
+            # Never a legal id: the engine refuses it with its message, changing nothing.
+            self.unwrapped.game.apply(action)
+        BaseWrapper.step(self, index)  # an integer kind the space does not recognise, in range
 
 
 def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
