@@ -247,6 +247,20 @@ def test_keyboard_only_moves_and_a_refused_move_shows_its_reason(server, browser
     page.wait_for_selector("#hand .card.selected")
     page.keyboard.press("Enter")  # discard it
     page.wait_for_function(f"document.querySelectorAll('#hand .card').length === {n - 1}")
+    # with "pass on claims" ticked, the page answers the claim questions itself
+    page.check("#auto-pass")
+    for _ in range(20):  # keep drawing and discarding until a bot draws and you are asked
+        page.wait_for_selector("#prompt.your-move, #log li:has-text('you pass on')")
+        if page.locator("#log li:has-text('you pass on')").count():
+            break
+        page.keyboard.press("d")
+        page.wait_for_selector("#prompt.your-move:has-text('then discard a card')")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#prompt:not(.your-move), #prompt:has-text('take')")
+    assert page.locator("#log li:has-text('you pass on')").count()
+    assert not page.locator("#log li:has-text('you claim')").count()
+    page.uncheck("#auto-pass")
     # the page offers only legal moves; a forged one is refused with the engine's reason
     reply = page.evaluate(
         """async () => {

@@ -237,6 +237,7 @@ function enterTable(mode) {
   $("start-page").hidden = true;
   $("table-page").hidden = false;
   $("replay-controls").hidden = mode !== "replay";
+  $("auto-pass-label").hidden = mode !== "game";
   closeOverlay();
 }
 
@@ -275,6 +276,11 @@ async function play(text) {
 function scheduleBot() {
   clearTimeout(ui.botTimer);
   const s = ui.state;
+  if (ui.mode === "game" && s && s.your_move && !ui.overlayOpen && $("auto-pass").checked && s.phase === "claim") {
+    // the person chose to decline every claim: answer "pass" after the same short delay
+    ui.botTimer = setTimeout(() => play("pass"), Math.round(ui.delay / 3));
+    return;
+  }
   if (ui.mode !== "game" || !s || s.game_over || s.your_move || ui.overlayOpen) return;
   const last = s.log.length ? s.log[s.log.length - 1] : "";
   const quick = / passes on /.test(last) ? 3 : 1;
@@ -736,6 +742,7 @@ function init() {
   $("r-play").addEventListener("click", toggleReplayPlay);
   $("r-seat").addEventListener("change", () => { ui.replaySeat = Number($("r-seat").value); ui.prevHand = []; replayGo(ui.replayStep); });
   document.addEventListener("keydown", onKey);
+  $("auto-pass").addEventListener("change", () => { $("auto-pass").blur(); scheduleBot(); });
   loadOptions().catch((e) => showError(e.message));
 }
 
