@@ -241,6 +241,7 @@ class Game:
         self.round_history: list[dict[str, Any]] = []
         self.last_action: list[int | None] = [None] * num_players
         self.moves = 0  # actions applied in the whole game
+        self.joker_moved = False  # the player in turn has made this turn's one joker move (003)
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
         self._fits: list[int] | None = None
@@ -255,6 +256,13 @@ class Game:
         seed: int | None = None,
     ) -> Game:
         """A new game with the first round dealt; the same seed deals the same cards."""
+        if seed is not None:
+            try:
+                seed = operator.index(
+                    seed
+                )  # any integer kind (numpy's too); 1.5 or "7" are refused
+            except TypeError:
+                raise ValueError(f"seed {seed!r} must be an integer or None") from None
         game = cls(resolve_rules(rules), num_players)
         master = random.Random(seed)
         # One seed per round, drawn up front: a round's cards never depend on how many shuffles
@@ -291,6 +299,7 @@ class Game:
         self.seen_discards = [0] * NUM_TYPES
         self.seen_discards[self.discard[-1]] += 1
         self.last_action = [None] * p
+        self.joker_moved = False
         self.current = (self.dealer + 1) % p
         self.phase = "draw"
         self.asked = None
@@ -307,6 +316,36 @@ class Game:
     def num_actions(self) -> int:
         """Size of the action space for this table."""
         return self.layout.num_actions
+
+    @property
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions in one game (OpenSpiel's ``MaxGameLength``).
+
+        Why it holds, per round (``D`` cards in the round's decks, ``J`` of them jokers, ``P``
+        players, ``T = max_turns_per_round``):
+
+        * a round has at most ``T`` turns: every turn but the last ends with a discard, the round
+          ends at the ``T``-th discard, and a close or an empty stock ends it at once;
+        * a turn opens with one draw or take and at most ``P - 1`` claim answers;
+        * its play step holds at most one lay-down; at most ``D`` lay-offs (each takes a card out
+          of a hand that never holds more than ``D``); at most ``J + D`` swaps (each takes a joker
+          off the table into the hand, and jokers reach the table only from the ``J`` there at the
+          start of the turn or by this turn's lay-down and lay-offs, at most ``D`` cards); at most
+          one joker move (``continental_us``: one per turn, which is what makes every turn end);
+          and one discard or close.
+
+        So a round takes at most ``T * (P + 2D + J + 3)`` actions, and a game the sum over its
+        rounds. The bound is loose (real games are a few hundred actions) but proven.
+        """
+        rules = self.rules
+        p = self.num_players
+        total = 0
+        for rnd in rules.rounds:
+            decks = rules.decks(p, rnd)
+            jokers = decks * rules.jokers_per_deck
+            cards = decks * NUM_NATURALS + jokers
+            total += rules.max_turns_per_round * (p + 2 * cards + jokers + 3)
+        return total
 
     @property
     def is_over(self) -> bool:
@@ -353,7 +392,14 @@ class Game:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat to act, in increasing order (empty when over)."""
+        """Legal action ids for the seat to act, in increasing order (empty when over).
+
+        A new list each call: the caller may change it without touching the game's cache.
+        """
+        return self._legal_ids().copy()
+
+    def _legal_ids(self) -> list[int]:
+        """The cached legal ids (shared: never hand this list out)."""
         if self._legal is None:
             if self.phase == "draw":
                 legal = [DRAW, TAKE] if self.discard else [DRAW]
@@ -369,7 +415,7 @@ class Game:
     def is_legal(self, action: int) -> bool:
         """Whether an action id is legal now."""
         if self._legal_set is None:
-            self._legal_set = frozenset(self.legal_actions())
+            self._legal_set = frozenset(self._legal_ids())
         return action in self._legal_set
 
     def _play_legal_actions(self) -> list[int]:
@@ -401,7 +447,7 @@ class Game:
                 for m, meld in enumerate(self.table):
                     if JOKER in meld.cards:
                         legal.extend(layout.swap(m, c) for c in swap_targets(meld) if hand[c])
-            else:
+            elif not self.joker_moved:  # one joker move per turn, so every turn ends
                 for m in range(len(self.table)):
                     if self._movable_joker_end(m, seat) is None:
                         continue
@@ -633,6 +679,7 @@ class Game:
             target.start = (
                 (target.start - 1) % 13 if self.rules.ace_wraparound else target.start - 1
             )
+        self.joker_moved = True
         self._fits = None
 
     def _do_discard(self, card: int) -> None:
@@ -641,6 +688,7 @@ class Game:
         self.discard.append(card)
         self.seen_discards[card] += 1
         self.turn += 1
+        self.joker_moved = False
         if self.turn >= self.rules.max_turns_per_round:
             self._end_round(closer=None)
             return
@@ -742,6 +790,8 @@ class Game:
         if kind == "movejoker":
             if self.rules.joker_rule != "shift":
                 return f"{head}: only the continental_us rules move jokers between runs"
+            if self.joker_moved:
+                return f"{head}: seat {seat} has already moved a joker this turn (one per turn)"
             return (
                 f"{head}: meld {args[0]} must be seat {seat}'s own run of 5+ cards with a joker "
                 f"at an end, and meld {args[1]} another run with room at its {args[2]} end"
@@ -811,6 +861,7 @@ class Game:
             "round_history": [dict(r, points=list(r["points"])) for r in self.round_history],
             "last_action": list(self.last_action),
             "moves": self.moves,
+            "joker_moved": self.joker_moved,
             "deal_seeds": list(self.deal_seeds),
             "rng": [version, list(state), gauss],
         }

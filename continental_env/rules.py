@@ -78,6 +78,27 @@ class RuleConfig:
     rounds: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
 
     def __post_init__(self) -> None:
+        def whole(name: str, value: Any, low: int | None = None) -> None:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"{name}={value!r} must be an integer")
+            if low is not None and value < low:
+                raise ValueError(f"{name}={value!r} must be at least {low}")
+
+        whole("min_players", self.min_players, 2)
+        whole("max_players", self.max_players, 2)
+        whole("jokers_per_deck", self.jokers_per_deck, 0)
+        whole("min_run", self.min_run)
+        whole("one_turn_bonus", self.one_turn_bonus)
+        whole("max_turns_per_round", self.max_turns_per_round)
+        if self.max_claims_per_round is not None:
+            whole("max_claims_per_round", self.max_claims_per_round, 0)
+        if not isinstance(self.card_points, tuple) or any(
+            not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in self.card_points
+        ):
+            raise ValueError(
+                f"card_points={self.card_points!r} must be a tuple of non-negative integers"
+            )
+        self._check_deck_schedule()
         if self.joker_rule not in ("swap", "shift"):
             raise ValueError(f"joker_rule {self.joker_rule!r} must be 'swap' or 'shift'")
         if len(self.card_points) != 14:
@@ -90,6 +111,33 @@ class RuleConfig:
             raise ValueError("max_turns_per_round must be at least 1")
         if not 2 <= self.min_players <= self.max_players:
             raise ValueError("need 2 <= min_players <= max_players")
+
+    def _check_deck_schedule(self) -> None:
+        rows = self.deck_schedule
+        if not isinstance(rows, tuple) or not rows:
+            raise ValueError("deck_schedule must be a non-empty tuple of (max_players, decks) rows")
+        last = 1
+        for i, row in enumerate(rows):
+            if not isinstance(row, tuple) or len(row) != 2:
+                raise ValueError(f"deck_schedule row {i} must be (max_players, decks per round)")
+            bound, per_round = row
+            if not isinstance(bound, int) or isinstance(bound, bool) or bound <= last:
+                raise ValueError(
+                    f"deck_schedule row {i}: player bound {bound!r} must be an integer above {last}"
+                )
+            if (
+                not isinstance(per_round, tuple)
+                or len(per_round) != 7
+                or any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in per_round)
+            ):
+                raise ValueError(
+                    f"deck_schedule row {i}: decks per round {per_round!r} must be 7 integers >= 1"
+                )
+            last = bound
+        if last < self.max_players:
+            raise ValueError(
+                f"deck_schedule covers up to {last} players but max_players is {self.max_players}"
+            )
 
     def decks(self, num_players: int, round_number: int) -> int:
         """Number of 52-card decks shuffled together for this table size and round."""

@@ -50,7 +50,17 @@ def _seat_list(data: dict, key: str, p: int, kind: type, default: Any = None) ->
 
 
 def load_state(cls: type, data: dict[str, Any]) -> Any:
-    """Build a ``Game`` from ``Game.to_dict`` output, validating as it goes."""
+    """Build a ``Game`` from ``Game.to_dict`` output; every refusal is one ``ValueError``."""
+    try:
+        return _load_state(cls, data)
+    except ValueError:
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError) as exc:
+        # A field of the wrong shape that the checks above did not foresee.
+        raise ValueError(f"malformed game state: {type(exc).__name__}: {exc}") from None
+
+
+def _load_state(cls: type, data: dict[str, Any]) -> Any:
     if not isinstance(data, dict):
         _fail("expected a dict")
     missing = [k for k in _REQUIRED if k not in data]
@@ -124,10 +134,9 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
             or not 0 <= m["owner"] < p
         ):
             _fail(f"table[{i}] has a bad kind or owner")
+        meld_cards = _cards(m["cards"], f"table[{i}]")
         try:
-            game.table.append(
-                Meld.build(m["owner"], m["kind"], _cards(m["cards"], f"table[{i}]"), rules)
-            )
+            game.table.append(Meld.build(m["owner"], m["kind"], meld_cards, rules))
         except ValueError as exc:
             _fail(f"table[{i}]: {exc}")
     game.laid_down = _seat_list(data, "laid_down", p, bool)
@@ -149,9 +158,28 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
     game.seen_discards = [0] * NUM_TYPES
     for c in _cards(data.get("seen_discards", []), "seen_discards"):
         game.seen_discards[c] += 1
-    game.round_history = list(data.get("round_history", []))
-    game.last_action = list(data.get("last_action", [None] * p))
-    game.moves = int(data.get("moves", 0))
+    game.round_history = _round_history(data, rules, p, game.round_index)
+    if "round_history" in data:
+        totals = [sum(r["points"][s] for r in game.round_history) for s in range(p)]
+        if totals != game.scores:
+            _fail(f"'scores' {game.scores} do not add up to the round history's points {totals}")
+    last = data.get("last_action", [None] * p)
+    if not isinstance(last, list) or len(last) != p:
+        _fail(f"'last_action' must be a list with one entry per seat ({p})")
+    n = game.layout.num_actions
+    if any(
+        a is not None and (not isinstance(a, int) or isinstance(a, bool) or not 0 <= a < n)
+        for a in last
+    ):
+        _fail(f"'last_action' entries must be null or action ids 0..{n - 1}, got {last!r}")
+    game.last_action = list(last)
+    moves = data.get("moves", 0)
+    if not isinstance(moves, int) or isinstance(moves, bool) or moves < 0:
+        _fail(f"'moves' must be a non-negative int, got {moves!r}")
+    game.moves = moves
+    game.joker_moved = data.get("joker_moved", False)
+    if not isinstance(game.joker_moved, bool) or (game.joker_moved and phase != "play"):
+        _fail("'joker_moved' must be a bool, true only in the play phase")
 
     if phase == "claim":
         # Seats still to be asked: distinct, in turn order after the seat in turn, each allowed
@@ -188,8 +216,10 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
                 f"cards are not conserved: {len(wrong)} card type(s) off, e.g. "
                 f"{card_to_str(wrong[0])} appears {total[wrong[0]]} times, expected {expected[wrong[0]]}"
             )
-        if phase == "play" and game.hand_sizes[game.current] < 1:
-            _fail("the player in turn has no cards")
+        empty = [s for s in range(p) if game.hand_sizes[s] < 1]
+        if empty:
+            # Only a close empties a hand, and a close ends the round at once.
+            _fail(f"seats {empty} hold no cards in a live round")
     rng = data["rng"]
     try:
         version, state, gauss = rng
@@ -211,4 +241,34 @@ def load_state(cls: type, data: dict[str, Any]) -> Any:
         _fail(f"'deal_seeds' must be a list of {len(rules.rounds)} ints, one per round")
     game.deal_seeds = list(seeds)
     game._invalidate()
+    if phase != "game_over" and not game.legal_actions():
+        _fail(f"seat {game.actor} has no legal action in phase {phase!r}")
     return game
+
+
+def _round_history(data: dict, rules: RuleConfig, p: int, round_index: int) -> list[dict]:
+    """The rounds scored so far: one entry per round played before this one, in order."""
+    history = data.get("round_history", [])
+    if not isinstance(history, list):
+        _fail(f"'round_history' must be a list of round results, got {type(history).__name__}")
+    if "round_history" in data and len(history) != round_index:
+        _fail(f"'round_history' holds {len(history)} rounds but {round_index} were played")
+    out = []
+    for i, entry in enumerate(history):
+        if not isinstance(entry, dict) or not {"round", "points", "closer", "turns"} <= set(entry):
+            _fail(f"round_history[{i}] needs round, points, closer and turns")
+        pts, closer, turns = entry["points"], entry["closer"], entry["turns"]
+        if entry["round"] != rules.rounds[i] if i < len(rules.rounds) else True:
+            _fail(f"round_history[{i}] is round {entry['round']!r}, expected {rules.rounds[i]}")
+        if (
+            not isinstance(pts, list)
+            or len(pts) != p
+            or any(not isinstance(v, int) or isinstance(v, bool) for v in pts)
+        ):
+            _fail(f"round_history[{i}]['points'] must be {p} integers")
+        if closer is not None and (not isinstance(closer, int) or not 0 <= closer < p):
+            _fail(f"round_history[{i}]['closer'] must be a seat or null, got {closer!r}")
+        if not isinstance(turns, int) or turns < 0:
+            _fail(f"round_history[{i}]['turns'] must be a non-negative int")
+        out.append(dict(entry, points=list(pts)))
+    return out
