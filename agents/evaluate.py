@@ -9,6 +9,19 @@ continental evaluate --agents strong,greedy --players 4 --games 2000 --seed 0 --
     --json results/ladder_strong_greedy.json --plot results/ladder_strong_greedy.png
 ```
 
+**Games.** ``--game contract`` (default), ``fifteen``, or any game registered in
+``agents.games`` (one ``GameSpec`` entry: how to create a game from a seed, whose turn it is, the
+seat's view for the bots, the final scores and which way is better). Game options go through
+``--set key=value`` (the fifteen-card game: ``--set target=100``); ``--preset`` and ``--rounds``
+are the contract game's. Points are lower-is-better in the contract game, chips higher-is-better
+in the fifteen-card game; the report names the unit and the direction (``config.unit``,
+``config.higher_is_better``) and keeps its key names for every game: ``mean_points`` is the mean
+final score in that unit, ``points_by_round`` the mean score by round or hand.
+
+```
+python -m agents.evaluate --game fifteen --agents greedy,random --players 4 --games 1000 --seed 2026
+```
+
 **Seating.** The first agent is the candidate; the other seats are filled with the remaining
 agents in turn (``strong,greedy`` at 4 players: strong, greedy, greedy, greedy;
 ``strong,greedy,random``: strong, greedy, random, greedy).
@@ -19,13 +32,14 @@ line-up rotated so the candidate sits in every seat — on the identical deck or
 players`` games in all and the luck of the cards cancels. The engine deals every round from its
 own seed (drawn when the game is created), so a re-formed stock in one rotation cannot change
 that rotation's later deals; ``duplicate.identical_round_deals`` (the fraction of (deal, round)
-pairs dealt identically in every rotation) checks it is 1. Agents get their own seeds, derived the same way. Results depend
-only on ``--seed``, never on ``--jobs``.
+pairs dealt identically in every rotation that reached that round or hand) checks it is 1.
+Agents get their own seeds, derived the same way. Results depend only on ``--seed``, never on
+``--jobs``.
 
 **Statistics.** Each agent's games in one deal are averaged first (games of a deal are
 correlated); means and 95% Student-t intervals are then taken over deals. ``paired`` compares the
 candidate with each opponent on per-deal differences. Win rate is the share of games an agent's
-seat won (lowest total; ties split). OpenSkill (Plackett-Luce) ratings are updated game by game in
+seat won (the best total: lowest points, highest chips; ties split). OpenSkill (Plackett-Luce) ratings are updated game by game in
 deal order; an agent in several seats of a game gets the mean of its seats' updated ratings.
 
 **JSON schema** (``--json PATH``; ``schema`` = ``"continental-eval/1"``)::
@@ -33,7 +47,9 @@ deal order; an agent in several seats of a game gets the mean of its seats' upda
     {
       "schema": "continental-eval/1",
       "config": {"agents": [...], "lineup": [...], "players": P, "deals": N, "games": N*P,
-                 "seed": S, "preset": "...", "rounds": [...], "jobs": J},
+                 "seed": S, "game": "contract", "unit": "points", "higher_is_better": false,
+                 "options": {...}, "preset": "...", "rounds": [...], "jobs": J},
+                 # preset and rounds: the contract game only
       "candidate": "<name>",
       "agents": {
         "<name>": {
@@ -51,8 +67,9 @@ deal order; an agent in several seats of a game gets the mean of its seats' upda
       "timing": {"seconds": s, "games_per_s": g, "decisions_per_s": d}
     }
 
-Points are a game's total (lower is better); ``mean_diff_vs_table`` is own points minus the mean
-of the other seats in the same game. ``timing`` is the only part that varies between runs.
+Points are a game's total (lower is better in the contract game; chips, higher is better, in the
+fifteen-card game); ``mean_diff_vs_table`` is own score minus the mean of the other seats in the
+same game. ``timing`` is the only part that varies between runs.
 """
 
 from __future__ import annotations
@@ -66,12 +83,10 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from agents import make_agent
-from agents.base import PlayerView
 from agents.cli import ArgumentParser, check_output_path, parse_names, parse_rounds
+from agents.games import DEFAULT_GAME, GameSpec, game_names, game_spec
 from agents.ppo_agent import check_table
 from agents.stats import diff_vs_table, mean_ci95, paired_diff_ci95, win_shares
-from continental_env.game import Game
 from continental_env.rules import RuleConfig, contract_for_round, resolve_rules
 
 SCHEMA = "continental-eval/1"
@@ -103,53 +118,53 @@ def derive_seed(*parts: object) -> int:
 # ----------------------------------------------------------------------------- playing
 
 
-def _deal_fingerprint(game: Game) -> str:
-    """A digest of a freshly dealt round: hands, up-card and stock order."""
-    parts = [",".join(map(str, h)) for h in game.hands]
-    parts.append(",".join(map(str, game.discard)))
-    parts.append(",".join(map(str, game.stock)))
-    return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
-
-
 def play_game(
-    names: Sequence[str], rules: RuleConfig, game_seed: int, agent_seeds: Sequence[int]
+    names: Sequence[str],
+    game_seed: int,
+    agent_seeds: Sequence[int],
+    game: str | GameSpec = DEFAULT_GAME,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """One full game; returns final scores, per-round points, decisions and deal fingerprints.
+    """One full game; returns final scores, per-round (or hand) scores, decisions and deal
+    fingerprints.
 
-    The engine deals every round from its own seed, drawn from ``game_seed`` when the game is
-    created, so each round's cards are the same in every rotation of a deal whatever happened in
-    earlier rounds; the fingerprints let the report check it.
+    The engines deal every round (hand) from its own seed, drawn from ``game_seed`` when the game
+    is created, so each deal's cards are the same in every rotation whatever happened earlier;
+    the fingerprints let the report check it.
     """
-    game = Game.new(rules, len(names), seed=game_seed)
-    bots = [make_agent(name, seed) for name, seed in zip(names, agent_seeds, strict=True)]
-    fingerprints = [_deal_fingerprint(game)]
-    round_index = game.round_index
+    spec = game_spec(game) if isinstance(game, str) else game
+    state = spec.new_game(len(names), game_seed, dict(options or {}))
+    bots = [spec.make_agent(name, seed) for name, seed in zip(names, agent_seeds, strict=True)]
+    fingerprints = [spec.deal_fingerprint(state)]
+    deal = spec.deal_number(state)
     decisions = 0
-    while not game.is_over:
-        seat = game.actor
-        game.apply(bots[seat].act(PlayerView(game, seat)))
+    while not state.is_over:
+        seat = state.actor
+        state.apply(bots[seat].act(spec.view(state, seat)))
         decisions += 1
-        if game.round_index != round_index and not game.is_over:
-            round_index = game.round_index
-            fingerprints.append(_deal_fingerprint(game))
+        if spec.deal_number(state) != deal and not state.is_over:
+            deal = spec.deal_number(state)
+            fingerprints.append(spec.deal_fingerprint(state))
+    segments = spec.segments(state)
     return {
-        "scores": list(game.scores),
-        "round_points": [list(r["points"]) for r in game.round_history],
-        "rounds": [r["round"] for r in game.round_history],
+        "scores": spec.final_scores(state),
+        "segment_scores": [list(values) for _label, values in segments],
+        "segments": [label for label, _values in segments],
         "decisions": decisions,
         "fingerprints": fingerprints,
     }
 
 
-def play_deal(task: tuple[int, int, list[list[str]], dict[str, Any]]) -> dict[str, Any]:
-    """Every rotation of one deal (a worker's unit of work)."""
-    deal, seed, seatings, rules_dict = task
-    rules = RuleConfig.from_dict(rules_dict)
+def play_deal(
+    task: tuple[int, int, list[list[str]], str, dict[str, Any]],
+) -> dict[str, Any]:
+    """Every rotation of one deal (a worker's unit of work): (deal, seed, seatings, game, options)."""
+    deal, seed, seatings, game, options = task
     game_seed = derive_seed(seed, "deal", deal)
     games = []
     for k, names in enumerate(seatings):
         agent_seeds = [derive_seed(seed, "agent", deal, k, s) for s in range(len(names))]
-        games.append(play_game(names, rules, game_seed, agent_seeds))
+        games.append(play_game(names, game_seed, agent_seeds, game, options))
     return {"deal": deal, "games": games}
 
 
@@ -184,29 +199,44 @@ def evaluate(
     preset: str | RuleConfig = "continental",
     rounds: Sequence[int] | None = None,
     progress: bool = False,
+    game: str = DEFAULT_GAME,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` duplicate deals and return the report (the JSON schema above)."""
+    """Play ``games`` duplicate deals and return the report (the JSON schema above).
+
+    ``preset`` and ``rounds`` are the contract game's; ``options`` are any game's
+    (``agents.games``), e.g. ``{"target": 100}`` for the fifteen-card game.
+    """
     from openskill.models import PlackettLuce
 
-    rules = resolve_rules(preset)
-    if rounds:
-        rules = rules.with_rounds(tuple(rounds))
-    rules.check_players(players)
+    spec = game_spec(game)
+    options = dict(options or {})
+    rules = None
+    if spec.name == "contract":
+        rules = resolve_rules(options.pop("preset", None) or preset)
+        chosen = options.pop("rounds", None) or rounds
+        if chosen:
+            rules = rules.with_rounds(tuple(chosen))
+        if options:
+            raise ValueError(f"unknown options for the contract game: {sorted(options)}")
+        options = {"rules": rules.to_dict()}
+    spec.check_options(players, options)
     if games < 1:
         raise ValueError("--games must be at least 1")
     for name in dict.fromkeys(agents):
         # Fail fast, before any game: a bad name, a missing model, a model for another table.
-        check_table(make_agent(name, 0), players)
+        check_table(spec.make_agent(name, 0), players)
     base = lineup(agents, players)
     seatings = rotations(base)
     names = list(dict.fromkeys(base))
     candidate = base[0]
-    tasks = [(d, seed, seatings, rules.to_dict()) for d in range(games)]
+    tasks = [(d, seed, seatings, spec.name, options) for d in range(games)]
+    sign = spec.sign()  # +1: higher scores are better
 
     per_deal: dict[str, dict[str, list[float]]] = {
-        n: {"points": [], "diff": [], "win": []} for n in names
+        n: {"points": [], "per_round": [], "diff": [], "win": []} for n in names
     }
-    by_round: dict[str, dict[int, list[float]]] = {n: {} for n in names}
+    by_round: dict[str, dict[str, list[float]]] = {n: {} for n in names}
     model = PlackettLuce()
     ratings = {n: model.rating(name=n) for n in names}
     decisions = 0
@@ -214,36 +244,39 @@ def evaluate(
     round_pairs = 0
     start = time.perf_counter()
     for result in _run_deals(tasks, jobs, progress):
-        acc = {n: {"points": [], "diff": [], "win": []} for n in names}
+        acc = {n: {"points": [], "per_round": [], "diff": [], "win": []} for n in names}
         prints = [g["fingerprints"] for g in result["games"]]
         for r in range(max(len(p) for p in prints)):
             round_pairs += 1
-            seen = {p[r] if r < len(p) else None for p in prints}
+            # Rotations that reached this deal (a fifteen-card game's length varies).
+            seen = {p[r] for p in prints if r < len(p)}
             identical += len(seen) == 1
         for k, g in enumerate(result["games"]):
             seat_names = seatings[k]
             scores = g["scores"]
             decisions += g["decisions"]
             diffs = diff_vs_table(scores)
-            wins = win_shares(scores)
+            wins = win_shares([-sign * x for x in scores])  # the best total wins
+            segments = max(1, len(g["segments"]))
             for s, n in enumerate(seat_names):
                 acc[n]["points"].append(scores[s])
+                acc[n]["per_round"].append(scores[s] / segments)
                 acc[n]["diff"].append(diffs[s])
                 acc[n]["win"].append(wins[s])
-            for rnd, pts in zip(g["rounds"], g["round_points"], strict=True):
+            for label, pts in zip(g["segments"], g["segment_scores"], strict=True):
                 for s, n in enumerate(seat_names):
-                    by_round[n].setdefault(rnd, []).append(pts[s])
-            _rate(model, ratings, seat_names, scores)
+                    by_round[n].setdefault(label, []).append(pts[s])
+            _rate(model, ratings, seat_names, [-sign * x for x in scores])
         for n in names:
-            for key in ("points", "diff", "win"):
+            for key in ("points", "per_round", "diff", "win"):
                 values = acc[n][key]
                 per_deal[n][key].append(sum(values) / len(values))
     seconds = time.perf_counter() - start
 
-    n_rounds = len(rules.rounds)
     report_agents: dict[str, Any] = {}
     for n in names:
         pts = mean_ci95(per_deal[n]["points"])
+        per_round = mean_ci95(per_deal[n]["per_round"])
         diff = mean_ci95(per_deal[n]["diff"])
         win = mean_ci95(per_deal[n]["win"])
         rating = ratings[n]
@@ -252,13 +285,16 @@ def evaluate(
             "games": base.count(n) * players * games,
             "mean_points": pts[0],
             "mean_points_ci95": [pts[1], pts[2]],
-            "mean_points_per_round": pts[0] / n_rounds,
-            "mean_points_per_round_ci95": [pts[1] / n_rounds, pts[2] / n_rounds],
+            "mean_points_per_round": per_round[0],
+            "mean_points_per_round_ci95": [per_round[1], per_round[2]],
             "mean_diff_vs_table": diff[0],
             "mean_diff_vs_table_ci95": [diff[1], diff[2]],
             "win_rate": win[0],
             "win_rate_ci95": [win[1], win[2]],
-            "points_by_round": {str(r): sum(v) / len(v) for r, v in sorted(by_round[n].items())},
+            "points_by_round": {
+                r: sum(v) / len(v)
+                for r, v in sorted(by_round[n].items(), key=lambda kv: int(kv[0]))
+            },
             "openskill": {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()},
         }
     paired = {}
@@ -275,8 +311,11 @@ def evaluate(
             "deals": games,
             "games": total_games,
             "seed": seed,
-            "preset": rules.name,
-            "rounds": list(rules.rounds),
+            "game": spec.name,
+            "unit": spec.unit,
+            "higher_is_better": spec.higher_is_better,
+            "options": {} if rules is not None else options,
+            **({"preset": rules.name, "rounds": list(rules.rounds)} if rules is not None else {}),
             "jobs": jobs,
         },
         "candidate": candidate,
@@ -297,7 +336,7 @@ def evaluate(
 def _rate(
     model: Any, ratings: dict[str, Any], seat_names: Sequence[str], scores: list[int]
 ) -> None:
-    """One OpenSkill update: each seat a team, ranked by points (lower is better)."""
+    """One OpenSkill update: each seat a team, ranked by ``scores`` (lower is better)."""
     teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma)] for n in seat_names]
     new = model.rate(teams, ranks=list(scores))
     sums: dict[str, list[float]] = {}
@@ -313,13 +352,31 @@ def _rate(
 # ----------------------------------------------------------------------------- output
 
 
+def _describe(cfg: dict[str, Any]) -> str:
+    """The game of a report's config, e.g. ``preset continental`` or ``game fifteen``."""
+    game = cfg.get("game", "contract")
+    if game == "contract":
+        return f"preset {cfg['preset']}"
+    options = ", ".join(f"{k}={v}" for k, v in cfg.get("options", {}).items())
+    return f"game {game}" + (f" ({options})" if options else "")
+
+
+def _unit(cfg: dict[str, Any]) -> tuple[str, str, str]:
+    """(unit, its segment, "lower"/"higher" is better) of a report's config."""
+    unit = cfg.get("unit", "points")
+    segment = "round" if cfg.get("game", "contract") == "contract" else "hand"
+    return unit, segment, "higher" if cfg.get("higher_is_better") else "lower"
+
+
 def format_report(report: dict[str, Any]) -> str:
     """A plain-text table of the report."""
     cfg = report["config"]
+    unit, segment, better = _unit(cfg)
     lines = [
         f"{cfg['deals']} deals x {cfg['players']} rotations = {cfg['games']} games, "
-        f"preset {cfg['preset']}, seed {cfg['seed']}, line-up {', '.join(cfg['lineup'])}",
-        f"{'agent':<16} {'points/game (95% CI)':>28} {'points/round':>13} "
+        f"{_describe(cfg)}, seed {cfg['seed']}, line-up {', '.join(cfg['lineup'])} "
+        f"({unit}: {better} is better)",
+        f"{'agent':<16} {unit + '/game (95% CI)':>28} {unit + '/' + segment:>13} "
         f"{'diff vs table (95% CI)':>28} {'win rate (95% CI)':>24} {'OpenSkill':>10}",
     ]
     for name, a in report["agents"].items():
@@ -335,7 +392,7 @@ def format_report(report: dict[str, Any]) -> str:
     for name, p in report["paired"].items():
         lo, hi = p["ci95"]
         lines.append(
-            f"paired {report['candidate']} - {name}: {p['mean_diff']:.1f} points/game "
+            f"paired {report['candidate']} - {name}: {p['mean_diff']:.1f} {unit}/game "
             f"[{lo:.1f}, {hi:.1f}]"
         )
     t = report["timing"]
@@ -367,16 +424,17 @@ def plot_report(report: dict[str, Any], path: str) -> None:
     names = list(agents)
     labels_of = {n: display_name(n) for n in names}
     cfg = report["config"]
+    unit, segment, better = _unit(cfg)
     colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
     fig.suptitle(
         f"{' vs '.join(labels_of.values())}: {cfg['deals']} duplicate deals x {cfg['players']} seats "
-        f"({cfg['games']} games), preset {cfg['preset']}, seed {cfg['seed']}",
+        f"({cfg['games']} games), {_describe(cfg)}, seed {cfg['seed']}",
         fontsize=12,
     )
     ypos = list(range(len(names)))
     for ax, key, title in (
-        (axes[0], "mean_points", "Mean points per game (lower is better)"),
+        (axes[0], "mean_points", f"Mean {unit} per game ({better} is better)"),
         (axes[1], "win_rate", "Win rate"),
     ):
         values = [agents[n][key] for n in names]
@@ -408,14 +466,19 @@ def plot_report(report: dict[str, Any], path: str) -> None:
             label=labels_of[n],
         )
     played = sorted({int(r) for n in names for r in agents[n]["points_by_round"]})
-    labels = []
-    for r in played:
-        t, k = contract_for_round(r)
-        labels.append(f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x))
-    ax.set_xticks(played, labels)
-    ax.set_xlabel("round (contract: T trios, R runs)")
-    ax.set_ylabel("mean points in the round")
-    ax.set_title("Mean points by round")
+    if segment == "round":
+        labels = []
+        for r in played:
+            t, k = contract_for_round(r)
+            labels.append(
+                f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x)
+            )
+        ax.set_xticks(played, labels)
+        ax.set_xlabel("round (contract: T trios, R runs)")
+    else:
+        ax.set_xlabel(f"{segment} of the game (games that reached it)")
+    ax.set_ylabel(f"mean {unit} in the {segment}")
+    ax.set_title(f"Mean {unit} by {segment}")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=9)
     fig.tight_layout()
@@ -442,8 +505,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--preset", default="continental")
-    parser.add_argument("--rounds", default=None, help="rounds to play, e.g. '1' or '1,2,3'")
+    parser.add_argument(
+        "--game", default=DEFAULT_GAME, choices=game_names(), help="which game (agents.games)"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. --set target=100 (fifteen); repeatable",
+    )  # fmt: skip
+    parser.add_argument("--preset", default=None, help="contract game: the preset (continental)")
+    parser.add_argument(
+        "--rounds", default=None, help="contract game: rounds to play, e.g. '1' or '1,2,3'"
+    )
     parser.add_argument("--json", default=None, help="write the report here")
     parser.add_argument("--plot", default=None, help="write a PNG plot here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -466,6 +538,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             rounds = parse_rounds(args.rounds)
             if args.jobs < 1:
                 raise ValueError(f"--jobs {args.jobs}: must be at least 1")
+            if args.game != "contract" and (args.preset or args.rounds):
+                raise ValueError(
+                    f"--preset and --rounds belong to the contract game, not {args.game}"
+                )
+            options = game_spec(args.game).parse_options(args.set)
     except ValueError as exc:
         parser.error(str(exc))
     if args.from_json:
@@ -480,9 +557,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             games=args.games,
             seed=args.seed,
             jobs=args.jobs,
-            preset=args.preset,
+            preset=args.preset or "continental",
             rounds=rounds,
             progress=not args.no_progress,
+            game=args.game,
+            options=options,
         )
     except ValueError as exc:
         parser.error(str(exc))

@@ -107,12 +107,16 @@ def digest(*parts: Sequence[int] | Sequence[Sequence[int]]) -> str:
 
 
 def _contract_rules(options: dict[str, Any]) -> Any:
-    from continental_env.rules import resolve_rules
+    """The RuleConfig of the options: ``preset`` and ``rounds``, or ``rules`` (a full to_dict)."""
+    from continental_env.rules import RuleConfig, resolve_rules
 
-    unknown = set(options) - {"preset", "rounds"}
+    unknown = set(options) - {"preset", "rounds", "rules"}
     if unknown:
         raise ValueError(f"unknown options for the contract game: {sorted(unknown)}")
-    rules = resolve_rules(options.get("preset") or "continental")
+    if options.get("rules") is not None:
+        rules = RuleConfig.from_dict(options["rules"])
+    else:
+        rules = resolve_rules(options.get("preset") or "continental")
     if options.get("rounds"):
         rules = rules.with_rounds(tuple(options["rounds"]))
     return rules

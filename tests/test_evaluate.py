@@ -41,7 +41,7 @@ def test_every_rotation_plays_the_identical_deal_in_every_round() -> None:
     # Random players re-form the stock often, which would shift later rounds' shuffles.
     rules = ev.resolve_rules("continental").with_rounds((1, 2, 3))
     seatings = ev.rotations(ev.lineup(["greedy", "random"], 3))
-    result = ev.play_deal((0, 42, seatings, rules.to_dict()))
+    result = ev.play_deal((0, 42, seatings, "contract", {"rules": rules.to_dict()}))
     games = result["games"]
     assert len(games) == 3
     prints = {tuple(g["fingerprints"]) for g in games}
@@ -210,3 +210,55 @@ def test_the_shipped_model_fits_its_own_table_size() -> None:
         check_table(agent, 5)
     with pytest.raises(ValueError, match="trained for 4 players"):
         ev.evaluate([f"ppo:{MODEL_4P}", "greedy"], players=3, games=1)
+
+
+# ----------------------------------------------------------------------------- other games
+
+
+def _fifteen(jobs: int) -> dict:
+    return ev.evaluate(
+        ["greedy", "random"], players=3, games=3, seed=2, jobs=jobs, game="fifteen",
+        options={"target": 30},
+    )  # fmt: skip
+
+
+def test_fifteen_reports_chips_higher_is_better_and_ignores_jobs() -> None:
+    one, two = _fifteen(1), _fifteen(2)
+    for report in (one, two):
+        report.pop("timing")
+        report["config"].pop("jobs")
+    assert one == two
+    cfg = one["config"]
+    assert cfg["game"] == "fifteen" and cfg["unit"] == "chips" and cfg["higher_is_better"]
+    assert cfg["options"] == {"target": 30} and "preset" not in cfg
+    greedy, rnd = one["agents"]["greedy"], one["agents"]["random"]
+    # Chips are zero-sum: per game the seats' totals add to zero, so do the means.
+    assert greedy["mean_points"] + 2 * rnd["mean_points"] == pytest.approx(0.0, abs=1e-9)
+    # The highest total wins: greedy goes out, random hardly ever.
+    assert greedy["win_rate"] > 0.5 and greedy["mean_points"] > 0
+    assert one["paired"]["random"]["mean_diff"] > 0
+    assert one["duplicate"]["identical_round_deals"] == 1.0
+    assert set(greedy["points_by_round"]) >= {"1"}  # chips by hand
+
+
+def test_fifteen_text_report_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    png = tmp_path / "f.png"
+    code = ev.main(
+        [
+            "--game", "fifteen", "--agents", "greedy,random", "--players", "2", "--games", "1",
+            "--set", "hands=1", "--plot", str(png), "--no-progress",
+        ]
+    )  # fmt: skip
+    assert code == 0 and png.read_bytes()[:4] == b"\x89PNG"
+    out = capsys.readouterr().out
+    assert "game fifteen (hands=1)" in out and "chips: higher is better" in out
+    assert "chips/game" in out
+    for argv in (
+        ["--game", "fifteen", "--agents", "strong,random"],
+        ["--game", "fifteen", "--set", "stake=5"],
+        ["--game", "fifteen", "--preset", "continental_us"],
+        ["--game", "fifteen", "--players", "13"],
+        ["--game", "poker"],
+    ):
+        with pytest.raises(SystemExit):
+            ev.main([*argv, "--games", "1", "--no-progress"])
