@@ -1,0 +1,59 @@
+"""The fifteen-card terminal game, driven by scripted input lines."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from agents.fifteen.play import FifteenHumanGame, main
+
+
+def run(lines, **kwargs) -> tuple[int, str]:
+    out: list[str] = []
+    feed = iter(lines)
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    session = FifteenHumanGame(input_fn=read, output=out.append, **kwargs)
+    return session.run(), "\n".join(out)
+
+
+def test_a_whole_game_by_menu_numbers_ends_with_the_final_table() -> None:
+    code, text = run(
+        itertools.repeat("0"), opponents=["greedy", "greedy"], seed=4, options={"hands": 1}
+    )
+    assert code == 0 and "Game over. Final chips (highest wins):" in text
+    assert "goes out with" in text or "no winner" in text
+    assert "Winner:" in text
+
+
+def test_bad_moves_get_a_message_and_the_game_is_unchanged() -> None:
+    code, text = run(
+        ["zz", "99", "discard ZZ", "discard 2C", "help", "quit"],
+        opponents=["random"],
+        seed=1,
+    )
+    assert code == 0
+    assert "Could not read that move: unknown action 'zz'" in text
+    assert "No move number 99" in text
+    assert "unknown card 'ZZ'" in text
+    assert "Not legal now: illegal action" in text and "draw or take a card first" in text
+    assert "out C             discard card C and go out" in text
+    assert text.rstrip().endswith("Bye (game left unfinished).")
+
+
+def test_end_of_input_leaves_cleanly_and_bad_tables_are_refused() -> None:
+    code, text = run([], opponents=["greedy"], seed=2)
+    assert code == 0 and "Bye" in text
+    with pytest.raises(ValueError, match="at least one opponent"):
+        FifteenHumanGame([], seed=1)
+    with pytest.raises(ValueError, match="--seat 5"):
+        FifteenHumanGame(["greedy"], seat=5)
+    with pytest.raises(SystemExit):
+        main(["--opponents", "strong"])
