@@ -149,13 +149,16 @@ def test_out_is_not_offered_after_the_first_turn() -> None:
         act(g, "out")
 
 
-def test_going_out_on_the_first_turn_after_drawing_pays_7() -> None:
+@pytest.mark.parametrize("draw", ["draw", "take"])
+def test_going_out_on_the_first_turn_after_drawing_pays_7(draw: str) -> None:
+    # Drawing from the stock or taking the up-card: either is "after drawing".
     g = fifteen_game(
         hands=["AH 2H 3H 4C 5C 6C 7D 8D 9D 4S 5S 6S 9C TC QH", OTHER],
         stock_top="JC",
+        discard="JC",
         has_played=[False, True],
     )
-    act(g, "draw")
+    act(g, draw)
     assert "out QH" in legal_texts(g)
     act(g, "out QH")
     pay = g.hand_history[-1]["payment"]
