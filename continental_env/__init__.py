@@ -1,7 +1,9 @@
 """Continental: the contract rummy card game as a PettingZoo AEC environment.
 
 ``continental_env.env(...)`` / ``raw_env(...)`` are imported lazily, so that the engine
-(``cards``, ``rules``, ``melds``, ``game``) imports without gymnasium or PettingZoo.
+(``cards``, ``rules``, ``melds``, ``game``) imports without gymnasium or PettingZoo. The
+fifteen-card game is the subpackage ``continental_env.fifteen`` (``fifteen.Game``,
+``fifteen.env``), on the same card codec and meld validator.
 """
 
 from __future__ import annotations
