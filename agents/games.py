@@ -7,8 +7,9 @@ scores and which way is better, and how to recognise a deal (for the duplicate-d
 **Registering a game** is one entry in ``GAMES``: its name mapped to ``"module:ATTRIBUTE"``, a
 ``GameSpec`` imported only when the game is asked for. For example the knock game adds
 ``"knock": "agents.knock:GAME"`` once ``agents/knock`` defines ``GAME = GameSpec(...)``; then
-``make_agent(name, seed, game="knock")``, ``python -m agents.evaluate --game knock`` and the other
-front ends take it with no further change.
+``make_agent(name, seed, game="knock")``, ``continental evaluate --game knock`` and
+``continental play --game knock`` (through the spec's ``terminal`` module) take it with no further
+change.
 
 | game | scores | better | options (``--set key=value``) |
 |---|---|---|---|
@@ -50,6 +51,7 @@ class GameSpec:
     deal_fingerprint: Callable[[Any], str]  # a digest of the deal now on the table
     check_options: Callable[[int, dict[str, Any]], None]  # ValueError for a bad table
     option_types: dict[str, type] = field(default_factory=dict)
+    terminal: str = ""  # module whose main(argv) is its terminal game ("": agents.play itself)
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""

@@ -2,7 +2,11 @@
 
 ```
 continental play --opponents greedy,strong --seed 1 --preset continental
+continental play --game fifteen --opponents greedy,greedy,random --seed 1
 ```
+
+``--game`` chooses the game (``agents.games``); the fifteen-card game is
+``agents.fifteen.play`` with its own options (``--target``, ``--hands``).
 
 You sit in seat 0 (``--seat``) and the bots fill the other seats in the order given. At each of
 your decisions the table is drawn from your seat (other hands hidden, cards they are known to
@@ -17,6 +21,7 @@ missing model, a model trained for another table size) is a one-line error befor
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -24,6 +29,7 @@ from collections.abc import Callable, Sequence
 from agents import make_agent
 from agents.base import PlayerView
 from agents.cli import ArgumentParser, parse_names, parse_rounds
+from agents.games import DEFAULT_GAME, game_names, game_spec
 from agents.ppo_agent import check_table
 from continental_env.cards import format_cards
 from continental_env.game import CLAIM, TAKE, Game
@@ -251,9 +257,25 @@ class HumanGame:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point."""
+    """Command-line entry point; ``--game`` hands the other games to their own terminal game."""
+    chooser = ArgumentParser(prog="continental play", add_help=False)
+    chooser.add_argument("--game", default=DEFAULT_GAME)
+    known, rest = chooser.parse_known_args(argv)
+    if known.game != DEFAULT_GAME:
+        try:
+            spec = game_spec(known.game)
+        except ValueError as exc:
+            chooser.error(str(exc))
+        if not spec.terminal:
+            chooser.error(f"--game {known.game}: this game has no terminal game")
+        return importlib.import_module(spec.terminal).main(rest)
     parser = ArgumentParser(
         prog="continental play", description="Play Continental in the terminal against bots."
+    )
+    parser.add_argument(
+        "--game",
+        default=DEFAULT_GAME,
+        help=f"which game: {', '.join(game_names())} (the others have their own options)",
     )
     parser.add_argument(
         "--opponents",

@@ -57,3 +57,25 @@ def test_end_of_input_leaves_cleanly_and_bad_tables_are_refused() -> None:
         FifteenHumanGame(["greedy"], seat=5)
     with pytest.raises(SystemExit):
         main(["--opponents", "strong"])
+
+
+def test_continental_play_game_fifteen_hands_over_to_the_fifteen_card_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from agents import cli
+    from agents import play as contract_play
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))
+    code = cli.main(["play", "--game", "fifteen", "--opponents", "greedy", "--seed", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "Fifteen-card Continental, 2 players" in out and "Bye" in out
+    for argv, message in (
+        (["--game", "poker"], "unknown game 'poker'"),
+        (["--game", "fifteen", "--opponents", "strong"], "unknown agent 'strong'"),
+        (["--game", "fifteen", "--preset", "continental_us"], "unrecognized arguments"),
+    ):
+        with pytest.raises(SystemExit) as exc:
+            contract_play.main(argv)
+        assert exc.value.code == 2 and message in capsys.readouterr().err

@@ -64,6 +64,7 @@ def _spec() -> Any:
         deal_fingerprint=lambda game: digest(*game.hands, game.discard, game.stock),
         check_options=_check,
         option_types={"target": int, "hands": int, "max_turns_per_hand": int, "max_hands": int},
+        terminal="agents.fifteen.play",
     )
 
 

@@ -1,4 +1,6 @@
-"""Play the fifteen-card game in the terminal against bots (``continental play --game fifteen``).
+"""Play the fifteen-card game in the terminal against bots: ``continental play --game fifteen``.
+
+``python -m agents.fifteen.play`` is the same command.
 
 You sit in seat ``--seat`` and the bots fill the other seats in the order given. At each of your
 decisions the table is drawn from your seat (other hands hidden, cards they took from the pile
@@ -11,12 +13,12 @@ unchanged.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agents.cli import ArgumentParser, parse_names
 from agents.fifteen import FifteenView, make_agent
 from continental_env.cards import format_cards
 from continental_env.fifteen.game import DRAW, OUT, TAKE, Game
@@ -210,7 +212,7 @@ class FifteenHumanGame:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point of the fifteen-card terminal game."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="continental play --game fifteen",
         description="Play the fifteen-card game in the terminal against bots.",
     )
@@ -221,8 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--target", type=int, default=50, help="the game ends at this total")
     parser.add_argument("--hands", type=int, default=None, help="or after this many hands")
     args = parser.parse_args(argv)
-    opponents = [o.strip() for o in args.opponents.split(",") if o.strip()]
     try:
+        opponents = parse_names(args.opponents, "--opponents")
         session = FifteenHumanGame(
             opponents, seed=args.seed, seat=args.seat, name=args.name,
             options={"target": args.target, "hands": args.hands},
