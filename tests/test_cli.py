@@ -100,3 +100,15 @@ def test_train_through_the_command_line(capsys: pytest.CaptureFixture[str]) -> N
         cli.main(["train", "--gamma", "2"])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.startswith("continental train: error: --gamma 2.0")
+
+
+def test_bench_covers_the_fifteen_card_game(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["bench", "--game", "fifteen", "--games", "1", "--players", "2", "12", "--repeats", "1"]
+    assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "game fifteen" in out and out.count(" engine ") == 2 and out.count(" aec ") == 2
+    assert "400" in out  # one hand of random play runs to the 200-turn limit: 400 actions
+    for bad in (["--players", "13"], ["--preset", "continental_us"], ["--game", "poker"]):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(["bench", "--game", "fifteen", *bad])
+        assert exit_info.value.code == 2
