@@ -185,7 +185,22 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     before = env.unwrapped.game.to_dict()
     with pytest.raises(ValueError, match="'discard 2C'"):
         env.step(env.unwrapped.game.action_from_str("discard 2C"))
+    for bad, match in ((10**6, "out of range"), (2.5, "not an integer"), (-1, "out of range")):
+        with pytest.raises(ValueError, match=match):
+            env.step(bad)
     assert env.unwrapped.game.to_dict() == before
+    env.step(np.int64(0))  # numpy integers are actions too
+    assert env.unwrapped.game.phase == "play"
+
+
+def test_terminate_on_illegal_mode() -> None:
+    env = fifteen.env(num_players=2, illegal="terminate")
+    env.reset(seed=3)
+    env.step(env.unwrapped.game.action_from_str("discard 2C"))
+    assert all(env.terminations.values())
+    assert env.rewards[env.possible_agents[1]] == -1
+    with pytest.raises(ValueError, match="illegal='maybe'"):
+        fifteen.env(illegal="maybe")
 
 
 # ----------------------------------------------------------------------------- hidden information

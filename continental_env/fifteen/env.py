@@ -23,6 +23,7 @@ sequences of one suit in one of three shapes. The engine is ``continental_env.fi
 | ``max_hands`` | 100 | safety net: the game ends after this many hands |
 | ``reward`` | ``"chips"`` | ``chips`` or ``win`` (below) |
 | ``render_mode`` | None | ``"ansi"`` (returns the table as text) or ``"human"`` (prints it) |
+| ``illegal`` | ``"raise"`` | ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper (-1, game over) |
 
 ## Observation
 
@@ -72,7 +73,8 @@ At a hand's end ``infos`` carry ``hand`` (its number), ``chips`` (that seat's ne
 
 ## Errors, copies and positions
 
-An illegal action raises ``ValueError`` with the engine's reason and changes nothing. Seeds may be
+An illegal action raises ``ValueError`` with the engine's reason and changes nothing, on ``env()``
+as on ``raw_env``; so does an action outside the action space (``10**6``, ``2.5``). Seeds may be
 any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
 environment keep its game, agents, rewards, flags and agent to act. Assigning
 ``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
@@ -107,6 +109,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from continental_env.cards import NUM_TYPES
+from continental_env.env import ExplainedOutOfBoundsWrapper
 from continental_env.fifteen.game import NUM_ACTIONS, Game
 
 PLANE = 65  # 5 x 13
@@ -404,10 +407,14 @@ class raw_env(AECEnv, EzPickle):
         pass
 
 
-def env(**kwargs: Any) -> AECEnv:
+def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (see the module docstring)."""
     environment: AECEnv = raw_env(**kwargs)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    if illegal == "terminate":
+        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    elif illegal != "raise":
+        raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
+    environment = ExplainedOutOfBoundsWrapper(environment)
     environment = wrappers.OrderEnforcingWrapper(environment)
     return environment
 
