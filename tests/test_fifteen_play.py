@@ -212,3 +212,15 @@ def test_state_uses_the_contract_games_key_names() -> None:
     for key in ("num_players", "current", "phase", "hands", "stock", "discard", "scores"):
         assert key in data
     assert data["phase"] == "draw" and data["current"] == 1 and len(data["discard"]) == 1
+
+
+def test_legal_actions_hand_out_a_copy_and_seeds_may_be_any_integer_kind() -> None:
+    import numpy as np
+
+    g = Game.new(num_players=2, seed=np.int64(3))
+    assert g.to_dict() == Game.new(num_players=2, seed=3).to_dict()
+    legal = g.legal_actions()
+    legal.clear()  # the caller's list, not the cache
+    assert g.legal_actions() == [0, 1]
+    with pytest.raises(ValueError, match=r"seed 1\.5 must be an integer"):
+        Game.new(num_players=2, seed=1.5)  # type: ignore[arg-type]

@@ -182,6 +182,11 @@ class Game:
         max_hands: int = 100,
     ) -> Game:
         """A new game with the first hand dealt; the same seed deals the same cards."""
+        if seed is not None:
+            try:
+                seed = operator.index(seed)  # any integer kind: int, numpy integers
+            except TypeError:
+                raise ValueError(f"seed {seed!r} must be an integer or None") from None
         game = cls(num_players, target, hands, max_turns_per_hand, max_hands)
         master = random.Random(seed)
         # One seed per possible hand, drawn up front: a hand's cards never depend on how many
@@ -267,7 +272,14 @@ class Game:
     # ------------------------------------------------------------------ legal actions
 
     def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat to act, in increasing order (empty when over)."""
+        """Legal action ids for the seat to act, in increasing order (empty when over).
+
+        A new list each call: the caller may change it without touching the game's cache.
+        """
+        return self._legal_ids().copy()
+
+    def _legal_ids(self) -> list[int]:
+        """The cached legal ids (shared: never hand this list out)."""
         if self._legal is None:
             if self.phase == "draw":
                 self._legal = self._draw_legal_actions()
@@ -294,7 +306,7 @@ class Game:
 
     def is_legal(self, action: int) -> bool:
         """Whether an action id is legal now."""
-        return action in self.legal_actions()
+        return action in self._legal_ids()
 
     # ------------------------------------------------------------------ applying actions
 
