@@ -764,7 +764,8 @@ def _fill(
     return False
 
 
-@lru_cache(maxsize=100_000)
+# About 0.8 KB an entry: 50,000 rows (a training worker meets a few thousand a game) stay ~40 MB.
+@lru_cache(maxsize=50_000)
 def _suit_options(row: tuple[int, ...], jokers: int) -> frozenset[tuple[int, tuple[int, ...]]]:
     """Every way to cover one suit's naturals (``row``: counts by rank) with sequences.
 
