@@ -58,12 +58,14 @@ from continental_env.melds import (
     HIGH,
     LOW,
     RUN,
+    Meld,
     best_contract,
     can_fit,
+    end_card,
+    extend_run,
     has_contract,
     is_valid_meld,
     natural_layoff_end,
-    run_can_extend,
 )
 from continental_env.rules import RuleConfig
 
@@ -183,18 +185,16 @@ def make_plan(
     for c, k in used.items():
         core[c] = k
     core[JOKER] = jokers
-    # Cards that would lengthen a planned run are core too: they go down with it.
+    # Cards that would lengthen a planned run are core too: they go down with it. The meld
+    # validator says which card extends each end (no wrap past the ace unless the rules allow).
     for _cost, cards in run_combo:
-        for step, edge in ((1, cards[-1]), (-1, cards[0])):
-            suit = suit_of(edge)
-            rank = rank_of(edge)
-            for _ in range(NUM_RANKS - len(cards)):
-                rank = (rank + step) % NUM_RANKS
-                c = suit * 13 + rank
-                if hand[c] > core[c] and c not in cards:
-                    core[c] += 1
-                else:
+        for end in (HIGH, LOW):
+            run = Meld.build(0, RUN, list(cards), rules)
+            while (c := end_card(run, end, rules)) is not None:
+                if hand[c] <= core[c] or c in cards:
                     break
+                core[c] += 1
+                extend_run(run, c, end, rules)
     return Plan(cost, missing, tuple(core))
 
 
@@ -321,9 +321,11 @@ class StrongAgent(SeededAgent):
             if meld.kind == RUN and card != JOKER:
                 # The next card beyond the end this card extends, if the hand holds it.
                 end = natural_layoff_end(meld, card, rules)
-                step = 1 if end == HIGH else -1
-                beyond = meld.suit * 13 + (rank_of(card) + step) % NUM_RANKS
-                opens = 1 if end is not None and hand[beyond] and beyond != card else 0
+                if end is not None:
+                    longer = meld.copy()
+                    extend_run(longer, card, end, rules)
+                    beyond = end_card(longer, end, rules)
+                    opens = 1 if beyond is not None and hand[beyond] and beyond != card else 0
             return (opens, pts[card], -a)
 
         return max(layoffs, key=key)
@@ -351,15 +353,13 @@ class StrongAgent(SeededAgent):
         for meld in view.table:
             if meld.kind == RUN and meld.suit == suit_of(card) and not can_fit(meld, card, rules):
                 # One card beyond an end: it fits once the card in between is laid off.
-                n = len(meld.cards)
-                rank = rank_of(card)
-                for gap_rank, edge in (
-                    ((meld.start + n) % NUM_RANKS, HIGH),
-                    ((meld.start - 1) % NUM_RANKS, LOW),
-                ):
-                    step = 1 if edge == HIGH else -1
-                    if (gap_rank + step) % NUM_RANKS == rank and run_can_extend(meld, edge, rules):
-                        between = meld.suit * 13 + gap_rank
+                for edge in (HIGH, LOW):
+                    between = end_card(meld, edge, rules)
+                    if between is None:
+                        continue
+                    longer = meld.copy()
+                    extend_run(longer, between, edge, rules)
+                    if end_card(longer, edge, rules) == card:
                         score += min(1.0, 0.5 * unseen[between]) + 0.3 * unseen[JOKER]
             elif can_fit(meld, card, rules):
                 score += 2.0

@@ -209,6 +209,23 @@ def natural_layoff_end(meld: Meld, card: int, rules: RuleConfig) -> str | None:
     return None
 
 
+def end_card(meld: Meld, end: str, rules: RuleConfig) -> int | None:
+    """The natural card that would extend a run at ``end``, or None if that end is closed."""
+    if meld.kind != RUN or not run_can_extend(meld, end, rules):
+        return None
+    pos = -1 if end == LOW else len(meld.cards)
+    return meld.suit * 13 + (meld.start + pos) % NUM_RANKS
+
+
+def extend_run(meld: Meld, card: int, end: str, rules: RuleConfig) -> None:
+    """Add ``card`` (the natural ``end_card`` names, or a joker) at ``end`` of a run, in place."""
+    if end == HIGH:
+        meld.cards.append(card)
+        return
+    meld.cards.insert(0, card)
+    meld.start = (meld.start - 1) % NUM_RANKS if rules.ace_wraparound else meld.start - 1
+
+
 def joker_positions(meld: Meld) -> list[int]:
     """Indices of the jokers in a meld."""
     return [i for i, c in enumerate(meld.cards) if c == JOKER]
@@ -218,11 +235,7 @@ def fitting_cards(meld: Meld, rules: RuleConfig) -> list[int]:
     """Card types that could be laid off on this meld now (the joker included when it fits)."""
     if meld.kind == TRIO:
         return [s * 13 + meld.rank for s in range(4)] + [JOKER]
-    out = []
-    for end in (LOW, HIGH):
-        if run_can_extend(meld, end, rules):
-            pos = -1 if end == LOW else len(meld.cards)
-            out.append(meld.suit * 13 + (meld.start + pos) % NUM_RANKS)
+    out = [c for c in (end_card(meld, LOW, rules), end_card(meld, HIGH, rules)) if c is not None]
     if out:
         out.append(JOKER)
     return sorted(set(out))
