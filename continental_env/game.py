@@ -41,11 +41,13 @@ from __future__ import annotations
 
 import operator
 import random
+from dataclasses import replace
 from typing import Any
 
 from continental_env.cards import (
     JOKER,
     NUM_NATURALS,
+    NUM_RANKS,
     NUM_TYPES,
     card_from_str,
     card_to_str,
@@ -242,6 +244,7 @@ class Game:
         self.last_action: list[int | None] = [None] * num_players
         self.moves = 0  # actions applied in the whole game
         self.joker_moved = False  # the player in turn has made this turn's one joker move (003)
+        self.jokers_owed = 0  # 004: jokers taken by swaps this turn that must still be laid off
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
         self._fits: list[int] | None = None
@@ -300,6 +303,7 @@ class Game:
         self.seen_discards[self.discard[-1]] += 1
         self.last_action = [None] * p
         self.joker_moved = False
+        self.jokers_owed = 0
         self.current = (self.dealer + 1) % p
         self.phase = "draw"
         self.asked = None
@@ -429,9 +433,10 @@ class Game:
             trios, runs = self.contract
             if has_contract(hand, trios, runs, rules):
                 legal.append(LAYDOWN)
-        if down and size == 1:
+        owed = self.jokers_owed  # discarding and closing wait until these are laid off
+        if down and size == 1 and not owed:
             legal.append(CLOSE)
-        if size >= 2:
+        if size >= 2 and not owed:
             held = [c for c in range(NUM_TYPES) if hand[c]]
             if rules.discard_restriction and not down and self.table:
                 fits = self.fitting_counts()
@@ -445,7 +450,7 @@ class Game:
                     legal.extend(self._layoff_ids(m, meld, hand))
             if rules.joker_rule == "swap":
                 for m, meld in enumerate(self.table):
-                    if JOKER in meld.cards:
+                    if JOKER in meld.cards and (meld.kind == RUN or not rules.swap_run_jokers_only):
                         legal.extend(layout.swap(m, c) for c in swap_targets(meld) if hand[c])
             elif not self.joker_moved:  # one joker move per turn, so every turn ends
                 for m in range(len(self.table)):
@@ -456,8 +461,45 @@ class Game:
                             for end in (LOW, HIGH):
                                 if run_can_extend(other, end, rules):
                                     legal.append(layout.move(m, n, end))
+        if down and rules.swapped_joker_laid_off:
+            legal = [a for a in legal if self._keeps_owed_jokers_placeable(a)]
         legal.sort()
         return legal
+
+    def _joker_room(self) -> tuple[bool, int]:
+        """(a trio is on the table, free places at the ends of the table's runs)."""
+        trio = False
+        room = 0
+        for meld in self.table:
+            if meld.kind == TRIO:
+                trio = True
+            else:
+                room += NUM_RANKS - len(meld.cards)
+        return trio, room
+
+    def _keeps_owed_jokers_placeable(self, action: int) -> bool:
+        """004: after this action, every joker taken by a swap can still be laid off this turn.
+
+        A joker goes on any trio, or on a free end of a run (a run holds at most 13 cards), and
+        each lay-off must leave a card in hand; so the jokers owed fit while the hand keeps more
+        cards than that and the table has a trio or enough free run places.
+        """
+        kind, *args = self.layout.decode(action)
+        if kind not in ("swap", "layoff"):
+            return True
+        size = self.hand_sizes[self.current]
+        owed = self.jokers_owed
+        trio, room = self._joker_room()
+        if kind == "swap":
+            owed += 1  # the hand keeps its size: a natural out, the joker in
+        else:
+            slot, m = args
+            size -= 1
+            if self.table[m].kind == RUN:
+                room -= 1
+            if slot >= SLOT_JOKER:
+                owed = max(0, owed - 1)
+        return owed == 0 or (size - owed >= 1 and (trio or room >= owed))
 
     def _layoff_ids(self, m: int, meld: Meld, hand: list[int]) -> list[int]:
         rules = self.rules
@@ -624,6 +666,7 @@ class Game:
         self._fits = None
         if slot >= SLOT_JOKER:
             self._remove(seat, JOKER)
+            self.jokers_owed = max(0, self.jokers_owed - 1)
             if slot in (SLOT_JOKER, SLOT_JOKER_HIGH):
                 meld.cards.append(JOKER)
             else:
@@ -662,6 +705,8 @@ class Game:
         meld.cards[i] = card
         self._add(seat, JOKER)
         self.known[seat][JOKER] += 1
+        if self.rules.swapped_joker_laid_off:
+            self.jokers_owed += 1
         self._fits = None
 
     def _do_movejoker(self, src: int, dst: int, end: str) -> None:
@@ -757,6 +802,11 @@ class Game:
                 return f"{head}: seat {seat} has already laid down this round"
             t, r = self.contract
             return f"{head}: the hand holds no {t} trio(s) + {r} run(s) leaving a card in hand"
+        if kind in ("discard", "close") and self.jokers_owed:
+            return (
+                f"{head}: seat {seat} must first lay off the joker(s) taken by a swap this turn "
+                f"({self.jokers_owed} left; {self.rules.name} rules)"
+            )
         if kind == "close":
             if not down:
                 return f"{head}: seat {seat} has not laid down"
@@ -782,10 +832,24 @@ class Game:
         if kind == "layoff":
             if size < 2:
                 return f"{head}: a lay-off must leave one card in hand"
+            if self.jokers_owed and self._legal_but_for_owed(action):
+                return (
+                    f"{head}: after it the joker(s) taken by a swap could no longer be laid off "
+                    f"this turn ({self.rules.name} rules)"
+                )
             return f"{head}: that card does not fit meld {args[1]} ({self._meld_text(args[1])})"
         if kind == "swap":
             if self.rules.joker_rule != "swap":
                 return f"{head}: the {self.rules.name} rules shift jokers, they do not swap them"
+            meld = self.table[args[1]]
+            if meld.kind == TRIO and self.rules.swap_run_jokers_only:
+                return f"{head}: the {self.rules.name} rules let only a run's jokers be swapped"
+            if self.rules.swapped_joker_laid_off and self._legal_but_for_owed(action):
+                return (
+                    f"{head}: the joker taken could not be laid off this turn, as the "
+                    f"{self.rules.name} rules require (it needs a free place on the table and a "
+                    "card left in hand)"
+                )
             return f"{head}: no joker of meld {args[1]} stands for {card_to_str(args[0])}"
         if kind == "movejoker":
             if self.rules.joker_rule != "shift":
@@ -797,6 +861,16 @@ class Game:
                 f"at an end, and meld {args[1]} another run with room at its {args[2]} end"
             )
         return f"{head}: not legal now"
+
+    def _legal_but_for_owed(self, action: int) -> bool:
+        """Whether an action would be legal but for 004's laid-off-joker rule (for messages)."""
+        saved = self.rules
+        self.rules = replace(saved, swapped_joker_laid_off=False)
+        owed, self.jokers_owed = self.jokers_owed, 0
+        try:
+            return action in self._play_legal_actions()
+        finally:
+            self.rules, self.jokers_owed = saved, owed
 
     def _meld_text(self, m: int) -> str:
         meld = self.table[m]
@@ -862,6 +936,7 @@ class Game:
             "last_action": list(self.last_action),
             "moves": self.moves,
             "joker_moved": self.joker_moved,
+            "jokers_owed": self.jokers_owed,
             "deal_seeds": list(self.deal_seeds),
             "rng": [version, list(state), gauss],
         }

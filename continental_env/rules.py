@@ -11,6 +11,8 @@ Pure data. See ``RULES.md`` (Part 1) for the game; each preset is one seed's gam
 | ``min_run`` | shortest run | 4 |
 | ``ace_wraparound`` | runs are cyclic (``Q K A 2`` valid) | True |
 | ``joker_rule`` | ``"swap"`` (000, 004) or ``"shift"`` (003) | ``"swap"`` |
+| ``swap_run_jokers_only`` | 004: only a run's jokers may be swapped (a trio's joker stands for no single card) | False |
+| ``swapped_joker_laid_off`` | 004: a joker taken by a swap must be laid off the same turn, before a discard or close | False |
 | ``discard_restriction`` | 004: a player not yet down may not discard a card that fits a table meld | False |
 | ``one_turn_bonus`` | closer's score when laying down and closing in one turn | 0 |
 | ``card_points`` | points of joker, A, 2, ..., K (14 values) | 50, 20, 2..9 face, 10 T J Q K |
@@ -69,6 +71,8 @@ class RuleConfig:
     min_run: int = 4
     ace_wraparound: bool = True
     joker_rule: str = "swap"
+    swap_run_jokers_only: bool = False
+    swapped_joker_laid_off: bool = False
     discard_restriction: bool = False
     one_turn_bonus: int = 0
     card_points: tuple[int, ...] = _FACE
@@ -99,6 +103,15 @@ class RuleConfig:
                 f"card_points={self.card_points!r} must be a tuple of non-negative integers"
             )
         self._check_deck_schedule()
+        for flag in (
+            "ace_wraparound",
+            "discard_restriction",
+            "claims_after_laydown",
+            "swap_run_jokers_only",
+            "swapped_joker_laid_off",
+        ):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag}={getattr(self, flag)!r} must be true or false")
         if self.joker_rule not in ("swap", "shift"):
             raise ValueError(f"joker_rule {self.joker_rule!r} must be 'swap' or 'shift'")
         if len(self.card_points) != 14:
@@ -211,6 +224,8 @@ PRESETS: dict[str, RuleConfig] = {
             (8, (2, 2, 3, 3, 4, 4, 4)),
         ),
         discard_restriction=True,
+        swap_run_jokers_only=True,
+        swapped_joker_laid_off=True,
         card_points=_SPANISH,
     ),
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from continental_env.cards import NUM_NATURALS, NUM_TYPES, card_from_str
+from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_from_str
 from continental_env.melds import RUN, TRIO, Meld
 from continental_env.rules import PRESETS, RuleConfig
 
@@ -180,6 +180,20 @@ def _load_state(cls: type, data: dict[str, Any]) -> Any:
     game.joker_moved = data.get("joker_moved", False)
     if not isinstance(game.joker_moved, bool) or (game.joker_moved and phase != "play"):
         _fail("'joker_moved' must be a bool, true only in the play phase")
+    owed = data.get("jokers_owed", 0)
+    if not isinstance(owed, int) or isinstance(owed, bool) or owed < 0:
+        _fail(f"'jokers_owed' must be a non-negative int, got {owed!r}")
+    if owed and not (
+        rules.swapped_joker_laid_off
+        and phase == "play"
+        and game.laid_down[game.current]
+        and owed <= game.hands[game.current][JOKER]
+    ):
+        _fail(
+            f"'jokers_owed'={owed} needs rules that make swapped jokers be laid off, the play "
+            "phase, the seat in turn laid down and holding that many jokers"
+        )
+    game.jokers_owed = owed
 
     if phase == "claim":
         # Seats still to be asked: distinct, in turn order after the seat in turn, each allowed
