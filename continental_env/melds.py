@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
 from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, rank_of, suit_of
 from continental_env.rules import RuleConfig, contract_for_round, points_table
@@ -634,26 +634,53 @@ def _exists_runs(
         return _trios_fit(work, stealable, trios, work[JOKER])
     for i in range(first, len(windows)):
         base, ranks = windows[i]
-        taken = [base + r for r in ranks if work[base + r]]
-        need = len(ranks) - len(taken)
-        if not taken or need > work[JOKER]:
-            continue
-        for c in taken:
-            work[c] -= 1
-        work[JOKER] -= need
-        if steal and len(taken) >= 2:
-            for c in taken:
-                stealable[c % 13] += 1
-        found = _exists_runs(work, windows, i, runs - 1, trios, stealable, steal)
-        if steal and len(taken) >= 2:
-            for c in taken:
-                stealable[c % 13] -= 1
-        for c in taken:
-            work[c] += 1
-        work[JOKER] += need
-        if found:
-            return True
+        present = [base + r for r in ranks if work[base + r]]
+        # Usually a window takes every natural it covers. With another run still to place, a
+        # joker may stand in for a natural that the other run needs (2C JK JK JK + 3C JK JK JK),
+        # so smaller subsets are tried too, while the jokers last.
+        options = [present]
+        if runs >= 2 and len(present) >= 2:
+            options += [
+                list(sub)
+                for k in range(len(present) - 1, 0, -1)
+                if len(ranks) - k <= work[JOKER]
+                for sub in combinations(present, k)
+            ]
+        for taken in options:
+            if _try_window(work, windows, i, taken, len(ranks), runs, trios, stealable, steal):
+                return True
     return False
+
+
+def _try_window(
+    work: list[int],
+    windows: list,
+    i: int,
+    taken: list[int],
+    size: int,
+    runs: int,
+    trios: int,
+    stealable: list[int],
+    steal: bool,
+) -> bool:
+    """Place one run on window ``i`` with the naturals ``taken`` and jokers for the rest."""
+    need = size - len(taken)
+    if not taken or need > work[JOKER]:
+        return False
+    for c in taken:
+        work[c] -= 1
+    work[JOKER] -= need
+    if steal and len(taken) >= 2:
+        for c in taken:
+            stealable[c % 13] += 1
+    found = _exists_runs(work, windows, i, runs - 1, trios, stealable, steal)
+    if steal and len(taken) >= 2:
+        for c in taken:
+            stealable[c % 13] -= 1
+    for c in taken:
+        work[c] += 1
+    work[JOKER] += need
+    return found
 
 
 def _trios_fit(counts: Sequence[int], stealable: list[int], trios: int, jokers: int) -> bool:

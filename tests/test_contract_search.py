@@ -237,3 +237,14 @@ def test_find_contract_returns_the_round_contract_runs_in_sequence_order(
     if melds is not None:
         assert all(ref_meld("trio", m, rules) for m in melds[:trios])
         assert all(ref_meld("run", m, rules, ordered=True) for m in melds[trios:])
+
+
+def test_existence_check_lets_a_joker_stand_in_for_a_natural_another_run_needs() -> None:
+    """Two runs from 2C 3C and seven jokers: 2C JK JK JK + 3C JK JK JK, one joker kept. The
+    quick check once gave the window A-4 both naturals and found no natural for the second run."""
+    counts = [0] * 53
+    for c in parse_cards("2C 3C JK JK JK JK JK JK JK"):
+        counts[c] += 1
+    rules = PRESETS["continental_us"]
+    assert best_contract(counts, 0, 2, rules) is not None
+    assert has_contract(counts, 0, 2, rules)
