@@ -7,6 +7,7 @@
 | ``random`` | uniform over the legal actions (``agents.random_agent``) |
 | ``greedy`` | the simplest sound play (``agents.greedy``) |
 | ``strong`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``) |
+| ``search``, ``search:N`` | determinized search: N sampled worlds per decision, heuristic rollouts (``agents.search``) |
 | ``ppo:PATH`` | a trained policy, loaded by ``agents.ppo_agent.load_agent(PATH, seed)`` |
 
 The other games have their own bots: ``make_agent(name, seed, game="fifteen")`` asks that game's
@@ -20,12 +21,12 @@ from typing import Any
 
 from agents.base import Agent, PlayerView, view_for
 
-AGENT_NAMES = ("random", "greedy", "strong")
+AGENT_NAMES = ("random", "greedy", "strong", "search")
 DEFAULT_GAME = "contract"
 
 
 def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Any:
-    """A bot by registry name (``random``, ``greedy``, ``strong`` or ``ppo:PATH``) for a game."""
+    """A bot by registry name (``random``, ``greedy``, ``strong``, ``search[:N]`` or ``ppo:PATH``) for a game."""
     if game != DEFAULT_GAME:
         from agents.games import game_spec
 
@@ -41,11 +42,15 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
         from agents.greedy import GreedyAgent
 
         return GreedyAgent(seed)
+    if name == "search" or name.startswith("search:"):
+        from agents.search import make_search
+
+        return make_search(name, seed)
     if name == "strong":
         from agents.strong import StrongAgent
 
         return StrongAgent(seed)
-    raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} or ppo:PATH")
+    raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} search:N or ppo:PATH")
 
 
 __all__ = [

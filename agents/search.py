@@ -1,0 +1,243 @@
+"""The ``search`` bot: determinized flat Monte Carlo search (PIMC) over heuristic rollouts.
+
+``make_agent("search", seed)`` uses the default budget (``DEFAULT_SIMS`` worlds per decision);
+``make_agent("search:N", seed)`` uses ``N``.
+
+At each decision with more than one legal action:
+
+1. **Candidates.** The heuristics prune the legal actions to the ones worth comparing: ``strong``'s
+   choice and ``greedy``'s, plus every structurally different option of the phase — draw and take
+   in the draw phase, claim and pass in a claim window, laying down or not, and the
+   ``MAX_DISCARDS`` best discards (strong's and greedy's picks first, then the highest points).
+   Closing the round is taken at once (it scores 0). One candidate left costs nothing.
+2. **Worlds.** ``N`` hidden worlds are sampled from the seat's public information alone
+   (``agents.sampler``: the live game behind the view is never read).
+3. **Rollouts.** Every candidate is applied in every world (common worlds make the comparison
+   paired) and the round is played out to its end by ``ROLLOUT_POLICY`` bots at every seat. The
+   outcome is the round's points of the seat minus the mean of the other seats' round points.
+4. The candidate with the lowest mean outcome is played; ties go to the earlier candidate
+   (strong's choice comes first).
+
+All randomness comes from the bot's own generator (seeded through ``make_agent``), so a seed and
+a budget give the same decisions every time, whatever ``--jobs`` says.
+"""
+
+from __future__ import annotations
+
+import random
+
+from agents.base import PlayerView, SeededAgent
+from agents.greedy import GreedyAgent
+from agents.sampler import PublicInfo, sample_world
+from agents.strong import StrongAgent
+from continental_env.cards import JOKER
+from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
+
+DEFAULT_SIMS = 4
+ROLLOUTS = ("fast", "greedy", "strong")
+MAX_DISCARDS = 2
+MAX_ROLLOUT_ACTIONS = 2000  # a round never needs this many; guards against a stuck rollout
+
+
+def _partnered(hand: list[int], c: int) -> bool:
+    """Whether natural ``c`` has a same-rank card or a same-suit card within two ranks."""
+    r = c % 13
+    if sum(hand[s * 13 + r] for s in range(4)) > 1:
+        return True
+    base = c - r
+    return any(0 <= r + d < 13 and hand[base + r + d] for d in (-2, -1, 1, 2))
+
+
+def fast_policy(world: Game) -> int:
+    """The cheap rollout policy: reads the (sampled) world directly, no view, no look-ahead.
+
+    Draw from the stock unless the top discard pairs with the hand (before laying down) or fits
+    the table (after); never claim; close, lay down and lay off whenever possible; discard the
+    highest-point natural without a partner (same rank, or same suit within two ranks), else the
+    highest-point natural.
+    """
+    legal = world.legal_actions()
+    phase = world.phase
+    actor = world.actor
+    assert actor is not None
+    hand = world.hands[actor]
+    if phase == "claim":
+        return PASS
+    if phase == "draw":
+        top = world.discard[-1] if world.discard else None
+        if TAKE in legal and top is not None:
+            if top == JOKER:
+                return TAKE
+            if world.laid_down[actor]:
+                if world.fitting_counts()[top]:
+                    return TAKE
+            elif _partnered(hand, top) or hand[top]:
+                return TAKE
+        return DRAW
+    if CLOSE in legal:
+        return CLOSE
+    if LAYDOWN in legal:
+        return LAYDOWN
+    layout = world.layout
+    for a in legal:
+        if layout.layoff_base <= a < layout.swap_base:
+            return a
+    pts = world.points
+    best = None
+    down = world.laid_down[actor]
+    for a in legal:
+        if DISCARD_BASE <= a < DISCARD_BASE + JOKER:
+            c = a - DISCARD_BASE
+            key = (down or not _partnered(hand, c), pts[c], -c)
+            if best is None or key > best[0]:
+                best = (key, a)
+    if best is not None:
+        return best[1]
+    return legal[0]
+
+
+def _rollout_value(world: Game, seat: int, policy: list | None) -> float:
+    """Play ``world`` to the end of its round; the seat's points minus the table's mean.
+
+    ``policy`` is one bot per seat acting on ``PlayerView``s, or None for ``fast_policy``.
+    """
+    start = world.round_index
+    for _ in range(MAX_ROLLOUT_ACTIONS):
+        if world.phase == "game_over" or world.round_index != start:
+            break
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        elif policy is None:
+            action = fast_policy(world)
+        else:
+            actor = world.actor
+            action = policy[actor].act(PlayerView(world, actor))
+        world.apply(action)
+    else:
+        raise RuntimeError("a rollout did not finish its round")
+    points = world.round_history[-1]["points"]
+    p = len(points)
+    return points[seat] - (sum(points) - points[seat]) / (p - 1)
+
+
+class SearchAgent(SeededAgent):
+    """Samples hidden worlds from its view and picks the candidate with the best rollouts."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | random.Random | None = None,
+        sims: int = DEFAULT_SIMS,
+        rollout: str = "fast",
+    ) -> None:
+        super().__init__(seed)
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout policy {rollout!r}; choose one of {ROLLOUTS}")
+        self.rollout = rollout
+        if sims < 1:
+            raise ValueError(f"search needs at least 1 simulation per decision, got {sims}")
+        self.sims = sims
+        self.name = f"search:{sims}" if sims != DEFAULT_SIMS else "search"
+        if rollout != "fast":
+            self.name = f"search:{sims}:{rollout}"
+        self._strong = StrongAgent(0)
+        self._greedy = GreedyAgent(0)
+        self._laid = (-1, -1, -1)  # (round, turn, seat) at which this bot laid down
+        self.decisions = 0  # searched decisions (more than one candidate)
+
+    # ------------------------------------------------------------------ candidates
+
+    def candidates(self, view: PlayerView) -> list[int]:
+        """The legal actions worth comparing, strong's choice first."""
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return list(legal)
+        if CLOSE in legal:
+            return [CLOSE]
+        out: list[int] = []
+
+        def add(a: int) -> None:
+            if a in legal and a not in out:
+                out.append(a)
+
+        add(self._strong.act(view))
+        add(self._greedy.act(view))
+        if view.phase == "draw":
+            add(DRAW)
+            add(TAKE)
+        elif view.phase == "claim":
+            add(CLAIM)
+            add(PASS)
+        else:
+            discards = [a for a in legal if a >= DISCARD_BASE and a < DISCARD_BASE + JOKER + 1]
+            if LAYDOWN in legal and discards:
+                # Not laying down means discarding now: offer strong's discard.
+                add(self._strong._discard_up(view, discards))
+            if LAYDOWN in legal:
+                add(LAYDOWN)
+            pts = view.points
+            ranked = sorted(
+                (a for a in discards if a - DISCARD_BASE != JOKER),
+                key=lambda a: (-pts[a - DISCARD_BASE], a),
+            )
+            n_disc = sum(1 for a in out if DISCARD_BASE <= a <= DISCARD_BASE + JOKER)
+            for a in ranked:
+                if n_disc >= MAX_DISCARDS:
+                    break
+                if a not in out:
+                    out.append(a)
+                    n_disc += 1
+        return out
+
+    # ------------------------------------------------------------------ decision
+
+    def act(self, view: PlayerView) -> int:
+        """The candidate with the lowest mean rollout outcome over ``sims`` sampled worlds."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+        cands = self.candidates(view)
+        if len(cands) == 1:
+            return self._note(view, cands[0])
+        self.decisions += 1
+        info = PublicInfo.from_view(view)
+        own_turn = self._laid[1] if self._laid[::2] == (view.round, view.seat) else None
+        rng = random.Random(self.rng.getrandbits(64))
+        policy = None
+        if self.rollout == "greedy":
+            policy = [GreedyAgent(0) for _ in range(view.num_players)]
+        elif self.rollout == "strong":
+            policy = [StrongAgent(0) for _ in range(view.num_players)]
+        totals = [0.0] * len(cands)
+        for _ in range(self.sims):
+            world = sample_world(info, rng, own_turn)
+            for i, a in enumerate(cands):
+                w = world.clone()
+                w.apply(a)
+                totals[i] += _rollout_value(w, view.seat, policy)
+        best = min(range(len(cands)), key=lambda i: (totals[i], i))
+        return self._note(view, cands[best])
+
+    def _note(self, view: PlayerView, action: int) -> int:
+        if action == LAYDOWN:
+            self._laid = (view.round, view.turn, view.seat)
+        return action
+
+
+def make_search(spec: str, seed: int | None) -> SearchAgent:
+    """``search``, ``search:N`` or ``search:N:ROLLOUT`` (N worlds per decision)."""
+    if spec == "search":
+        return SearchAgent(seed)
+    parts = spec.split(":")
+    budget = parts[1]
+    rollout = parts[2] if len(parts) > 2 else "fast"
+    try:
+        sims = int(budget)
+    except ValueError:
+        raise ValueError(f"search budget must be an integer, got {budget!r}") from None
+    return SearchAgent(seed, sims, rollout)
+
+
+__all__ = ["DEFAULT_SIMS", "SearchAgent", "make_search"]
