@@ -50,7 +50,9 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
         from agents.strong import StrongAgent
 
         return StrongAgent(seed)
-    raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} search:N or ppo:PATH")
+    raise ValueError(
+        f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} search:N or ppo:PATH"
+    )
 
 
 __all__ = [

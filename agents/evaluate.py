@@ -39,7 +39,8 @@ Agents get their own seeds, derived the same way. Results depend only on ``--see
 **Statistics.** Each agent's games in one deal are averaged first (games of a deal are
 correlated); means and 95% Student-t intervals are then taken over deals. ``paired`` compares the
 candidate with each opponent on per-deal differences. Win rate is the share of games an agent's
-seat won (the best total: lowest points, highest chips; ties split). OpenSkill (Plackett-Luce) ratings are updated game by game in
+seat won (the best total: lowest points, highest chips; ties split), with a 95% Wilson interval
+over the seat-games. OpenSkill (Plackett-Luce) ratings are updated game by game in
 deal order; an agent in several seats of a game gets the mean of its seats' updated ratings.
 
 **JSON schema** (``--json PATH``; ``schema`` = ``"continental-eval/1"``)::
@@ -86,7 +87,7 @@ from typing import Any
 from agents.cli import ArgumentParser, check_output_path, parse_names, parse_rounds
 from agents.games import DEFAULT_GAME, GameSpec, game_names, game_spec
 from agents.ppo_agent import check_table
-from agents.stats import diff_vs_table, mean_ci95, paired_diff_ci95, win_shares
+from agents.stats import diff_vs_table, mean_ci95, paired_diff_ci95, wilson_ci95, win_shares
 from continental_env.rules import RuleConfig, contract_for_round, resolve_rules
 
 SCHEMA = "continental-eval/1"
@@ -278,7 +279,8 @@ def evaluate(
         pts = mean_ci95(per_deal[n]["points"])
         per_round = mean_ci95(per_deal[n]["per_round"])
         diff = mean_ci95(per_deal[n]["diff"])
-        win = mean_ci95(per_deal[n]["win"])
+        seat_games = base.count(n) * players * games
+        win = wilson_ci95(sum(per_deal[n]["win"]) * base.count(n) * players, seat_games)
         rating = ratings[n]
         report_agents[n] = {
             "seats": base.count(n),

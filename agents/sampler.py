@@ -158,9 +158,10 @@ def sample_world(
     pool = info.unseen_pool()
     cards = [c for c in range(NUM_TYPES) for _ in range(pool[c])]
     rng.shuffle(cards)
-    need = sum(
-        info.hand_sizes[s] - sum(info.known[s]) for s in range(p) if s != info.seat
-    ) + info.stock_size
+    need = (
+        sum(info.hand_sizes[s] - sum(info.known[s]) for s in range(p) if s != info.seat)
+        + info.stock_size
+    )
     if need != len(cards):
         raise ValueError(
             f"the view is inconsistent: {len(cards)} unseen cards for {need} hidden places"
@@ -178,9 +179,7 @@ def sample_world(
             pos += free
         hands.append([card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])])
     stock = [card_to_str(c) for c in cards[pos:]]
-    laid_turn = [
-        (max(info.turn - 1, 0) if info.laid_down[s] else -1) for s in range(p)
-    ]
+    laid_turn = [(max(info.turn - 1, 0) if info.laid_down[s] else -1) for s in range(p)]
     if info.laid_down[info.seat] and own_laid_down_turn is not None:
         laid_turn[info.seat] = own_laid_down_turn
     rules = info.rules

@@ -7,8 +7,9 @@ At each decision with more than one legal action:
 
 1. **Candidates.** The heuristics prune the legal actions to the ones worth comparing: ``strong``'s
    choice and ``greedy``'s, plus every structurally different option of the phase — draw and take
-   in the draw phase, claim and pass in a claim window, laying down or not, and the
-   ``MAX_DISCARDS`` best discards (strong's and greedy's picks first, then the highest points).
+   in the draw phase, claim and pass in a claim window, laying down or not (and then strong's
+   discard instead); discards, lay-offs and swaps compare strong's pick with greedy's when they
+   differ (when they agree there is nothing to search).
    Closing the round is taken at once (it scores 0). One candidate left costs nothing.
 2. **Worlds.** ``N`` hidden worlds are sampled from the seat's public information alone
    (``agents.sampler``: the live game behind the view is never read).
@@ -35,7 +36,6 @@ from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS
 
 DEFAULT_SIMS = 4
 ROLLOUTS = ("fast", "greedy", "strong")
-MAX_DISCARDS = 2
 MAX_ROLLOUT_ACTIONS = 2000  # a round never needs this many; guards against a stuck rollout
 
 
@@ -177,18 +177,6 @@ class SearchAgent(SeededAgent):
                 add(self._strong._discard_up(view, discards))
             if LAYDOWN in legal:
                 add(LAYDOWN)
-            pts = view.points
-            ranked = sorted(
-                (a for a in discards if a - DISCARD_BASE != JOKER),
-                key=lambda a: (-pts[a - DISCARD_BASE], a),
-            )
-            n_disc = sum(1 for a in out if DISCARD_BASE <= a <= DISCARD_BASE + JOKER)
-            for a in ranked:
-                if n_disc >= MAX_DISCARDS:
-                    break
-                if a not in out:
-                    out.append(a)
-                    n_disc += 1
         return out
 
     # ------------------------------------------------------------------ decision
@@ -202,8 +190,6 @@ class SearchAgent(SeededAgent):
         if len(cands) == 1:
             return self._note(view, cands[0])
         self.decisions += 1
-        info = PublicInfo.from_view(view)
-        own_turn = self._laid[1] if self._laid[::2] == (view.round, view.seat) else None
         rng = random.Random(self.rng.getrandbits(64))
         policy = None
         if self.rollout == "greedy":
@@ -211,14 +197,19 @@ class SearchAgent(SeededAgent):
         elif self.rollout == "strong":
             policy = [StrongAgent(0) for _ in range(view.num_players)]
         totals = [0.0] * len(cands)
-        for _ in range(self.sims):
-            world = sample_world(info, rng, own_turn)
+        for world in self._worlds(view, rng):
             for i, a in enumerate(cands):
                 w = world.clone()
                 w.apply(a)
                 totals[i] += _rollout_value(w, view.seat, policy)
         best = min(range(len(cands)), key=lambda i: (totals[i], i))
         return self._note(view, cands[best])
+
+    def _worlds(self, view: PlayerView, rng: random.Random) -> list[Game]:
+        """``sims`` worlds sampled from the view's public fields only (``agents.sampler``)."""
+        info = PublicInfo.from_view(view)
+        own_turn = self._laid[1] if self._laid[::2] == (view.round, view.seat) else None
+        return [sample_world(info, rng, own_turn) for _ in range(self.sims)]
 
     def _note(self, view: PlayerView, action: int) -> int:
         if action == LAYDOWN:

@@ -1,9 +1,10 @@
-"""Statistics for the evaluation harness: means with Student-t 95% confidence intervals.
+"""Statistics for the evaluation harness and the leaderboard: Student-t means, binomial rates.
 
 Games inside one duplicate deal are correlated (same cards), so the harness first reduces every
 deal to one number per agent (its mean over the seats it played in that deal) and computes the
 interval over deals, which are independent. A paired comparison is the same on per-deal
-differences. Pure Python, no scipy: the t quantiles for small samples come from a table.
+differences. t quantiles come from ``scipy.stats``. Win rates get a Wilson score interval, which
+stays inside [0, 1] (a normal interval on a rate near 0 or 1 does not).
 """
 
 from __future__ import annotations
@@ -11,25 +12,32 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-# Two-sided 95% Student-t quantiles t(0.975, df) for df = 1..30; above 30 a smooth
-# approximation converges to the normal 1.95996.
-_T975 = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-)  # fmt: skip
-_Z975 = 1.959964
+from scipy import stats as _sp
 
 
 def t_quantile_975(df: int) -> float:
     """The 0.975 quantile of Student's t with ``df`` degrees of freedom."""
     if df < 1:
-        raise ValueError("degrees of freedom must be at least 1")
-    if df <= len(_T975):
-        return _T975[df - 1]
-    # Cornish-Fisher expansion, accurate to ~1e-4 for df > 30.
-    z = _Z975
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
+    return float(_sp.t.ppf(0.975, df))
+
+
+def wilson_ci95(successes: float, n: int) -> tuple[float, float, float]:
+    """(rate, low, high): a rate with its 95% Wilson score interval.
+
+    ``successes`` may be fractional (a tie splits a win). ValueError if ``n`` < 1 or the count
+    is outside 0..n.
+    """
+    if n < 1:
+        raise ValueError(f"a rate needs at least one trial, got n={n}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must lie in 0..{n}, got {successes}")
+    z = float(_sp.norm.ppf(0.975))
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def mean(values: Sequence[float]) -> float:
@@ -86,5 +94,6 @@ __all__ = [
     "paired_diff_ci95",
     "sample_sd",
     "t_quantile_975",
+    "wilson_ci95",
     "win_shares",
 ]

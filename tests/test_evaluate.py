@@ -63,22 +63,22 @@ def test_mean_ci95_on_a_hand_computed_example() -> None:
     # 1..5: mean 3, sd sqrt(2.5) = 1.58114, se = 0.70711, t(0.975, 4) = 2.776 -> half 1.96293.
     m, lo, hi = mean_ci95([1, 2, 3, 4, 5])
     assert m == 3
-    assert lo == pytest.approx(3 - 1.96293, abs=1e-4)
-    assert hi == pytest.approx(3 + 1.96293, abs=1e-4)
+    assert lo == pytest.approx(3 - 1.96293, abs=1e-3)
+    assert hi == pytest.approx(3 + 1.96293, abs=1e-3)
 
 
 def test_paired_difference_on_a_hand_computed_example() -> None:
     # differences 1, 3, 5: mean 3, sd 2, se 2/sqrt(3) = 1.15470, t(0.975, 2) = 4.303 -> 4.96868.
     m, lo, hi = paired_diff_ci95([10, 12, 14], [9, 9, 9])
     assert m == 3
-    assert (lo, hi) == (pytest.approx(3 - 4.96868, abs=1e-4), pytest.approx(3 + 4.96868, abs=1e-4))
+    assert (lo, hi) == (pytest.approx(3 - 4.96868, abs=1e-3), pytest.approx(3 + 4.96868, abs=1e-3))
     with pytest.raises(ValueError):
         paired_diff_ci95([1], [1, 2])
 
 
 def test_t_quantiles_approach_the_normal() -> None:
-    assert t_quantile_975(1) == 12.706
-    assert t_quantile_975(30) == 2.042
+    assert t_quantile_975(1) == pytest.approx(12.706, abs=1e-3)
+    assert t_quantile_975(30) == pytest.approx(2.042, abs=1e-3)
     assert t_quantile_975(60) == pytest.approx(2.0003, abs=1e-3)
     assert t_quantile_975(10_000) == pytest.approx(1.95996, abs=1e-3)
     assert mean_ci95([4.0]) == (4.0, 4.0, 4.0)
