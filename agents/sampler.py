@@ -20,7 +20,8 @@ the own hand, on the table or in the pile is never dealt to anyone.
 What the view does not say is filled conservatively: ``laid_down_turn`` (it matters only for the
 one-turn bonus of a seat that closes in the turn it lays down) is the previous turn for seats
 already down, except the searching seat, whose own lay-down turn the caller may pass; the claim
-queue is rebuilt from the public claim rules; later rounds' deal seeds come from ``rng`` (a search
+queue is rebuilt from the public claim rules; the world has no per-round history (the view
+holds only the totals); later rounds' deal seeds come from ``rng`` (a search
 stops at the round's end).
 """
 
