@@ -44,6 +44,7 @@ COMMANDS: dict[str, Command] = {
     for c in (
         Command("play", "agents.play", "play a game in the terminal against bots"),
         Command("evaluate", "agents.evaluate", "evaluate agents on duplicate deals"),
+        Command("leaderboard", "agents.leaderboard", "rank agents on the same duplicate deals"),
         Command("train", "agents.train", "train a MaskablePPO agent"),
         Command("bench", "continental_env.bench", "measure the environment's throughput"),
         Command("web", "continental_web", "play against the bots in your browser ([web] extra)"),

@@ -231,4 +231,58 @@ def make_search(spec: str, seed: int | None) -> SearchAgent:
     return SearchAgent(seed, sims, rollout)
 
 
-__all__ = ["DEFAULT_SIMS", "SearchAgent", "make_search"]
+def bench(budgets: list[int], games: int = 1, seed: int = 0) -> list[dict[str, float]]:
+    """Milliseconds per decision of ``search:N`` for each budget, on the decisions of seat 0 in
+    ``games`` 4-player ``continental`` games played by ``strong`` (the same states for every budget).
+    """
+    import time
+
+    states = []
+    for g in range(games):
+        game = Game.new("continental", 4, seed=seed + g)
+        bots = [StrongAgent(s) for s in range(4)]
+        while not game.is_over:
+            if game.actor == 0:
+                states.append(game.clone())
+            game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    out = []
+    for n in budgets:
+        bot = SearchAgent(seed, n)
+        start = time.perf_counter()
+        for st in states:
+            bot.act(PlayerView(st, 0))
+        ms = 1000 * (time.perf_counter() - start)
+        out.append(
+            {
+                "sims": n,
+                "decisions": len(states),
+                "searched": bot.decisions,
+                "ms_per_decision": ms / len(states),
+                "ms_per_searched_decision": ms / max(bot.decisions, 1),
+            }
+        )
+        print(
+            f"search:{n}: {ms / len(states):.1f} ms/decision over {len(states)} decisions "
+            f"({bot.decisions} searched, {ms / max(bot.decisions, 1):.1f} ms each)",
+            flush=True,
+        )
+    return out
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description="ms per decision of the search bot")
+    parser.add_argument("--budgets", default="1,2,4,8")
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    rows = bench([int(b) for b in args.budgets.split(",")], args.games)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=2)
+            fh.write("\n")
+
+
+__all__ = ["DEFAULT_SIMS", "SearchAgent", "bench", "make_search"]

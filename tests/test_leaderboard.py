@@ -1,0 +1,84 @@
+"""The leaderboard: round-robin tables, per-agent statistics, independence from --jobs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.leaderboard import leaderboard, main, markdown, tables
+
+
+def test_tables_are_every_subset_or_the_cyclic_lineup() -> None:
+    assert tables(["a", "b", "c", "d", "e"], 4) == [
+        ["a", "b", "c", "d"],
+        ["a", "b", "c", "e"],
+        ["a", "b", "d", "e"],
+        ["a", "c", "d", "e"],
+        ["b", "c", "d", "e"],
+    ]
+    assert tables(["a", "b"], 4) == [["a", "b", "a", "b"]]
+    with pytest.raises(ValueError, match="twice"):
+        tables(["a", "a"], 4)
+
+
+def test_report_is_independent_of_jobs_and_statistics_are_sound() -> None:
+    args = (["random", "greedy", "strong"], 3)
+    one = leaderboard(*args, players=3, seed=5, jobs=1)
+    two = leaderboard(*args, players=3, seed=5, jobs=2)
+    one.pop("timing"), two.pop("timing")
+    one["config"].pop("jobs"), two["config"].pop("jobs")
+    assert one == two
+    rows = one["agents"]
+    assert sum(r["games"] for r in rows.values()) == one["config"]["games"] * 3
+    for r in rows.values():
+        lo, hi = r["win_rate_ci95"]
+        assert 0.0 <= lo <= r["win_rate"] <= hi <= 1.0
+        plo, phi = r["mean_points_ci95"]
+        assert plo <= r["mean_points"] <= phi
+    # Win shares of a game sum to one: the rates, weighted by games, add up to the game count.
+    total = sum(r["win_rate"] * r["games"] for r in rows.values())
+    assert total == pytest.approx(one["config"]["games"])
+    assert one["ranking"][-1] == "random"
+    assert one["agents"]["random"]["openskill"]["ordinal"] < rows["strong"]["openskill"]["ordinal"]
+    other = leaderboard(*args, players=3, seed=6, jobs=1)
+    assert other["agents"] != one["agents"]  # the seed matters
+
+
+def test_command_writes_json_markdown_and_plot(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "lb.json"
+    md = tmp_path / "lb.md"
+    png = tmp_path / "lb.png"
+    argv = ["--agents", "random,greedy", "--players", "2", "--deals", "2", "--no-progress"]
+    argv += ["--json", str(out), "--markdown", str(md), "--plot", str(png)]
+    assert main(argv) == 0
+    report = json.loads(out.read_text())
+    assert report["schema"] == "continental-leaderboard/1"
+    assert md.read_text() == markdown(report) and "| 1 |" in md.read_text()
+    assert png.stat().st_size > 1000
+    assert "greedy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--agents", "nope"], "unknown agent"),
+        (["--agents", "random,random"], "twice"),
+        (["--agents", "random", "--deals", "1"], "at least 2 deals"),
+        (["--agents", "random", "--jobs", "0"], "--jobs"),
+    ],
+)
+def test_bad_input_is_one_line(argv: list[str], message: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--no-progress"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_continental_command_runs_the_leaderboard(capsys) -> None:  # type: ignore[no-untyped-def]
+    from agents import cli
+
+    argv = ["leaderboard", "--agents", "greedy,random", "--players", "2", "--deals", "2"]
+    assert cli.main([*argv, "--no-progress"]) == 0
+    assert "| `greedy` |" in capsys.readouterr().out
