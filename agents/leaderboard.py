@@ -205,8 +205,8 @@ def plot(report: dict[str, Any], path: str) -> None:
         (axes[1], "win_rate", "Win rate"),
     ):
         vals = [r[key] for r in rows]
-        lo = [r[key] - r[f"{key}_ci95"][0] for r in rows]
-        hi = [r[f"{key}_ci95"][1] - r[key] for r in rows]
+        lo = [max(0.0, r[key] - r[f"{key}_ci95"][0]) for r in rows]
+        hi = [max(0.0, r[f"{key}_ci95"][1] - r[key]) for r in rows]
         ax.barh(range(len(names)), vals, xerr=[lo, hi], color="tab:blue", alpha=0.8, capsize=4)
         ax.set_yticks(range(len(names)), [n.split("/")[-1] for n in names])
         ax.invert_yaxis()
