@@ -58,7 +58,6 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
 __all__ = [
     "AGENT_NAMES",
     "DEFAULT_GAME",
-    "GAME_AGENTS",
     "Agent",
     "PlayerView",
     "make_agent",

@@ -322,3 +322,13 @@ def test_view_observation_equals_the_observation_of_a_game_with_hidden_cards_rem
         hidden_free = encode_observation(_redacted(game, seat), seat, layout)
         assert np.array_equal(view.observation(), hidden_free)
         game.apply(rng.choice(game.legal_actions()))
+
+
+def test_every_name_the_agents_package_exports_exists() -> None:
+    import agents
+
+    missing = [name for name in agents.__all__ if not hasattr(agents, name)]
+    assert not missing
+    namespace: dict = {}
+    exec("from agents import *", namespace)  # fails on a stale __all__ entry
+    assert "make_agent" in namespace
