@@ -9,7 +9,7 @@ from ``deal_seeds`` (drawn from the game's seed at creation).
 Specifications of this implementation (where RULES.md leaves a choice to the software):
 
 * ``laydown`` is one action; the engine lays the arrangement that leaves the fewest points in hand
-  (``melds.best_contract``), trios first then runs, in that order on the table.
+  (``melds.best_contract``), trios first then runs, in that order.
 * A round's dealer is seat ``i % players`` for the i-th round played (0-based).
 * The claim window opens whenever the player in turn draws from the stock while the discard pile
   has a top card; seats are asked in turn order after the player in turn, the discarder last.
@@ -60,11 +60,14 @@ from continental_env.melds import (
     TRIO,
     Meld,
     best_contract,
+    extend_run,
     fitting_cards,
     has_contract,
-    natural_layoff_end,
+    lay_off,
+    layoff_options,
     run_can_extend,
     swap_targets,
+    take_end_joker,
 )
 from continental_env.rules import (
     PRESETS,
@@ -502,41 +505,17 @@ class Game:
         return owed == 0 or (size - owed >= 1 and (trio or room >= owed))
 
     def _layoff_ids(self, m: int, meld: Meld, hand: list[int]) -> list[int]:
-        rules = self.rules
         layout = self.layout
+        own = meld.owner == self.current
         ids = []
-        if meld.kind == TRIO:
-            for s in range(4):
-                c = s * 13 + meld.rank
-                if hand[c]:
-                    ids.append(layout.layoff(m, c))
-            if hand[JOKER]:
-                ids.append(layout.layoff(m, SLOT_JOKER))
-            return ids
-        low = run_can_extend(meld, LOW, rules)
-        high = run_can_extend(meld, HIGH, rules)
-        n = len(meld.cards)
-        cards = set()
-        if low:
-            c = meld.suit * 13 + (meld.start - 1) % 13
-            if hand[c]:
-                cards.add(c)
-        if high:
-            c = meld.suit * 13 + (meld.start + n) % 13
-            if hand[c]:
-                cards.add(c)
-        if rules.joker_rule == "shift" and meld.owner == self.current and (low or high):
-            for i, c in enumerate(meld.cards):
-                if c == JOKER:
-                    nat = meld.represented(i)
-                    if hand[nat]:
-                        cards.add(nat)
-        ids.extend(layout.layoff(m, c) for c in sorted(cards))
-        if hand[JOKER]:
-            if low:
-                ids.append(layout.layoff(m, SLOT_JOKER_LOW))
-            if high:
-                ids.append(layout.layoff(m, SLOT_JOKER_HIGH))
+        for card, end in layoff_options(meld, hand, self.rules, own):
+            if card != JOKER:
+                slot = card
+            elif meld.kind == TRIO:
+                slot = SLOT_JOKER
+            else:
+                slot = SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH
+            ids.append(layout.layoff(m, slot))
         return ids
 
     def _movable_joker_end(self, m: int, seat: int) -> str | None:
@@ -662,35 +641,14 @@ class Game:
 
     def _do_layoff(self, slot: int, m: int) -> None:
         seat = self.current
-        meld = self.table[m]
         self._fits = None
         if slot >= SLOT_JOKER:
             self._remove(seat, JOKER)
             self.jokers_owed = max(0, self.jokers_owed - 1)
-            if slot in (SLOT_JOKER, SLOT_JOKER_HIGH):
-                meld.cards.append(JOKER)
-            else:
-                meld.cards.insert(0, JOKER)
-                meld.start = (meld.start - 1) % 13 if self.rules.ace_wraparound else meld.start - 1
+            lay_off(self.table[m], JOKER, LOW if slot == SLOT_JOKER_LOW else HIGH, self.rules)
             return
-        card = slot
-        self._remove(seat, card)
-        if meld.kind == TRIO:
-            meld.cards.append(card)
-            return
-        end = natural_layoff_end(meld, card, self.rules)
-        if end is None:  # 003's shift: the natural takes the joker's place, the joker moves out
-            i = next(
-                k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card
-            )
-            meld.cards[i] = card
-            end = HIGH if run_can_extend(meld, HIGH, self.rules) else LOW
-            card = JOKER
-        if end == HIGH:
-            meld.cards.append(card)
-        else:
-            meld.cards.insert(0, card)
-            meld.start = (meld.start - 1) % 13 if self.rules.ace_wraparound else meld.start - 1
+        self._remove(seat, slot)
+        lay_off(self.table[m], slot, None, self.rules)
 
     def _do_swap(self, card: int, m: int) -> None:
         seat = self.current
@@ -710,20 +668,8 @@ class Game:
         self._fits = None
 
     def _do_movejoker(self, src: int, dst: int, end: str) -> None:
-        meld = self.table[src]
-        if self._movable_joker_end(src, self.current) == HIGH:
-            meld.cards.pop()
-        else:
-            meld.cards.pop(0)
-            meld.start = (meld.start + 1) % 13 if self.rules.ace_wraparound else meld.start + 1
-        target = self.table[dst]
-        if end == HIGH:
-            target.cards.append(JOKER)
-        else:
-            target.cards.insert(0, JOKER)
-            target.start = (
-                (target.start - 1) % 13 if self.rules.ace_wraparound else target.start - 1
-            )
+        take_end_joker(self.table[src], self._movable_joker_end(src, self.current), self.rules)
+        extend_run(self.table[dst], JOKER, end, self.rules)
         self.joker_moved = True
         self._fits = None
 

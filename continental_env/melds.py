@@ -226,6 +226,17 @@ def extend_run(meld: Meld, card: int, end: str, rules: RuleConfig) -> None:
     meld.start = (meld.start - 1) % NUM_RANKS if rules.ace_wraparound else meld.start - 1
 
 
+def take_end_joker(meld: Meld, end: str, rules: RuleConfig) -> None:
+    """Take the joker at ``end`` of a run off it, in place (003's joker move)."""
+    if meld.cards[-1 if end == HIGH else 0] != JOKER:
+        raise ValueError(f"the {end} end of {meld!r} holds no joker")
+    if end == HIGH:
+        meld.cards.pop()
+        return
+    meld.cards.pop(0)
+    meld.start = (meld.start + 1) % NUM_RANKS if rules.ace_wraparound else meld.start + 1
+
+
 def joker_positions(meld: Meld) -> list[int]:
     """Indices of the jokers in a meld."""
     return [i for i, c in enumerate(meld.cards) if c == JOKER]
@@ -261,6 +272,52 @@ def can_fit(meld: Meld, card: int, rules: RuleConfig) -> bool:
     if meld.kind == TRIO:
         return rank_of(card) == meld.rank
     return natural_layoff_end(meld, card, rules) is not None
+
+
+def layoff_options(
+    meld: Meld, hand: Sequence[int], rules: RuleConfig, own: bool
+) -> list[tuple[int, str | None]]:
+    """Every lay-off from ``hand`` (counts) onto ``meld`` (RULES 1.4), as ``(card, end)`` pairs.
+
+    ``end`` is LOW or HIGH for a joker on a run (it goes where the player says) and None
+    otherwise: a natural's place is fixed (the trio, the run end its rank extends, or, under
+    003's shift and on the player's ``own`` run, the place of the joker standing for it).
+    """
+    if meld.kind == TRIO:
+        out: list[tuple[int, str | None]] = [
+            (s * 13 + meld.rank, None) for s in range(4) if hand[s * 13 + meld.rank]
+        ]
+        if hand[JOKER]:
+            out.append((JOKER, None))
+        return out
+    low = end_card(meld, LOW, rules)
+    high = end_card(meld, HIGH, rules)
+    naturals = {c for c in (low, high) if c is not None and hand[c]}
+    if own and rules.joker_rule == "shift" and (low is not None or high is not None):
+        naturals.update(
+            meld.represented(i) for i in joker_positions(meld) if hand[meld.represented(i)]
+        )
+    out = [(c, None) for c in sorted(naturals)]
+    if hand[JOKER]:
+        out.extend((JOKER, end) for end, c in ((LOW, low), (HIGH, high)) if c is not None)
+    return out
+
+
+def lay_off(meld: Meld, card: int, end: str | None, rules: RuleConfig) -> None:
+    """Lay ``card`` off on ``meld`` in place, as ``layoff_options`` offered it."""
+    if meld.kind == TRIO:
+        meld.cards.append(card)
+        return
+    if card == JOKER:
+        extend_run(meld, JOKER, end or HIGH, rules)
+        return
+    natural_end = natural_layoff_end(meld, card, rules)
+    if natural_end is None:  # 003's shift: the natural takes the joker's place, the joker moves out
+        i = next(k for k in joker_positions(meld) if meld.represented(k) == card)
+        meld.cards[i] = card
+        extend_run(meld, JOKER, HIGH if run_can_extend(meld, HIGH, rules) else LOW, rules)
+        return
+    extend_run(meld, card, natural_end, rules)
 
 
 # ----------------------------------------------------------------------------- contract search
