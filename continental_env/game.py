@@ -8,8 +8,12 @@ from ``deal_seeds`` (drawn from the game's seed at creation).
 
 Specifications of this implementation (where RULES.md leaves a choice to the software):
 
-* ``laydown`` is one action; the engine lays the arrangement that leaves the fewest points in hand
-  (``melds.best_contract``), trios first then runs, in that order.
+* ``laydown`` is one action; the engine lays the arrangement a good player would (RULES 1.4):
+  fewest cards, then fewest points, left after the best lay-offs this turn, then fewest points
+  right after the lay-down (``melds.best_laydown``), trios first then runs, in that order. The
+  choice is exact for hands of up to ``melds.LAYDOWN_EXACT_CARDS`` (20) cards, which covers every
+  lay-down of the heuristic bots; the 21-70-card hands that random claiming builds keep the
+  fewest points right after the lay-down (their search space runs to millions of arrangements).
 * A round's dealer is seat ``i % players`` for the i-th round played (0-based).
 * The claim window opens whenever the player in turn draws from the stock while the discard pile
   has a top card; seats are asked in turn order after the player in turn, the discarder last.
@@ -59,7 +63,7 @@ from continental_env.melds import (
     RUN,
     TRIO,
     Meld,
-    best_contract,
+    best_laydown,
     extend_run,
     fitting_cards,
     has_contract,
@@ -626,7 +630,7 @@ class Game:
     def _do_laydown(self) -> None:
         seat = self.current
         trios, runs = self.contract
-        arrangement = best_contract(self.hands[seat], trios, runs, self.rules)
+        arrangement = best_laydown(self.hands[seat], trios, runs, self.rules, self.table)
         assert arrangement is not None  # legal_actions checked that it exists
         for kind, cards, start, key in arrangement:
             for c in cards:

@@ -12,7 +12,7 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
-from itertools import product
+from itertools import permutations, product
 
 from continental_env.cards import JOKER, rank_of, suit_of
 from continental_env.rules import RuleConfig, points_table
@@ -114,3 +114,106 @@ def ref_best_leftover(hand: Sequence[int], trios: int, runs: int, rules: RuleCon
     if total >= 3 * trios + rules.min_run * runs + 1:
         search(full, plan)
     return best[0]
+
+
+def _extensions(kind: str, cards: Sequence[int], added: Sequence[int], rules: RuleConfig) -> bool:
+    """Whether ``added`` can all be laid off on a table meld (a run only at its ends)."""
+    if not added:
+        return True
+    if kind == "trio":
+        return ref_trio([*cards, *added])
+    for low in set(permutations(added)):
+        for k in range(len(low) + 1):
+            if ref_run([*low[:k], *cards, *low[k:]], rules, ordered=True):
+                return True
+    return False
+
+
+def ref_layoff_outcome(
+    left: Sequence[int],
+    table: Sequence[tuple[str, Sequence[int]]],
+    rules: RuleConfig,
+) -> tuple[int, int]:
+    """Fewest (cards, points) left after laying off ``left`` onto the ``table`` melds (each
+    ``(kind, cards in order)``), one card at least staying in hand."""
+    pts = points_table(rules)
+    best: tuple[int, int] | None = None
+    cards = list(left)
+    for targets in product(range(len(table) + 1), repeat=len(cards)):
+        kept = [c for c, t in zip(cards, targets, strict=True) if t == len(table)]
+        if not kept:
+            continue
+        key = (len(kept), sum(pts[c] for c in kept))
+        if best is not None and key >= best:
+            continue
+        if all(
+            _extensions(
+                kind,
+                meld,
+                [c for c, t in zip(cards, targets, strict=True) if t == i],
+                rules,
+            )
+            for i, (kind, meld) in enumerate(table)
+        ):
+            best = key
+    assert best is not None
+    return best
+
+
+def ref_best_laydown(
+    hand: Sequence[int],
+    trios: int,
+    runs: int,
+    rules: RuleConfig,
+    table: Sequence[tuple[str, Sequence[int]]] = (),
+) -> tuple[int, int, int] | None:
+    """RULES 1.4's lay-down choice by brute force: over every legal lay-down (``trios`` trios
+    and ``runs`` runs of any length, disjoint, one card left) and every way to lay the rest off
+    on the table melds, the fewest (cards left, points left, points right after the lay-down)."""
+    pts = points_table(rules)
+    full = Counter(hand)
+    subs = _sub_multisets(full)
+    trio_cands = [Counter(s) for s in subs if trios and ref_trio(s)]
+    run_cands = [Counter(s) for s in subs if runs and ref_run(s, rules)]
+    best: list[tuple[int, int, int] | None] = [None]
+
+    def search(left: Counter[int], kinds: list[tuple[list[Counter[int]], int]]) -> None:
+        if not kinds:
+            rest = list(left.elements())
+            if rest:
+                after = sum(pts[c] for c in rest)
+                # own melds grow by lay-offs too: offer them as table melds of their own
+                key = (*ref_layoff_outcome(rest, list(table) + own_melds, rules), after)
+                if best[0] is None or key < best[0]:
+                    best[0] = key
+            return
+        (cands, first), rest_kinds = kinds[0], kinds[1:]
+        for i in range(first, len(cands)):
+            cand = cands[i]
+            if any(left[c] < n for c, n in cand.items()):
+                continue
+            kind = "trio" if cands is trio_cands else "run"
+            own_melds.append((kind, _ordered(kind, list(cand.elements()), rules)))
+            nxt = rest_kinds
+            if rest_kinds and rest_kinds[0][0] is cands:
+                nxt = [(cands, i), *rest_kinds[1:]]
+            search(left - cand, nxt)
+            own_melds.pop()
+
+    own_melds: list[tuple[str, list[int]]] = []
+    plan = [(trio_cands, 0)] * trios + [(run_cands, 0)] * runs
+    if len(hand) >= 3 * trios + rules.min_run * runs + 1:
+        search(full, plan)
+    return best[0]
+
+
+def _ordered(kind: str, cards: list[int], rules: RuleConfig) -> list[int]:
+    """A run's cards in one sequence order (jokers in the gaps, then at the ends)."""
+    if kind == "trio":
+        return cards
+    naturals = [c for c in cards if c != JOKER]
+    for seq in rank_sequences(len(cards), rules.ace_wraparound):
+        by_rank = {rank_of(c): c for c in naturals}
+        if len(by_rank) == len(naturals) and set(by_rank) <= set(seq):
+            return [by_rank.get(r, JOKER) for r in seq]
+    raise AssertionError(f"not a run: {cards}")
