@@ -14,7 +14,9 @@ Specifications of this implementation (where the source leaves a choice to the s
 
 * The dealer of hand 1 is seat 0; each later hand is dealt by the next seat to the left that is
   still in, and the next seat still in after the dealer plays first. Every player still in gets
-  10 cards; there is no up-card. The jokers are set by the table size at the start (4 up to 4
+  10 cards, seat ``s`` the ``s``-th ten from the top of the shuffled deck whoever deals, and the
+  tens of seats that are out go to the bottom of the stock: in duplicate deals a seat gets the
+  same cards in a hand whatever earlier hands did. There is no up-card. The jokers are set by the table size at the start (4 up to 4
   players, else one per player) and stay so when players are eliminated.
 * A player may announce (``knock``, ``rummy``, ``color``, ``continental``) at the start of any
   turn, their first turn of the hand included; the announcements are offered only when the
@@ -270,14 +272,16 @@ class Game:
         deck = [c for c in range(NUM_NATURALS) for _ in range(DECKS)] + [JOKER] * self.jokers
         self.rng.shuffle(deck)
         self.hands = [[0] * NUM_TYPES for _ in range(p)]
-        for k in range(1, p + 1):  # dealt from the dealer's left
-            seat = (self.dealer + k) % p
-            if not self.in_game[seat]:
-                continue
-            for c in deck[len(deck) - HAND_SIZE :]:
-                self.hands[seat][c] += 1
+        set_aside: list[int] = []
+        for seat in range(p):  # seat s gets the s-th ten cards from the top, whoever deals
+            cards = deck[len(deck) - HAND_SIZE :]
             del deck[len(deck) - HAND_SIZE :]
-        self.stock = deck
+            if self.in_game[seat]:
+                for c in cards:
+                    self.hands[seat][c] += 1
+            else:
+                set_aside += cards
+        self.stock = set_aside + deck  # the cards of seats that are out go to the bottom
         self.discard = []
         self.turn = 0
         self.known = [[0] * NUM_TYPES for _ in range(p)]
