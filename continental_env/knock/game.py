@@ -473,6 +473,7 @@ class Game:
         self.hand_history.append(record)
         self.hands = [[0] * NUM_TYPES for _ in range(p)]
         self.stock, self.discard = [], []
+        self.turn = 0
         self.known = [[0] * NUM_TYPES for _ in range(p)]
         self.seen_discards = [0] * NUM_TYPES
         if end == "continental":  # RULES 3.4: the game ends, the announcer takes the pot
