@@ -161,12 +161,13 @@ def action_from_str(text: str) -> int:
     """Action id of a text form (the inverse of ``action_to_str``)."""
     if not isinstance(text, str):
         raise ValueError(f"action text {text!r} must be a string")
-    tokens = text.lower().split()
-    if len(tokens) == 1 and tokens[0] in WORDS:
-        return WORDS.index(tokens[0])
+    tokens = text.split()
+    head = tokens[0].lower() if tokens else ""
+    if len(tokens) == 1 and head in WORDS:
+        return WORDS.index(head)
     if len(tokens) == 2:
         for word, base in CARD_ACTIONS:
-            if tokens[0] == word:
+            if head == word:
                 return base + card_from_str(tokens[1])
     raise ValueError(
         f"unknown action {text!r}: expected draw, take, knock, rummy, color, continental, buy, "
