@@ -420,3 +420,23 @@ def test_bad_options_are_refused(kwargs: dict, match: str) -> None:
 def test_state_helper_conserves_cards() -> None:
     data = knock_state(hands=FOUR)
     assert len(data["stock"]) == 108 - 40
+
+
+def test_the_buy_phase_reloads_from_json_and_renders_the_offer() -> None:
+    import json
+
+    from continental_env.knock.render import render_table
+
+    g = knock_game(hands=FOUR, current=0, scores=[0, 0, 20, 10])
+    act(g, "knock")
+    back = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert back.to_dict() == g.to_dict() and back.legal_actions() == g.legal_actions()
+    text = render_table(g, seat=2)
+    assert (
+        "player_2 in turn (buy or pass)" in text and "Buy back to 78 points for 50 chips?" in text
+    )
+    assert "player_0 announces knock" in text and "pays it to the pot" in text
+    data = g.to_dict()
+    data["buyers"] = [1]
+    with pytest.raises(ValueError, match="'buyers'"):
+        Game.from_dict(data)
