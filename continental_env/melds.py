@@ -976,6 +976,8 @@ def going_out_discards(counts: Sequence[int]) -> list[int]:
 # 15, jokers 20) or of ``KNOCKER_RULES`` (aces 1, for the player who knocks). New here: the exact
 # deadwood solver and the announcement checks (rummy, color, continental).
 
+from collections.abc import Callable  # noqa: E402  (the knock section's own import)
+
 LAY_RULES = RuleConfig(
     name="knock",
     min_run=3,
@@ -1265,12 +1267,17 @@ def rummy_discards(counts: Sequence[int]) -> list[int]:
     need = _isolated_need(counts)
     if need >= 3 and need - 1 > counts[JOKER]:  # 3 or more isolated naturals
         return []
+    return _discards_where(counts, is_rummy)
+
+
+def _discards_where(counts: Sequence[int], check: Callable[[Sequence[int]], bool]) -> list[int]:
+    """Card types C whose discard leaves a hand that passes ``check`` (sorted)."""
     out = []
     rest = list(counts)
     for c in range(NUM_TYPES):
         if counts[c]:
             rest[c] -= 1
-            if is_rummy(rest):
+            if check(rest):
                 out.append(c)
             rest[c] += 1
     return out
@@ -1298,12 +1305,4 @@ def continental_discards(counts: Sequence[int]) -> list[int]:
     naturals = [c for c in range(JOKER) if counts[c]]
     if len({suit_of(c) for c in naturals}) > 2 and len({rank_of(c) for c in naturals}) > 2:
         return []  # one discard leaves cards of two suits and two ranks: no lay
-    out = []
-    rest = list(counts)
-    for c in range(NUM_TYPES):
-        if counts[c]:
-            rest[c] -= 1
-            if is_continental(rest):
-                out.append(c)
-            rest[c] += 1
-    return out
+    return _discards_where(counts, is_continental)

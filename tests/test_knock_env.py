@@ -13,6 +13,7 @@ import pytest
 from knock_helpers import knock_state
 from pettingzoo.test import api_test, seed_test
 from test_env_api import warnings_are_errors
+from test_fifteen_env import same, swap_hidden, unseen  # the same state keys in both games
 
 from continental_env import knock
 from continental_env.knock.env import observation_layout
@@ -220,6 +221,8 @@ def test_terminate_on_illegal_mode() -> None:
 
 
 # ----------------------------------------------------------------------------- hidden information
+# ``swap_hidden`` trades opponents' unseen cards with stock cards and reshuffles the stock and the
+# generator; ``same`` compares observations and masks (shared with the fifteen-card tests).
 
 
 def observe(game: Game, seat: int) -> dict[str, np.ndarray]:
@@ -227,42 +230,6 @@ def observe(game: Game, seat: int) -> dict[str, np.ndarray]:
     raw.reset(seed=0)
     raw.game = game
     return raw.observe(f"player_{seat}")
-
-
-def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
-    return all(np.array_equal(a[k], b[k]) for k in ("observation", "action_mask"))
-
-
-def unseen(data: dict[str, Any], seat: int) -> list[str]:
-    known = list(data["known"][seat])
-    out = []
-    for card in data["hands"][seat]:
-        if card in known:
-            known.remove(card)
-        else:
-            out.append(card)
-    return out
-
-
-def swap_hidden(data: dict[str, Any], observer: int, rng: random.Random) -> dict[str, Any]:
-    """Opponents' unseen cards trade places with stock cards; the stock and generator shuffled."""
-    out = copy.deepcopy(data)
-    out["rng"][1][0] ^= 1
-    stock = out["stock"]
-    for seat in range(out["num_players"]):
-        if seat == observer:
-            continue
-        for card in unseen(out, seat)[:4]:
-            choices = [i for i, c in enumerate(stock) if c != card]
-            if not choices:
-                continue
-            i = rng.choice(choices)
-            out["hands"][seat].remove(card)
-            out["hands"][seat].append(stock[i])
-            out["hands"][seat].sort()
-            stock[i] = card
-    rng.shuffle(stock)
-    return out
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
