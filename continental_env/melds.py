@@ -1194,7 +1194,7 @@ def deadwood_within(counts: Sequence[int], budget: int, ace: int = 15) -> bool:
     """
     if len(counts) != NUM_TYPES:
         raise ValueError("counts must be 53 card counts")
-    if _isolated_need(counts) > counts[JOKER] and budget == 0:
+    if _deadwood_lower_bound(counts, _values(ace)) > budget:
         return False
     return _within_cached(tuple(counts), ace, budget)
 
@@ -1206,18 +1206,12 @@ def deadwood(counts: Sequence[int], ace: int = 15) -> int:
     return _best_lays_cached(tuple(counts), ace)[0]
 
 
-def _isolated_need(counts: Sequence[int]) -> int:
-    """Jokers a hand needs at least to put every natural in a lay.
-
-    A natural with no other natural of its rank and no natural of its suit one or two ranks
-    away (the ace next to the king too) is in a lay only with jokers beside it: one of its own
-    at least, and two for the first such card.
-    """
-    isolated = 0
+def _isolated_naturals(counts: Sequence[int]) -> list[int]:
+    """Naturals with no other natural of their rank and no natural of their suit one or two ranks
+    away (the ace next to the king too): each is in a lay only with jokers beside it."""
+    out = []
     for c in range(JOKER):
-        if not counts[c]:
-            continue
-        if counts[c] > 1:
+        if counts[c] != 1:
             continue
         rank = c % NUM_RANKS
         base = c - rank
@@ -1234,8 +1228,24 @@ def _isolated_need(counts: Sequence[int]) -> int:
                 or (rank >= 11 and counts[base])
             )
         if not near:
-            isolated += 1
+            out.append(c)
+    return out
+
+
+def _isolated_need(counts: Sequence[int]) -> int:
+    """Jokers a hand needs at least to put every natural in a lay: one of its own for each
+    isolated natural (``_isolated_naturals``), and two for the first."""
+    isolated = len(_isolated_naturals(counts))
     return 0 if isolated == 0 else max(2, isolated)
+
+
+def _deadwood_lower_bound(counts: Sequence[int], values: tuple[int, ...]) -> int:
+    """A lower bound on the deadwood: an isolated natural joins a lay only with a joker of its
+    own beside it (and no lay holds one with fewer than two jokers), so with j jokers at most j
+    of them join lays (none with fewer than two) and the cheapest of the others stay out."""
+    isolated = sorted(values[c] for c in _isolated_naturals(counts))
+    rescued = counts[JOKER] if counts[JOKER] >= 2 else 0
+    return sum(isolated[: max(0, len(isolated) - rescued)])
 
 
 def is_rummy(counts: Sequence[int]) -> bool:
