@@ -41,7 +41,8 @@ Specifications of this implementation (where the source leaves a choice to the s
 * A draw from an empty stock re-forms it from the discard pile under its top card, shuffled; if
   nothing is left to re-form it, or after ``max_turns_per_hand`` discards, the hand ends with no
   announcer: everyone scores their deadwood (aces 15) and no bonus is paid. This bounds every
-  game (see ``max_game_length``).
+  game (see ``max_game_length``). At 2-6 players the first case cannot arise (hands hold at most
+  61 of the 108-110 cards, so the pile always re-forms a stock); the rule is kept as written.
 
 Parameters (``Game.new``):
 
