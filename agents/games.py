@@ -5,8 +5,8 @@ options, whose turn it is, what a seat's bot may see, how to build that game's b
 scores and which way is better, and how to recognise a deal (for the duplicate-deal check).
 
 **Registering a game** is one entry in ``GAMES``: its name mapped to ``"module:ATTRIBUTE"``, a
-``GameSpec`` imported only when the game is asked for. For example the knock game adds
-``"knock": "agents.knock:GAME"`` once ``agents/knock`` defines ``GAME = GameSpec(...)``; then
+``GameSpec`` imported only when the game is asked for. For example the knock game is
+``"knock": "agents.knock:GAME"``, with ``agents/knock`` defining ``GAME = GameSpec(...)``; so
 ``make_agent(name, seed, game="knock")``, ``continental evaluate --game knock`` and
 ``continental play --game knock`` (through the spec's ``terminal`` module) take it with no further
 change.
@@ -15,6 +15,7 @@ change.
 |---|---|---|---|
 | ``contract`` | points, per round | lower | ``preset``, ``rounds`` |
 | ``fifteen`` | chips, per hand (zero-sum) | higher | ``target``, ``hands``, ``max_turns_per_hand``, ``max_hands`` |
+| ``knock`` | net chips (ante, bonuses, buy-backs, the pot), per hand | higher | ``stake``, ``max_turns_per_hand``, ``max_hands`` |
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ DEFAULT_GAME = "contract"
 GAMES: dict[str, str] = {
     "contract": "agents.games:CONTRACT",
     "fifteen": "agents.fifteen:GAME",
+    "knock": "agents.knock:GAME",
 }
 
 

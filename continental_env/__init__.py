@@ -3,7 +3,8 @@
 ``continental_env.env(...)`` / ``raw_env(...)`` are imported lazily, so that the engine
 (``cards``, ``rules``, ``melds``, ``game``) imports without gymnasium or PettingZoo. The
 fifteen-card game is the subpackage ``continental_env.fifteen`` (``fifteen.Game``,
-``fifteen.env``), on the same card codec and meld validator.
+``fifteen.env``) and the knock game ``continental_env.knock`` (``knock.Game``, ``knock.env``),
+on the same card codec and meld validator.
 """
 
 from __future__ import annotations

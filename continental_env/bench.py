@@ -2,15 +2,17 @@
 
     continental bench [--game contract] [--games 20] [--players 2 4] [--preset continental]
     continental bench --game fifteen --players 2 4 12
+    continental bench --game knock --players 2 4 6
     python -m continental_env.bench ...      (the same)
 
 Each figure is the median of ``--repeats`` passes (the machine may be noisy). The AEC figure
 includes an observation and an action mask on every step (``env.last()``), as a learner sees it.
 
-Games (``--game``): ``contract`` (``--preset`` chooses the rules) and ``fifteen``. Random play
+Games (``--game``): ``contract`` (``--preset`` chooses the rules), ``fifteen`` and ``knock``. Random play
 never goes out in the fifteen-card game, so every hand runs to its 200-turn limit; its games are
-one hand long here (``hands=1``: 400 actions each). Another game is one more ``BenchGame`` entry
-in ``GAMES``.
+one hand long here (``hands=1``: 400 actions each). ``knock`` plays whole games with the default
+options (random play rarely knocks, so its hands run to the turn limit and its players go over
+100 within a few hands). Another game is one more ``BenchGame`` entry in ``GAMES``.
 """
 
 from __future__ import annotations
@@ -70,6 +72,24 @@ def _fifteen_check(players: int, preset: str) -> None:
     Game(players)
 
 
+def _knock_game(players: int, seed: int, preset: str) -> Any:
+    from continental_env import knock
+
+    return knock.Game.new(num_players=players, seed=seed)
+
+
+def _knock_env(players: int, preset: str) -> Any:
+    from continental_env import knock
+
+    return knock.env(num_players=players)
+
+
+def _knock_check(players: int, preset: str) -> None:
+    from continental_env.knock.game import Game
+
+    Game(players)
+
+
 GAMES: dict[str, BenchGame] = {
     "contract": BenchGame(
         _contract_game,
@@ -78,6 +98,7 @@ GAMES: dict[str, BenchGame] = {
         uses_preset=True,
     ),
     "fifteen": BenchGame(_fifteen_game, _fifteen_env, _fifteen_check),
+    "knock": BenchGame(_knock_game, _knock_env, _knock_check),
 }
 
 

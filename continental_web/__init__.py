@@ -1,7 +1,7 @@
 """Play Continental against the bots in a browser: ``python -m continental_web``.
 
 A local web table (FastAPI + uvicorn, the optional ``[web]`` extra) on top of the engines and the
-bots. The start page chooses the game (the contract game's presets, the fifteen-card game), the players, each opponent (the bots ``make_agent``
+bots. The start page chooses the game (the contract game's presets, the fifteen-card game, the knock game), the players, each opponent (the bots ``make_agent``
 offers and the shipped PPO models, by name) and a seed; the table shows the person's seat only,
 built from its ``PlayerView``; finished games download as replay files and replay step by step.
 
@@ -9,6 +9,7 @@ built from its ``PlayerView``; finished games download as replay files and repla
 |---|---|
 | ``session`` | games in progress, the seat's view as JSON, the move log, records and replays |
 | ``fifteen`` | the fifteen-card game's moves in words and its seat's view |
+| ``knock`` | the knock game's moves in words and its seat's view |
 | ``app`` | the HTTP API and the page (``create_app``) |
 | ``__main__`` | the command line (``main``) |
 | ``static/`` | the page: plain HTML, CSS and JavaScript, no build step, nothing from a CDN |

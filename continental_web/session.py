@@ -36,6 +36,15 @@ except ImportError:  # pragma: no cover - an installation without the fifteen-ca
     fifteen = None  # type: ignore[assignment]
     FifteenGame = None  # type: ignore[assignment,misc]
     FIFTEEN_BOTS = ()
+try:
+    from agents.knock import AGENT_NAMES as KNOCK_BOTS
+    from agents.knock import KnockView
+    from continental_env.knock.game import Game as KnockGame
+    from continental_web import knock
+except ImportError:  # pragma: no cover - an installation without the knock game
+    knock = None  # type: ignore[assignment]
+    KnockGame = None  # type: ignore[assignment,misc]
+    KNOCK_BOTS = ()
 
 RECORD_FORMAT = "continental-web-replay"
 RECORD_VERSION = 1
@@ -61,6 +70,11 @@ if fifteen is not None:
     GAMES["fifteen"] = {
         "label": "Fifteen-card game (sequences, chips)",
         "presets": {"fifteen": dict(fifteen.PLAYERS)},
+    }
+if knock is not None:
+    GAMES["knock"] = {
+        "label": "Knock game (knock rummy, chips and a pot)",
+        "presets": {"knock": dict(knock.PLAYERS)},
     }
 
 
@@ -113,6 +127,8 @@ class Opponents:
         """Every name the start page may send for ``game``."""
         if game == "fifteen":
             return list(FIFTEEN_BOTS)
+        if game == "knock":
+            return list(KNOCK_BOTS)
         return [*self.bots, *self.models]
 
     def build(self, name: str, seed: int, game: Any, seat: int, kind: str = "continental") -> Any:
@@ -233,6 +249,15 @@ def play_logged(game: Any, action: int, names: Sequence[str], log: list[str]) ->
         game.apply(action)
         log.append(line)
         log.extend(fifteen.after_move(game, hands_before, names))
+        return
+    if KnockGame is not None and isinstance(game, KnockGame):
+        line = knock.describe(game, action, names) if game.is_legal(action) else ""
+        hands_before, dealt_before = len(game.hand_history), game.hand_index
+        game.apply(action)
+        log.append(line)
+        log.extend(knock.after_move(game, hands_before, names))
+        if game.hand_index != dealt_before and not game.is_over:
+            log.append(knock.dealt_line(game, names))
         return
     line = describe(game, action, names) if game.is_legal(action) else ""
     melds_before, round_before = len(game.table), game.round_index
@@ -439,9 +464,12 @@ class Session:
         actor = game.actor
         if actor == self.seat:
             raise WebError(409, "no bot to move: it is your move")
-        view = (
-            fifteen.FifteenView(game, actor) if self.kind == "fifteen" else PlayerView(game, actor)
-        )
+        if self.kind == "fifteen":
+            view = fifteen.FifteenView(game, actor)
+        elif self.kind == "knock":
+            view = KnockView(game, actor)
+        else:
+            view = PlayerView(game, actor)
         action = self.bots[actor].act(view)
         self._play(action)
         return self.state()
@@ -462,6 +490,8 @@ class Session:
             )
         if self.kind == "fifteen":
             rules: dict[str, Any] = {"options": fifteen.options(self.game)}
+        elif self.kind == "knock":
+            rules = {"options": knock.options(self.game)}
         else:
             rules = {"preset": self.config["preset"], "rules": self.game.rules.to_dict()}
         return {
@@ -499,6 +529,17 @@ def build_state(
             extra["winners"] = game.winners()
             extra["seed"] = seed
         return fifteen.state(game, seat, names, log, extra)
+    if KnockGame is not None and isinstance(game, KnockGame):
+        extra = {
+            "config": dict(config),
+            "rounds_played": knock.round_results(game),
+            "round_number": len(game.hand_history) + (0 if game.is_over else 1),
+            "game_over": game.is_over,
+        }
+        if game.is_over:
+            extra["winners"] = game.winners()
+            extra["seed"] = seed
+        return knock.state(game, seat, names, log, extra)
     view = PlayerView(game, seat)
     extra: dict[str, Any] = {
         "config": dict(config),
@@ -533,6 +574,10 @@ def new_session(
         raise WebError(400, f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
     if game == "fifteen":
         return _new_fifteen(opponents_offer, opponents, seed, seat, hands, name)
+    if game == "knock":
+        if hands is not None or rounds is not None:
+            raise WebError(400, "the knock game plays until one player is left: no rounds or hands")
+        return _new_knock(opponents_offer, opponents, seed, seat, name)
     if hands is not None:
         raise WebError(400, "hands is a field of the fifteen-card game; use rounds")
     if not isinstance(preset, str) or preset not in PRESETS:
@@ -634,6 +679,35 @@ def _new_fifteen(
     return session
 
 
+def _new_knock(offer: Opponents, opponents: Any, seed: Any, seat: Any, name: Any) -> Session:
+    if not isinstance(opponents, list | tuple) or not opponents:
+        raise WebError(400, "opponents must be a non-empty list of names")
+    players = len(opponents) + 1
+    limits = GAMES["knock"]["presets"]["knock"]
+    if not limits["min_players"] <= players <= limits["max_players"]:
+        raise WebError(
+            400,
+            f"{players} players: the knock game allows "
+            f"{limits['min_players']}..{limits['max_players']}",
+        )
+    seed = _check_common(seed, seat, players, name)
+    g = knock.new_game(players, seed)
+    names: list[str] = []
+    bots: dict[int, Any] = {}
+    queue = list(opponents)
+    for s in range(players):
+        if s == seat:
+            names.append(name.strip())
+            continue
+        bot = queue.pop(0)
+        bots[s] = offer.build(bot, seed * 1000 + s, g, s, kind="knock")
+        names.append(f"{bot} ({s})")
+    config = {"game": "knock", "preset": "knock", "opponents": list(opponents), "seat": seat}
+    session = Session(g, seat, names, bots, config, seed, kind="knock")
+    session.log.append(knock.dealt_line(g, names))
+    return session
+
+
 class SessionStore:
     """Games by unguessable id; one lock for the dictionary, one per game for its moves."""
 
@@ -706,7 +780,7 @@ class Replay:
         if kind not in GAMES:
             raise WebError(400, f"replay of an unknown game {kind!r}")
         try:
-            rules = None if kind == "fifteen" else RuleConfig.from_dict(record["rules"])
+            rules = None if kind in ("fifteen", "knock") else RuleConfig.from_dict(record["rules"])
             players = record["num_players"]
             seed = record["seed"]
             names = record["names"]
@@ -733,6 +807,12 @@ class Replay:
                 if not isinstance(opts, dict) or not set(opts) <= allowed:
                     raise ValueError(f"options must be a dict with keys among {sorted(allowed)}")
                 self.start = FifteenGame.new(players, seed=seed, **opts)
+            elif kind == "knock":
+                opts = record.get("options")
+                allowed = {"stake", "max_turns_per_hand", "max_hands"}
+                if not isinstance(opts, dict) or not set(opts) <= allowed:
+                    raise ValueError(f"options must be a dict with keys among {sorted(allowed)}")
+                self.start = KnockGame.new(players, seed=seed, **opts)
             else:
                 self.start = Game.new(rules, players, seed=seed)
         except (TypeError, ValueError) as exc:

@@ -129,7 +129,7 @@ function fillPresets() {
   for (const name of Object.keys(spec.presets)) preset.append(el("option", { value: name, text: name }));
   preset.onchange = fillPlayers;
   const isFifteen = $("f-game").value === "fifteen";
-  $("f-rounds-label").hidden = isFifteen;
+  $("f-rounds-label").hidden = isFifteen || $("f-game").value === "knock";
   $("f-hands-label").hidden = !isFifteen;
   fillPlayers();
 }
@@ -181,7 +181,7 @@ async function startGame(ev) {
   };
   if (body.game === "fifteen") {
     if ($("f-hands").value) body.hands = Number($("f-hands").value);
-  } else if ($("f-rounds").value) body.rounds = [Number($("f-rounds").value)];
+  } else if (body.game !== "knock" && $("f-rounds").value) body.rounds = [Number($("f-rounds").value)];
   ui.delay = Number($("f-speed").value);
   try {
     const data = await api("POST", "/api/games", body);
@@ -312,6 +312,7 @@ function cardMoves(card) {
     const p = t.split(" ");
     if (p[0] === "discard" && p[1] === card) out.unshift({ label: `Discard ${card}`, text: t, key: "Enter" });
     if (p[0] === "out" && p[1] === card) out.push({ label: `Discard ${card} and go out`, text: t });
+    if (["rummy", "color", "continental"].includes(p[0]) && p[1] === card) out.push({ label: `Discard ${card} and announce ${p[0]}`, text: t });
     if (p[0] === "layoff" && p[1] === card) {
       const meld = s.table[Number(p[2])];
       const end = p[3] ? ` (${p[3]} end)` : "";
@@ -338,10 +339,15 @@ function simpleMoves() {
     out: ["Go out with the cards dealt", "O"],
     laydown: [`Lay down (${s.contract.text})`, "L"],
     close: ["Close", "X"],
+    knock: ["Knock", "K"],
+    rummy: ["Announce rummy", "R"],
+    color: ["Announce color", ""],
+    continental: ["Announce continental", ""],
+    buy: ["Buy back", "B"],
   };
   const out = [];
   for (const t of legalTexts()) {
-    if (labels[t]) out.push({ label: labels[t][0], key: labels[t][1], text: t });
+    if (labels[t]) out.push({ label: labels[t][0], key: labels[t][1] || null, text: t });
     const p = t.split(" ");
     if (p[0] === "movejoker") {
       out.push({ label: `Move the joker of run #${p[1]} to the ${p[3]} end of run #${p[2]}`, text: t });
@@ -374,11 +380,12 @@ function show(state) {
 function render() {
   const s = ui.state;
   const fifteen = s.game === "fifteen";
-  $("t-title").textContent = fifteen ? "Fifteen-card game" : `Continental · ${s.preset}`;
+  $("t-title").textContent = s.title || (fifteen ? "Fifteen-card game" : `Continental · ${s.preset}`);
   if (s.game_over) $("t-round").textContent = "game over";
+  else if (s.round_text) $("t-round").textContent = s.round_text;
   else if (fifteen) $("t-round").textContent = `hand ${s.round}` + (s.target ? ` · first to ${s.target} chips ends the game` : "");
   else $("t-round").textContent = `round ${s.round_number} of ${s.rounds.length}` + (s.rounds.length < 7 ? ` (contract round ${s.round})` : "");
-  $("t-contract").textContent = s.game_over ? "" : fifteen ? `Go out: ${s.contract.text}` : `Contract: ${s.contract.text}`;
+  $("t-contract").textContent = s.goal_text || (s.game_over ? "" : fifteen ? `Go out: ${s.contract.text}` : `Contract: ${s.contract.text}`);
   renderSeats(s);
   renderPiles(s);
   renderMelds(s);
@@ -444,6 +451,12 @@ function renderPiles(s) {
 function renderMelds(s) {
   const box = $("melds");
   box.innerHTML = "";
+  if (s.no_melds_text) {
+    const last = s.rounds_played[s.rounds_played.length - 1];
+    box.append(el("div", { class: "no-melds", text: s.no_melds_text }));
+    if (last && last.melds.length) box.append(winnerMelds(s, last));
+    return;
+  }
   if (s.game === "fifteen") {
     const last = s.rounds_played[s.rounds_played.length - 1];
     box.append(el("div", { class: "no-melds", text: "No melds are laid in this game: the first whose 15 cards (after a discard) form sequences goes out." }));
@@ -490,7 +503,7 @@ function renderMelds(s) {
 }
 
 function winnerMelds(s, r) {
-  const group = el("div", { class: "meld-owner" }, el("div", { class: "owner-name", text: `${s.names[r.closer]} went out in hand ${r.round} with` }));
+  const group = el("div", { class: "meld-owner" }, el("div", { class: "owner-name", text: s.game === "knock" ? `${s.names[r.closer]} announced ${r.end} in hand ${r.round} with` : `${s.names[r.closer]} went out in hand ${r.round} with` }));
   for (const m of r.melds) group.append(el("div", { class: "meld" }, el("span", { class: "meld-cards" }, ...m.split(" ").map((c) => cardNode(c, { small: true })))));
   return group;
 }
@@ -512,7 +525,7 @@ function renderHand(s) {
   const flat = [];
   const fresh = newCards(ui.prevHand, s.hand.flatMap((g) => g.cards));
   ui.prevHand = s.hand.flatMap((g) => g.cards);
-  const playable = new Set(legalTexts().map((t) => t.split(" ")).filter((p) => ["discard", "layoff", "swap", "out"].includes(p[0]) && p[1]).map((p) => p[1]));
+  const playable = new Set(legalTexts().map((t) => t.split(" ")).filter((p) => ["discard", "layoff", "swap", "out", "rummy", "color", "continental"].includes(p[0]) && p[1]).map((p) => p[1]));
   for (const group of s.hand) {
     const g = el("div", { class: `hand-group group-${group.suit}`, title: group.suit });
     for (const c of group.cards) {
@@ -607,12 +620,13 @@ function pointsTable(s, roundIndex) {
 function roundSummary(s) {
   const r = s.rounds_played[s.rounds_played.length - 1];
   const fifteen = s.game === "fifteen";
-  const verb = fifteen ? "went out" : "closed";
-  const who = r.closer === null ? `Nobody ${verb} (stock or turn limit)` : `${s.names[r.closer]} ${verb}`;
+  const knock = s.game === "knock";
+  const verb = fifteen ? "went out" : knock ? `announced ${r.end}` : "closed";
+  const who = r.closer === null ? (knock ? "Nobody announced (turn limit)" : `Nobody ${verb} (stock or turn limit)`) : `${s.names[r.closer]} ${verb}`;
   const body = [el("p", { text: `${who} after ${r.turns} turns.` })];
-  if (fifteen && r.melds.length) body.push(winnerMelds(s, r));
+  if ((fifteen || knock) && r.melds.length) body.push(winnerMelds(s, r));
   body.push(pointsTable(s, s.rounds_played.length - 1));
-  openOverlay(`${fifteen ? "Hand" : "Round"} ${r.round} over`, body, [
+  openOverlay(`${fifteen || knock ? "Hand" : "Round"} ${r.round} over`, body, [
     { label: s.game_over ? "See the result" : "Next round", primary: true, action: () => { closeOverlay(); if (s.game_over) gameOver(ui.state); else scheduleBot(); } },
   ]);
 }

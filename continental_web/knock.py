@@ -1,0 +1,192 @@
+"""The knock game (RULES.md Part 3) at the web table: its moves in words and a seat's view.
+
+Built from ``agents.knock.KnockView`` alone, like the other games' pages: the own hand, the
+discard pile's top, the cards each seat is known to have taken from the pile, hand sizes,
+points, chips and the pot. When a hand ends every hand is shown (the source: "every one shows
+their hand"), so its record (``hand_history``: the announcer's lays, each deadwood) is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agents.knock import KnockView
+from continental_env.cards import JOKER, NUM_TYPES, card_to_str
+from continental_env.knock.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from continental_env.knock.render import describe_hand_end
+
+GOAL = "knock with deadwood 5 or less, or rummy / color / continental; over 100 points is out"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+
+
+def new_game(players: int, seed: int) -> Game:
+    """A new game with the default stake (50) and safety caps."""
+    return Game.new(players, seed=seed)
+
+
+def options(game: Game) -> dict[str, Any]:
+    """The engine's options, as ``Game.new`` takes them (for records)."""
+    return {
+        "stake": game.stake,
+        "max_turns_per_hand": game.max_turns_per_hand,
+        "max_hands": game.max_hands,
+    }
+
+
+def describe(game: Game, action: int, names: Sequence[str]) -> str:
+    """The move about to be played, in words, from public facts only."""
+    who = names[game.actor]
+    you = who.lower() == "you"
+
+    def verb(base: str, third: str) -> str:
+        return base if you else third
+
+    text = game.action_to_str(action)
+    top = card_to_str(game.discard[-1]) if game.discard else "?"
+    if text == "draw":
+        return f"{who} {verb('draw', 'draws')} from the stock"
+    if text == "take":
+        return f"{who} {verb('take', 'takes')} {top} from the discard pile"
+    if text == "buy":
+        return f"{who} {verb('buy', 'buys')} back"
+    if text == "pass":
+        return f"{who} {verb('do', 'does')} not buy back"
+    if text in ("knock", "rummy", "color", "continental"):
+        return f"{who} {verb('announce', 'announces')} {text}"
+    kind, card = text.split()
+    if kind == "discard":
+        return f"{who} {verb('discard', 'discards')} {card}"
+    return f"{who} {verb('discard', 'discards')} {card} and {verb('announce', 'announces')} {kind}"
+
+
+def after_move(game: Game, hands_before: int, names: Sequence[str]) -> list[str]:
+    """Log lines after a move: a hand's end (points, bonus, eliminations) and the next deal."""
+    lines: list[str] = []
+    if len(game.hand_history) > hands_before:
+        lines += describe_hand_end(game.hand_history[-1], names)
+    return lines
+
+
+def dealt_line(game: Game, names: Sequence[str]) -> str:
+    """The log line of a new deal."""
+    dealer, first = names[game.dealer], names[game.current]
+    deals = "deal" if dealer.lower() == "you" else "deals"
+    plays = "play" if first.lower() == "you" else "plays"
+    return f"Hand {game.hand_index + 1} dealt; {dealer} {deals}, {first} {plays} first"
+
+
+def round_results(game: Game) -> list[dict[str, Any]]:
+    """Each finished hand: points per seat, the announcer and their lays (public)."""
+    return [
+        {
+            "round": r["hand"],
+            "points": list(r["points"]),
+            "chips": list(r["chips"]),
+            "closer": r["announcer"],
+            "turns": r["turns"],
+            "melds": list(r["lays"] or []),
+            "end": r["end"],
+        }
+        for r in game.hand_history
+    ]
+
+
+def _prompt(view: KnockView, names: Sequence[str]) -> str:
+    if view.phase == "game_over":
+        return "The game is over."
+    if view.current != view.seat:
+        step = {"draw": "to draw", "play": "to discard", "buy": "to buy back or pass"}
+        return f"{names[view.current]}'s turn ({step[view.phase]})"
+    if view.phase == "buy":
+        return f"Buy back to {view.buy_back_total} points for {view.buy_cost} chips, or pass?"
+    words = [view.action_to_str(a) for a in view.legal_actions]
+    calls = [w for w in words if w in ("knock", "rummy", "color", "continental")]
+    top = card_to_str(view.discard[-1]) if view.discard else None
+    if view.phase == "draw":
+        text = "Your turn: " + (
+            f"take {top} from the discard pile, or draw from the stock."
+            if top
+            else "draw from the stock."
+        )
+        if calls:
+            text += f" You may announce: {', '.join(calls)}."
+        return text
+    return "Your turn: discard a card (click it twice), or discard one and announce."
+
+
+def state(
+    game: Game, seat: int, names: Sequence[str], log: Sequence[str], extra: dict[str, Any]
+) -> dict[str, Any]:
+    """Everything the page shows for ``seat``, built from its ``KnockView``."""
+    view = KnockView(game, seat)
+    groups: list[dict[str, Any]] = []
+    for suit in range(4):
+        cards = [
+            card_to_str(c) for c in range(suit * 13, suit * 13 + 13) for _ in range(view.hand[c])
+        ]
+        if cards:
+            groups.append({"suit": SUIT_NAMES[suit], "cards": cards})
+    if view.hand[JOKER]:
+        groups.append({"suit": "jokers", "cards": ["JK"] * view.hand[JOKER]})
+    seats = [
+        {
+            "seat": s,
+            "name": names[s] if view.in_game[s] else f"{names[s]} (out)",
+            "you": s == seat,
+            "hand_size": view.hand_sizes[s],
+            "laid_down": None,
+            "claims": None,
+            "score": view.scores[s],
+            "chips": view.chips[s],
+            "in_game": view.in_game[s],
+            "dealer": s == view.dealer,
+            "known": []
+            if s == seat
+            else [card_to_str(c) for c in range(NUM_TYPES) for _ in range(view.known[s][c])],
+        }
+        for s in range(view.num_players)
+    ]
+    actor = None if view.phase == "game_over" else view.current
+    chips = ", ".join(f"{names[s]} {view.chips[s]:+d}" for s in range(view.num_players))
+    out: dict[str, Any] = {
+        "game": "knock",
+        "preset": "knock",
+        "num_players": view.num_players,
+        "seat": seat,
+        "names": list(names),
+        "round": view.hand_index + 1,
+        "rounds": [],
+        "contract": {"trios": 0, "runs": 0, "text": GOAL},
+        "title": "Knock game",
+        "round_text": f"hand {view.hand_index + 1} · stake {view.stake} · pot {view.pot}",
+        "goal_text": f"Chips: {chips}",
+        "no_melds_text": "No melds are laid in this game: a hand ends when someone knocks or "
+        "announces; the announcer's lays are shown here.",
+        "phase": view.phase,
+        "current": view.current,
+        "asked": None,
+        "actor": actor,
+        "your_move": actor == seat,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "prompt": _prompt(view, names),
+        "hand": groups,
+        "hand_size": view.hand_sizes[seat],
+        "table": [],
+        "discard_top": card_to_str(view.discard[-1]) if view.discard else None,
+        "discard_face_down": False,
+        "discard_size": len(view.discard),
+        "stock_size": view.stock_size,
+        "seats": seats,
+        "legal": [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions],
+        "log": list(log[-40:]),
+        "score_label": "pts",
+        "round_label": "hand",
+        "higher_wins": False,
+        "pot": view.pot,
+        "stake": view.stake,
+    }
+    out.update(extra)
+    return out
