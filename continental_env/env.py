@@ -102,6 +102,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import BaseWrapper, wrappers
 
+from continental_env.actions import num_actions
 from continental_env.cards import NUM_TYPES
 from continental_env.game import Game
 from continental_env.rules import RuleConfig, resolve_rules
@@ -191,8 +192,7 @@ class raw_env(AECEnv, EzPickle):
             name: self.observation_layout[name]
             for name in ("hand", "discard_top", "discards_seen", "known_opp", "table", "fits")
         }
-        probe = Game(rules, num_players)
-        self.num_actions = probe.num_actions
+        self.num_actions = num_actions(num_players)
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         # One space object per agent, the same object on every call.
         # Scores go negative with a one_turn_bonus (continental_us: -10); the rest is >= 0.

@@ -42,11 +42,9 @@ from continental_env.actions import (
     SLOT_JOKER_LOW,
     TAKE,
     ActionLayout,
-    layout_for,
 )
 from continental_env.cards import (
     JOKER,
-    NUM_NATURALS,
     NUM_RANKS,
     NUM_TYPES,
     card_to_str,
@@ -73,49 +71,31 @@ from continental_env.rules import (
     RuleConfig,
     cards_dealt,
     contract_for_round,
-    points_table,
     resolve_rules,
 )
+from continental_env.state import FIELD_NAMES, Phase, Setup, State, fail
+from continental_env.state_check import load, may_claim
 
 
 class Game:
     """One game of the contract game. Build it with ``Game.new``; see the module docstring."""
 
     def __init__(self, rules: RuleConfig, num_players: int) -> None:
-        rules.check_players(num_players)
-        self.rules = rules
-        self.num_players = num_players
-        self.layout = layout_for(num_players)
-        self.points = points_table(rules)
-        self.rng = random.Random()  # this round's generator: its deal and re-formed stocks
-        self.deal_seeds: list[int] = []
-        self.round_index = 0
-        self.round = rules.rounds[0]
-        self.dealer = 0
-        self.current = 0
-        self.phase = "draw"
-        self.asked: int | None = None
-        self.claim_queue: list[int] = []
-        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
-        self.hand_sizes = [0] * num_players
-        self.stock: list[int] = []
-        self.discard: list[int] = []
-        self.table: list[Meld] = []
-        self.laid_down = [False] * num_players
-        self.laid_down_turn = [-1] * num_players
-        self.scores = [0] * num_players
-        self.turn = 0  # turns completed (discards) in this round
-        self.claims = [0] * num_players
-        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.round_history: list[dict[str, Any]] = []
-        self.last_action: list[int | None] = [None] * num_players
-        self.moves = 0  # actions applied in the whole game
-        self.joker_moved = False  # the player in turn has made this turn's one joker move (003)
-        self.jokers_owed = 0  # 004: jokers taken by swaps this turn that must still be laid off
+        """An undealt game (``Game.new`` deals one); ValueError if the rules refuse the table."""
+        self.setup = Setup.of(rules, num_players)
+        self.state = State.fresh(self.setup)
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
         self._fits: list[int] | None = None
+
+    @classmethod
+    def from_state(cls, setup: Setup, state: State) -> Game:
+        """A game over this setup and position (the position is used as is, not copied)."""
+        game = cls.__new__(cls)
+        game.setup = setup
+        game.state = state
+        game._legal = game._legal_set = game._fits = None
+        return game
 
     # ------------------------------------------------------------------ construction
 
@@ -138,119 +118,101 @@ class Game:
         master = random.Random(seed)
         # One seed per round, drawn up front: a round's cards never depend on how many shuffles
         # earlier rounds used, so duplicate deals stay identical in every round.
-        game.deal_seeds = [master.getrandbits(64) for _ in game.rules.rounds]
+        game.state.deal_seeds = [master.getrandbits(64) for _ in game.rules.rounds]
         game._deal()
         return game
 
     def _deal(self) -> None:
-        rules = self.rules
+        s = self.state
         p = self.num_players
-        self.rng = random.Random(self.deal_seeds[self.round_index])
-        decks = rules.decks(p, self.round)
-        deck = [c for c in range(NUM_NATURALS) for _ in range(decks)]
-        deck += [JOKER] * (decks * rules.jokers_per_deck)
-        self.rng.shuffle(deck)
-        self.dealer = self.round_index % p
-        n = cards_dealt(self.round)
-        self.hands = [[0] * NUM_TYPES for _ in range(p)]
+        s.reset_round(self.setup)
+        s.rng = random.Random(s.deal_seeds[s.round_index])
+        deck = self.setup.deck(s.round)
+        s.rng.shuffle(deck)
+        s.dealer = s.round_index % p
+        n = cards_dealt(s.round)
         for seat in range(p):
             for c in deck[len(deck) - n :]:
-                self.hands[seat][c] += 1
+                s.hands[seat][c] += 1
             del deck[len(deck) - n :]
-        self.hand_sizes = [n] * p
-        self.discard = [deck.pop()]  # the up-card; top of a pile is its last element
-        self.stock = deck
-        self.table = []
+        s.hand_sizes = [n] * p
+        s.discard = [deck.pop()]  # the up-card; top of a pile is its last element
+        s.stock = deck
+        s.seen_discards[s.discard[-1]] += 1
+        s.current = (s.dealer + 1) % p
         self._fits = None  # the cached lay-off targets belonged to the last round's table
-        self.laid_down = [False] * p
-        self.laid_down_turn = [-1] * p
-        self.turn = 0
-        self.claims = [0] * p
-        self.known = [[0] * NUM_TYPES for _ in range(p)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.seen_discards[self.discard[-1]] += 1
-        self.last_action = [None] * p
-        self.joker_moved = False
-        self.jokers_owed = 0
-        self.current = (self.dealer + 1) % p
-        self.phase = "draw"
-        self.asked = None
-        self.claim_queue = []
         self._invalidate()
 
     def _invalidate(self) -> None:
         self._legal = None
         self._legal_set = None
 
-    # ------------------------------------------------------------------ queries
+    # ------------------------------------------------------------------ the static half
+
+    @property
+    def rules(self) -> RuleConfig:
+        """The rules of this game."""
+        return self.setup.rules
+
+    @property
+    def num_players(self) -> int:
+        """Seats at the table."""
+        return self.setup.num_players
+
+    @property
+    def layout(self) -> ActionLayout:
+        """The action ids of this table."""
+        return self.setup.layout
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Points of each card type left in a hand."""
+        return self.setup.points
 
     @property
     def num_actions(self) -> int:
         """Size of the action space for this table."""
-        return self.layout.num_actions
+        return self.setup.num_actions
 
     @property
     def max_game_length(self) -> int:
-        """An upper bound on the number of actions in one game (OpenSpiel's ``MaxGameLength``).
+        """An upper bound on the number of actions in one game (``Setup.max_game_length``)."""
+        return self.setup.max_game_length
 
-        Why it holds, per round (``D`` cards in the round's decks, ``J`` of them jokers, ``P``
-        players, ``T = max_turns_per_round``):
-
-        * a round has at most ``T`` turns: every turn but the last ends with a discard, the round
-          ends at the ``T``-th discard, and a close or an empty stock ends it at once;
-        * a turn opens with one draw or take and at most ``P - 1`` claim answers;
-        * its play step holds at most one lay-down; at most ``D`` lay-offs (each takes a card out
-          of a hand that never holds more than ``D``); at most ``J + D`` swaps (each takes a joker
-          off the table into the hand, and jokers reach the table only from the ``J`` there at the
-          start of the turn or by this turn's lay-down and lay-offs, at most ``D`` cards); at most
-          one joker move (``continental_us``: one per turn, which is what makes every turn end);
-          and one discard or close.
-
-        So a round takes at most ``T * (P + 2D + J + 3)`` actions, and a game the sum over its
-        rounds. The bound is loose (real games are a few hundred actions) but proven.
-        """
-        rules = self.rules
-        p = self.num_players
-        total = 0
-        for rnd in rules.rounds:
-            decks = rules.decks(p, rnd)
-            jokers = decks * rules.jokers_per_deck
-            cards = decks * NUM_NATURALS + jokers
-            total += rules.max_turns_per_round * (p + 2 * cards + jokers + 3)
-        return total
+    # ------------------------------------------------------------------ queries
 
     @property
     def is_over(self) -> bool:
         """Whether the last round has been scored."""
-        return self.phase == "game_over"
+        return self.state.phase == Phase.GAME_OVER
 
     @property
     def actor(self) -> int | None:
         """The seat whose action the state awaits (the asked seat in a claim window)."""
-        if self.phase == "game_over":
+        if self.state.phase == Phase.GAME_OVER:
             return None
-        return self.asked if self.phase == "claim" else self.current
+        return self.state.asked if self.state.phase == Phase.CLAIM else self.state.current
 
     @property
     def contract(self) -> tuple[int, int]:
         """(trios, runs) of the current round."""
-        return contract_for_round(self.round)
+        return contract_for_round(self.state.round)
 
     def hand_cards(self, seat: int) -> list[int]:
         """Sorted card ids in a seat's hand."""
-        hand = self.hands[seat]
+        hand = self.state.hands[seat]
         return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
 
     def hand_points(self, seat: int) -> int:
         """Points of the cards in a seat's hand."""
         pts = self.points
-        return sum(n * pts[c] for c, n in enumerate(self.hands[seat]) if n)
+        return sum(n * pts[c] for c, n in enumerate(self.state.hands[seat]) if n)
 
     def fitting_counts(self) -> list[int]:
         """Per card type, 1 if it could be laid off on some table meld now, else 0."""
         if self._fits is None:
             fits = [0] * NUM_TYPES
-            for meld in self.table:
+            for meld in self.state.table:
                 for c in fitting_cards(meld, self.rules):
                     fits[c] = 1
             self._fits = fits
@@ -258,8 +220,8 @@ class Game:
 
     def winners(self) -> list[int]:
         """Seats with the lowest total (ties share)."""
-        best = min(self.scores)
-        return [s for s, v in enumerate(self.scores) if v == best]
+        best = min(self.state.scores)
+        return [s for s, v in enumerate(self.state.scores) if v == best]
 
     # ------------------------------------------------------------------ legal actions
 
@@ -273,11 +235,11 @@ class Game:
     def _legal_ids(self) -> list[int]:
         """The cached legal ids (shared: never hand this list out)."""
         if self._legal is None:
-            if self.phase == "draw":
-                legal = [DRAW, TAKE] if self.discard else [DRAW]
-            elif self.phase == "claim":
+            if self.state.phase == Phase.DRAW:
+                legal = [DRAW, TAKE] if self.state.discard else [DRAW]
+            elif self.state.phase == Phase.CLAIM:
                 legal = [CLAIM, PASS]
-            elif self.phase == "play":
+            elif self.state.phase == Phase.PLAY:
                 legal = self._play_legal_actions()
             else:
                 legal = []
@@ -292,21 +254,21 @@ class Game:
 
     def _play_legal_actions(self) -> list[int]:
         rules = self.rules
-        seat = self.current
-        hand = self.hands[seat]
-        size = self.hand_sizes[seat]
-        down = self.laid_down[seat]
+        seat = self.state.current
+        hand = self.state.hands[seat]
+        size = self.state.hand_sizes[seat]
+        down = self.state.laid_down[seat]
         legal: list[int] = []
         if not down:
             trios, runs = self.contract
             if has_contract(hand, trios, runs, rules):
                 legal.append(LAYDOWN)
-        owed = self.jokers_owed  # discarding and closing wait until these are laid off
+        owed = self.state.jokers_owed  # discarding and closing wait until these are laid off
         if down and size == 1 and not owed:
             legal.append(CLOSE)
         if size >= 2 and not owed:
             held = [c for c in range(NUM_TYPES) if hand[c]]
-            if rules.discard_restriction and not down and self.table:
+            if rules.discard_restriction and not down and self.state.table:
                 fits = self.fitting_counts()
                 allowed = [c for c in held if not fits[c]]
                 held = allowed or held
@@ -314,17 +276,17 @@ class Game:
         if down:
             layout = self.layout
             if size >= 2:
-                for m, meld in enumerate(self.table):
+                for m, meld in enumerate(self.state.table):
                     legal.extend(self._layoff_ids(m, meld, hand))
             if rules.joker_rule == "swap":
-                for m, meld in enumerate(self.table):
+                for m, meld in enumerate(self.state.table):
                     if JOKER in meld.cards and (meld.kind == RUN or not rules.swap_run_jokers_only):
                         legal.extend(layout.swap(m, c) for c in swap_targets(meld) if hand[c])
-            elif not self.joker_moved:  # one joker move per turn, so every turn ends
-                for m in range(len(self.table)):
+            elif not self.state.joker_moved:  # one joker move per turn, so every turn ends
+                for m in range(len(self.state.table)):
                     if self._movable_joker_end(m, seat) is None:
                         continue
-                    for n, other in enumerate(self.table):
+                    for n, other in enumerate(self.state.table):
                         if n != m and other.kind == RUN:
                             for end in (LOW, HIGH):
                                 if run_can_extend(other, end, rules):
@@ -338,7 +300,7 @@ class Game:
         """(a trio is on the table, free places at the ends of the table's runs)."""
         trio = False
         room = 0
-        for meld in self.table:
+        for meld in self.state.table:
             if meld.kind == TRIO:
                 trio = True
             else:
@@ -355,15 +317,15 @@ class Game:
         kind, *args = self.layout.decode(action)
         if kind not in ("swap", "layoff"):
             return True
-        size = self.hand_sizes[self.current]
-        owed = self.jokers_owed
+        size = self.state.hand_sizes[self.state.current]
+        owed = self.state.jokers_owed
         trio, room = self._joker_room()
         if kind == "swap":
             owed += 1  # the hand keeps its size: a natural out, the joker in
         else:
             slot, m = args
             size -= 1
-            if self.table[m].kind == RUN:
+            if self.state.table[m].kind == RUN:
                 room -= 1
             if slot >= SLOT_JOKER:
                 owed = max(0, owed - 1)
@@ -371,7 +333,7 @@ class Game:
 
     def _layoff_ids(self, m: int, meld: Meld, hand: list[int]) -> list[int]:
         layout = self.layout
-        own = meld.owner == self.current
+        own = meld.owner == self.state.current
         ids = []
         for card, end in layoff_options(meld, hand, self.rules, own):
             if card != JOKER:
@@ -385,7 +347,7 @@ class Game:
 
     def _movable_joker_end(self, m: int, seat: int) -> str | None:
         """End of own run m whose joker may move (003): 5+ cards, a joker at an end."""
-        meld = self.table[m]
+        meld = self.state.table[m]
         if meld.kind != RUN or meld.owner != seat or len(meld.cards) < 5:
             return None
         if meld.cards[-1] == JOKER:
@@ -406,123 +368,111 @@ class Game:
             raise ValueError(self._illegal_reason(action))
         seat = self.actor
         kind, *args = self.layout.decode(action)
-        self.moves += 1
-        self.last_action[seat] = action
+        self.state.moves += 1
+        self.state.last_action[seat] = action
         self._invalidate()
         getattr(self, "_do_" + kind)(*args)
 
     def _do_draw(self) -> None:
         p = self.num_players
         queue = []
-        if self.discard:
+        if self.state.discard:
             for k in range(1, p):
-                seat = (self.current + k) % p
-                if self._may_claim(seat):
+                seat = (self.state.current + k) % p
+                if may_claim(self.state, self.setup, seat):
                     queue.append(seat)
         if queue:
-            self.phase = "claim"
-            self.claim_queue = queue
-            self.asked = queue[0]
+            self.state.phase = Phase.CLAIM
+            self.state.claim_queue = queue
+            self.state.asked = queue[0]
         else:
             self._finish_draw()
 
-    def _may_claim(self, seat: int) -> bool:
-        rules = self.rules
-        if self.laid_down[seat] and not rules.claims_after_laydown:
-            return False
-        cap = rules.max_claims_per_round
-        return cap is None or self.claims[seat] < cap
-
     def _finish_draw(self) -> None:
         """The player in turn draws from the stock after the claim window."""
-        self.phase = "play"
-        self.asked = None
-        self.claim_queue = []
+        self.state.phase = Phase.PLAY
+        self.state.asked = None
+        self.state.claim_queue = []
         card = self._pop_stock()
         if card is None:
             self._end_round(closer=None)
             return
-        self._add(self.current, card)
+        self._add(self.state.current, card)
 
     def _pop_stock(self) -> int | None:
         """Top stock card, re-forming the stock from the discard pile if needed (RULES 1.7)."""
-        if not self.stock and len(self.discard) > 1:
-            top = self.discard.pop()
-            self.stock = self.discard
-            self.rng.shuffle(self.stock)
-            self.discard = [top]
-        return self.stock.pop() if self.stock else None
+        if not self.state.stock and len(self.state.discard) > 1:
+            top = self.state.discard.pop()
+            self.state.stock = self.state.discard
+            self.state.rng.shuffle(self.state.stock)
+            self.state.discard = [top]
+        return self.state.stock.pop() if self.state.stock else None
 
     def _add(self, seat: int, card: int) -> None:
-        self.hands[seat][card] += 1
-        self.hand_sizes[seat] += 1
+        self.state.hands[seat][card] += 1
+        self.state.hand_sizes[seat] += 1
 
     def _remove(self, seat: int, card: int) -> None:
-        self.hands[seat][card] -= 1
-        self.hand_sizes[seat] -= 1
-        known = self.known[seat]
+        self.state.hands[seat][card] -= 1
+        self.state.hand_sizes[seat] -= 1
+        known = self.state.known[seat]
         if known[card]:
             known[card] -= 1
 
     def _do_take(self) -> None:
-        card = self.discard.pop()
-        self._add(self.current, card)
-        self.known[self.current][card] += 1
-        self.phase = "play"
+        card = self.state.discard.pop()
+        self._add(self.state.current, card)
+        self.state.known[self.state.current][card] += 1
+        self.state.phase = Phase.PLAY
 
     def _do_claim(self) -> None:
-        seat = self.asked
-        card = self.discard.pop()
+        seat = self.state.asked
+        card = self.state.discard.pop()
         self._add(seat, card)
-        self.known[seat][card] += 1
-        self.claims[seat] += 1
+        self.state.known[seat][card] += 1
+        self.state.claims[seat] += 1
         penalty = self._pop_stock()
         if penalty is not None:
             self._add(seat, penalty)
         self._finish_draw()
 
     def _do_pass(self) -> None:
-        self.claim_queue.pop(0)
-        if self.claim_queue:
-            self.asked = self.claim_queue[0]
+        self.state.claim_queue.pop(0)
+        if self.state.claim_queue:
+            self.state.asked = self.state.claim_queue[0]
         else:
             self._finish_draw()
 
     def _do_laydown(self) -> None:
-        seat = self.current
+        seat = self.state.current
         trios, runs = self.contract
-        arrangement = best_contract(self.hands[seat], trios, runs, self.rules)
+        arrangement = best_contract(self.state.hands[seat], trios, runs, self.rules)
         assert arrangement is not None  # legal_actions checked that it exists
         for kind, cards, start, key in arrangement:
             for c in cards:
                 self._remove(seat, c)
             if kind == TRIO:
-                self.table.append(Meld(seat, TRIO, cards, rank=key))
+                self.state.table.append(Meld(seat, TRIO, cards, rank=key))
             else:
-                self.table.append(Meld(seat, RUN, cards, start=start, suit=key))
-        self.laid_down[seat] = True
-        self.laid_down_turn[seat] = self.turn
+                self.state.table.append(Meld(seat, RUN, cards, start=start, suit=key))
+        self.state.laid_down[seat] = True
+        self.state.laid_down_turn[seat] = self.state.turn
         self._fits = None
 
     def _do_layoff(self, slot: int, m: int) -> None:
-        seat = self.current
+        seat = self.state.current
         self._fits = None
         if slot >= SLOT_JOKER:
             self._remove(seat, JOKER)
-            self.jokers_owed = max(0, self.jokers_owed - 1)
-            lay_off(
-                self.table[m],
-                JOKER,
-                LOW if slot == SLOT_JOKER_LOW else HIGH,
-                self.rules,
-            )
+            self.state.jokers_owed = max(0, self.state.jokers_owed - 1)
+            lay_off(self.state.table[m], JOKER, LOW if slot == SLOT_JOKER_LOW else HIGH, self.rules)
             return
         self._remove(seat, slot)
-        lay_off(self.table[m], slot, None, self.rules)
+        lay_off(self.state.table[m], slot, None, self.rules)
 
     def _do_swap(self, card: int, m: int) -> None:
-        seat = self.current
-        meld = self.table[m]
+        seat = self.state.current
+        meld = self.state.table[m]
         if meld.kind == TRIO:
             i = meld.cards.index(JOKER)
         else:
@@ -532,63 +482,65 @@ class Game:
         self._remove(seat, card)
         meld.cards[i] = card
         self._add(seat, JOKER)
-        self.known[seat][JOKER] += 1
+        self.state.known[seat][JOKER] += 1
         if self.rules.swapped_joker_laid_off:
-            self.jokers_owed += 1
+            self.state.jokers_owed += 1
         self._fits = None
 
     def _do_movejoker(self, src: int, dst: int, end: str) -> None:
-        take_end_joker(self.table[src], self._movable_joker_end(src, self.current), self.rules)
-        extend_run(self.table[dst], JOKER, end, self.rules)
-        self.joker_moved = True
+        take_end_joker(
+            self.state.table[src], self._movable_joker_end(src, self.state.current), self.rules
+        )
+        extend_run(self.state.table[dst], JOKER, end, self.rules)
+        self.state.joker_moved = True
         self._fits = None
 
     def _do_discard(self, card: int) -> None:
-        seat = self.current
+        seat = self.state.current
         self._remove(seat, card)
-        self.discard.append(card)
-        self.seen_discards[card] += 1
-        self.turn += 1
-        self.joker_moved = False
-        if self.turn >= self.rules.max_turns_per_round:
+        self.state.discard.append(card)
+        self.state.seen_discards[card] += 1
+        self.state.turn += 1
+        self.state.joker_moved = False
+        if self.state.turn >= self.rules.max_turns_per_round:
             self._end_round(closer=None)
             return
-        self.current = (seat + 1) % self.num_players
-        self.phase = "draw"
+        self.state.current = (seat + 1) % self.num_players
+        self.state.phase = Phase.DRAW
 
     def _do_close(self) -> None:
-        seat = self.current
-        card = next(c for c in range(NUM_TYPES) if self.hands[seat][c])
+        seat = self.state.current
+        card = next(c for c in range(NUM_TYPES) if self.state.hands[seat][c])
         self._remove(seat, card)
-        self.discard.append(card)  # face down: never claimable, not a seen discard
+        self.state.discard.append(card)  # face down: never claimable, not a seen discard
         self._end_round(closer=seat)
 
     def _end_round(self, closer: int | None) -> None:
         points = []
         for seat in range(self.num_players):
             if seat == closer:
-                one_turn = self.laid_down_turn[seat] == self.turn
+                one_turn = self.state.laid_down_turn[seat] == self.state.turn
                 points.append(self.rules.one_turn_bonus if one_turn else 0)
             else:
                 points.append(self.hand_points(seat))
         for seat, pts in enumerate(points):
-            self.scores[seat] += pts
-        self.round_history.append(
+            self.state.scores[seat] += pts
+        self.state.round_history.append(
             {
-                "round": self.round,
+                "round": self.state.round,
                 "points": points,
                 "closer": closer,
-                "turns": self.turn,
+                "turns": self.state.turn,
             }
         )
-        self.round_index += 1
-        if self.round_index >= len(self.rules.rounds):
-            self.phase = "game_over"
-            self.asked = None
-            self.claim_queue = []
+        self.state.round_index += 1
+        if self.state.round_index >= len(self.rules.rounds):
+            self.state.phase = Phase.GAME_OVER
+            self.state.asked = None
+            self.state.claim_queue = []
             self._invalidate()
             return
-        self.round = self.rules.rounds[self.round_index]
+        self.state.round = self.rules.rounds[self.state.round_index]
         self._deal()
 
     # ------------------------------------------------------------------ explanations
@@ -607,26 +559,26 @@ class Game:
         except ValueError as exc:
             return f"illegal action: {exc}"
         text = self.layout.to_str(action)
-        head = f"illegal action {action} ({text!r}) in phase {self.phase!r}"
-        if self.phase == "game_over":
+        head = f"illegal action {action} ({text!r}) in phase {self.state.phase!r}"
+        if self.state.phase == Phase.GAME_OVER:
             return f"{head}: the game is over"
         phase_of = {"draw": "draw", "take": "draw", "claim": "claim", "pass": "claim"}
         want = phase_of.get(kind, "play")
-        if want != self.phase:
+        if want != self.state.phase:
             return f"{head}: '{kind}' is only legal in the {want} phase"
-        seat = self.current
-        hand = self.hands[seat]
-        down = self.laid_down[seat]
-        size = self.hand_sizes[seat]
+        seat = self.state.current
+        hand = self.state.hands[seat]
+        down = self.state.laid_down[seat]
+        size = self.state.hand_sizes[seat]
         if kind == "laydown":
             if down:
                 return f"{head}: seat {seat} has already laid down this round"
             t, r = self.contract
             return f"{head}: the hand holds no {t} trio(s) + {r} run(s) leaving a card in hand"
-        if kind in ("discard", "close") and self.jokers_owed:
+        if kind in ("discard", "close") and self.state.jokers_owed:
             return (
                 f"{head}: seat {seat} must first lay off the joker(s) taken by a swap this turn "
-                f"({self.jokers_owed} left; {self.rules.name} rules)"
+                f"({self.state.jokers_owed} left; {self.rules.name} rules)"
             )
         if kind == "close":
             if not down:
@@ -648,12 +600,14 @@ class Game:
                 return f"{head}: seat {seat} must lay down before {kind}"
             melds = [args[1]] if kind != "movejoker" else [args[0], args[1]]
             for m in melds:
-                if m >= len(self.table):
-                    return f"{head}: meld {m} does not exist (the table has {len(self.table)})"
+                if m >= len(self.state.table):
+                    return (
+                        f"{head}: meld {m} does not exist (the table has {len(self.state.table)})"
+                    )
         if kind == "layoff":
             if size < 2:
                 return f"{head}: a lay-off must leave one card in hand"
-            if self.jokers_owed and self._legal_but_for_owed(action):
+            if self.state.jokers_owed and self._legal_but_for_owed(action):
                 return (
                     f"{head}: after it the joker(s) taken by a swap could no longer be laid off "
                     f"this turn ({self.rules.name} rules)"
@@ -662,7 +616,7 @@ class Game:
         if kind == "swap":
             if self.rules.joker_rule != "swap":
                 return f"{head}: the {self.rules.name} rules shift jokers, they do not swap them"
-            meld = self.table[args[1]]
+            meld = self.state.table[args[1]]
             if meld.kind == TRIO and self.rules.swap_run_jokers_only:
                 return f"{head}: the {self.rules.name} rules let only a run's jokers be swapped"
             if self.rules.swapped_joker_laid_off and self._legal_but_for_owed(action):
@@ -675,7 +629,7 @@ class Game:
         if kind == "movejoker":
             if self.rules.joker_rule != "shift":
                 return f"{head}: only the continental_us rules move jokers between runs"
-            if self.joker_moved:
+            if self.state.joker_moved:
                 return f"{head}: seat {seat} has already moved a joker this turn (one per turn)"
             return (
                 f"{head}: meld {args[0]} must be seat {seat}'s own run of 5+ cards with a joker "
@@ -685,95 +639,57 @@ class Game:
 
     def _legal_but_for_owed(self, action: int) -> bool:
         """Whether an action would be legal but for 004's laid-off-joker rule (for messages)."""
-        saved = self.rules
-        self.rules = replace(saved, swapped_joker_laid_off=False)
-        owed, self.jokers_owed = self.jokers_owed, 0
+        saved = self.setup
+        self.setup = Setup(replace(saved.rules, swapped_joker_laid_off=False), saved.num_players)
+        owed, self.state.jokers_owed = self.state.jokers_owed, 0
         try:
             return action in self._play_legal_actions()
         finally:
-            self.rules, self.jokers_owed = saved, owed
+            self.setup, self.state.jokers_owed = saved, owed
 
     def _meld_text(self, m: int) -> str:
-        meld = self.table[m]
+        meld = self.state.table[m]
         return f"{meld.kind} {format_cards(meld.cards)}"
 
     # ------------------------------------------------------------------ copies and JSON
 
     def clone(self) -> Game:
         """An independent copy (the generator too)."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        g.claim_queue = list(self.claim_queue)
-        g.hands = [list(h) for h in self.hands]
-        g.hand_sizes = list(self.hand_sizes)
-        g.stock = list(self.stock)
-        g.discard = list(self.discard)
-        g.table = [m.copy() for m in self.table]
-        g.laid_down = list(self.laid_down)
-        g.laid_down_turn = list(self.laid_down_turn)
-        g.scores = list(self.scores)
-        g.claims = list(self.claims)
-        g.known = [list(k) for k in self.known]
-        g.seen_discards = list(self.seen_discards)
-        g.round_history = [dict(r, points=list(r["points"])) for r in self.round_history]
-        g.last_action = list(self.last_action)
-        g._legal = list(self._legal) if self._legal is not None else None
-        g._fits = None
-        return g
+        game = Game.from_state(self.setup, self.state.clone())
+        game._legal = list(self._legal) if self._legal is not None else None
+        return game
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict that ``from_dict`` restores exactly."""
-        preset = self.rules.name if PRESETS.get(self.rules.name) == self.rules else None
-        version, state, gauss = self.rng.getstate()
-
-        def cards(counts: list[int]) -> list[str]:
-            return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
-
-        return {
-            "preset": preset,
-            "rules": self.rules.to_dict(),
-            "num_players": self.num_players,
-            "round": self.round,
-            "round_index": self.round_index,
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": self.phase,
-            "asked": self.asked,
-            "claim_queue": list(self.claim_queue),
-            "hands": [cards(h) for h in self.hands],
-            "stock": [card_to_str(c) for c in self.stock],
-            "discard": [card_to_str(c) for c in self.discard],
-            "table": [m.to_dict() for m in self.table],
-            "laid_down": list(self.laid_down),
-            "laid_down_turn": list(self.laid_down_turn),
-            "scores": list(self.scores),
-            "turn": self.turn,
-            "claims": list(self.claims),
-            "known": [cards(k) for k in self.known],
-            "seen_discards": cards(self.seen_discards),
-            "round_history": [dict(r, points=list(r["points"])) for r in self.round_history],
-            "last_action": list(self.last_action),
-            "moves": self.moves,
-            "joker_moved": self.joker_moved,
-            "jokers_owed": self.jokers_owed,
-            "deal_seeds": list(self.deal_seeds),
-            "rng": [version, list(state), gauss],
-        }
+        return {**self.setup.to_dict(), **self.state.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Restore a game from ``to_dict``; ValueError with the reason if it is malformed."""
-        from continental_env.state_check import load_state
-
-        return load_state(cls, data)
+        setup, state = load(data)
+        game = cls.from_state(setup, state)
+        if not game.is_over and not game.legal_actions():
+            fail(f"seat {game.actor} has no legal action in phase {state.phase!r}")
+        return game
 
     def __repr__(self) -> str:
         return (
-            f"Game({self.rules.name}, players={self.num_players}, round={self.round}, "
-            f"phase={self.phase}, current={self.current})"
+            f"Game({self.rules.name}, players={self.num_players}, round={self.state.round}, "
+            f"phase={self.state.phase}, current={self.state.current})"
         )
+
+
+def _state_field(name: str) -> property:
+    def get(game: Game) -> Any:
+        return getattr(game.state, name)
+
+    return property(get, doc=f"``state.{name}``: the position's field (read-only; see ``State``).")
+
+
+# Every position field stays readable as ``game.<field>`` (``game.hands``, ``game.phase``, ...);
+# the engine itself reads and writes ``game.state``.
+for _name in FIELD_NAMES:
+    setattr(Game, _name, _state_field(_name))
 
 
 __all__ = [
@@ -787,4 +703,7 @@ __all__ = [
     "TAKE",
     "ActionLayout",
     "Game",
+    "Phase",
+    "Setup",
+    "State",
 ]
