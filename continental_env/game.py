@@ -1,10 +1,18 @@
-"""The contract game engine: one game's state, its legal moves, and their effects.
+"""The contract game engine: one game's position, its legal moves, and their effects.
 
 Rules source: ``RULES.md`` Part 1 (seeds 000, 003, 004). Every variant is a ``RuleConfig`` field.
 The engine receives actions; it never asks agents for them. Seats are ints. It is pure Python
 (no gymnasium, no numpy) and deterministic given its seed: the only randomness is the shuffle of
-each round's deck and of a re-formed stock, drawn from ``self.rng``, a generator seeded per round
-from ``deal_seeds`` (drawn from the game's seed at creation).
+each round's deck and of a re-formed stock, drawn from ``state.rng``, a generator seeded per
+round from ``state.deal_seeds`` (drawn from the game's seed at creation).
+
+A ``Game`` is a ``Setup`` (rules, table size, action layout: fixed) and a ``State`` (the
+position), both in ``state.py``; ``game.hands``, ``game.phase`` and every other position field
+read through to ``game.state``. The action ids and their text forms are ``actions.py``.
+
+Reading order: legal actions (one helper per action kind, as OpenSpiel's ``DrawLegalActions``),
+then ``CHECKS``, the conditions each kind must meet (the same checks decide legality and explain
+a refusal), then the effects, one ``_do_<kind>`` each, dispatched through ``EFFECTS``.
 
 Specifications of this implementation (where RULES.md leaves a choice to the software):
 
@@ -18,15 +26,14 @@ Specifications of this implementation (where RULES.md leaves a choice to the sof
   both are possible and RULES.md does not forbid them).
 * A round that hits ``max_turns_per_round`` turns (discards) or runs out of cards ends with no
   closer: every seat scores its hand. This bounds every game's length whatever the agents do.
-
-The action ids and their text forms are ``continental_env.actions``.
 """
 
 from __future__ import annotations
 
 import operator
 import random
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from continental_env.actions import (
@@ -43,13 +50,7 @@ from continental_env.actions import (
     TAKE,
     ActionLayout,
 )
-from continental_env.cards import (
-    JOKER,
-    NUM_RANKS,
-    NUM_TYPES,
-    card_to_str,
-    format_cards,
-)
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, card_to_str, format_cards
 from continental_env.melds import (
     HIGH,
     LOW,
@@ -75,6 +76,20 @@ from continental_env.rules import (
 )
 from continental_env.state import FIELD_NAMES, Phase, Setup, State, fail
 from continental_env.state_check import load, may_claim
+
+# The phase each action kind belongs to.
+PHASE_OF_KIND = {
+    "draw": Phase.DRAW,
+    "take": Phase.DRAW,
+    "claim": Phase.CLAIM,
+    "pass": Phase.CLAIM,
+    "laydown": Phase.PLAY,
+    "close": Phase.PLAY,
+    "discard": Phase.PLAY,
+    "layoff": Phase.PLAY,
+    "swap": Phase.PLAY,
+    "movejoker": Phase.PLAY,
+}
 
 
 class Game:
@@ -189,9 +204,10 @@ class Game:
     @property
     def actor(self) -> int | None:
         """The seat whose action the state awaits (the asked seat in a claim window)."""
-        if self.state.phase == Phase.GAME_OVER:
+        s = self.state
+        if s.phase == Phase.GAME_OVER:
             return None
-        return self.state.asked if self.state.phase == Phase.CLAIM else self.state.current
+        return s.asked if s.phase == Phase.CLAIM else s.current
 
     @property
     def contract(self) -> tuple[int, int]:
@@ -235,14 +251,10 @@ class Game:
     def _legal_ids(self) -> list[int]:
         """The cached legal ids (shared: never hand this list out)."""
         if self._legal is None:
-            if self.state.phase == Phase.DRAW:
-                legal = [DRAW, TAKE] if self.state.discard else [DRAW]
-            elif self.state.phase == Phase.CLAIM:
-                legal = [CLAIM, PASS]
-            elif self.state.phase == Phase.PLAY:
-                legal = self._play_legal_actions()
-            else:
-                legal = []
+            legal: list[int] = []
+            for kind in KINDS_OF_PHASE[self.state.phase]:
+                legal.extend(self._legal_of_kind(kind))
+            legal.sort()
             self._legal = legal
         return self._legal
 
@@ -252,49 +264,127 @@ class Game:
             self._legal_set = frozenset(self._legal_ids())
         return action in self._legal_set
 
-    def _play_legal_actions(self) -> list[int]:
-        rules = self.rules
-        seat = self.state.current
-        hand = self.state.hands[seat]
-        size = self.state.hand_sizes[seat]
-        down = self.state.laid_down[seat]
-        legal: list[int] = []
-        if not down:
-            trios, runs = self.contract
-            if has_contract(hand, trios, runs, rules):
-                legal.append(LAYDOWN)
-        owed = self.state.jokers_owed  # discarding and closing wait until these are laid off
-        if down and size == 1 and not owed:
-            legal.append(CLOSE)
-        if size >= 2 and not owed:
-            held = [c for c in range(NUM_TYPES) if hand[c]]
-            if rules.discard_restriction and not down and self.state.table:
-                fits = self.fitting_counts()
-                allowed = [c for c in held if not fits[c]]
-                held = allowed or held
-            legal.extend(DISCARD_BASE + c for c in held)
-        if down:
-            layout = self.layout
-            if size >= 2:
-                for m, meld in enumerate(self.state.table):
-                    legal.extend(self._layoff_ids(m, meld, hand))
-            if rules.joker_rule == "swap":
-                for m, meld in enumerate(self.state.table):
-                    if JOKER in meld.cards and (meld.kind == RUN or not rules.swap_run_jokers_only):
-                        legal.extend(layout.swap(m, c) for c in swap_targets(meld) if hand[c])
-            elif not self.state.joker_moved:  # one joker move per turn, so every turn ends
-                for m in range(len(self.state.table)):
-                    if self._movable_joker_end(m, seat) is None:
-                        continue
-                    for n, other in enumerate(self.state.table):
-                        if n != m and other.kind == RUN:
-                            for end in (LOW, HIGH):
-                                if run_can_extend(other, end, rules):
-                                    legal.append(layout.move(m, n, end))
-        if down and rules.swapped_joker_laid_off:
-            legal = [a for a in legal if self._keeps_owed_jokers_placeable(a)]
-        legal.sort()
-        return legal
+    def _legal_of_kind(self, kind: str) -> list[int]:
+        """The legal ids of one kind: its candidates that pass every check of ``CHECKS[kind]``."""
+        for check in _ONCE[kind]:
+            if not check.holds(self, ()):
+                return []
+        ids = CANDIDATES[kind](self)
+        if _EACH[kind] and ids:
+            each = [c for c in _EACH[kind] if c.active(self)]
+            if each:
+                decode = self.layout.decode
+                ids = [a for a in ids if all(c.holds(self, tuple(decode(a)[1:])) for c in each)]
+        return ids
+
+    # One helper per kind: the ids of that kind worth checking (``ARGS`` checks hold for all).
+
+    def _draw_ids(self) -> list[int]:
+        return [DRAW]
+
+    def _take_ids(self) -> list[int]:
+        return [TAKE]
+
+    def _claim_ids(self) -> list[int]:
+        return [CLAIM]
+
+    def _pass_ids(self) -> list[int]:
+        return [PASS]
+
+    def _laydown_ids(self) -> list[int]:
+        return [LAYDOWN]
+
+    def _close_ids(self) -> list[int]:
+        return [CLOSE]
+
+    def _discard_ids(self) -> list[int]:
+        """A discard of every card type held."""
+        hand = self._hand()
+        return [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
+
+    def _layoff_ids(self) -> list[int]:
+        """Every lay-off the hand allows onto every table meld (``melds.layoff_options``)."""
+        return [a for m in range(len(self.state.table)) for a in self._layoff_ids_on(m)]
+
+    def _layoff_ids_on(self, m: int) -> list[int]:
+        meld = self.state.table[m]
+        own = meld.owner == self.state.current
+        ids = []
+        for card, end in layoff_options(meld, self._hand(), self.rules, own):
+            if card != JOKER:
+                slot = card
+            elif meld.kind == TRIO:
+                slot = SLOT_JOKER
+            else:
+                slot = SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH
+            ids.append(self.layout.layoff(m, slot))
+        return ids
+
+    def _swap_ids(self) -> list[int]:
+        """A swap for every joker on the table whose natural is in hand (``melds.swap_targets``)."""
+        hand = self._hand()
+        swap = self.layout.swap
+        return [
+            swap(m, c)
+            for m, meld in enumerate(self.state.table)
+            for c in swap_targets(meld)
+            if hand[c]
+        ]
+
+    def _movejoker_ids(self) -> list[int]:
+        """003: the end joker of each own run of 5+ cards to a free end of every other run."""
+        table = self.state.table
+        move = self.layout.move
+        ids = []
+        for m in range(len(table)):
+            if self._movable_joker_end(m) is None:
+                continue
+            for n, other in enumerate(table):
+                if n != m and other.kind == RUN:
+                    ids.extend(
+                        move(m, n, end)
+                        for end in (LOW, HIGH)
+                        if run_can_extend(other, end, self.rules)
+                    )
+        return ids
+
+    def _hand(self) -> list[int]:
+        return self.state.hands[self.state.current]
+
+    def _movable_joker_end(self, m: int) -> str | None:
+        """End of the player in turn's own run m whose joker may move (003): 5+ cards, a joker
+        at an end (the high end first)."""
+        meld = self.state.table[m]
+        if meld.kind != RUN or meld.owner != self.state.current or len(meld.cards) < 5:
+            return None
+        if meld.cards[-1] == JOKER:
+            return HIGH
+        if meld.cards[0] == JOKER:
+            return LOW
+        return None
+
+    # ------------------------------------------------------------------ conditions (see CHECKS)
+
+    def _size(self) -> int:
+        return self.state.hand_sizes[self.state.current]
+
+    def _down(self) -> bool:
+        return self.state.laid_down[self.state.current]
+
+    def _has_contract(self) -> bool:
+        trios, runs = self.contract
+        return has_contract(self._hand(), trios, runs, self.rules)
+
+    def _discard_allowed(self, card: int) -> bool:
+        """004: a seat not yet down may not discard a card that fits a table meld, unless every
+        card it holds does."""
+        if not self.rules.discard_restriction or self._down() or not self.state.table:
+            return True
+        fits = self.fitting_counts()
+        if not fits[card]:
+            return True
+        hand = self._hand()
+        return all(fits[c] for c in range(NUM_TYPES) if hand[c])
 
     def _joker_room(self) -> tuple[bool, int]:
         """(a trio is on the table, free places at the ends of the table's runs)."""
@@ -307,17 +397,16 @@ class Game:
                 room += NUM_RANKS - len(meld.cards)
         return trio, room
 
-    def _keeps_owed_jokers_placeable(self, action: int) -> bool:
-        """004: after this action, every joker taken by a swap can still be laid off this turn.
+    def _owed_jokers_stay_placeable(self, kind: str, args: tuple) -> bool:
+        """004: after this swap or lay-off, every joker taken by a swap can still be laid off.
 
         A joker goes on any trio, or on a free end of a run (a run holds at most 13 cards), and
         each lay-off must leave a card in hand; so the jokers owed fit while the hand keeps more
         cards than that and the table has a trio or enough free run places.
         """
-        kind, *args = self.layout.decode(action)
-        if kind not in ("swap", "layoff"):
+        if not self.rules.swapped_joker_laid_off:
             return True
-        size = self.state.hand_sizes[self.state.current]
+        size = self._size()
         owed = self.state.jokers_owed
         trio, room = self._joker_room()
         if kind == "swap":
@@ -331,30 +420,16 @@ class Game:
                 owed = max(0, owed - 1)
         return owed == 0 or (size - owed >= 1 and (trio or room >= owed))
 
-    def _layoff_ids(self, m: int, meld: Meld, hand: list[int]) -> list[int]:
-        layout = self.layout
-        own = meld.owner == self.state.current
-        ids = []
-        for card, end in layoff_options(meld, hand, self.rules, own):
-            if card != JOKER:
-                slot = card
-            elif meld.kind == TRIO:
-                slot = SLOT_JOKER
-            else:
-                slot = SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH
-            ids.append(layout.layoff(m, slot))
-        return ids
+    def _melds_exist(self, *melds: int) -> bool:
+        return all(m < len(self.state.table) for m in melds)
 
-    def _movable_joker_end(self, m: int, seat: int) -> str | None:
-        """End of own run m whose joker may move (003): 5+ cards, a joker at an end."""
+    def _missing_meld(self, *melds: int) -> str:
+        m = next(m for m in melds if m >= len(self.state.table))
+        return f"meld {m} does not exist (the table has {len(self.state.table)})"
+
+    def _meld_text(self, m: int) -> str:
         meld = self.state.table[m]
-        if meld.kind != RUN or meld.owner != seat or len(meld.cards) < 5:
-            return None
-        if meld.cards[-1] == JOKER:
-            return HIGH
-        if meld.cards[0] == JOKER:
-            return LOW
-        return None
+        return f"{meld.kind} {format_cards(meld.cards)}"
 
     # ------------------------------------------------------------------ applying actions
 
@@ -366,113 +441,125 @@ class Game:
             raise ValueError(f"action {action!r} is not an integer id") from None
         if not self.is_legal(action):
             raise ValueError(self._illegal_reason(action))
-        seat = self.actor
+        s = self.state
         kind, *args = self.layout.decode(action)
-        self.state.moves += 1
-        self.state.last_action[seat] = action
+        s.last_action[self.actor] = action
+        s.moves += 1
         self._invalidate()
-        getattr(self, "_do_" + kind)(*args)
+        EFFECTS[kind](self, *args)
 
     def _do_draw(self) -> None:
+        s = self.state
         p = self.num_players
         queue = []
-        if self.state.discard:
+        if s.discard:
             for k in range(1, p):
-                seat = (self.state.current + k) % p
-                if may_claim(self.state, self.setup, seat):
+                seat = (s.current + k) % p
+                if may_claim(s, self.setup, seat):
                     queue.append(seat)
         if queue:
-            self.state.phase = Phase.CLAIM
-            self.state.claim_queue = queue
-            self.state.asked = queue[0]
+            s.phase = Phase.CLAIM
+            s.claim_queue = queue
+            s.asked = queue[0]
         else:
             self._finish_draw()
 
     def _finish_draw(self) -> None:
         """The player in turn draws from the stock after the claim window."""
-        self.state.phase = Phase.PLAY
-        self.state.asked = None
-        self.state.claim_queue = []
+        s = self.state
+        s.phase = Phase.PLAY
+        s.asked = None
+        s.claim_queue = []
         card = self._pop_stock()
         if card is None:
             self._end_round(closer=None)
             return
-        self._add(self.state.current, card)
+        self._add(s.current, card)
 
     def _pop_stock(self) -> int | None:
         """Top stock card, re-forming the stock from the discard pile if needed (RULES 1.7)."""
-        if not self.state.stock and len(self.state.discard) > 1:
-            top = self.state.discard.pop()
-            self.state.stock = self.state.discard
-            self.state.rng.shuffle(self.state.stock)
-            self.state.discard = [top]
-        return self.state.stock.pop() if self.state.stock else None
+        s = self.state
+        if not s.stock and len(s.discard) > 1:
+            top = s.discard.pop()
+            s.stock = s.discard
+            s.rng.shuffle(s.stock)
+            s.discard = [top]
+        return s.stock.pop() if s.stock else None
 
     def _add(self, seat: int, card: int) -> None:
         self.state.hands[seat][card] += 1
         self.state.hand_sizes[seat] += 1
 
     def _remove(self, seat: int, card: int) -> None:
-        self.state.hands[seat][card] -= 1
-        self.state.hand_sizes[seat] -= 1
-        known = self.state.known[seat]
+        s = self.state
+        s.hands[seat][card] -= 1
+        s.hand_sizes[seat] -= 1
+        known = s.known[seat]
         if known[card]:
             known[card] -= 1
 
     def _do_take(self) -> None:
-        card = self.state.discard.pop()
-        self._add(self.state.current, card)
-        self.state.known[self.state.current][card] += 1
-        self.state.phase = Phase.PLAY
+        s = self.state
+        card = s.discard.pop()
+        self._add(s.current, card)
+        s.known[s.current][card] += 1
+        s.phase = Phase.PLAY
 
     def _do_claim(self) -> None:
-        seat = self.state.asked
-        card = self.state.discard.pop()
+        s = self.state
+        seat = s.asked
+        card = s.discard.pop()
         self._add(seat, card)
-        self.state.known[seat][card] += 1
-        self.state.claims[seat] += 1
+        s.known[seat][card] += 1
+        s.claims[seat] += 1
         penalty = self._pop_stock()
         if penalty is not None:
             self._add(seat, penalty)
         self._finish_draw()
 
     def _do_pass(self) -> None:
-        self.state.claim_queue.pop(0)
-        if self.state.claim_queue:
-            self.state.asked = self.state.claim_queue[0]
+        s = self.state
+        s.claim_queue.pop(0)
+        if s.claim_queue:
+            s.asked = s.claim_queue[0]
         else:
             self._finish_draw()
 
     def _do_laydown(self) -> None:
-        seat = self.state.current
         trios, runs = self.contract
-        arrangement = best_contract(self.state.hands[seat], trios, runs, self.rules)
+        self._lay_down(best_contract(self._hand(), trios, runs, self.rules))
+
+    def _lay_down(self, arrangement: list | None) -> None:
+        """Move the arrangement's melds from the hand of the player in turn to the table."""
         assert arrangement is not None  # legal_actions checked that it exists
+        s = self.state
+        seat = s.current
         for kind, cards, start, key in arrangement:
             for c in cards:
                 self._remove(seat, c)
             if kind == TRIO:
-                self.state.table.append(Meld(seat, TRIO, cards, rank=key))
+                s.table.append(Meld(seat, TRIO, cards, rank=key))
             else:
-                self.state.table.append(Meld(seat, RUN, cards, start=start, suit=key))
-        self.state.laid_down[seat] = True
-        self.state.laid_down_turn[seat] = self.state.turn
+                s.table.append(Meld(seat, RUN, cards, start=start, suit=key))
+        s.laid_down[seat] = True
+        s.laid_down_turn[seat] = s.turn
         self._fits = None
 
     def _do_layoff(self, slot: int, m: int) -> None:
-        seat = self.state.current
+        s = self.state
         self._fits = None
         if slot >= SLOT_JOKER:
-            self._remove(seat, JOKER)
-            self.state.jokers_owed = max(0, self.state.jokers_owed - 1)
-            lay_off(self.state.table[m], JOKER, LOW if slot == SLOT_JOKER_LOW else HIGH, self.rules)
+            self._remove(s.current, JOKER)
+            s.jokers_owed = max(0, s.jokers_owed - 1)
+            lay_off(s.table[m], JOKER, LOW if slot == SLOT_JOKER_LOW else HIGH, self.rules)
             return
-        self._remove(seat, slot)
-        lay_off(self.state.table[m], slot, None, self.rules)
+        self._remove(s.current, slot)
+        lay_off(s.table[m], slot, None, self.rules)
 
     def _do_swap(self, card: int, m: int) -> None:
-        seat = self.state.current
-        meld = self.state.table[m]
+        s = self.state
+        seat = s.current
+        meld = s.table[m]
         if meld.kind == TRIO:
             i = meld.cards.index(JOKER)
         else:
@@ -482,65 +569,62 @@ class Game:
         self._remove(seat, card)
         meld.cards[i] = card
         self._add(seat, JOKER)
-        self.state.known[seat][JOKER] += 1
+        s.known[seat][JOKER] += 1
         if self.rules.swapped_joker_laid_off:
-            self.state.jokers_owed += 1
+            s.jokers_owed += 1
         self._fits = None
 
     def _do_movejoker(self, src: int, dst: int, end: str) -> None:
-        take_end_joker(
-            self.state.table[src], self._movable_joker_end(src, self.state.current), self.rules
-        )
-        extend_run(self.state.table[dst], JOKER, end, self.rules)
-        self.state.joker_moved = True
+        s = self.state
+        take_end_joker(s.table[src], self._movable_joker_end(src), self.rules)
+        extend_run(s.table[dst], JOKER, end, self.rules)
+        s.joker_moved = True
         self._fits = None
 
     def _do_discard(self, card: int) -> None:
-        seat = self.state.current
+        s = self.state
+        seat = s.current
         self._remove(seat, card)
-        self.state.discard.append(card)
-        self.state.seen_discards[card] += 1
-        self.state.turn += 1
-        self.state.joker_moved = False
-        if self.state.turn >= self.rules.max_turns_per_round:
+        s.discard.append(card)
+        s.seen_discards[card] += 1
+        s.turn += 1
+        s.joker_moved = False
+        if s.turn >= self.rules.max_turns_per_round:
             self._end_round(closer=None)
             return
-        self.state.current = (seat + 1) % self.num_players
-        self.state.phase = Phase.DRAW
+        s.current = (seat + 1) % self.num_players
+        s.phase = Phase.DRAW
 
     def _do_close(self) -> None:
-        seat = self.state.current
-        card = next(c for c in range(NUM_TYPES) if self.state.hands[seat][c])
+        s = self.state
+        seat = s.current
+        card = next(c for c in range(NUM_TYPES) if s.hands[seat][c])
         self._remove(seat, card)
-        self.state.discard.append(card)  # face down: never claimable, not a seen discard
+        s.discard.append(card)  # face down: never claimable, not a seen discard
         self._end_round(closer=seat)
 
     def _end_round(self, closer: int | None) -> None:
+        s = self.state
         points = []
         for seat in range(self.num_players):
             if seat == closer:
-                one_turn = self.state.laid_down_turn[seat] == self.state.turn
+                one_turn = s.laid_down_turn[seat] == s.turn
                 points.append(self.rules.one_turn_bonus if one_turn else 0)
             else:
                 points.append(self.hand_points(seat))
         for seat, pts in enumerate(points):
-            self.state.scores[seat] += pts
-        self.state.round_history.append(
-            {
-                "round": self.state.round,
-                "points": points,
-                "closer": closer,
-                "turns": self.state.turn,
-            }
+            s.scores[seat] += pts
+        s.round_history.append(
+            {"round": s.round, "points": points, "closer": closer, "turns": s.turn}
         )
-        self.state.round_index += 1
-        if self.state.round_index >= len(self.rules.rounds):
-            self.state.phase = Phase.GAME_OVER
-            self.state.asked = None
-            self.state.claim_queue = []
+        s.round_index += 1
+        if s.round_index >= len(self.rules.rounds):
+            s.phase = Phase.GAME_OVER
+            s.asked = None
+            s.claim_queue = []
             self._invalidate()
             return
-        self.state.round = self.rules.rounds[self.state.round_index]
+        s.round = self.rules.rounds[s.round_index]
         self._deal()
 
     # ------------------------------------------------------------------ explanations
@@ -554,102 +638,23 @@ class Game:
         return self.layout.from_str(text)
 
     def _illegal_reason(self, action: int) -> str:
+        """Why an action id is not legal now: the first of its kind's ``CHECKS`` it fails."""
         try:
             kind, *args = self.layout.decode(action)
         except ValueError as exc:
             return f"illegal action: {exc}"
         text = self.layout.to_str(action)
-        head = f"illegal action {action} ({text!r}) in phase {self.state.phase!r}"
-        if self.state.phase == Phase.GAME_OVER:
+        phase = self.state.phase
+        head = f"illegal action {action} ({text!r}) in phase {phase!r}"
+        if phase == Phase.GAME_OVER:
             return f"{head}: the game is over"
-        phase_of = {"draw": "draw", "take": "draw", "claim": "claim", "pass": "claim"}
-        want = phase_of.get(kind, "play")
-        if want != self.state.phase:
-            return f"{head}: '{kind}' is only legal in the {want} phase"
-        seat = self.state.current
-        hand = self.state.hands[seat]
-        down = self.state.laid_down[seat]
-        size = self.state.hand_sizes[seat]
-        if kind == "laydown":
-            if down:
-                return f"{head}: seat {seat} has already laid down this round"
-            t, r = self.contract
-            return f"{head}: the hand holds no {t} trio(s) + {r} run(s) leaving a card in hand"
-        if kind in ("discard", "close") and self.state.jokers_owed:
-            return (
-                f"{head}: seat {seat} must first lay off the joker(s) taken by a swap this turn "
-                f"({self.state.jokers_owed} left; {self.rules.name} rules)"
-            )
-        if kind == "close":
-            if not down:
-                return f"{head}: seat {seat} has not laid down"
-            return f"{head}: closing needs exactly one card in hand, seat {seat} holds {size}"
-        if kind in ("discard", "layoff", "swap"):
-            card = args[0] if args[0] < SLOT_JOKER else JOKER
-            if not hand[card]:
-                return f"{head}: {card_to_str(card)} is not in seat {seat}'s hand"
-        if kind == "discard":
-            if size < 2:
-                return f"{head}: the last card cannot be discarded, it must be closed"
-            return (
-                f"{head}: {card_to_str(args[0])} fits a meld on the table and the "
-                f"{self.rules.name} rules forbid discarding it before laying down"
-            )
-        if kind in ("layoff", "swap", "movejoker"):
-            if not down:
-                return f"{head}: seat {seat} must lay down before {kind}"
-            melds = [args[1]] if kind != "movejoker" else [args[0], args[1]]
-            for m in melds:
-                if m >= len(self.state.table):
-                    return (
-                        f"{head}: meld {m} does not exist (the table has {len(self.state.table)})"
-                    )
-        if kind == "layoff":
-            if size < 2:
-                return f"{head}: a lay-off must leave one card in hand"
-            if self.state.jokers_owed and self._legal_but_for_owed(action):
-                return (
-                    f"{head}: after it the joker(s) taken by a swap could no longer be laid off "
-                    f"this turn ({self.rules.name} rules)"
-                )
-            return f"{head}: that card does not fit meld {args[1]} ({self._meld_text(args[1])})"
-        if kind == "swap":
-            if self.rules.joker_rule != "swap":
-                return f"{head}: the {self.rules.name} rules shift jokers, they do not swap them"
-            meld = self.state.table[args[1]]
-            if meld.kind == TRIO and self.rules.swap_run_jokers_only:
-                return f"{head}: the {self.rules.name} rules let only a run's jokers be swapped"
-            if self.rules.swapped_joker_laid_off and self._legal_but_for_owed(action):
-                return (
-                    f"{head}: the joker taken could not be laid off this turn, as the "
-                    f"{self.rules.name} rules require (it needs a free place on the table and a "
-                    "card left in hand)"
-                )
-            return f"{head}: no joker of meld {args[1]} stands for {card_to_str(args[0])}"
-        if kind == "movejoker":
-            if self.rules.joker_rule != "shift":
-                return f"{head}: only the continental_us rules move jokers between runs"
-            if self.state.joker_moved:
-                return f"{head}: seat {seat} has already moved a joker this turn (one per turn)"
-            return (
-                f"{head}: meld {args[0]} must be seat {seat}'s own run of 5+ cards with a joker "
-                f"at an end, and meld {args[1]} another run with room at its {args[2]} end"
-            )
-        return f"{head}: not legal now"
-
-    def _legal_but_for_owed(self, action: int) -> bool:
-        """Whether an action would be legal but for 004's laid-off-joker rule (for messages)."""
-        saved = self.setup
-        self.setup = Setup(replace(saved.rules, swapped_joker_laid_off=False), saved.num_players)
-        owed, self.state.jokers_owed = self.state.jokers_owed, 0
-        try:
-            return action in self._play_legal_actions()
-        finally:
-            self.setup, self.state.jokers_owed = saved, owed
-
-    def _meld_text(self, m: int) -> str:
-        meld = self.state.table[m]
-        return f"{meld.kind} {format_cards(meld.cards)}"
+        want = PHASE_OF_KIND[kind]
+        if want != phase:
+            return f"{head}: '{kind}' is only legal in the {want.value} phase"
+        for check in CHECKS[kind]:
+            if not check.holds(self, tuple(args)):
+                return f"{head}: {check.why(self, tuple(args))}"
+        return f"{head}: not legal now"  # unreachable while CHECKS and CANDIDATES agree (tested)
 
     # ------------------------------------------------------------------ copies and JSON
 
@@ -673,10 +678,233 @@ class Game:
         return game
 
     def __repr__(self) -> str:
+        s = self.state
         return (
-            f"Game({self.rules.name}, players={self.num_players}, round={self.state.round}, "
-            f"phase={self.state.phase}, current={self.state.current})"
+            f"Game({self.rules.name}, players={self.num_players}, round={s.round}, "
+            f"phase={s.phase}, current={s.current})"
         )
+
+
+# ============================================================================ the rules of each kind
+#
+# ``CHECKS[kind]`` lists, in order, the conditions an action of that kind must meet, each with the
+# words that explain a refusal. ``ONCE`` checks depend on the position only and are tested once
+# before the kind's candidates are listed; ``EACH`` checks are tested on every candidate; ``ARGS``
+# checks hold for every candidate by construction (the card is held, the meld exists, the card
+# fits: the candidate helpers list only those) and so are tested only to explain a refusal. A test
+# walks positions and checks that every legal action passes every check and every other one fails
+# one, so the explanations cannot drift from the rules.
+
+ONCE, EACH, ARGS = "once", "each", "args"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One condition of RULES.md on an action, and the refusal that names it."""
+
+    holds: Callable[[Game, tuple], bool]  # (game, the action's arguments) -> met?
+    why: Callable[[Game, tuple], str]  # the refusal, after "illegal action N ('text') ...: "
+    scope: str  # ONCE, EACH or ARGS (above)
+    # EACH checks only: whether the rule applies at all here (else every candidate passes).
+    active: Callable[[Game], bool] = lambda g: True
+
+
+def _seat(g: Game) -> int:
+    return g.state.current
+
+
+def _card_of(kind: str, args: tuple) -> int:
+    """The card an action takes out of the hand (a lay-off's joker slots are the joker)."""
+    card = args[0]
+    return JOKER if kind == "layoff" and card >= SLOT_JOKER else card
+
+
+def _held(kind: str) -> Check:
+    return Check(
+        lambda g, a: g._hand()[_card_of(kind, a)] > 0,
+        lambda g, a: f"{card_to_str(_card_of(kind, a))} is not in seat {_seat(g)}'s hand",
+        ARGS,
+    )
+
+
+def _down_before(kind: str) -> Check:
+    return Check(
+        lambda g, a: g._down(), lambda g, a: f"seat {_seat(g)} must lay down before {kind}", ONCE
+    )
+
+
+_NO_JOKERS_OWED = Check(
+    lambda g, a: not g.state.jokers_owed,
+    lambda g, a: (
+        f"seat {_seat(g)} must first lay off the joker(s) taken by a swap this turn "
+        f"({g.state.jokers_owed} left; {g.rules.name} rules)"
+    ),
+    ONCE,
+)
+_MELD_EXISTS = Check(lambda g, a: g._melds_exist(a[1]), lambda g, a: g._missing_meld(a[1]), ARGS)
+
+CHECKS: dict[str, tuple[Check, ...]] = {
+    "draw": (),
+    "take": (
+        Check(lambda g, a: bool(g.state.discard), lambda g, a: "the discard pile is empty", ONCE),
+    ),
+    "claim": (),
+    "pass": (),
+    "laydown": (
+        Check(
+            lambda g, a: not g._down(),
+            lambda g, a: f"seat {_seat(g)} has already laid down this round",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g._has_contract(),
+            lambda g, a: "the hand holds no {} trio(s) + {} run(s) leaving a card in hand".format(
+                *g.contract
+            ),
+            ONCE,
+        ),
+    ),
+    "close": (
+        _NO_JOKERS_OWED,
+        Check(lambda g, a: g._down(), lambda g, a: f"seat {_seat(g)} has not laid down", ONCE),
+        Check(
+            lambda g, a: g._size() == 1,
+            lambda g, a: (
+                f"closing needs exactly one card in hand, seat {_seat(g)} holds {g._size()}"
+            ),
+            ONCE,
+        ),
+    ),
+    "discard": (
+        _NO_JOKERS_OWED,
+        _held("discard"),
+        Check(
+            lambda g, a: g._size() >= 2,
+            lambda g, a: "the last card cannot be discarded, it must be closed",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g._discard_allowed(a[0]),
+            lambda g, a: (
+                f"{card_to_str(a[0])} fits a meld on the table and the {g.rules.name} rules "
+                "forbid discarding it before laying down"
+            ),
+            EACH,
+            lambda g: g.rules.discard_restriction,
+        ),
+    ),
+    "layoff": (
+        _held("layoff"),
+        _down_before("layoff"),
+        _MELD_EXISTS,
+        Check(
+            lambda g, a: g._size() >= 2,
+            lambda g, a: "a lay-off must leave one card in hand",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g.layout.layoff(a[1], a[0]) in g._layoff_ids_on(a[1]),
+            lambda g, a: f"that card does not fit meld {a[1]} ({g._meld_text(a[1])})",
+            ARGS,
+        ),
+        Check(
+            lambda g, a: g._owed_jokers_stay_placeable("layoff", a),
+            lambda g, a: (
+                "after it the joker(s) taken by a swap could no longer be laid off this turn "
+                f"({g.rules.name} rules)"
+            ),
+            EACH,
+            lambda g: g.rules.swapped_joker_laid_off,
+        ),
+    ),
+    "swap": (
+        _held("swap"),
+        _down_before("swap"),
+        _MELD_EXISTS,
+        Check(
+            lambda g, a: g.rules.joker_rule == "swap",
+            lambda g, a: f"the {g.rules.name} rules shift jokers, they do not swap them",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g.state.table[a[1]].kind == RUN or not g.rules.swap_run_jokers_only,
+            lambda g, a: f"the {g.rules.name} rules let only a run's jokers be swapped",
+            EACH,
+            lambda g: g.rules.swap_run_jokers_only,
+        ),
+        Check(
+            lambda g, a: a[0] in swap_targets(g.state.table[a[1]]),
+            lambda g, a: f"no joker of meld {a[1]} stands for {card_to_str(a[0])}",
+            ARGS,
+        ),
+        Check(
+            lambda g, a: g._owed_jokers_stay_placeable("swap", a),
+            lambda g, a: (
+                f"the joker taken could not be laid off this turn, as the {g.rules.name} rules "
+                "require (it needs a free place on the table and a card left in hand)"
+            ),
+            EACH,
+            lambda g: g.rules.swapped_joker_laid_off,
+        ),
+    ),
+    "movejoker": (
+        _down_before("movejoker"),
+        Check(
+            lambda g, a: g._melds_exist(a[0], a[1]), lambda g, a: g._missing_meld(a[0], a[1]), ARGS
+        ),
+        Check(
+            lambda g, a: g.rules.joker_rule == "shift",
+            lambda g, a: "only the continental_us rules move jokers between runs",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: not g.state.joker_moved,  # one joker move per turn, so every turn ends
+            lambda g, a: f"seat {_seat(g)} has already moved a joker this turn (one per turn)",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g.layout.move(*a) in g._movejoker_ids(),
+            lambda g, a: (
+                f"meld {a[0]} must be seat {_seat(g)}'s own run of 5+ cards with a joker at an "
+                f"end, and meld {a[1]} another run with room at its {a[2]} end"
+            ),
+            ARGS,
+        ),
+    ),
+}
+
+# Each kind's candidate ids (see the helpers in ``Game``); the kinds each phase offers.
+CANDIDATES: dict[str, Callable[[Game], list[int]]] = {
+    "draw": Game._draw_ids,
+    "take": Game._take_ids,
+    "claim": Game._claim_ids,
+    "pass": Game._pass_ids,
+    "laydown": Game._laydown_ids,
+    "close": Game._close_ids,
+    "discard": Game._discard_ids,
+    "layoff": Game._layoff_ids,
+    "swap": Game._swap_ids,
+    "movejoker": Game._movejoker_ids,
+}
+_ONCE = {kind: tuple(c for c in checks if c.scope == ONCE) for kind, checks in CHECKS.items()}
+_EACH = {kind: tuple(c for c in checks if c.scope == EACH) for kind, checks in CHECKS.items()}
+KINDS_OF_PHASE: dict[Phase, tuple[str, ...]] = {
+    phase: tuple(kind for kind, of in PHASE_OF_KIND.items() if of == phase) for phase in Phase
+}
+
+# What each action kind does: ``apply`` calls ``EFFECTS[kind](game, *args)``.
+EFFECTS: dict[str, Callable[..., None]] = {
+    "draw": Game._do_draw,
+    "take": Game._do_take,
+    "claim": Game._do_claim,
+    "pass": Game._do_pass,
+    "laydown": Game._do_laydown,
+    "close": Game._do_close,
+    "discard": Game._do_discard,
+    "layoff": Game._do_layoff,
+    "swap": Game._do_swap,
+    "movejoker": Game._do_movejoker,
+}
 
 
 def _state_field(name: str) -> property:
@@ -693,10 +921,12 @@ for _name in FIELD_NAMES:
 
 
 __all__ = [
+    "CHECKS",
     "CLAIM",
     "CLOSE",
     "DISCARD_BASE",
     "DRAW",
+    "EFFECTS",
     "LAYDOWN",
     "LAYOFF_BASE",
     "PASS",
