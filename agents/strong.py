@@ -52,7 +52,7 @@ from agents.handtools import (
     partner_table,
     unseen_counts,
 )
-from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, rank_of, suit_of
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, make_card, rank_of, suit_of
 from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
 from continental_env.melds import (
     HIGH,
@@ -64,8 +64,8 @@ from continental_env.melds import (
     end_card,
     extend_run,
     has_contract,
-    is_valid_meld,
     natural_layoff_end,
+    run_spans,
 )
 from continental_env.rules import RuleConfig
 
@@ -81,17 +81,12 @@ def _slot_cost(unseen: float) -> float:
 
 @lru_cache(maxsize=16)
 def _run_windows(rules: RuleConfig) -> tuple[tuple[int, ...], ...]:
-    """Every run of exactly ``min_run`` naturals the validator accepts, as card tuples."""
-    n = rules.min_run
-    out = []
-    for suit in range(4):
-        for start in range(NUM_RANKS + 1):
-            cards = tuple(suit * 13 + (start + i) % NUM_RANKS for i in range(n))
-            if start == NUM_RANKS and rules.ace_wraparound:
-                continue
-            if len(set(cards)) == n and is_valid_meld(RUN, list(cards), rules):
-                out.append(cards)
-    return tuple(sorted(set(out)))
+    """Every run of exactly ``min_run`` naturals the rules allow (``melds.run_spans``), as card
+    tuples."""
+    spans = run_spans(rules)
+    return tuple(
+        sorted({tuple(make_card(suit, r) for r in span) for suit in range(4) for span in spans})
+    )
 
 
 class Plan:
@@ -295,8 +290,8 @@ class StrongAgent(SeededAgent):
         if arrangement is None:
             return False
         left = list(view.hand)
-        for _kind, cards, _start, _key in arrangement:
-            for c in cards:
+        for meld in arrangement:
+            for c in meld.cards:
                 left[c] -= 1
         left_cards = sum(left)
         left_points = sum(n * view.points[c] for c, n in enumerate(left) if n)

@@ -58,12 +58,14 @@ from continental_env.melds import (
     TRIO,
     Meld,
     best_contract,
+    end_joker,
     extend_run,
     fitting_cards,
     has_contract,
     lay_off,
     layoff_options,
     run_can_extend,
+    swap_joker,
     swap_targets,
     take_end_joker,
 )
@@ -355,13 +357,9 @@ class Game:
         """End of the player in turn's own run m whose joker may move (003): 5+ cards, a joker
         at an end (the high end first)."""
         meld = self.state.table[m]
-        if meld.kind != RUN or meld.owner != self.state.current or len(meld.cards) < 5:
+        if meld.owner != self.state.current or len(meld.cards) < 5:
             return None
-        if meld.cards[-1] == JOKER:
-            return HIGH
-        if meld.cards[0] == JOKER:
-            return LOW
-        return None
+        return end_joker(meld)
 
     # ------------------------------------------------------------------ conditions (see CHECKS)
 
@@ -527,20 +525,17 @@ class Game:
 
     def _do_laydown(self) -> None:
         trios, runs = self.contract
-        self._lay_down(best_contract(self._hand(), trios, runs, self.rules))
+        self._lay_down(best_contract(self._hand(), trios, runs, self.rules, self.state.current))
 
-    def _lay_down(self, arrangement: list | None) -> None:
-        """Move the arrangement's melds from the hand of the player in turn to the table."""
-        assert arrangement is not None  # legal_actions checked that it exists
+    def _lay_down(self, melds: list[Meld] | None) -> None:
+        """Move the melds from the hand of the player in turn to the table."""
+        assert melds is not None  # legal_actions checked that the contract is in hand
         s = self.state
         seat = s.current
-        for kind, cards, start, key in arrangement:
-            for c in cards:
+        for meld in melds:
+            for c in meld.cards:
                 self._remove(seat, c)
-            if kind == TRIO:
-                s.table.append(Meld(seat, TRIO, cards, rank=key))
-            else:
-                s.table.append(Meld(seat, RUN, cards, start=start, suit=key))
+            s.table.append(meld)
         s.laid_down[seat] = True
         s.laid_down_turn[seat] = s.turn
         self._fits = None
@@ -559,15 +554,8 @@ class Game:
     def _do_swap(self, card: int, m: int) -> None:
         s = self.state
         seat = s.current
-        meld = s.table[m]
-        if meld.kind == TRIO:
-            i = meld.cards.index(JOKER)
-        else:
-            i = next(
-                k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card
-            )
         self._remove(seat, card)
-        meld.cards[i] = card
+        swap_joker(s.table[m], card)
         self._add(seat, JOKER)
         s.known[seat][JOKER] += 1
         if self.rules.swapped_joker_laid_off:

@@ -242,6 +242,34 @@ def joker_positions(meld: Meld) -> list[int]:
     return [i for i, c in enumerate(meld.cards) if c == JOKER]
 
 
+def joker_for(meld: Meld, card: int) -> int | None:
+    """Where the joker that natural ``card`` may replace sits: a trio's first joker, the run's
+    joker standing for exactly that card; None if there is none."""
+    for i in joker_positions(meld):
+        if meld.kind == TRIO or meld.represented(i) == card:
+            return i
+    return None
+
+
+def end_joker(meld: Meld) -> str | None:
+    """The end of a run that holds a joker (the high end first), or None."""
+    if meld.kind != RUN:
+        return None
+    if meld.cards[-1] == JOKER:
+        return HIGH
+    if meld.cards[0] == JOKER:
+        return LOW
+    return None
+
+
+def swap_joker(meld: Meld, card: int) -> None:
+    """Natural ``card`` takes the place of the joker standing for it, in place (RULES 1.4)."""
+    i = joker_for(meld, card)
+    if i is None:
+        raise ValueError(f"no joker of {meld!r} stands for {_fmt([card])}")
+    meld.cards[i] = card
+
+
 def fitting_cards(meld: Meld, rules: RuleConfig) -> list[int]:
     """Card types that could be laid off on this meld now (the joker included when it fits)."""
     if meld.kind == TRIO:
@@ -313,8 +341,7 @@ def lay_off(meld: Meld, card: int, end: str | None, rules: RuleConfig) -> None:
         return
     natural_end = natural_layoff_end(meld, card, rules)
     if natural_end is None:  # 003's shift: the natural takes the joker's place, the joker moves out
-        i = next(k for k in joker_positions(meld) if meld.represented(k) == card)
-        meld.cards[i] = card
+        swap_joker(meld, card)
         extend_run(meld, JOKER, HIGH if run_can_extend(meld, HIGH, rules) else LOW, rules)
         return
     extend_run(meld, card, natural_end, rules)
@@ -613,15 +640,21 @@ def _best_contract_cached(
 
 
 def best_contract(
-    counts: Sequence[int], trios: int, runs: int, rules: RuleConfig
-) -> list[tuple[str, list[int], int, int]] | None:
+    counts: Sequence[int], trios: int, runs: int, rules: RuleConfig, owner: int = -1
+) -> list[Meld] | None:
     """The arrangement of exactly `trios` trios and `runs` runs leaving the fewest points in
-    hand (one card at least), as (kind, cards, start, rank-or-suit) tuples; None if none exists.
+    hand (one card at least), as new ``Meld``s of ``owner`` (trios first, runs in sequence
+    order); None if none exists.
     """
     found = _best_contract_cached(tuple(counts), trios, runs, rules, False)
     if found is None:
         return None
-    return [(kind, list(cards), start, key) for kind, cards, start, key in found]
+    return [
+        Meld(owner, TRIO, list(cards), rank=key)
+        if kind == TRIO
+        else Meld(owner, RUN, list(cards), start=start, suit=key)
+        for kind, cards, start, key in found
+    ]
 
 
 def has_contract(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> bool:
@@ -669,6 +702,11 @@ def _contract_exists(
     work = list(counts)
     stealable = [0] * 13
     return _exists_runs(work, windows, 0, runs, trios, stealable, steal)
+
+
+def run_spans(rules: RuleConfig) -> tuple[tuple[int, ...], ...]:
+    """Rank lists of every run of exactly ``min_run`` positions these rules allow."""
+    return _min_spans(rules.min_run, rules.ace_wraparound)
 
 
 @lru_cache(maxsize=16)
@@ -773,7 +811,7 @@ def find_contract(
     found = best_contract(counts, trios, runs, rules)
     if found is None:
         return None
-    return [cards for _kind, cards, _start, _key in found]
+    return [meld.cards for meld in found]
 
 
 # ============================================================================= fifteen-card game
