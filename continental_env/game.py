@@ -79,18 +79,22 @@ from continental_env.rules import (
 from continental_env.state import FIELD_NAMES, Phase, Setup, State, fail
 from continental_env.state_check import load, may_claim
 
+# The phases bound once at import: attribute access on an enum class is slow in Python 3.11, and
+# the engine compares phases on every action.
+DRAW_PHASE, CLAIM_PHASE, PLAY_PHASE, GAME_OVER = Phase
+
 # The phase each action kind belongs to.
 PHASE_OF_KIND = {
-    "draw": Phase.DRAW,
-    "take": Phase.DRAW,
-    "claim": Phase.CLAIM,
-    "pass": Phase.CLAIM,
-    "laydown": Phase.PLAY,
-    "close": Phase.PLAY,
-    "discard": Phase.PLAY,
-    "layoff": Phase.PLAY,
-    "swap": Phase.PLAY,
-    "movejoker": Phase.PLAY,
+    "draw": DRAW_PHASE,
+    "take": DRAW_PHASE,
+    "claim": CLAIM_PHASE,
+    "pass": CLAIM_PHASE,
+    "laydown": PLAY_PHASE,
+    "close": PLAY_PHASE,
+    "discard": PLAY_PHASE,
+    "layoff": PLAY_PHASE,
+    "swap": PLAY_PHASE,
+    "movejoker": PLAY_PHASE,
 }
 
 
@@ -99,17 +103,25 @@ class Game:
 
     def __init__(self, rules: RuleConfig, num_players: int) -> None:
         """An undealt game (``Game.new`` deals one); ValueError if the rules refuse the table."""
-        self.setup = Setup.of(rules, num_players)
+        self._bind(Setup.of(rules, num_players))
         self.state = State.fresh(self.setup)
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
         self._fits: list[int] | None = None
 
+    def _bind(self, setup: Setup) -> None:
+        """Take the static half; its facts are also bound here, for speed (they never change)."""
+        self.setup = setup
+        self.rules: RuleConfig = setup.rules
+        self.num_players: int = setup.num_players
+        self.layout: ActionLayout = setup.layout
+        self.points: tuple[int, ...] = setup.points
+
     @classmethod
     def from_state(cls, setup: Setup, state: State) -> Game:
         """A game over this setup and position (the position is used as is, not copied)."""
         game = cls.__new__(cls)
-        game.setup = setup
+        game._bind(setup)
         game.state = state
         game._legal = game._legal_set = game._fits = None
         return game
@@ -166,25 +178,8 @@ class Game:
 
     # ------------------------------------------------------------------ the static half
 
-    @property
-    def rules(self) -> RuleConfig:
-        """The rules of this game."""
-        return self.setup.rules
-
-    @property
-    def num_players(self) -> int:
-        """Seats at the table."""
-        return self.setup.num_players
-
-    @property
-    def layout(self) -> ActionLayout:
-        """The action ids of this table."""
-        return self.setup.layout
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        """Points of each card type left in a hand."""
-        return self.setup.points
+    # ``rules``, ``num_players``, ``layout`` (the action ids) and ``points`` (of each card type
+    # left in a hand) are bound by ``_bind``.
 
     @property
     def num_actions(self) -> int:
@@ -201,15 +196,15 @@ class Game:
     @property
     def is_over(self) -> bool:
         """Whether the last round has been scored."""
-        return self.state.phase == Phase.GAME_OVER
+        return self.state.phase == GAME_OVER
 
     @property
     def actor(self) -> int | None:
         """The seat whose action the state awaits (the asked seat in a claim window)."""
         s = self.state
-        if s.phase == Phase.GAME_OVER:
+        if s.phase == GAME_OVER:
             return None
-        return s.asked if s.phase == Phase.CLAIM else s.current
+        return s.asked if s.phase == CLAIM_PHASE else s.current
 
     @property
     def contract(self) -> tuple[int, int]:
@@ -251,11 +246,15 @@ class Game:
         return self._legal_ids().copy()
 
     def _legal_ids(self) -> list[int]:
-        """The cached legal ids (shared: never hand this list out)."""
+        """The cached legal ids (shared: never hand this list out).
+
+        Per kind of the phase: its candidates (one helper each) that pass its ``CHECKS``.
+        """
         if self._legal is None:
             legal: list[int] = []
-            for kind in KINDS_OF_PHASE[self.state.phase]:
-                legal.extend(self._legal_of_kind(kind))
+            for once, candidates, each in _PLANS[self.state.phase]:
+                if all(check.holds(self, ()) for check in once):
+                    legal += self._filter(candidates(self), each) if each else candidates(self)
             legal.sort()
             self._legal = legal
         return self._legal
@@ -266,18 +265,13 @@ class Game:
             self._legal_set = frozenset(self._legal_ids())
         return action in self._legal_set
 
-    def _legal_of_kind(self, kind: str) -> list[int]:
-        """The legal ids of one kind: its candidates that pass every check of ``CHECKS[kind]``."""
-        for check in _ONCE[kind]:
-            if not check.holds(self, ()):
-                return []
-        ids = CANDIDATES[kind](self)
-        if _EACH[kind] and ids:
-            each = [c for c in _EACH[kind] if c.active(self)]
-            if each:
-                decode = self.layout.decode
-                ids = [a for a in ids if all(c.holds(self, tuple(decode(a)[1:])) for c in each)]
-        return ids
+    def _filter(self, ids: list[int], checks: tuple[Check, ...]) -> list[int]:
+        """The ids that pass the ``EACH`` checks that apply here."""
+        active = [c for c in checks if c.active(self)]
+        if not active or not ids:
+            return ids
+        decode = self.layout.decode
+        return [a for a in ids if all(c.holds(self, tuple(decode(a)[1:])) for c in active)]
 
     # One helper per kind: the ids of that kind worth checking (``ARGS`` checks hold for all).
 
@@ -456,7 +450,7 @@ class Game:
                 if may_claim(s, self.setup, seat):
                     queue.append(seat)
         if queue:
-            s.phase = Phase.CLAIM
+            s.phase = CLAIM_PHASE
             s.claim_queue = queue
             s.asked = queue[0]
         else:
@@ -465,7 +459,7 @@ class Game:
     def _finish_draw(self) -> None:
         """The player in turn draws from the stock after the claim window."""
         s = self.state
-        s.phase = Phase.PLAY
+        s.phase = PLAY_PHASE
         s.asked = None
         s.claim_queue = []
         card = self._pop_stock()
@@ -501,7 +495,7 @@ class Game:
         card = s.discard.pop()
         self._add(s.current, card)
         s.known[s.current][card] += 1
-        s.phase = Phase.PLAY
+        s.phase = PLAY_PHASE
 
     def _do_claim(self) -> None:
         s = self.state
@@ -581,7 +575,7 @@ class Game:
             self._end_round(closer=None)
             return
         s.current = (seat + 1) % self.num_players
-        s.phase = Phase.DRAW
+        s.phase = DRAW_PHASE
 
     def _do_close(self) -> None:
         s = self.state
@@ -607,7 +601,7 @@ class Game:
         )
         s.round_index += 1
         if s.round_index >= len(self.rules.rounds):
-            s.phase = Phase.GAME_OVER
+            s.phase = GAME_OVER
             s.asked = None
             s.claim_queue = []
             self._invalidate()
@@ -634,7 +628,7 @@ class Game:
         text = self.layout.to_str(action)
         phase = self.state.phase
         head = f"illegal action {action} ({text!r}) in phase {phase!r}"
-        if phase == Phase.GAME_OVER:
+        if phase == GAME_OVER:
             return f"{head}: the game is over"
         want = PHASE_OF_KIND[kind]
         if want != phase:
@@ -874,10 +868,22 @@ CANDIDATES: dict[str, Callable[[Game], list[int]]] = {
     "swap": Game._swap_ids,
     "movejoker": Game._movejoker_ids,
 }
-_ONCE = {kind: tuple(c for c in checks if c.scope == ONCE) for kind, checks in CHECKS.items()}
-_EACH = {kind: tuple(c for c in checks if c.scope == EACH) for kind, checks in CHECKS.items()}
 KINDS_OF_PHASE: dict[Phase, tuple[str, ...]] = {
     phase: tuple(kind for kind, of in PHASE_OF_KIND.items() if of == phase) for phase in Phase
+}
+# What ``_legal_ids`` walks per phase: each kind's ONCE checks, candidates and EACH checks.
+_PLANS: dict[
+    Phase, tuple[tuple[tuple[Check, ...], Callable[[Game], list[int]], tuple[Check, ...]], ...]
+] = {
+    phase: tuple(
+        (
+            tuple(c for c in CHECKS[kind] if c.scope == ONCE),
+            CANDIDATES[kind],
+            tuple(c for c in CHECKS[kind] if c.scope == EACH),
+        )
+        for kind in kinds
+    )
+    for phase, kinds in KINDS_OF_PHASE.items()
 }
 
 # What each action kind does: ``apply`` calls ``EFFECTS[kind](game, *args)``.
