@@ -105,6 +105,7 @@ from pettingzoo.utils import BaseWrapper, wrappers
 from continental_env.actions import num_actions
 from continental_env.cards import NUM_TYPES
 from continental_env.game import Game
+from continental_env.rewards import relative_reward
 from continental_env.rules import RuleConfig, resolve_rules
 
 PLANE = 65  # 5 x 13
@@ -328,8 +329,7 @@ class raw_env(AECEnv, EzPickle):
                 "closer": None if closer is None else (closer - seat) % p,
             }
             if self.reward_mode == "relative":
-                others = (sum(points) - points[seat]) / (p - 1)
-                self.rewards[agent] += (others - points[seat]) / 100.0
+                self.rewards[agent] += relative_reward(points, seat)
             elif self.reward_mode == "points":
                 self.rewards[agent] += -points[seat] / 100.0
 
