@@ -75,7 +75,7 @@ class PlayerView:
         if self._observation is None:
             from continental_env.env import encode_observation, observation_layout
 
-            if self._game.moves != self._moves:
+            if self._game.state.moves != self._moves:
                 raise RuntimeError("the game has moved on since this view was taken")
             layout = observation_layout(self.num_players)
             # encode_observation reads only the seat's own hand and public state (the hidden-

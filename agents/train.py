@@ -383,11 +383,11 @@ def teacher_decisions(task: tuple[str, int, str, int, int]) -> dict[str, np.ndar
             legal.append(np.array(choices, dtype=np.int16))
             actions.append(action)
             seats.append(seat)
-            rounds.append(len(game.round_history))
+            rounds.append(len(game.state.round_history))
         game.apply(action)
     returns = []
     for seat, r in zip(seats, rounds, strict=True):
-        returns.append(relative_reward(game.round_history[r]["points"], seat))
+        returns.append(relative_reward(game.state.round_history[r]["points"], seat))
     return {
         "obs": np.array(obs, dtype=np.float32),
         "legal": legal,
