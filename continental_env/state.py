@@ -237,14 +237,18 @@ class PhaseCodec(Codec):
         return Phase(raw)
 
 
-class SeatList(Codec):
+class FlatList(Codec):
+    """A list of immutable entries: copied and written as a new list."""
+
+    def copy(self, value: list) -> list:
+        return list(value)
+
+    def dump(self, value: list) -> list:
+        return list(value)
+
+
+class SeatList(FlatList):
     """A list of seats (checked against the rest of the state in ``state_check``)."""
-
-    def copy(self, value: list[int]) -> list[int]:
-        return list(value)
-
-    def dump(self, value: list[int]) -> list[int]:
-        return list(value)
 
     def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
         if not isinstance(raw, list):
@@ -252,18 +256,12 @@ class SeatList(Codec):
         return list(raw)
 
 
-class PerSeat(Codec):
+class PerSeat(FlatList):
     """One scalar per seat; ``kind`` names what each entry must be, ``ok`` tests it."""
 
     def __init__(self, kind: str, ok: Callable[[Any, Setup], bool]) -> None:
         self.kind = kind
         self.ok = ok
-
-    def copy(self, value: list) -> list:
-        return list(value)
-
-    def dump(self, value: list) -> list:
-        return list(value)
 
     def load(self, raw: Any, name: str, setup: Setup) -> list:
         p = setup.num_players
@@ -275,11 +273,8 @@ class PerSeat(Codec):
         return list(raw)
 
 
-class Cards(Codec):
+class Cards(FlatList):
     """A pile of cards in order (top last), written as card strings."""
-
-    def copy(self, value: list[int]) -> list[int]:
-        return list(value)
 
     def dump(self, value: list[int]) -> list[str]:
         return [card_to_str(c) for c in value]
@@ -288,11 +283,8 @@ class Cards(Codec):
         return _card_list(raw, name)
 
 
-class CardCounts(Codec):
+class CardCounts(FlatList):
     """A multiset of cards as counts per card type, written as sorted card strings."""
-
-    def copy(self, value: list[int]) -> list[int]:
-        return list(value)
 
     def dump(self, value: list[int]) -> list[str]:
         return _counts_text(value)
@@ -400,11 +392,8 @@ class Rng(Codec):
         return rng
 
 
-class Seeds(Codec):
+class Seeds(FlatList):
     """One deal seed per round of the rules."""
-
-    copy = SeatList.copy
-    dump = SeatList.dump
 
     def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
         n = len(setup.rules.rounds)
@@ -413,14 +402,11 @@ class Seeds(Codec):
         return list(raw)
 
 
-class Derived(Codec):
-    """Not written to JSON: recomputed from the other fields when loading."""
+class Derived(FlatList):
+    """A list not written to JSON: recomputed from the other fields when loading."""
 
     def __init__(self, compute: Callable[[dict[str, Any]], Any]) -> None:
         self.compute = compute
-
-    def copy(self, value: list) -> list:
-        return list(value)
 
 
 # ============================================================================ the position
