@@ -117,42 +117,54 @@ class ActionLayout:
             if len(tokens) != 1:
                 raise ValueError(f"{text!r}: '{word}' takes no arguments")
             return SIMPLE_ACTIONS.index(word)
-        if word == "discard":
-            if len(tokens) != 2:
-                raise ValueError(f"{text!r}: expected 'discard C'")
-            return DISCARD_BASE + card_from_str(tokens[1])
-        if word == "layoff":
-            if len(tokens) not in (3, 4):
-                raise ValueError(f"{text!r}: expected 'layoff C M' or 'layoff JK M low|high'")
-            card = card_from_str(tokens[1])
-            meld = self._meld_index(tokens[2], text)
-            if card == JOKER:
-                if len(tokens) == 3:
-                    return self.layoff(meld, SLOT_JOKER)
-                end = tokens[3].lower()
-                if end not in (LOW, HIGH):
-                    raise ValueError(f"{text!r}: the end must be 'low' or 'high'")
-                return self.layoff(meld, SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH)
+        parse = {
+            "discard": self._parse_discard,
+            "layoff": self._parse_layoff,
+            "swap": self._parse_swap,
+            "movejoker": self._parse_movejoker,
+        }.get(word)
+        if parse is None:
+            raise ValueError(
+                f"{text!r}: unknown action '{word}' (draw, take, claim, pass, laydown, close, "
+                "discard, layoff, swap, movejoker)"
+            )
+        return parse(tokens, text)
+
+    def _parse_discard(self, tokens: list[str], text: str) -> int:
+        if len(tokens) != 2:
+            raise ValueError(f"{text!r}: expected 'discard C'")
+        return DISCARD_BASE + card_from_str(tokens[1])
+
+    def _parse_layoff(self, tokens: list[str], text: str) -> int:
+        if len(tokens) not in (3, 4):
+            raise ValueError(f"{text!r}: expected 'layoff C M' or 'layoff JK M low|high'")
+        card = card_from_str(tokens[1])
+        meld = self._meld_index(tokens[2], text)
+        if card != JOKER:
             if len(tokens) != 3:
                 raise ValueError(f"{text!r}: only a joker takes an end")
             return self.layoff(meld, card)
-        if word == "swap":
-            if len(tokens) != 3:
-                raise ValueError(f"{text!r}: expected 'swap C M'")
-            card = card_from_str(tokens[1])
-            if card == JOKER:
-                raise ValueError(f"{text!r}: a joker cannot replace a joker")
-            return self.swap(self._meld_index(tokens[2], text), card)
-        if word == "movejoker":
-            if len(tokens) != 4 or tokens[3].lower() not in (LOW, HIGH):
-                raise ValueError(f"{text!r}: expected 'movejoker M N low|high'")
-            src = self._meld_index(tokens[1], text)
-            dst = self._meld_index(tokens[2], text)
-            return self.move(src, dst, tokens[3].lower())
-        raise ValueError(
-            f"{text!r}: unknown action '{word}' (draw, take, claim, pass, laydown, close, "
-            "discard, layoff, swap, movejoker)"
-        )
+        if len(tokens) == 3:
+            return self.layoff(meld, SLOT_JOKER)
+        end = tokens[3].lower()
+        if end not in (LOW, HIGH):
+            raise ValueError(f"{text!r}: the end must be 'low' or 'high'")
+        return self.layoff(meld, SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH)
+
+    def _parse_swap(self, tokens: list[str], text: str) -> int:
+        if len(tokens) != 3:
+            raise ValueError(f"{text!r}: expected 'swap C M'")
+        card = card_from_str(tokens[1])
+        if card == JOKER:
+            raise ValueError(f"{text!r}: a joker cannot replace a joker")
+        return self.swap(self._meld_index(tokens[2], text), card)
+
+    def _parse_movejoker(self, tokens: list[str], text: str) -> int:
+        if len(tokens) != 4 or tokens[3].lower() not in (LOW, HIGH):
+            raise ValueError(f"{text!r}: expected 'movejoker M N low|high'")
+        src = self._meld_index(tokens[1], text)
+        dst = self._meld_index(tokens[2], text)
+        return self.move(src, dst, tokens[3].lower())
 
     def _meld_index(self, token: str, text: str) -> int:
         try:
