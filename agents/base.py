@@ -25,33 +25,36 @@ class PlayerView:
     """What seat ``seat`` may see of a game, copied out of the engine at construction."""
 
     def __init__(self, game: Game, seat: int) -> None:
+        # A copy of the position with everything this seat may not see emptied out: which fields
+        # are hidden is declared once, on the fields of ``continental_env.state.State``.
+        state = game.state.redacted(seat)
         self.seat = seat
         self.num_players = game.num_players
         self.rules: RuleConfig = game.rules
-        self.round = game.round
-        self.phase = game.phase
-        self.current = game.current
-        self.asked = game.asked
-        self.dealer = game.dealer
+        self.round = state.round
+        self.phase = state.phase
+        self.current = state.current
+        self.asked = state.asked
+        self.dealer = state.dealer
         self.contract = game.contract
-        self.hand: list[int] = list(game.hands[seat])  # counts per card type
-        self.hand_size = game.hand_sizes[seat]
-        self.table: list[Meld] = [m.copy() for m in game.table]
-        self.discard: list[int] = list(game.discard)  # face-up pile, top last
-        self.seen_discards: list[int] = list(game.seen_discards)
-        self.known: list[list[int]] = [list(k) for k in game.known]
-        self.hand_sizes: list[int] = list(game.hand_sizes)
-        self.laid_down: list[bool] = list(game.laid_down)
-        self.scores: list[int] = list(game.scores)
-        self.claims: list[int] = list(game.claims)
-        self.stock_size = len(game.stock)
-        self.turn = game.turn
+        self.hand: list[int] = state.hands[seat]  # counts per card type
+        self.hand_size = state.hand_sizes[seat]
+        self.table: list[Meld] = state.table
+        self.discard: list[int] = state.discard  # face-up pile, top last
+        self.seen_discards: list[int] = state.seen_discards
+        self.known: list[list[int]] = state.known
+        self.hand_sizes: list[int] = state.hand_sizes
+        self.laid_down: list[bool] = state.laid_down
+        self.scores: list[int] = state.scores
+        self.claims: list[int] = state.claims
+        self.stock_size = len(state.stock)
+        self.turn = state.turn
         self.layout = game.layout
         self.points = game.points
         # Legal actions depend only on the actor's own hand and public state.
         self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
         self._game = game  # only for observation(), through a redacted copy
-        self._moves = game.moves
+        self._moves = state.moves
         self._observation: np.ndarray | None = None
 
     @property
@@ -72,7 +75,7 @@ class PlayerView:
         if self._observation is None:
             from continental_env.env import encode_observation, observation_layout
 
-            if self._game.moves != self._moves:
+            if self._game.state.moves != self._moves:
                 raise RuntimeError("the game has moved on since this view was taken")
             layout = observation_layout(self.num_players)
             # encode_observation reads only the seat's own hand and public state (the hidden-
@@ -90,18 +93,12 @@ class PlayerView:
 
 
 def _redacted(game: Game, seat: int) -> Game:
-    """A copy of the game with everything ``seat`` cannot see emptied out.
+    """A copy of the game with everything ``seat`` cannot see emptied out (``State.redacted``).
 
-    Opponents' hands keep only their publicly known cards, the stock is emptied; the sizes a
-    player can see are kept in ``hand_sizes`` and ``stock_size`` of the view instead.
+    Opponents' hands keep only their publicly known cards, the stock holds placeholder cards
+    (only its size is public), the generator and deal seeds are reset.
     """
-    g = game.clone()
-    for s in range(g.num_players):
-        if s != seat:
-            g.hands[s] = list(g.known[s])
-    g.stock = [0] * len(game.stock)  # placeholder cards: only the size is public
-    g.rng = random.Random(0)
-    return g
+    return Game.from_state(game.setup, game.state.redacted(seat))
 
 
 class Agent(Protocol):

@@ -21,22 +21,22 @@ def play_demo_game(lineup: list[str], seed: int) -> Game:
     names = [f"{name}@{seat}" for seat, name in enumerate(lineup)]
     print(f"A {len(lineup)}-player game of Continental, seed {seed}: {', '.join(names)}\n")
     while not game.is_over:
-        rounds_done = len(game.round_history)
+        rounds_done = len(game.state.round_history)
         before = game.clone()
         seat = game.actor
         action = bots[seat].act(view_for(game, seat))
         game.apply(action)
-        if len(game.round_history) > rounds_done:
-            result = game.round_history[-1]
+        if len(game.state.round_history) > rounds_done:
+            result = game.state.round_history[-1]
             closer = result["closer"]
             print(render_table(before, names=names))
             how = (
                 "nobody" if closer is None else f"{names[closer]} ({before.action_to_str(action)})"
             )
             print(f"-> round {result['round']} closed by {how}; points {result['points']}")
-            print(f"   totals {game.scores}\n")
+            print(f"   totals {game.state.scores}\n")
     winners = ", ".join(names[s] for s in game.winners())
-    print(f"Final totals {game.scores}: lowest wins -> {winners}\n")
+    print(f"Final totals {game.state.scores}: lowest wins -> {winners}\n")
     return game
 
 

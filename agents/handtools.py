@@ -14,9 +14,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from agents.base import PlayerView
-from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES
+from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.melds import RUN, TRIO, can_fit, is_valid_meld
-from continental_env.rules import RuleConfig
+from continental_env.rules import RuleConfig, deck_counts
 
 TRIO_BIT = 1
 RUN_BIT = 2
@@ -58,15 +58,9 @@ def partners(hand: list[int], card: int, table: tuple[tuple[int, ...], ...], bit
     return n
 
 
-@lru_cache(maxsize=64)
-def _totals(rules: RuleConfig, num_players: int, round_number: int) -> tuple[int, ...]:
-    decks = rules.decks(num_players, round_number)
-    return (decks,) * NUM_NATURALS + (decks * rules.jokers_per_deck,)
-
-
 def unseen_counts(view: PlayerView) -> list[int]:
     """Copies of each card type not visible to this seat this round."""
-    out = list(_totals(view.rules, view.num_players, view.round))
+    out = list(deck_counts(view.rules, view.num_players, view.round))
     hand = view.hand
     for c in range(NUM_TYPES):
         out[c] -= hand[c]

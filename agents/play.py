@@ -136,10 +136,10 @@ class HumanGame:
 
     def _prompt(self) -> str:
         game = self.game
-        if game.phase == "claim":
-            top = format_cards(game.discard[-1:])
+        if game.state.phase == "claim":
+            top = format_cards(game.state.discard[-1:])
             return f"[claim {top}] {self.names[self.seat]}> "
-        return f"[{game.phase}] {self.names[self.seat]}> "
+        return f"[{game.state.phase}] {self.names[self.seat]}> "
 
     def _handle(self, line: str) -> str:
         """Act on one input line: 'quit', 'moved' or 'again'."""
@@ -188,11 +188,11 @@ class HumanGame:
         game = self.game
         who = self.names[seat]
         text = game.action_to_str(action)
-        top = format_cards(game.discard[-1:])
-        melds_before = len(game.table)
-        round_before = game.round_index
+        top = format_cards(game.state.discard[-1:])
+        melds_before = len(game.state.table)
+        round_before = game.state.round_index
         game.apply(action)
-        if game.round_index != round_before or game.is_over:
+        if game.state.round_index != round_before or game.is_over:
             if text == "close":
                 self.events.append(f"{who}: closes")
             self._log_round_end()
@@ -206,12 +206,12 @@ class HumanGame:
         elif text == "draw":
             text = "draws from the stock"
         elif text == "laydown":
-            new = game.table[melds_before:]
+            new = game.state.table[melds_before:]
             text = "lays down " + "  ".join(format_cards(m.cards) for m in new)
         self.events.append(f"{who}: {text}")
 
     def _log_round_end(self) -> None:
-        last = self.game.round_history[-1]
+        last = self.game.state.round_history[-1]
         closer = last["closer"]
         closed = "nobody closed" if closer is None else f"{self.names[closer]} closed"
         points = ", ".join(f"{n} {p}" for n, p in zip(self.names, last["points"], strict=True))
@@ -230,10 +230,10 @@ class HumanGame:
         self.output("")
         self.output(render_table(game, seat=self.seat, names=self.names))
         self.output("")
-        if game.phase == "claim":
-            top = format_cards(game.discard[-1:])
+        if game.state.phase == "claim":
+            top = format_cards(game.state.discard[-1:])
             self.output(
-                f"{self.names[game.current]} declined {top}. Claim it (you also take a penalty "
+                f"{self.names[game.state.current]} declined {top}. Claim it (you also take a penalty "
                 "card and discard nothing) or pass?"
             )
         self.output("Your moves:")
@@ -248,10 +248,10 @@ class HumanGame:
         self.output("")
         self.output(render_table(game, seat=None, names=self.names))
         self.output("")
-        ranking = sorted(range(game.num_players), key=lambda s: game.scores[s])
+        ranking = sorted(range(game.num_players), key=lambda s: game.state.scores[s])
         self.output("Game over. Final scores (lowest wins):")
         for s in ranking:
-            self.output(f"  {self.names[s]:<12} {game.scores[s]:>5}")
+            self.output(f"  {self.names[s]:<12} {game.state.scores[s]:>5}")
         winners = " and ".join(self.names[s] for s in game.winners())
         self.output(f"Winner: {winners}")
 

@@ -31,10 +31,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from continental_env.cards import NUM_NATURALS, NUM_TYPES, card_to_str
+from continental_env.cards import NUM_TYPES, card_to_str
 from continental_env.game import Game
 from continental_env.melds import Meld
-from continental_env.rules import PRESETS, RuleConfig
+from continental_env.rules import PRESETS, RuleConfig, deck_counts
 
 _PUBLIC_FIELDS = (
     "seat",
@@ -108,8 +108,7 @@ class PublicInfo:
 
     def deck(self) -> list[int]:
         """Counts per card type of the whole round's deck."""
-        decks = self.rules.decks(self.num_players, self.round)
-        return [decks] * NUM_NATURALS + [decks * self.rules.jokers_per_deck]
+        return list(deck_counts(self.rules, self.num_players, self.round))
 
     def unseen_pool(self) -> list[int]:
         """Counts per card type of the cards this seat cannot locate (opponents' slots, stock)."""

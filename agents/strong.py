@@ -52,7 +52,15 @@ from agents.handtools import (
     partner_table,
     unseen_counts,
 )
-from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, rank_of, suit_of
+from continental_env.cards import (
+    JOKER,
+    NUM_RANKS,
+    NUM_TYPES,
+    RANK_CARDS,
+    make_card,
+    rank_of,
+    suit_of,
+)
 from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
 from continental_env.melds import (
     HIGH,
@@ -64,8 +72,8 @@ from continental_env.melds import (
     end_card,
     extend_run,
     has_contract,
-    is_valid_meld,
     natural_layoff_end,
+    run_spans,
 )
 from continental_env.rules import RuleConfig
 
@@ -81,17 +89,12 @@ def _slot_cost(unseen: float) -> float:
 
 @lru_cache(maxsize=16)
 def _run_windows(rules: RuleConfig) -> tuple[tuple[int, ...], ...]:
-    """Every run of exactly ``min_run`` naturals the validator accepts, as card tuples."""
-    n = rules.min_run
-    out = []
-    for suit in range(4):
-        for start in range(NUM_RANKS + 1):
-            cards = tuple(suit * 13 + (start + i) % NUM_RANKS for i in range(n))
-            if start == NUM_RANKS and rules.ace_wraparound:
-                continue
-            if len(set(cards)) == n and is_valid_meld(RUN, list(cards), rules):
-                out.append(cards)
-    return tuple(sorted(set(out)))
+    """Every run of exactly ``min_run`` naturals the rules allow (``melds.run_spans``), as card
+    tuples."""
+    spans = run_spans(rules)
+    return tuple(
+        sorted({tuple(make_card(suit, r) for r in span) for suit in range(4) for span in spans})
+    )
 
 
 class Plan:
@@ -117,8 +120,8 @@ def make_plan(
     trio_cands = []
     if trios:
         for r in range(NUM_RANKS):
-            have = hand[r] + hand[13 + r] + hand[26 + r] + hand[39 + r]
-            left = unseen[r] + unseen[13 + r] + unseen[26 + r] + unseen[39 + r]
+            have = sum(hand[c] for c in RANK_CARDS[r])
+            left = sum(unseen[c] for c in RANK_CARDS[r])
             slot = _slot_cost(left + joker_help)
             need = max(0, 3 - have)
             trio_cands.append((need * slot - 0.01 * have, r, slot))
@@ -165,8 +168,7 @@ def make_plan(
             t_slots = list(slots)
             for _cost, r, slot in trio_combo:
                 have = 0
-                for s in range(4):
-                    c = s * 13 + r
+                for c in RANK_CARDS[r]:
                     left = hand[c] - t_used.get(c, 0)
                     if left > 0:
                         t_used[c] = t_used.get(c, 0) + left
@@ -295,8 +297,8 @@ class StrongAgent(SeededAgent):
         if arrangement is None:
             return False
         left = list(view.hand)
-        for _kind, cards, _start, _key in arrangement:
-            for c in cards:
+        for meld in arrangement:
+            for c in meld.cards:
                 left[c] -= 1
         left_cards = sum(left)
         left_points = sum(n * view.points[c] for c, n in enumerate(left) if n)
@@ -387,7 +389,7 @@ class StrongAgent(SeededAgent):
                     k = hand[d] - (1 if d == c else 0)
                     if k > 0 and row[d] & bits:
                         if row[d] & TRIO_BIT and bits & TRIO_BIT:
-                            left = sum(unseen[s * 13 + rank_of(c)] for s in range(4))
+                            left = sum(unseen[x] for x in RANK_CARDS[rank_of(c)])
                             v += 1.0 + 0.15 * left
                         elif row[d] & RUN_BIT:
                             v += 0.8 + 0.3 * unseen[c]

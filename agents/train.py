@@ -64,6 +64,7 @@ from agents import make_agent
 from agents.cli import ArgumentParser, parse_names, parse_rounds
 from agents.ppo_agent import check_table, model_metadata, write_zip_metadata
 from agents.single_agent import make_env, make_worker_env
+from continental_env.rewards import relative_reward
 from continental_env.rules import PRESETS, resolve_rules
 
 
@@ -382,13 +383,11 @@ def teacher_decisions(task: tuple[str, int, str, int, int]) -> dict[str, np.ndar
             legal.append(np.array(choices, dtype=np.int16))
             actions.append(action)
             seats.append(seat)
-            rounds.append(len(game.round_history))
+            rounds.append(len(game.state.round_history))
         game.apply(action)
     returns = []
     for seat, r in zip(seats, rounds, strict=True):
-        points = game.round_history[r]["points"]
-        others = (sum(points) - points[seat]) / (players - 1)
-        returns.append((others - points[seat]) / 100.0)
+        returns.append(relative_reward(game.state.round_history[r]["points"], seat))
     return {
         "obs": np.array(obs, dtype=np.float32),
         "legal": legal,

@@ -40,6 +40,12 @@ def make_card(suit: int, rank: int) -> int:
     return suit * 13 + rank
 
 
+# The four naturals of each rank, clubs to spades: ``RANK_CARDS[0]`` are the aces.
+RANK_CARDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(make_card(suit, rank) for suit in range(NUM_SUITS)) for rank in range(NUM_RANKS)
+)
+
+
 def card_to_str(card: int) -> str:
     """Text form of one card type, e.g. ``7H`` or ``JK``."""
     if not 0 <= card < NUM_TYPES:

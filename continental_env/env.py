@@ -102,8 +102,10 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import BaseWrapper, wrappers
 
+from continental_env.actions import num_actions
 from continental_env.cards import NUM_TYPES
 from continental_env.game import Game
+from continental_env.rewards import relative_reward
 from continental_env.rules import RuleConfig, resolve_rules
 
 PLANE = 65  # 5 x 13
@@ -191,8 +193,7 @@ class raw_env(AECEnv, EzPickle):
             name: self.observation_layout[name]
             for name in ("hand", "discard_top", "discards_seen", "known_opp", "table", "fits")
         }
-        probe = Game(rules, num_players)
-        self.num_actions = probe.num_actions
+        self.num_actions = num_actions(num_players)
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         # One space object per agent, the same object on every call.
         # Scores go negative with a one_turn_bonus (continental_us: -10); the rest is >= 0.
@@ -328,8 +329,7 @@ class raw_env(AECEnv, EzPickle):
                 "closer": None if closer is None else (closer - seat) % p,
             }
             if self.reward_mode == "relative":
-                others = (sum(points) - points[seat]) / (p - 1)
-                self.rewards[agent] += (others - points[seat]) / 100.0
+                self.rewards[agent] += relative_reward(points, seat)
             elif self.reward_mode == "points":
                 self.rewards[agent] += -points[seat] / 100.0
 

@@ -1,10 +1,18 @@
-"""The contract game engine: one game's state, its legal moves, and their effects.
+"""The contract game engine: one game's position, its legal moves, and their effects.
 
 Rules source: ``RULES.md`` Part 1 (seeds 000, 003, 004). Every variant is a ``RuleConfig`` field.
 The engine receives actions; it never asks agents for them. Seats are ints. It is pure Python
 (no gymnasium, no numpy) and deterministic given its seed: the only randomness is the shuffle of
-each round's deck and of a re-formed stock, drawn from ``self.rng``, a generator seeded per round
-from ``deal_seeds`` (drawn from the game's seed at creation).
+each round's deck and of a re-formed stock, drawn from ``state.rng``, a generator seeded per
+round from ``state.deal_seeds`` (drawn from the game's seed at creation).
+
+A ``Game`` is a ``Setup`` (rules, table size, action layout: fixed) and a ``State`` (the
+position), both in ``state.py``; ``game.hands``, ``game.phase`` and every other position field
+read through to ``game.state``. The action ids and their text forms are ``actions.py``.
+
+Reading order: legal actions (one helper per action kind, as OpenSpiel's ``DrawLegalActions``),
+then ``CHECKS``, the conditions each kind must meet (the same checks decide legality and explain
+a refusal), then the effects, one ``_do_<kind>`` each, dispatched through ``EFFECTS``.
 
 Specifications of this implementation (where RULES.md leaves a choice to the software):
 
@@ -22,41 +30,31 @@ Specifications of this implementation (where RULES.md leaves a choice to the sof
   both are possible and RULES.md does not forbid them).
 * A round that hits ``max_turns_per_round`` turns (discards) or runs out of cards ends with no
   closer: every seat scores its hand. This bounds every game's length whatever the agents do.
-
-Action ids (``P`` players, ``M = 3P`` meld slots; the layout is ``ActionLayout``):
-
-| ids | text | meaning |
-|---|---|---|
-| 0 | ``draw`` | decline the discard, draw from the stock (opens the claim window) |
-| 1 | ``take`` | take the top discard |
-| 2 | ``claim`` | claim the declined discard (with a penalty card) |
-| 3 | ``pass`` | do not claim |
-| 4 | ``laydown`` | lay down the contract |
-| 5 | ``close`` | place the last card face down, end the round |
-| 6 .. 58 | ``discard C`` | discard card type C (0..52) |
-| 59 + 55m + c | ``layoff C m`` | lay off natural C (0..51) on meld m |
-| 59 + 55m + 52 | ``layoff JK m`` | a joker on trio m |
-| 59 + 55m + 53/54 | ``layoff JK m low/high`` | a joker at the low/high end of run m |
-| S + 52m + c | ``swap C m`` | natural C replaces a joker of meld m (S = 59 + 55M) |
-| V + 2(mM + n) + e | ``movejoker m n low/high`` | 003: move a joker from own run m to run n (V = S + 52M) |
 """
 
 from __future__ import annotations
 
 import operator
 import random
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from continental_env.cards import (
-    JOKER,
-    NUM_NATURALS,
-    NUM_RANKS,
-    NUM_TYPES,
-    card_from_str,
-    card_to_str,
-    format_cards,
+from continental_env.actions import (
+    CLAIM,
+    CLOSE,
+    DISCARD_BASE,
+    DRAW,
+    LAYDOWN,
+    LAYOFF_BASE,
+    PASS,
+    SLOT_JOKER,
+    SLOT_JOKER_HIGH,
+    SLOT_JOKER_LOW,
+    TAKE,
+    ActionLayout,
 )
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, card_to_str, format_cards
 from continental_env.melds import (
     HIGH,
     LOW,
@@ -64,12 +62,14 @@ from continental_env.melds import (
     TRIO,
     Meld,
     best_laydown,
+    end_joker,
     extend_run,
     fitting_cards,
     has_contract,
     lay_off,
     layoff_options,
     run_can_extend,
+    swap_joker,
     swap_targets,
     take_end_joker,
 )
@@ -78,183 +78,57 @@ from continental_env.rules import (
     RuleConfig,
     cards_dealt,
     contract_for_round,
-    points_table,
     resolve_rules,
 )
+from continental_env.state import FIELD_NAMES, Phase, Setup, State, fail
+from continental_env.state_check import load, may_claim
 
-DRAW, TAKE, CLAIM, PASS, LAYDOWN, CLOSE = range(6)
-DISCARD_BASE = 6
-LAYOFF_BASE = DISCARD_BASE + NUM_TYPES  # 59
-LAYOFF_SLOTS = 55  # 52 naturals, joker on a trio, joker low, joker high
-SLOT_JOKER = 52
-SLOT_JOKER_LOW = 53
-SLOT_JOKER_HIGH = 54
-SWAP_SLOTS = NUM_NATURALS
+# The phases bound once at import: attribute access on an enum class is slow in Python 3.11, and
+# the engine compares phases on every action.
+DRAW_PHASE, CLAIM_PHASE, PLAY_PHASE, GAME_OVER = Phase
 
-PHASES = ("draw", "claim", "play", "game_over")
-_SIMPLE = ("draw", "take", "claim", "pass", "laydown", "close")
-
-
-class ActionLayout:
-    """The fixed integer action layout for a table of ``num_players``."""
-
-    def __init__(self, num_players: int) -> None:
-        self.num_players = num_players
-        self.max_melds = 3 * num_players
-        self.layoff_base = LAYOFF_BASE
-        self.swap_base = LAYOFF_BASE + LAYOFF_SLOTS * self.max_melds
-        self.move_base = self.swap_base + SWAP_SLOTS * self.max_melds
-        self.num_actions = self.move_base + 2 * self.max_melds * self.max_melds
-
-    def layoff(self, meld: int, slot: int) -> int:
-        """Id of a lay-off on meld ``meld`` (slot: natural card, or a SLOT_JOKER* value)."""
-        return self.layoff_base + LAYOFF_SLOTS * meld + slot
-
-    def swap(self, meld: int, card: int) -> int:
-        """Id of swapping natural ``card`` for a joker of meld ``meld``."""
-        return self.swap_base + SWAP_SLOTS * meld + card
-
-    def move(self, src: int, dst: int, end: str) -> int:
-        """Id of moving the joker at an end of run ``src`` to the ``end`` of run ``dst``."""
-        return self.move_base + 2 * (src * self.max_melds + dst) + (1 if end == HIGH else 0)
-
-    def decode(self, action: int) -> tuple:
-        """(kind, *args) of an action id; ValueError if out of range."""
-        if not isinstance(action, int) or isinstance(action, bool):
-            try:
-                action = operator.index(action)  # numpy integers
-            except TypeError:
-                raise ValueError(f"action {action!r} is not an integer id") from None
-        if action < 0 or action >= self.num_actions:
-            raise ValueError(f"action {action} is out of range 0..{self.num_actions - 1}")
-        if action < DISCARD_BASE:
-            return (_SIMPLE[action],)
-        if action < LAYOFF_BASE:
-            return ("discard", action - DISCARD_BASE)
-        if action < self.swap_base:
-            meld, slot = divmod(action - LAYOFF_BASE, LAYOFF_SLOTS)
-            return ("layoff", slot, meld)
-        if action < self.move_base:
-            meld, card = divmod(action - self.swap_base, SWAP_SLOTS)
-            return ("swap", card, meld)
-        pair, end = divmod(action - self.move_base, 2)
-        src, dst = divmod(pair, self.max_melds)
-        return ("movejoker", src, dst, HIGH if end else LOW)
-
-    def to_str(self, action: int) -> str:
-        """Text form of an action id (DESIGN.md grammar)."""
-        kind, *args = self.decode(action)
-        if kind in _SIMPLE:
-            return kind
-        if kind == "discard":
-            return f"discard {card_to_str(args[0])}"
-        if kind == "layoff":
-            slot, meld = args
-            if slot < SLOT_JOKER:
-                return f"layoff {card_to_str(slot)} {meld}"
-            if slot == SLOT_JOKER:
-                return f"layoff JK {meld}"
-            return f"layoff JK {meld} {'low' if slot == SLOT_JOKER_LOW else 'high'}"
-        if kind == "swap":
-            return f"swap {card_to_str(args[0])} {args[1]}"
-        src, dst, end = args
-        return f"movejoker {src} {dst} {end}"
-
-    def from_str(self, text: str) -> int:
-        """Action id of a text form; ValueError naming the problem if malformed."""
-        tokens = text.strip().split()
-        if not tokens:
-            raise ValueError("empty action text")
-        word = tokens[0].lower()
-        if word in _SIMPLE:
-            if len(tokens) != 1:
-                raise ValueError(f"{text!r}: '{word}' takes no arguments")
-            return _SIMPLE.index(word)
-        if word == "discard":
-            if len(tokens) != 2:
-                raise ValueError(f"{text!r}: expected 'discard C'")
-            return DISCARD_BASE + card_from_str(tokens[1])
-        if word == "layoff":
-            if len(tokens) not in (3, 4):
-                raise ValueError(f"{text!r}: expected 'layoff C M' or 'layoff JK M low|high'")
-            card = card_from_str(tokens[1])
-            meld = self._meld_index(tokens[2], text)
-            if card == JOKER:
-                if len(tokens) == 3:
-                    return self.layoff(meld, SLOT_JOKER)
-                end = tokens[3].lower()
-                if end not in (LOW, HIGH):
-                    raise ValueError(f"{text!r}: the end must be 'low' or 'high'")
-                return self.layoff(meld, SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH)
-            if len(tokens) != 3:
-                raise ValueError(f"{text!r}: only a joker takes an end")
-            return self.layoff(meld, card)
-        if word == "swap":
-            if len(tokens) != 3:
-                raise ValueError(f"{text!r}: expected 'swap C M'")
-            card = card_from_str(tokens[1])
-            if card == JOKER:
-                raise ValueError(f"{text!r}: a joker cannot replace a joker")
-            return self.swap(self._meld_index(tokens[2], text), card)
-        if word == "movejoker":
-            if len(tokens) != 4 or tokens[3].lower() not in (LOW, HIGH):
-                raise ValueError(f"{text!r}: expected 'movejoker M N low|high'")
-            src = self._meld_index(tokens[1], text)
-            dst = self._meld_index(tokens[2], text)
-            return self.move(src, dst, tokens[3].lower())
-        raise ValueError(
-            f"{text!r}: unknown action '{word}' (draw, take, claim, pass, laydown, close, "
-            "discard, layoff, swap, movejoker)"
-        )
-
-    def _meld_index(self, token: str, text: str) -> int:
-        try:
-            meld = int(token)
-        except ValueError:
-            raise ValueError(f"{text!r}: meld index {token!r} is not a number") from None
-        if not 0 <= meld < self.max_melds:
-            raise ValueError(f"{text!r}: meld index {meld} is out of range 0..{self.max_melds - 1}")
-        return meld
+# The phase each action kind belongs to.
+PHASE_OF_KIND = {
+    "draw": DRAW_PHASE,
+    "take": DRAW_PHASE,
+    "claim": CLAIM_PHASE,
+    "pass": CLAIM_PHASE,
+    "laydown": PLAY_PHASE,
+    "close": PLAY_PHASE,
+    "discard": PLAY_PHASE,
+    "layoff": PLAY_PHASE,
+    "swap": PLAY_PHASE,
+    "movejoker": PLAY_PHASE,
+}
 
 
 class Game:
     """One game of the contract game. Build it with ``Game.new``; see the module docstring."""
 
     def __init__(self, rules: RuleConfig, num_players: int) -> None:
-        rules.check_players(num_players)
-        self.rules = rules
-        self.num_players = num_players
-        self.layout = ActionLayout(num_players)
-        self.points = points_table(rules)
-        self.rng = random.Random()  # this round's generator: its deal and re-formed stocks
-        self.deal_seeds: list[int] = []
-        self.round_index = 0
-        self.round = rules.rounds[0]
-        self.dealer = 0
-        self.current = 0
-        self.phase = "draw"
-        self.asked: int | None = None
-        self.claim_queue: list[int] = []
-        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
-        self.hand_sizes = [0] * num_players
-        self.stock: list[int] = []
-        self.discard: list[int] = []
-        self.table: list[Meld] = []
-        self.laid_down = [False] * num_players
-        self.laid_down_turn = [-1] * num_players
-        self.scores = [0] * num_players
-        self.turn = 0  # turns completed (discards) in this round
-        self.claims = [0] * num_players
-        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.round_history: list[dict[str, Any]] = []
-        self.last_action: list[int | None] = [None] * num_players
-        self.moves = 0  # actions applied in the whole game
-        self.joker_moved = False  # the player in turn has made this turn's one joker move (003)
-        self.jokers_owed = 0  # 004: jokers taken by swaps this turn that must still be laid off
+        """An undealt game (``Game.new`` deals one); ValueError if the rules refuse the table."""
+        self._bind(Setup.of(rules, num_players))
+        self.state = State.fresh(self.setup)
         self._legal: list[int] | None = None
         self._legal_set: frozenset[int] | None = None
         self._fits: list[int] | None = None
+
+    def _bind(self, setup: Setup) -> None:
+        """Take the static half; its facts are also bound here, for speed (they never change)."""
+        self.setup = setup
+        self.rules: RuleConfig = setup.rules
+        self.num_players: int = setup.num_players
+        self.layout: ActionLayout = setup.layout
+        self.points: tuple[int, ...] = setup.points
+
+    @classmethod
+    def from_state(cls, setup: Setup, state: State) -> Game:
+        """A game over this setup and position (the position is used as is, not copied)."""
+        game = cls.__new__(cls)
+        game._bind(setup)
+        game.state = state
+        game._legal = game._legal_set = game._fits = None
+        return game
 
     # ------------------------------------------------------------------ construction
 
@@ -277,119 +151,85 @@ class Game:
         master = random.Random(seed)
         # One seed per round, drawn up front: a round's cards never depend on how many shuffles
         # earlier rounds used, so duplicate deals stay identical in every round.
-        game.deal_seeds = [master.getrandbits(64) for _ in game.rules.rounds]
+        game.state.deal_seeds = [master.getrandbits(64) for _ in game.rules.rounds]
         game._deal()
         return game
 
     def _deal(self) -> None:
-        rules = self.rules
+        s = self.state
         p = self.num_players
-        self.rng = random.Random(self.deal_seeds[self.round_index])
-        decks = rules.decks(p, self.round)
-        deck = [c for c in range(NUM_NATURALS) for _ in range(decks)]
-        deck += [JOKER] * (decks * rules.jokers_per_deck)
-        self.rng.shuffle(deck)
-        self.dealer = self.round_index % p
-        n = cards_dealt(self.round)
-        self.hands = [[0] * NUM_TYPES for _ in range(p)]
+        s.reset_round(self.setup)
+        s.rng = random.Random(s.deal_seeds[s.round_index])
+        deck = self.setup.deck(s.round)
+        s.rng.shuffle(deck)
+        s.dealer = s.round_index % p
+        n = cards_dealt(s.round)
         for seat in range(p):
             for c in deck[len(deck) - n :]:
-                self.hands[seat][c] += 1
+                s.hands[seat][c] += 1
             del deck[len(deck) - n :]
-        self.hand_sizes = [n] * p
-        self.discard = [deck.pop()]  # the up-card; top of a pile is its last element
-        self.stock = deck
-        self.table = []
+        s.hand_sizes = [n] * p
+        s.discard = [deck.pop()]  # the up-card; top of a pile is its last element
+        s.stock = deck
+        s.seen_discards[s.discard[-1]] += 1
+        s.current = (s.dealer + 1) % p
         self._fits = None  # the cached lay-off targets belonged to the last round's table
-        self.laid_down = [False] * p
-        self.laid_down_turn = [-1] * p
-        self.turn = 0
-        self.claims = [0] * p
-        self.known = [[0] * NUM_TYPES for _ in range(p)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.seen_discards[self.discard[-1]] += 1
-        self.last_action = [None] * p
-        self.joker_moved = False
-        self.jokers_owed = 0
-        self.current = (self.dealer + 1) % p
-        self.phase = "draw"
-        self.asked = None
-        self.claim_queue = []
         self._invalidate()
 
     def _invalidate(self) -> None:
         self._legal = None
         self._legal_set = None
 
-    # ------------------------------------------------------------------ queries
+    # ------------------------------------------------------------------ the static half
+
+    # ``rules``, ``num_players``, ``layout`` (the action ids) and ``points`` (of each card type
+    # left in a hand) are bound by ``_bind``.
 
     @property
     def num_actions(self) -> int:
         """Size of the action space for this table."""
-        return self.layout.num_actions
+        return self.setup.num_actions
 
     @property
     def max_game_length(self) -> int:
-        """An upper bound on the number of actions in one game (OpenSpiel's ``MaxGameLength``).
+        """An upper bound on the number of actions in one game (``Setup.max_game_length``)."""
+        return self.setup.max_game_length
 
-        Why it holds, per round (``D`` cards in the round's decks, ``J`` of them jokers, ``P``
-        players, ``T = max_turns_per_round``):
-
-        * a round has at most ``T`` turns: every turn but the last ends with a discard, the round
-          ends at the ``T``-th discard, and a close or an empty stock ends it at once;
-        * a turn opens with one draw or take and at most ``P - 1`` claim answers;
-        * its play step holds at most one lay-down; at most ``D`` lay-offs (each takes a card out
-          of a hand that never holds more than ``D``); at most ``J + D`` swaps (each takes a joker
-          off the table into the hand, and jokers reach the table only from the ``J`` there at the
-          start of the turn or by this turn's lay-down and lay-offs, at most ``D`` cards); at most
-          one joker move (``continental_us``: one per turn, which is what makes every turn end);
-          and one discard or close.
-
-        So a round takes at most ``T * (P + 2D + J + 3)`` actions, and a game the sum over its
-        rounds. The bound is loose (real games are a few hundred actions) but proven.
-        """
-        rules = self.rules
-        p = self.num_players
-        total = 0
-        for rnd in rules.rounds:
-            decks = rules.decks(p, rnd)
-            jokers = decks * rules.jokers_per_deck
-            cards = decks * NUM_NATURALS + jokers
-            total += rules.max_turns_per_round * (p + 2 * cards + jokers + 3)
-        return total
+    # ------------------------------------------------------------------ queries
 
     @property
     def is_over(self) -> bool:
         """Whether the last round has been scored."""
-        return self.phase == "game_over"
+        return self.state.phase == GAME_OVER
 
     @property
     def actor(self) -> int | None:
         """The seat whose action the state awaits (the asked seat in a claim window)."""
-        if self.phase == "game_over":
+        s = self.state
+        if s.phase == GAME_OVER:
             return None
-        return self.asked if self.phase == "claim" else self.current
+        return s.asked if s.phase == CLAIM_PHASE else s.current
 
     @property
     def contract(self) -> tuple[int, int]:
         """(trios, runs) of the current round."""
-        return contract_for_round(self.round)
+        return contract_for_round(self.state.round)
 
     def hand_cards(self, seat: int) -> list[int]:
         """Sorted card ids in a seat's hand."""
-        hand = self.hands[seat]
+        hand = self.state.hands[seat]
         return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
 
     def hand_points(self, seat: int) -> int:
         """Points of the cards in a seat's hand."""
         pts = self.points
-        return sum(n * pts[c] for c, n in enumerate(self.hands[seat]) if n)
+        return sum(n * pts[c] for c, n in enumerate(self.state.hands[seat]) if n)
 
     def fitting_counts(self) -> list[int]:
         """Per card type, 1 if it could be laid off on some table meld now, else 0."""
         if self._fits is None:
             fits = [0] * NUM_TYPES
-            for meld in self.table:
+            for meld in self.state.table:
                 for c in fitting_cards(meld, self.rules):
                     fits[c] = 1
             self._fits = fits
@@ -397,8 +237,8 @@ class Game:
 
     def winners(self) -> list[int]:
         """Seats with the lowest total (ties share)."""
-        best = min(self.scores)
-        return [s for s, v in enumerate(self.scores) if v == best]
+        best = min(self.state.scores)
+        return [s for s, v in enumerate(self.state.scores) if v == best]
 
     # ------------------------------------------------------------------ legal actions
 
@@ -410,16 +250,16 @@ class Game:
         return self._legal_ids().copy()
 
     def _legal_ids(self) -> list[int]:
-        """The cached legal ids (shared: never hand this list out)."""
+        """The cached legal ids (shared: never hand this list out).
+
+        Per kind of the phase: its candidates (one helper each) that pass its ``CHECKS``.
+        """
         if self._legal is None:
-            if self.phase == "draw":
-                legal = [DRAW, TAKE] if self.discard else [DRAW]
-            elif self.phase == "claim":
-                legal = [CLAIM, PASS]
-            elif self.phase == "play":
-                legal = self._play_legal_actions()
-            else:
-                legal = []
+            legal: list[int] = []
+            for once, candidates, each in _PLANS[self.state.phase]:
+                if all(check.holds(self, ()) for check in once):
+                    legal += self._filter(candidates(self), each) if each else candidates(self)
+            legal.sort()
             self._legal = legal
         return self._legal
 
@@ -429,109 +269,163 @@ class Game:
             self._legal_set = frozenset(self._legal_ids())
         return action in self._legal_set
 
-    def _play_legal_actions(self) -> list[int]:
-        rules = self.rules
-        seat = self.current
-        hand = self.hands[seat]
-        size = self.hand_sizes[seat]
-        down = self.laid_down[seat]
-        legal: list[int] = []
-        if not down:
-            trios, runs = self.contract
-            if has_contract(hand, trios, runs, rules):
-                legal.append(LAYDOWN)
-        owed = self.jokers_owed  # discarding and closing wait until these are laid off
-        if down and size == 1 and not owed:
-            legal.append(CLOSE)
-        if size >= 2 and not owed:
-            held = [c for c in range(NUM_TYPES) if hand[c]]
-            if rules.discard_restriction and not down and self.table:
-                fits = self.fitting_counts()
-                allowed = [c for c in held if not fits[c]]
-                held = allowed or held
-            legal.extend(DISCARD_BASE + c for c in held)
-        if down:
-            layout = self.layout
-            if size >= 2:
-                for m, meld in enumerate(self.table):
-                    legal.extend(self._layoff_ids(m, meld, hand))
-            if rules.joker_rule == "swap":
-                for m, meld in enumerate(self.table):
-                    if JOKER in meld.cards and (meld.kind == RUN or not rules.swap_run_jokers_only):
-                        legal.extend(layout.swap(m, c) for c in swap_targets(meld) if hand[c])
-            elif not self.joker_moved:  # one joker move per turn, so every turn ends
-                for m in range(len(self.table)):
-                    if self._movable_joker_end(m, seat) is None:
-                        continue
-                    for n, other in enumerate(self.table):
-                        if n != m and other.kind == RUN:
-                            for end in (LOW, HIGH):
-                                if run_can_extend(other, end, rules):
-                                    legal.append(layout.move(m, n, end))
-        if down and rules.swapped_joker_laid_off:
-            legal = [a for a in legal if self._keeps_owed_jokers_placeable(a)]
-        legal.sort()
-        return legal
+    def _filter(self, ids: list[int], checks: tuple[Check, ...]) -> list[int]:
+        """The ids that pass the ``EACH`` checks that apply here."""
+        active = [c for c in checks if c.active(self)]
+        if not active or not ids:
+            return ids
+        decode = self.layout.decode
+        return [a for a in ids if all(c.holds(self, tuple(decode(a)[1:])) for c in active)]
 
-    def _joker_room(self) -> tuple[bool, int]:
-        """(a trio is on the table, free places at the ends of the table's runs)."""
-        trio = False
-        room = 0
-        for meld in self.table:
-            if meld.kind == TRIO:
-                trio = True
-            else:
-                room += NUM_RANKS - len(meld.cards)
-        return trio, room
+    # One helper per kind: the ids of that kind worth checking (``ARGS`` checks hold for all).
 
-    def _keeps_owed_jokers_placeable(self, action: int) -> bool:
-        """004: after this action, every joker taken by a swap can still be laid off this turn.
+    def _draw_ids(self) -> list[int]:
+        return [DRAW]
 
-        A joker goes on any trio, or on a free end of a run (a run holds at most 13 cards), and
-        each lay-off must leave a card in hand; so the jokers owed fit while the hand keeps more
-        cards than that and the table has a trio or enough free run places.
-        """
-        kind, *args = self.layout.decode(action)
-        if kind not in ("swap", "layoff"):
-            return True
-        size = self.hand_sizes[self.current]
-        owed = self.jokers_owed
-        trio, room = self._joker_room()
-        if kind == "swap":
-            owed += 1  # the hand keeps its size: a natural out, the joker in
-        else:
-            slot, m = args
-            size -= 1
-            if self.table[m].kind == RUN:
-                room -= 1
-            if slot >= SLOT_JOKER:
-                owed = max(0, owed - 1)
-        return owed == 0 or (size - owed >= 1 and (trio or room >= owed))
+    def _take_ids(self) -> list[int]:
+        return [TAKE]
 
-    def _layoff_ids(self, m: int, meld: Meld, hand: list[int]) -> list[int]:
-        layout = self.layout
-        own = meld.owner == self.current
+    def _claim_ids(self) -> list[int]:
+        return [CLAIM]
+
+    def _pass_ids(self) -> list[int]:
+        return [PASS]
+
+    def _laydown_ids(self) -> list[int]:
+        return [LAYDOWN]
+
+    def _close_ids(self) -> list[int]:
+        return [CLOSE]
+
+    def _discard_ids(self) -> list[int]:
+        """A discard of every card type held."""
+        hand = self._hand()
+        return [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
+
+    def _layoff_ids(self) -> list[int]:
+        """Every lay-off the hand allows onto every table meld (``melds.layoff_options``)."""
+        return [a for m in range(len(self.state.table)) for a in self._layoff_ids_on(m)]
+
+    def _layoff_ids_on(self, m: int) -> list[int]:
+        meld = self.state.table[m]
+        own = meld.owner == self.state.current
         ids = []
-        for card, end in layoff_options(meld, hand, self.rules, own):
+        for card, end in layoff_options(meld, self._hand(), self.rules, own):
             if card != JOKER:
                 slot = card
             elif meld.kind == TRIO:
                 slot = SLOT_JOKER
             else:
                 slot = SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH
-            ids.append(layout.layoff(m, slot))
+            ids.append(self.layout.layoff(m, slot))
         return ids
 
-    def _movable_joker_end(self, m: int, seat: int) -> str | None:
-        """End of own run m whose joker may move (003): 5+ cards, a joker at an end."""
-        meld = self.table[m]
-        if meld.kind != RUN or meld.owner != seat or len(meld.cards) < 5:
+    def _swap_ids(self) -> list[int]:
+        """A swap for every joker on the table whose natural is in hand (``melds.swap_targets``)."""
+        hand = self._hand()
+        swap = self.layout.swap
+        return [
+            swap(m, c)
+            for m, meld in enumerate(self.state.table)
+            for c in swap_targets(meld)
+            if hand[c]
+        ]
+
+    def _movejoker_ids(self) -> list[int]:
+        """003: the end joker of each own run of 5+ cards to a free end of every other run."""
+        table = self.state.table
+        move = self.layout.move
+        ids = []
+        for m in range(len(table)):
+            if self._movable_joker_end(m) is None:
+                continue
+            for n, other in enumerate(table):
+                if n != m and other.kind == RUN:
+                    ids.extend(
+                        move(m, n, end)
+                        for end in (LOW, HIGH)
+                        if run_can_extend(other, end, self.rules)
+                    )
+        return ids
+
+    def _hand(self) -> list[int]:
+        return self.state.hands[self.state.current]
+
+    def _movable_joker_end(self, m: int) -> str | None:
+        """End of the player in turn's own run m whose joker may move (003): 5+ cards, a joker
+        at an end (the high end first)."""
+        meld = self.state.table[m]
+        if meld.owner != self.state.current or len(meld.cards) < 5:
             return None
-        if meld.cards[-1] == JOKER:
-            return HIGH
-        if meld.cards[0] == JOKER:
-            return LOW
-        return None
+        return end_joker(meld)
+
+    # ------------------------------------------------------------------ conditions (see CHECKS)
+
+    def _size(self) -> int:
+        return self.state.hand_sizes[self.state.current]
+
+    def _down(self) -> bool:
+        return self.state.laid_down[self.state.current]
+
+    def _has_contract(self) -> bool:
+        trios, runs = self.contract
+        return has_contract(self._hand(), trios, runs, self.rules)
+
+    def _discard_allowed(self, card: int) -> bool:
+        """004: a seat not yet down may not discard a card that fits a table meld, unless every
+        card it holds does."""
+        if not self.rules.discard_restriction or self._down() or not self.state.table:
+            return True
+        fits = self.fitting_counts()
+        if not fits[card]:
+            return True
+        hand = self._hand()
+        return all(fits[c] for c in range(NUM_TYPES) if hand[c])
+
+    def _joker_room(self) -> tuple[bool, int]:
+        """(a trio is on the table, free places at the ends of the table's runs)."""
+        trio = False
+        room = 0
+        for meld in self.state.table:
+            if meld.kind == TRIO:
+                trio = True
+            else:
+                room += NUM_RANKS - len(meld.cards)
+        return trio, room
+
+    def _owed_jokers_stay_placeable(self, kind: str, args: tuple) -> bool:
+        """004: after this swap or lay-off, every joker taken by a swap can still be laid off.
+
+        A joker goes on any trio, or on a free end of a run (a run holds at most 13 cards), and
+        each lay-off must leave a card in hand; so the jokers owed fit while the hand keeps more
+        cards than that and the table has a trio or enough free run places.
+        """
+        if not self.rules.swapped_joker_laid_off:
+            return True
+        size = self._size()
+        owed = self.state.jokers_owed
+        trio, room = self._joker_room()
+        if kind == "swap":
+            owed += 1  # the hand keeps its size: a natural out, the joker in
+        else:
+            slot, m = args
+            size -= 1
+            if self.state.table[m].kind == RUN:
+                room -= 1
+            if slot >= SLOT_JOKER:
+                owed = max(0, owed - 1)
+        return owed == 0 or (size - owed >= 1 and (trio or room >= owed))
+
+    def _melds_exist(self, *melds: int) -> bool:
+        return all(m < len(self.state.table) for m in melds)
+
+    def _missing_meld(self, *melds: int) -> str:
+        m = next(m for m in melds if m >= len(self.state.table))
+        return f"meld {m} does not exist (the table has {len(self.state.table)})"
+
+    def _meld_text(self, m: int) -> str:
+        meld = self.state.table[m]
+        return f"{meld.kind} {format_cards(meld.cards)}"
 
     # ------------------------------------------------------------------ applying actions
 
@@ -543,181 +437,181 @@ class Game:
             raise ValueError(f"action {action!r} is not an integer id") from None
         if not self.is_legal(action):
             raise ValueError(self._illegal_reason(action))
-        seat = self.actor
+        s = self.state
         kind, *args = self.layout.decode(action)
-        self.moves += 1
-        self.last_action[seat] = action
+        s.last_action[self.actor] = action
+        s.moves += 1
         self._invalidate()
-        getattr(self, "_do_" + kind)(*args)
+        EFFECTS[kind](self, *args)
 
     def _do_draw(self) -> None:
+        s = self.state
         p = self.num_players
         queue = []
-        if self.discard:
+        if s.discard:
             for k in range(1, p):
-                seat = (self.current + k) % p
-                if self._may_claim(seat):
+                seat = (s.current + k) % p
+                if may_claim(s, self.setup, seat):
                     queue.append(seat)
         if queue:
-            self.phase = "claim"
-            self.claim_queue = queue
-            self.asked = queue[0]
+            s.phase = CLAIM_PHASE
+            s.claim_queue = queue
+            s.asked = queue[0]
         else:
             self._finish_draw()
 
-    def _may_claim(self, seat: int) -> bool:
-        rules = self.rules
-        if self.laid_down[seat] and not rules.claims_after_laydown:
-            return False
-        cap = rules.max_claims_per_round
-        return cap is None or self.claims[seat] < cap
-
     def _finish_draw(self) -> None:
         """The player in turn draws from the stock after the claim window."""
-        self.phase = "play"
-        self.asked = None
-        self.claim_queue = []
+        s = self.state
+        s.phase = PLAY_PHASE
+        s.asked = None
+        s.claim_queue = []
         card = self._pop_stock()
         if card is None:
             self._end_round(closer=None)
             return
-        self._add(self.current, card)
+        self._add(s.current, card)
 
     def _pop_stock(self) -> int | None:
         """Top stock card, re-forming the stock from the discard pile if needed (RULES 1.7)."""
-        if not self.stock and len(self.discard) > 1:
-            top = self.discard.pop()
-            self.stock = self.discard
-            self.rng.shuffle(self.stock)
-            self.discard = [top]
-        return self.stock.pop() if self.stock else None
+        s = self.state
+        if not s.stock and len(s.discard) > 1:
+            top = s.discard.pop()
+            s.stock = s.discard
+            s.rng.shuffle(s.stock)
+            s.discard = [top]
+        return s.stock.pop() if s.stock else None
 
     def _add(self, seat: int, card: int) -> None:
-        self.hands[seat][card] += 1
-        self.hand_sizes[seat] += 1
+        self.state.hands[seat][card] += 1
+        self.state.hand_sizes[seat] += 1
 
     def _remove(self, seat: int, card: int) -> None:
-        self.hands[seat][card] -= 1
-        self.hand_sizes[seat] -= 1
-        known = self.known[seat]
+        s = self.state
+        s.hands[seat][card] -= 1
+        s.hand_sizes[seat] -= 1
+        known = s.known[seat]
         if known[card]:
             known[card] -= 1
 
     def _do_take(self) -> None:
-        card = self.discard.pop()
-        self._add(self.current, card)
-        self.known[self.current][card] += 1
-        self.phase = "play"
+        s = self.state
+        card = s.discard.pop()
+        self._add(s.current, card)
+        s.known[s.current][card] += 1
+        s.phase = PLAY_PHASE
 
     def _do_claim(self) -> None:
-        seat = self.asked
-        card = self.discard.pop()
+        s = self.state
+        seat = s.asked
+        card = s.discard.pop()
         self._add(seat, card)
-        self.known[seat][card] += 1
-        self.claims[seat] += 1
+        s.known[seat][card] += 1
+        s.claims[seat] += 1
         penalty = self._pop_stock()
         if penalty is not None:
             self._add(seat, penalty)
         self._finish_draw()
 
     def _do_pass(self) -> None:
-        self.claim_queue.pop(0)
-        if self.claim_queue:
-            self.asked = self.claim_queue[0]
+        s = self.state
+        s.claim_queue.pop(0)
+        if s.claim_queue:
+            s.asked = s.claim_queue[0]
         else:
             self._finish_draw()
 
     def _do_laydown(self) -> None:
-        seat = self.current
         trios, runs = self.contract
-        arrangement = best_laydown(self.hands[seat], trios, runs, self.rules, self.table)
-        assert arrangement is not None  # legal_actions checked that it exists
-        for kind, cards, start, key in arrangement:
-            for c in cards:
+        s = self.state
+        self._lay_down(best_laydown(self._hand(), trios, runs, self.rules, s.table, s.current))
+
+    def _lay_down(self, melds: list[Meld] | None) -> None:
+        """Move the melds from the hand of the player in turn to the table."""
+        assert melds is not None  # legal_actions checked that the contract is in hand
+        s = self.state
+        seat = s.current
+        for meld in melds:
+            for c in meld.cards:
                 self._remove(seat, c)
-            if kind == TRIO:
-                self.table.append(Meld(seat, TRIO, cards, rank=key))
-            else:
-                self.table.append(Meld(seat, RUN, cards, start=start, suit=key))
-        self.laid_down[seat] = True
-        self.laid_down_turn[seat] = self.turn
+            s.table.append(meld)
+        s.laid_down[seat] = True
+        s.laid_down_turn[seat] = s.turn
         self._fits = None
 
     def _do_layoff(self, slot: int, m: int) -> None:
-        seat = self.current
+        s = self.state
         self._fits = None
         if slot >= SLOT_JOKER:
-            self._remove(seat, JOKER)
-            self.jokers_owed = max(0, self.jokers_owed - 1)
-            lay_off(self.table[m], JOKER, LOW if slot == SLOT_JOKER_LOW else HIGH, self.rules)
+            self._remove(s.current, JOKER)
+            s.jokers_owed = max(0, s.jokers_owed - 1)
+            lay_off(s.table[m], JOKER, LOW if slot == SLOT_JOKER_LOW else HIGH, self.rules)
             return
-        self._remove(seat, slot)
-        lay_off(self.table[m], slot, None, self.rules)
+        self._remove(s.current, slot)
+        lay_off(s.table[m], slot, None, self.rules)
 
     def _do_swap(self, card: int, m: int) -> None:
-        seat = self.current
-        meld = self.table[m]
-        if meld.kind == TRIO:
-            i = meld.cards.index(JOKER)
-        else:
-            i = next(
-                k for k, c in enumerate(meld.cards) if c == JOKER and meld.represented(k) == card
-            )
+        s = self.state
+        seat = s.current
         self._remove(seat, card)
-        meld.cards[i] = card
+        swap_joker(s.table[m], card)
         self._add(seat, JOKER)
-        self.known[seat][JOKER] += 1
+        s.known[seat][JOKER] += 1
         if self.rules.swapped_joker_laid_off:
-            self.jokers_owed += 1
+            s.jokers_owed += 1
         self._fits = None
 
     def _do_movejoker(self, src: int, dst: int, end: str) -> None:
-        take_end_joker(self.table[src], self._movable_joker_end(src, self.current), self.rules)
-        extend_run(self.table[dst], JOKER, end, self.rules)
-        self.joker_moved = True
+        s = self.state
+        take_end_joker(s.table[src], self._movable_joker_end(src), self.rules)
+        extend_run(s.table[dst], JOKER, end, self.rules)
+        s.joker_moved = True
         self._fits = None
 
     def _do_discard(self, card: int) -> None:
-        seat = self.current
+        s = self.state
+        seat = s.current
         self._remove(seat, card)
-        self.discard.append(card)
-        self.seen_discards[card] += 1
-        self.turn += 1
-        self.joker_moved = False
-        if self.turn >= self.rules.max_turns_per_round:
+        s.discard.append(card)
+        s.seen_discards[card] += 1
+        s.turn += 1
+        s.joker_moved = False
+        if s.turn >= self.rules.max_turns_per_round:
             self._end_round(closer=None)
             return
-        self.current = (seat + 1) % self.num_players
-        self.phase = "draw"
+        s.current = (seat + 1) % self.num_players
+        s.phase = DRAW_PHASE
 
     def _do_close(self) -> None:
-        seat = self.current
-        card = next(c for c in range(NUM_TYPES) if self.hands[seat][c])
+        s = self.state
+        seat = s.current
+        card = next(c for c in range(NUM_TYPES) if s.hands[seat][c])
         self._remove(seat, card)
-        self.discard.append(card)  # face down: never claimable, not a seen discard
+        s.discard.append(card)  # face down: never claimable, not a seen discard
         self._end_round(closer=seat)
 
     def _end_round(self, closer: int | None) -> None:
+        s = self.state
         points = []
         for seat in range(self.num_players):
             if seat == closer:
-                one_turn = self.laid_down_turn[seat] == self.turn
+                one_turn = s.laid_down_turn[seat] == s.turn
                 points.append(self.rules.one_turn_bonus if one_turn else 0)
             else:
                 points.append(self.hand_points(seat))
         for seat, pts in enumerate(points):
-            self.scores[seat] += pts
-        self.round_history.append(
-            {"round": self.round, "points": points, "closer": closer, "turns": self.turn}
+            s.scores[seat] += pts
+        s.round_history.append(
+            {"round": s.round, "points": points, "closer": closer, "turns": s.turn}
         )
-        self.round_index += 1
-        if self.round_index >= len(self.rules.rounds):
-            self.phase = "game_over"
-            self.asked = None
-            self.claim_queue = []
+        s.round_index += 1
+        if s.round_index >= len(self.rules.rounds):
+            s.phase = GAME_OVER
+            s.asked = None
+            s.claim_queue = []
             self._invalidate()
             return
-        self.round = self.rules.rounds[self.round_index]
+        s.round = self.rules.rounds[s.round_index]
         self._deal()
 
     # ------------------------------------------------------------------ explanations
@@ -731,189 +625,314 @@ class Game:
         return self.layout.from_str(text)
 
     def _illegal_reason(self, action: int) -> str:
+        """Why an action id is not legal now: the first of its kind's ``CHECKS`` it fails."""
         try:
             kind, *args = self.layout.decode(action)
         except ValueError as exc:
             return f"illegal action: {exc}"
         text = self.layout.to_str(action)
-        head = f"illegal action {action} ({text!r}) in phase {self.phase!r}"
-        if self.phase == "game_over":
+        phase = self.state.phase
+        head = f"illegal action {action} ({text!r}) in phase {phase!r}"
+        if phase == GAME_OVER:
             return f"{head}: the game is over"
-        phase_of = {"draw": "draw", "take": "draw", "claim": "claim", "pass": "claim"}
-        want = phase_of.get(kind, "play")
-        if want != self.phase:
-            return f"{head}: '{kind}' is only legal in the {want} phase"
-        seat = self.current
-        hand = self.hands[seat]
-        down = self.laid_down[seat]
-        size = self.hand_sizes[seat]
-        if kind == "laydown":
-            if down:
-                return f"{head}: seat {seat} has already laid down this round"
-            t, r = self.contract
-            return f"{head}: the hand holds no {t} trio(s) + {r} run(s) leaving a card in hand"
-        if kind in ("discard", "close") and self.jokers_owed:
-            return (
-                f"{head}: seat {seat} must first lay off the joker(s) taken by a swap this turn "
-                f"({self.jokers_owed} left; {self.rules.name} rules)"
-            )
-        if kind == "close":
-            if not down:
-                return f"{head}: seat {seat} has not laid down"
-            return f"{head}: closing needs exactly one card in hand, seat {seat} holds {size}"
-        if kind in ("discard", "layoff", "swap"):
-            card = args[0] if args[0] < SLOT_JOKER else JOKER
-            if not hand[card]:
-                return f"{head}: {card_to_str(card)} is not in seat {seat}'s hand"
-        if kind == "discard":
-            if size < 2:
-                return f"{head}: the last card cannot be discarded, it must be closed"
-            return (
-                f"{head}: {card_to_str(args[0])} fits a meld on the table and the "
-                f"{self.rules.name} rules forbid discarding it before laying down"
-            )
-        if kind in ("layoff", "swap", "movejoker"):
-            if not down:
-                return f"{head}: seat {seat} must lay down before {kind}"
-            melds = [args[1]] if kind != "movejoker" else [args[0], args[1]]
-            for m in melds:
-                if m >= len(self.table):
-                    return f"{head}: meld {m} does not exist (the table has {len(self.table)})"
-        if kind == "layoff":
-            if size < 2:
-                return f"{head}: a lay-off must leave one card in hand"
-            if self.jokers_owed and self._legal_but_for_owed(action):
-                return (
-                    f"{head}: after it the joker(s) taken by a swap could no longer be laid off "
-                    f"this turn ({self.rules.name} rules)"
-                )
-            return f"{head}: that card does not fit meld {args[1]} ({self._meld_text(args[1])})"
-        if kind == "swap":
-            if self.rules.joker_rule != "swap":
-                return f"{head}: the {self.rules.name} rules shift jokers, they do not swap them"
-            meld = self.table[args[1]]
-            if meld.kind == TRIO and self.rules.swap_run_jokers_only:
-                return f"{head}: the {self.rules.name} rules let only a run's jokers be swapped"
-            if self.rules.swapped_joker_laid_off and self._legal_but_for_owed(action):
-                return (
-                    f"{head}: the joker taken could not be laid off this turn, as the "
-                    f"{self.rules.name} rules require (it needs a free place on the table and a "
-                    "card left in hand)"
-                )
-            return f"{head}: no joker of meld {args[1]} stands for {card_to_str(args[0])}"
-        if kind == "movejoker":
-            if self.rules.joker_rule != "shift":
-                return f"{head}: only the continental_us rules move jokers between runs"
-            if self.joker_moved:
-                return f"{head}: seat {seat} has already moved a joker this turn (one per turn)"
-            return (
-                f"{head}: meld {args[0]} must be seat {seat}'s own run of 5+ cards with a joker "
-                f"at an end, and meld {args[1]} another run with room at its {args[2]} end"
-            )
-        return f"{head}: not legal now"
-
-    def _legal_but_for_owed(self, action: int) -> bool:
-        """Whether an action would be legal but for 004's laid-off-joker rule (for messages)."""
-        saved = self.rules
-        self.rules = replace(saved, swapped_joker_laid_off=False)
-        owed, self.jokers_owed = self.jokers_owed, 0
-        try:
-            return action in self._play_legal_actions()
-        finally:
-            self.rules, self.jokers_owed = saved, owed
-
-    def _meld_text(self, m: int) -> str:
-        meld = self.table[m]
-        return f"{meld.kind} {format_cards(meld.cards)}"
+        want = PHASE_OF_KIND[kind]
+        if want != phase:
+            return f"{head}: '{kind}' is only legal in the {want.value} phase"
+        for check in CHECKS[kind]:
+            if not check.holds(self, tuple(args)):
+                return f"{head}: {check.why(self, tuple(args))}"
+        return f"{head}: not legal now"  # unreachable while CHECKS and CANDIDATES agree (tested)
 
     # ------------------------------------------------------------------ copies and JSON
 
     def clone(self) -> Game:
         """An independent copy (the generator too)."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        g.claim_queue = list(self.claim_queue)
-        g.hands = [list(h) for h in self.hands]
-        g.hand_sizes = list(self.hand_sizes)
-        g.stock = list(self.stock)
-        g.discard = list(self.discard)
-        g.table = [m.copy() for m in self.table]
-        g.laid_down = list(self.laid_down)
-        g.laid_down_turn = list(self.laid_down_turn)
-        g.scores = list(self.scores)
-        g.claims = list(self.claims)
-        g.known = [list(k) for k in self.known]
-        g.seen_discards = list(self.seen_discards)
-        g.round_history = [dict(r, points=list(r["points"])) for r in self.round_history]
-        g.last_action = list(self.last_action)
-        g._legal = list(self._legal) if self._legal is not None else None
-        g._fits = None
-        return g
+        game = Game.from_state(self.setup, self.state.clone())
+        game._legal = list(self._legal) if self._legal is not None else None
+        return game
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-serialisable dict that ``from_dict`` restores exactly."""
-        preset = self.rules.name if PRESETS.get(self.rules.name) == self.rules else None
-        version, state, gauss = self.rng.getstate()
-
-        def cards(counts: list[int]) -> list[str]:
-            return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
-
-        return {
-            "preset": preset,
-            "rules": self.rules.to_dict(),
-            "num_players": self.num_players,
-            "round": self.round,
-            "round_index": self.round_index,
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": self.phase,
-            "asked": self.asked,
-            "claim_queue": list(self.claim_queue),
-            "hands": [cards(h) for h in self.hands],
-            "stock": [card_to_str(c) for c in self.stock],
-            "discard": [card_to_str(c) for c in self.discard],
-            "table": [m.to_dict() for m in self.table],
-            "laid_down": list(self.laid_down),
-            "laid_down_turn": list(self.laid_down_turn),
-            "scores": list(self.scores),
-            "turn": self.turn,
-            "claims": list(self.claims),
-            "known": [cards(k) for k in self.known],
-            "seen_discards": cards(self.seen_discards),
-            "round_history": [dict(r, points=list(r["points"])) for r in self.round_history],
-            "last_action": list(self.last_action),
-            "moves": self.moves,
-            "joker_moved": self.joker_moved,
-            "jokers_owed": self.jokers_owed,
-            "deal_seeds": list(self.deal_seeds),
-            "rng": [version, list(state), gauss],
-        }
+        return {**self.setup.to_dict(), **self.state.to_dict()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Restore a game from ``to_dict``; ValueError with the reason if it is malformed."""
-        from continental_env.state_check import load_state
-
-        return load_state(cls, data)
+        setup, state = load(data)
+        game = cls.from_state(setup, state)
+        if not game.is_over and not game.legal_actions():
+            fail(f"seat {game.actor} has no legal action in phase {state.phase!r}")
+        return game
 
     def __repr__(self) -> str:
+        s = self.state
         return (
-            f"Game({self.rules.name}, players={self.num_players}, round={self.round}, "
-            f"phase={self.phase}, current={self.current})"
+            f"Game({self.rules.name}, players={self.num_players}, round={s.round}, "
+            f"phase={s.phase}, current={s.current})"
         )
 
 
+# ============================================================================ the rules of each kind
+#
+# ``CHECKS[kind]`` lists, in order, the conditions an action of that kind must meet, each with the
+# words that explain a refusal. ``ONCE`` checks depend on the position only and are tested once
+# before the kind's candidates are listed; ``EACH`` checks are tested on every candidate; ``ARGS``
+# checks hold for every candidate by construction (the card is held, the meld exists, the card
+# fits: the candidate helpers list only those) and so are tested only to explain a refusal. A test
+# walks positions and checks that every legal action passes every check and every other one fails
+# one, so the explanations cannot drift from the rules.
+
+ONCE, EACH, ARGS = "once", "each", "args"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One condition of RULES.md on an action, and the refusal that names it."""
+
+    holds: Callable[[Game, tuple], bool]  # (game, the action's arguments) -> met?
+    why: Callable[[Game, tuple], str]  # the refusal, after "illegal action N ('text') ...: "
+    scope: str  # ONCE, EACH or ARGS (above)
+    # EACH checks only: whether the rule applies at all here (else every candidate passes).
+    active: Callable[[Game], bool] = lambda g: True
+
+
+def _seat(g: Game) -> int:
+    return g.state.current
+
+
+def _card_of(kind: str, args: tuple) -> int:
+    """The card an action takes out of the hand (a lay-off's joker slots are the joker)."""
+    card = args[0]
+    return JOKER if kind == "layoff" and card >= SLOT_JOKER else card
+
+
+def _held(kind: str) -> Check:
+    return Check(
+        lambda g, a: g._hand()[_card_of(kind, a)] > 0,
+        lambda g, a: f"{card_to_str(_card_of(kind, a))} is not in seat {_seat(g)}'s hand",
+        ARGS,
+    )
+
+
+def _down_before(kind: str) -> Check:
+    return Check(
+        lambda g, a: g._down(), lambda g, a: f"seat {_seat(g)} must lay down before {kind}", ONCE
+    )
+
+
+_NO_JOKERS_OWED = Check(
+    lambda g, a: not g.state.jokers_owed,
+    lambda g, a: (
+        f"seat {_seat(g)} must first lay off the joker(s) taken by a swap this turn "
+        f"({g.state.jokers_owed} left; {g.rules.name} rules)"
+    ),
+    ONCE,
+)
+_MELD_EXISTS = Check(lambda g, a: g._melds_exist(a[1]), lambda g, a: g._missing_meld(a[1]), ARGS)
+
+CHECKS: dict[str, tuple[Check, ...]] = {
+    "draw": (),
+    "take": (
+        Check(lambda g, a: bool(g.state.discard), lambda g, a: "the discard pile is empty", ONCE),
+    ),
+    "claim": (),
+    "pass": (),
+    "laydown": (
+        Check(
+            lambda g, a: not g._down(),
+            lambda g, a: f"seat {_seat(g)} has already laid down this round",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g._has_contract(),
+            lambda g, a: "the hand holds no {} trio(s) + {} run(s) leaving a card in hand".format(
+                *g.contract
+            ),
+            ONCE,
+        ),
+    ),
+    "close": (
+        _NO_JOKERS_OWED,
+        Check(lambda g, a: g._down(), lambda g, a: f"seat {_seat(g)} has not laid down", ONCE),
+        Check(
+            lambda g, a: g._size() == 1,
+            lambda g, a: (
+                f"closing needs exactly one card in hand, seat {_seat(g)} holds {g._size()}"
+            ),
+            ONCE,
+        ),
+    ),
+    "discard": (
+        _NO_JOKERS_OWED,
+        _held("discard"),
+        Check(
+            lambda g, a: g._size() >= 2,
+            lambda g, a: "the last card cannot be discarded, it must be closed",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g._discard_allowed(a[0]),
+            lambda g, a: (
+                f"{card_to_str(a[0])} fits a meld on the table and the {g.rules.name} rules "
+                "forbid discarding it before laying down"
+            ),
+            EACH,
+            lambda g: g.rules.discard_restriction,
+        ),
+    ),
+    "layoff": (
+        _held("layoff"),
+        _down_before("layoff"),
+        _MELD_EXISTS,
+        Check(
+            lambda g, a: g._size() >= 2,
+            lambda g, a: "a lay-off must leave one card in hand",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g.layout.layoff(a[1], a[0]) in g._layoff_ids_on(a[1]),
+            lambda g, a: f"that card does not fit meld {a[1]} ({g._meld_text(a[1])})",
+            ARGS,
+        ),
+        Check(
+            lambda g, a: g._owed_jokers_stay_placeable("layoff", a),
+            lambda g, a: (
+                "after it the joker(s) taken by a swap could no longer be laid off this turn "
+                f"({g.rules.name} rules)"
+            ),
+            EACH,
+            lambda g: g.rules.swapped_joker_laid_off,
+        ),
+    ),
+    "swap": (
+        _held("swap"),
+        _down_before("swap"),
+        _MELD_EXISTS,
+        Check(
+            lambda g, a: g.rules.joker_rule == "swap",
+            lambda g, a: f"the {g.rules.name} rules shift jokers, they do not swap them",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g.state.table[a[1]].kind == RUN or not g.rules.swap_run_jokers_only,
+            lambda g, a: f"the {g.rules.name} rules let only a run's jokers be swapped",
+            EACH,
+            lambda g: g.rules.swap_run_jokers_only,
+        ),
+        Check(
+            lambda g, a: a[0] in swap_targets(g.state.table[a[1]]),
+            lambda g, a: f"no joker of meld {a[1]} stands for {card_to_str(a[0])}",
+            ARGS,
+        ),
+        Check(
+            lambda g, a: g._owed_jokers_stay_placeable("swap", a),
+            lambda g, a: (
+                f"the joker taken could not be laid off this turn, as the {g.rules.name} rules "
+                "require (it needs a free place on the table and a card left in hand)"
+            ),
+            EACH,
+            lambda g: g.rules.swapped_joker_laid_off,
+        ),
+    ),
+    "movejoker": (
+        _down_before("movejoker"),
+        Check(
+            lambda g, a: g._melds_exist(a[0], a[1]), lambda g, a: g._missing_meld(a[0], a[1]), ARGS
+        ),
+        Check(
+            lambda g, a: g.rules.joker_rule == "shift",
+            lambda g, a: "only the continental_us rules move jokers between runs",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: not g.state.joker_moved,  # one joker move per turn, so every turn ends
+            lambda g, a: f"seat {_seat(g)} has already moved a joker this turn (one per turn)",
+            ONCE,
+        ),
+        Check(
+            lambda g, a: g.layout.move(*a) in g._movejoker_ids(),
+            lambda g, a: (
+                f"meld {a[0]} must be seat {_seat(g)}'s own run of 5+ cards with a joker at an "
+                f"end, and meld {a[1]} another run with room at its {a[2]} end"
+            ),
+            ARGS,
+        ),
+    ),
+}
+
+# Each kind's candidate ids (see the helpers in ``Game``); the kinds each phase offers.
+CANDIDATES: dict[str, Callable[[Game], list[int]]] = {
+    "draw": Game._draw_ids,
+    "take": Game._take_ids,
+    "claim": Game._claim_ids,
+    "pass": Game._pass_ids,
+    "laydown": Game._laydown_ids,
+    "close": Game._close_ids,
+    "discard": Game._discard_ids,
+    "layoff": Game._layoff_ids,
+    "swap": Game._swap_ids,
+    "movejoker": Game._movejoker_ids,
+}
+KINDS_OF_PHASE: dict[Phase, tuple[str, ...]] = {
+    phase: tuple(kind for kind, of in PHASE_OF_KIND.items() if of == phase) for phase in Phase
+}
+# What ``_legal_ids`` walks per phase: each kind's ONCE checks, candidates and EACH checks.
+_PLANS: dict[
+    Phase, tuple[tuple[tuple[Check, ...], Callable[[Game], list[int]], tuple[Check, ...]], ...]
+] = {
+    phase: tuple(
+        (
+            tuple(c for c in CHECKS[kind] if c.scope == ONCE),
+            CANDIDATES[kind],
+            tuple(c for c in CHECKS[kind] if c.scope == EACH),
+        )
+        for kind in kinds
+    )
+    for phase, kinds in KINDS_OF_PHASE.items()
+}
+
+# What each action kind does: ``apply`` calls ``EFFECTS[kind](game, *args)``.
+EFFECTS: dict[str, Callable[..., None]] = {
+    "draw": Game._do_draw,
+    "take": Game._do_take,
+    "claim": Game._do_claim,
+    "pass": Game._do_pass,
+    "laydown": Game._do_laydown,
+    "close": Game._do_close,
+    "discard": Game._do_discard,
+    "layoff": Game._do_layoff,
+    "swap": Game._do_swap,
+    "movejoker": Game._do_movejoker,
+}
+
+
+def _state_field(name: str) -> property:
+    def get(game: Game) -> Any:
+        return getattr(game.state, name)
+
+    return property(get, doc=f"``state.{name}``: the position's field (read-only; see ``State``).")
+
+
+# Every position field stays readable as ``game.<field>`` (``game.hands``, ``game.phase``, ...);
+# the engine itself reads and writes ``game.state``.
+for _name in FIELD_NAMES:
+    setattr(Game, _name, _state_field(_name))
+
+
 __all__ = [
+    "CHECKS",
     "CLAIM",
     "CLOSE",
     "DISCARD_BASE",
     "DRAW",
+    "EFFECTS",
     "LAYDOWN",
     "LAYOFF_BASE",
     "PASS",
     "TAKE",
     "ActionLayout",
     "Game",
+    "Phase",
+    "Setup",
+    "State",
 ]

@@ -15,7 +15,15 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 
-from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, rank_of, suit_of
+from continental_env.cards import (
+    JOKER,
+    NUM_RANKS,
+    NUM_TYPES,
+    RANK_CARDS,
+    make_card,
+    rank_of,
+    suit_of,
+)
 from continental_env.rules import RuleConfig, contract_for_round, points_table
 
 TRIO = "trio"
@@ -79,7 +87,7 @@ class Meld:
         """The natural card type that position ``index`` stands for."""
         if self.kind == TRIO:
             return -1  # any suit of the trio's rank
-        return self.suit * 13 + (self.start + index) % NUM_RANKS
+        return make_card(self.suit, (self.start + index) % NUM_RANKS)
 
     def __repr__(self) -> str:
         return f"Meld({self.owner}, {self.kind}, {_fmt(self.cards)})"
@@ -163,7 +171,7 @@ def arrange_run(cards: Sequence[int], rules: RuleConfig) -> list[int] | None:
             rank_set = set(ranks)
             for i in range(n):
                 r = (start + i) % NUM_RANKS
-                out.append(suit * 13 + r if r in rank_set else JOKER)
+                out.append(make_card(suit, r) if r in rank_set else JOKER)
             if run_layout(out, rules) is not None:
                 return out
     return None
@@ -214,7 +222,7 @@ def end_card(meld: Meld, end: str, rules: RuleConfig) -> int | None:
     if meld.kind != RUN or not run_can_extend(meld, end, rules):
         return None
     pos = -1 if end == LOW else len(meld.cards)
-    return meld.suit * 13 + (meld.start + pos) % NUM_RANKS
+    return make_card(meld.suit, (meld.start + pos) % NUM_RANKS)
 
 
 def extend_run(meld: Meld, card: int, end: str, rules: RuleConfig) -> None:
@@ -242,10 +250,38 @@ def joker_positions(meld: Meld) -> list[int]:
     return [i for i, c in enumerate(meld.cards) if c == JOKER]
 
 
+def joker_for(meld: Meld, card: int) -> int | None:
+    """Where the joker that natural ``card`` may replace sits: a trio's first joker, the run's
+    joker standing for exactly that card; None if there is none."""
+    for i in joker_positions(meld):
+        if meld.kind == TRIO or meld.represented(i) == card:
+            return i
+    return None
+
+
+def end_joker(meld: Meld) -> str | None:
+    """The end of a run that holds a joker (the high end first), or None."""
+    if meld.kind != RUN:
+        return None
+    if meld.cards[-1] == JOKER:
+        return HIGH
+    if meld.cards[0] == JOKER:
+        return LOW
+    return None
+
+
+def swap_joker(meld: Meld, card: int) -> None:
+    """Natural ``card`` takes the place of the joker standing for it, in place (RULES 1.4)."""
+    i = joker_for(meld, card)
+    if i is None:
+        raise ValueError(f"no joker of {meld!r} stands for {_fmt([card])}")
+    meld.cards[i] = card
+
+
 def fitting_cards(meld: Meld, rules: RuleConfig) -> list[int]:
     """Card types that could be laid off on this meld now (the joker included when it fits)."""
     if meld.kind == TRIO:
-        return [s * 13 + meld.rank for s in range(4)] + [JOKER]
+        return [*RANK_CARDS[meld.rank], JOKER]
     out = [c for c in (end_card(meld, LOW, rules), end_card(meld, HIGH, rules)) if c is not None]
     if out:
         out.append(JOKER)
@@ -257,7 +293,7 @@ def swap_targets(meld: Meld) -> list[int]:
     if JOKER not in meld.cards:
         return []
     if meld.kind == TRIO:
-        return [s * 13 + meld.rank for s in range(4)]
+        return list(RANK_CARDS[meld.rank])
     return sorted({meld.represented(i) for i in joker_positions(meld)})
 
 
@@ -284,9 +320,7 @@ def layoff_options(
     003's shift and on the player's ``own`` run, the place of the joker standing for it).
     """
     if meld.kind == TRIO:
-        out: list[tuple[int, str | None]] = [
-            (s * 13 + meld.rank, None) for s in range(4) if hand[s * 13 + meld.rank]
-        ]
+        out: list[tuple[int, str | None]] = [(c, None) for c in RANK_CARDS[meld.rank] if hand[c]]
         if hand[JOKER]:
             out.append((JOKER, None))
         return out
@@ -313,8 +347,7 @@ def lay_off(meld: Meld, card: int, end: str | None, rules: RuleConfig) -> None:
         return
     natural_end = natural_layoff_end(meld, card, rules)
     if natural_end is None:  # 003's shift: the natural takes the joker's place, the joker moves out
-        i = next(k for k in joker_positions(meld) if meld.represented(k) == card)
-        meld.cards[i] = card
+        swap_joker(meld, card)
         extend_run(meld, JOKER, HIGH if run_can_extend(meld, HIGH, rules) else LOW, rules)
         return
     extend_run(meld, card, natural_end, rules)
@@ -346,7 +379,7 @@ def _windows(counts: Sequence[int], jokers: int, rules: RuleConfig, pts: Sequenc
     min_run = rules.min_run
     out = []
     for suit in range(4):
-        base = suit * 13
+        base = make_card(suit, 0)
         present = [counts[base + r] > 0 for r in range(NUM_RANKS)]
         if not any(present):
             continue
@@ -386,7 +419,7 @@ def _take_run(counts: list[int], window: tuple) -> tuple[list[int], int, int]:
     cards = [JOKER] * pad_low
     naturals = 0
     for i in range(n):
-        c = suit * 13 + (start + i) % 13
+        c = make_card(suit, (start + i) % NUM_RANKS)
         if counts[c] > 0:
             counts[c] -= 1
             cards.append(c)
@@ -415,7 +448,7 @@ class _Search:
         self.windows = _windows(counts, counts[JOKER], rules, self.pts) if runs else []
         # Upper bound of what trios can add: the best `trios` ranks by natural points.
         rank_values = sorted(
-            (sum(self.pts[s * 13 + r] * counts[s * 13 + r] for s in range(4)) for r in range(13)),
+            (sum(self.pts[c] * counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)),
             reverse=True,
         )
         self.trio_bound = sum(rank_values[:trios])
@@ -439,7 +472,7 @@ class _Search:
             if value + left * w[0] + self.trio_bound + self.joker_bound <= self.best_value:
                 break  # windows are sorted by value: nothing further can beat the best
             jokers_needed = (
-                sum(1 for k in range(w[3]) if counts[w[1] * 13 + (w[2] + k) % 13] == 0)
+                sum(1 for k in range(w[3]) if counts[make_card(w[1], (w[2] + k) % NUM_RANKS)] == 0)
                 + w[4]
                 + w[5]
             )
@@ -463,10 +496,8 @@ class _Search:
         if self.trios == 0:
             return self._finish(counts, runs, [], run_value)
         # Trio candidates: ranks with a natural left, or one a run can give up for a joker.
-        left_by_rank = [sum(counts[s * 13 + r] for s in range(4)) for r in range(13)]
-        value_by_rank = [
-            sum(pts[s * 13 + r] * counts[s * 13 + r] for s in range(4)) for r in range(13)
-        ]
+        left_by_rank = [sum(counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)]
+        value_by_rank = [sum(pts[c] * counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)]
         stealable = [0] * 13
         for cards, _suit, _start, naturals in runs:
             if naturals >= 2:
@@ -511,8 +542,7 @@ class _Search:
         if trio_ranks:
             for r, m in sorted(trio_ranks.items()):
                 naturals = []
-                for s in range(4):
-                    c = s * 13 + r
+                for c in RANK_CARDS[r]:
                     naturals.extend([c] * counts[c])
                     counts[c] = 0
                 # steal missing naturals from runs, a joker taking their place
@@ -613,15 +643,21 @@ def _best_contract_cached(
 
 
 def best_contract(
-    counts: Sequence[int], trios: int, runs: int, rules: RuleConfig
-) -> list[tuple[str, list[int], int, int]] | None:
+    counts: Sequence[int], trios: int, runs: int, rules: RuleConfig, owner: int = -1
+) -> list[Meld] | None:
     """The arrangement of exactly `trios` trios and `runs` runs leaving the fewest points in
-    hand (one card at least), as (kind, cards, start, rank-or-suit) tuples; None if none exists.
+    hand (one card at least), as new ``Meld``s of ``owner`` (trios first, runs in sequence
+    order); None if none exists.
     """
     found = _best_contract_cached(tuple(counts), trios, runs, rules, False)
     if found is None:
         return None
-    return [(kind, list(cards), start, key) for kind, cards, start, key in found]
+    return [
+        Meld(owner, TRIO, list(cards), rank=key)
+        if kind == TRIO
+        else Meld(owner, RUN, list(cards), start=start, suit=key)
+        for kind, cards, start, key in found
+    ]
 
 
 def has_contract(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> bool:
@@ -658,8 +694,8 @@ def _contract_exists(
     windows = []
     spans = _min_spans(min_run, wrap)
     for suit in range(4):
-        base = suit * 13
-        row = counts[base : base + 13]
+        base = make_card(suit, 0)
+        row = counts[base : base + NUM_RANKS]
         for ranks in spans:
             naturals = sum(1 for r in ranks if row[r])
             if naturals and min_run - naturals <= jokers:
@@ -669,6 +705,11 @@ def _contract_exists(
     work = list(counts)
     stealable = [0] * 13
     return _exists_runs(work, windows, 0, runs, trios, stealable, steal)
+
+
+def run_spans(rules: RuleConfig) -> tuple[tuple[int, ...], ...]:
+    """Rank lists of every run of exactly ``min_run`` positions these rules allow."""
+    return _min_spans(rules.min_run, rules.ace_wraparound)
 
 
 @lru_cache(maxsize=16)
@@ -746,7 +787,8 @@ def _trios_fit(counts: Sequence[int], stealable: list[int], trios: int, jokers: 
         return True
     costs = []
     for r in range(13):
-        n = counts[r] + counts[13 + r] + counts[26 + r] + counts[39 + r]
+        c, d, h, s = RANK_CARDS[r]
+        n = counts[c] + counts[d] + counts[h] + counts[s]
         avail = n + stealable[r]  # a natural a run gives up costs the run one joker
         prev = 0
         for m in range(1, min(avail, trios) + 1):
@@ -773,7 +815,7 @@ def find_contract(
     found = best_contract(counts, trios, runs, rules)
     if found is None:
         return None
-    return [cards for _kind, cards, _start, _key in found]
+    return [meld.cards for meld in found]
 
 
 # ----------------------------------------------------------------------------- lay-down choice
@@ -824,18 +866,24 @@ def best_laydown(
     runs: int,
     rules: RuleConfig,
     table: Sequence[Meld] = (),
-) -> list[tuple[str, list[int], int, int]] | None:
+    owner: int = -1,
+) -> list[Meld] | None:
     """The contract arrangement a good player lays down (RULES 1.4), or None if there is none.
 
     ``table`` holds the melds already on the table. The choice minimises the cards, then the
     points, left in hand after the best sequence of lay-offs this turn, then the points right
-    after the lay-down; among equals, ``best_contract``'s choice is kept. Returns
-    (kind, cards, start, rank-or-suit) tuples as ``best_contract`` does, trios first.
+    after the lay-down; among equals, ``best_contract``'s choice is kept. Returns new ``Meld``s
+    of ``owner`` as ``best_contract`` does (trios first, runs in sequence order).
     """
     plan = _laydown_plan(tuple(counts), trios, runs, rules, _table_signature(table))
     if plan is None:
         return None
-    return [(kind, list(cards), start, key) for kind, cards, start, key in plan[1]]
+    return [
+        Meld(owner, TRIO, list(cards), rank=key)
+        if kind == TRIO
+        else Meld(owner, RUN, list(cards), start=start, suit=key)
+        for kind, cards, start, key in plan[1]
+    ]
 
 
 def laydown_outcome(

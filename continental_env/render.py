@@ -23,7 +23,7 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
     names = names or [f"player_{i}" for i in range(p)]
     trios, runs = game.contract
     lines = []
-    header = f"Round {game.round} of {len(game.rules.rounds)}"
+    header = f"Round {game.state.round} of {len(game.rules.rounds)}"
     header += f"  contract: {trios} trio(s) + {runs} run(s)  [{game.rules.name}]"
     lines.append(header)
     lines.append("=" * len(header))
@@ -31,44 +31,47 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
         lines.append("Game over.")
     else:
         actor = game.actor
-        where = f"{names[game.current]} in turn, {game.phase} step"
-        if game.phase == "claim":
+        where = f"{names[game.state.current]} in turn, {game.state.phase} step"
+        if game.state.phase == "claim":
             where += f"; {names[actor]} is asked whether to claim"
         lines.append(where)
-        top = format_cards(game.discard[-1:]) or "(empty)"
-        lines.append(f"Stock: {len(game.stock)} cards   Discard top: {top}   Turn {game.turn}")
+        top = format_cards(game.state.discard[-1:]) or "(empty)"
+        lines.append(
+            f"Stock: {len(game.state.stock)} cards   Discard top: {top}   Turn {game.state.turn}"
+        )
     lines.append("")
     width = max(len(n) for n in names)
     for s in range(p):
         marker = ">" if not game.is_over and s == game.actor else " "
-        status = "down" if game.laid_down[s] else "    "
+        status = "down" if game.state.laid_down[s] else "    "
         tags = []
-        if s == game.dealer:
+        if s == game.state.dealer:
             tags.append("dealer")
-        if game.claims[s]:
-            tags.append(f"claims {game.claims[s]}")
+        if game.state.claims[s]:
+            tags.append(f"claims {game.state.claims[s]}")
         if seat is None or s == seat:
             hand = format_cards(game.hand_cards(s))
         else:
-            known = [c for c in range(53) for _ in range(game.known[s][c])]
-            hand = f"[{game.hand_sizes[s]} cards]"
+            known = [c for c in range(53) for _ in range(game.state.known[s][c])]
+            hand = f"[{game.state.hand_sizes[s]} cards]"
             if known:
                 hand += f" known: {format_cards(known)}"
         lines.append(
-            f"{marker} {names[s]:<{width}}  score {game.scores[s]:>4}  {status}  "
-            f"{game.hand_sizes[s]:>2} cards  {hand}" + (f"  ({', '.join(tags)})" if tags else "")
+            f"{marker} {names[s]:<{width}}  score {game.state.scores[s]:>4}  {status}  "
+            f"{game.state.hand_sizes[s]:>2} cards  {hand}"
+            + (f"  ({', '.join(tags)})" if tags else "")
         )
     lines.append("")
-    if game.table:
+    if game.state.table:
         lines.append("Table:")
-        for m, meld in enumerate(game.table):
+        for m, meld in enumerate(game.state.table):
             lines.append(
                 f"  {m:>2}  {meld.kind:<4}  {names[meld.owner]:<{width}}  {format_cards(meld.cards)}"
             )
     else:
         lines.append("Table: (no melds yet)")
-    if game.round_history:
-        last = game.round_history[-1]
+    if game.state.round_history:
+        last = game.state.round_history[-1]
         closer = "nobody (stock or turn limit)" if last["closer"] is None else names[last["closer"]]
         lines.append("")
         lines.append(f"Last round {last['round']}: closed by {closer}; points {last['points']}")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
-from continental_env.cards import JOKER, NUM_TYPES, rank_of
+from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, rank_of
 
 # (trios, runs) the contract of round r asks for, r = 1..7 (RULES.md 1.2).
 CONTRACTS: tuple[tuple[int, int], ...] = (
@@ -238,6 +238,17 @@ def points_table(rules: RuleConfig) -> tuple[int, ...]:
     return tuple(pts[0] if c == JOKER else pts[rank_of(c) + 1] for c in range(NUM_TYPES))
 
 
+@lru_cache(maxsize=256)
+def deck_counts(rules: RuleConfig, num_players: int, round_number: int) -> tuple[int, ...]:
+    """Copies of each of the 53 card types in one round's shuffled decks (jokers included).
+
+    The one place a round's deck is defined: the deal, the conservation check of a loaded
+    state, the bots' unseen-card counts and the game-length bound all read it.
+    """
+    decks = rules.decks(num_players, round_number)
+    return (decks,) * NUM_NATURALS + (decks * rules.jokers_per_deck,)
+
+
 def resolve_rules(preset: str | RuleConfig) -> RuleConfig:
     """A RuleConfig from a preset name or a RuleConfig."""
     if isinstance(preset, RuleConfig):
@@ -254,6 +265,7 @@ __all__ = [
     "RuleConfig",
     "cards_dealt",
     "contract_for_round",
+    "deck_counts",
     "points_table",
     "resolve_rules",
 ]

@@ -191,12 +191,12 @@ class SingleAgentContinental(gymnasium.Env):
             self._new_game()
         self._seat_players()
         while True:
-            rounds_before = len(self.game.round_history)
+            rounds_before = len(self.game.state.round_history)
             self._play_opponents(stop_at_round_end=True)
             if self.game.is_over:
                 self._new_game()
                 self._seat_players()
-            elif len(self.game.round_history) == rounds_before:
+            elif len(self.game.state.round_history) == rounds_before:
                 break
             self._skipped += 1  # a round ended before the learner's first decision in it
             if self._skipped > 100:
@@ -210,7 +210,7 @@ class SingleAgentContinental(gymnasium.Env):
             raise RuntimeError("step() after the episode ended; call reset()")
         aec = self._aec
         agent = aec.possible_agents[self.learner]
-        rounds_before = len(self.game.round_history)
+        rounds_before = len(self.game.state.round_history)
         aec.step(int(action))  # raises ValueError on an illegal action
         reward = aec.rewards[agent]
         if not self.game.is_over and not self._round_over(rounds_before):
@@ -220,8 +220,8 @@ class SingleAgentContinental(gymnasium.Env):
         terminated = game.is_over or (self.round_episodes and self._round_over(rounds_before))
         if terminated:
             self._episode_open = False
-            info["round_points"] = [r["points"][self.learner] for r in game.round_history]
-            info["score"] = game.scores[self.learner]
+            info["round_points"] = [r["points"][self.learner] for r in game.state.round_history]
+            info["score"] = game.state.scores[self.learner]
         return self._observe(), float(reward), terminated, False, self._with_mask(info)
 
     def _new_game(self) -> None:
@@ -229,7 +229,7 @@ class SingleAgentContinental(gymnasium.Env):
         self._game_running = True
 
     def _round_over(self, rounds_before: int) -> bool:
-        return self.round_episodes and len(self.game.round_history) > rounds_before
+        return self.round_episodes and len(self.game.state.round_history) > rounds_before
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (never all False)."""
@@ -261,7 +261,7 @@ class SingleAgentContinental(gymnasium.Env):
         aec = self._aec
         game = self.game
         learner_agent = aec.possible_agents[self.learner]
-        rounds_before = len(game.round_history)
+        rounds_before = len(game.state.round_history)
         reward = 0.0
         while not game.is_over:
             seat = game.actor
@@ -272,7 +272,7 @@ class SingleAgentContinental(gymnasium.Env):
             aec.step(action)
             self.opponent_decisions += 1
             reward += aec.rewards[learner_agent]
-            if stop_at_round_end and len(game.round_history) > rounds_before:
+            if stop_at_round_end and len(game.state.round_history) > rounds_before:
                 break
         return reward
 

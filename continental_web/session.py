@@ -169,7 +169,7 @@ def describe(game: Game, action: int, names: Sequence[str]) -> str:
     text = game.action_to_str(action)
     if who.lower() == "you":  # "you pass", not "you passes"
         return _second_person(describe(game, action, [*names[:seat], "@", *names[seat + 1 :]]))
-    top = card_to_str(game.discard[-1]) if game.discard else "?"
+    top = card_to_str(game.state.discard[-1]) if game.state.discard else "?"
     if action == DRAW:
         return f"{who} draws from the stock"
     if action == TAKE:
@@ -186,12 +186,12 @@ def describe(game: Game, action: int, names: Sequence[str]) -> str:
     if kind == "discard":
         return f"{who} discards {args[0]}"
     if kind == "layoff":
-        meld = game.table[int(args[1])]
+        meld = game.state.table[int(args[1])]
         where = f"{possessive(names[meld.owner])} {meld.kind} #{args[1]}"
         end = f" at the {args[2]} end" if len(args) == 3 else ""
         return f"{who} lays off {args[0]} on {where}{end}"
     if kind == "swap":
-        meld = game.table[int(args[1])]
+        meld = game.state.table[int(args[1])]
         owner = possessive(names[meld.owner])
         return f"{who} swaps {args[0]} for the joker in {owner} {meld.kind} #{args[1]}"
     if kind == "movejoker":
@@ -226,18 +226,18 @@ def _second_person(line: str) -> str:
 def after_move(game: Game, melds_before: int, round_before: int, names: Sequence[str]) -> list[str]:
     """Extra log lines after a move: the melds a lay-down added, a round's end."""
     lines = []
-    if game.round_index == round_before and len(game.table) > melds_before:
-        for m in range(melds_before, len(game.table)):
-            meld = game.table[m]
+    if game.state.round_index == round_before and len(game.state.table) > melds_before:
+        for m in range(melds_before, len(game.state.table)):
+            meld = game.state.table[m]
             lines.append(f"  {meld.kind} #{m}: {format_cards(meld.cards)}")
-    if game.round_index != round_before:
-        last = game.round_history[-1]
+    if game.state.round_index != round_before:
+        last = game.state.round_history[-1]
         closer = last["closer"]
         how = "nobody closed" if closer is None else f"{names[closer]} closed"
         points = ", ".join(f"{n} {p}" for n, p in zip(names, last["points"], strict=True))
         lines.append(f"Round {last['round']} over: {how}. Points: {points}")
         if not game.is_over:
-            lines.append(f"Round {game.round} dealt; {names[game.dealer]} deals")
+            lines.append(f"Round {game.state.round} dealt; {names[game.state.dealer]} deals")
     return lines
 
 
@@ -260,7 +260,7 @@ def play_logged(game: Any, action: int, names: Sequence[str], log: list[str]) ->
             log.append(knock.dealt_line(game, names))
         return
     line = describe(game, action, names) if game.is_legal(action) else ""
-    melds_before, round_before = len(game.table), game.round_index
+    melds_before, round_before = len(game.state.table), game.state.round_index
     game.apply(action)
     log.append(line)
     log.extend(after_move(game, melds_before, round_before, names))
@@ -405,7 +405,7 @@ def round_results(game: Game) -> list[dict[str, Any]]:
             "closer": r["closer"],
             "turns": r["turns"],
         }
-        for r in game.round_history
+        for r in game.state.round_history
     ]
 
 
@@ -544,14 +544,14 @@ def build_state(
     extra: dict[str, Any] = {
         "config": dict(config),
         "rounds_played": round_results(game),
-        "round_number": game.round_index + 1 if not game.is_over else len(game.rules.rounds),
+        "round_number": game.state.round_index + 1 if not game.is_over else len(game.rules.rounds),
         "game_over": game.is_over,
     }
     if game.is_over:
         extra["winners"] = game.winners()
         extra["seed"] = seed
     state = seat_state(view, names, log, extra)
-    if game.is_over and game.round_history[-1]["closer"] is not None:
+    if game.is_over and game.state.round_history[-1]["closer"] is not None:
         # The last round was closed: the top of the pile is the closing card, face down.
         state["discard_top"] = None
         state["discard_face_down"] = True
@@ -620,7 +620,7 @@ def new_session(
     }
     session = Session(g, seat, names, bots, config, seed)
     session.log.append(
-        f"Round {g.round} dealt; {names[g.dealer]} deals, {names[g.current]} plays first"
+        f"Round {g.state.round} dealt; {names[g.state.dealer]} deals, {names[g.state.current]} plays first"
     )
     return session
 

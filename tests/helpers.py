@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from continental_env.cards import JOKER, NUM_NATURALS, card_to_str, parse_cards
+from continental_env.cards import card_to_str, parse_cards
 from continental_env.game import Game
-from continental_env.rules import PRESETS, RuleConfig
+from continental_env.rules import PRESETS, RuleConfig, deck_counts
 
 _RNG_STATE = random.Random(12345).getstate()
 
@@ -27,10 +27,8 @@ def rng_field() -> list[Any]:
 
 def deck_multiset(rules: RuleConfig, num_players: int, round_number: int) -> Counter[int]:
     """The multiset of card ids a round is played with."""
-    decks = rules.decks(num_players, round_number)
-    deck: Counter[int] = Counter({c: decks for c in range(NUM_NATURALS)})
-    deck[JOKER] = decks * rules.jokers_per_deck
-    return deck
+    counts = deck_counts(rules, num_players, round_number)
+    return Counter({c: n for c, n in enumerate(counts) if n})
 
 
 def cards(text: str) -> list[str]:

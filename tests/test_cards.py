@@ -61,3 +61,14 @@ def test_counts_are_a_multiset_with_repeats_from_several_decks() -> None:
     assert counts[JOKER] == 2
     assert sum(counts) == 6
     assert from_counts(counts) == sorted(hand)
+
+
+def test_rank_cards_are_the_four_naturals_of_each_rank() -> None:
+    from continental_env.cards import NUM_RANKS, RANK_CARDS, make_card, rank_of, suit_of
+
+    assert len(RANK_CARDS) == NUM_RANKS
+    for rank, cards in enumerate(RANK_CARDS):
+        assert [rank_of(c) for c in cards] == [rank] * 4
+        assert [suit_of(c) for c in cards] == [0, 1, 2, 3]
+        assert cards == tuple(make_card(s, rank) for s in range(4))
+    assert format_cards(RANK_CARDS[0]) == "AC AD AH AS"

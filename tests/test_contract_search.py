@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from reference import examples, ref_best_leftover, ref_meld
 
 from continental_env.cards import JOKER, make_card, parse_cards, to_counts
-from continental_env.melds import best_contract, find_contract, has_contract
+from continental_env.melds import Meld, best_contract, find_contract, has_contract
 from continental_env.rules import CONTRACTS, PRESETS, RuleConfig, points_table
 
 ALL = ("continental", "continental_us", "continental_es")
@@ -35,16 +35,19 @@ def check_arrangement(hand: list[int], trios: int, runs: int, rules: RuleConfig)
     assert has_contract(to_counts(hand), trios, runs, rules) == (found is not None)
     if found is None:
         return None
-    kinds = [kind for kind, _cards, _start, _key in found]
+    kinds = [meld.kind for meld in found]
     assert kinds.count("trio") == trios and kinds.count("run") == runs
     assert kinds == sorted(kinds, key=lambda k: k != "trio")  # trios first
     used: Counter[int] = Counter()
-    for kind, cards, _start, _key in found:
-        assert ref_meld(kind, cards, rules, ordered=True), (kind, cards)
-        used.update(cards)
+    for meld in found:
+        assert ref_meld(meld.kind, meld.cards, rules, ordered=True), meld
+        # The meld's own record of where it sits agrees with the validator's.
+        built = Meld.build(meld.owner, meld.kind, meld.cards, rules)
+        assert (built.start, built.rank, built.suit) == (meld.start, meld.rank, meld.suit), meld
+        used.update(meld.cards)
     assert not used - Counter(hand), "melds use cards the hand does not hold"
     assert sum(Counter(hand).values()) - sum(used.values()) >= 1, "no card left in hand"
-    return leftover_points(hand, [cards for _k, cards, _s, _key in found], rules)
+    return leftover_points(hand, [meld.cards for meld in found], rules)
 
 
 def find(text: str, round_number: int, preset: str = "continental") -> list[list[int]] | None:

@@ -33,7 +33,7 @@ def laid(hand_text: str, round_number: int, preset: str = "continental", table=(
         to_counts(parse_cards(hand_text)), trios, runs, rules, table_melds(list(table), rules)
     )
     assert found is not None
-    return [format_cards(cards) for _kind, cards, _start, _key in found]
+    return [format_cards(m.cards) for m in found]
 
 
 def test_the_rules_example_keeps_the_king_to_close_with() -> None:
@@ -157,16 +157,16 @@ def test_the_choice_matches_a_brute_force_over_every_laydown_and_layoff(case) ->
         return
     # The arrangement itself: the exact contract, valid melds, cards from the hand, one left,
     # and the rest laid off as well as the key says.
-    kinds = [kind for kind, _cards, _start, _key in found]
+    kinds = [m.kind for m in found]
     assert kinds == ["trio"] * trios + ["run"] * runs
     left = Counter(hand_cards)
-    for kind, cards, _start, _key in found:
-        assert ref_meld(kind, cards, rules, ordered=True), (kind, format_cards(cards))
-        left -= Counter(cards)
-    assert sum(left.values()) == sum(Counter(hand_cards).values()) - sum(len(m[1]) for m in found)
+    for m in found:
+        assert ref_meld(m.kind, m.cards, rules, ordered=True), (m.kind, format_cards(m.cards))
+        left -= Counter(m.cards)
+    assert sum(left.values()) == len(hand_cards) - sum(len(m.cards) for m in found)
     rest = list(left.elements())
     assert rest
-    own = [(kind, list(cards)) for kind, cards, _start, _key in found]
+    own = [(m.kind, list(m.cards)) for m in found]
     pts = points_table(rules)
     assert (
         *ref_layoff_outcome(rest, ordered_table + own, rules),

@@ -1,0 +1,661 @@
+"""The two halves of a contract game: its static ``Setup`` and its position, one ``State``.
+
+As in OpenSpiel (``gin_rummy.h``: a game object holds the parameters, the action count and the
+maximum game length; a state holds one position), ``Setup`` holds what never changes during a
+game (rules, table size, action layout, card points, the length bound) and is shared by every
+game of that table; ``State`` is the position and nothing else.
+
+Each ``State`` field is declared once, below, with a comment and a ``Codec`` saying how it is
+copied, written to JSON and read back with its shape checked; whether it restarts at each deal
+and what a seat may not see of it. ``clone``, ``to_dict``, ``from_dict``, the per-round reset and
+the redacted copy of a seat's view are all generated from those declarations. The checks that
+relate fields to each other (cards conserved, a claim window that makes sense) are in
+``state_check.py``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from functools import cached_property, lru_cache
+from typing import Any, NoReturn
+
+from continental_env.actions import ActionLayout, layout_for
+from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, from_counts
+from continental_env.melds import RUN, TRIO, Meld
+from continental_env.rules import PRESETS, RuleConfig, deck_counts, points_table
+
+
+class Phase(StrEnum):
+    """What the position awaits; each value is the JSON string (and compares equal to it)."""
+
+    DRAW = "draw"  # the player in turn draws from the stock or takes the discard
+    CLAIM = "claim"  # the asked seat answers whether it claims the declined discard
+    PLAY = "play"  # the player in turn lays down, lays off, swaps, discards or closes
+    GAME_OVER = "game_over"  # the last round is scored
+
+    def __repr__(self) -> str:
+        # Messages quote a phase as its JSON string ('draw'), as they did when phases were str.
+        return repr(self.value)
+
+
+def fail(message: str) -> NoReturn:
+    """Refuse a state being loaded: one ``ValueError`` naming the field and the problem."""
+    raise ValueError(f"malformed game state: {message}")
+
+
+# ============================================================================ the static half
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game holds fixed from its creation: rules and table size, and all they imply."""
+
+    rules: RuleConfig
+    num_players: int
+
+    def __post_init__(self) -> None:
+        self.rules.check_players(self.num_players)
+
+    @staticmethod
+    @lru_cache(maxsize=64)
+    def of(rules: RuleConfig, num_players: int) -> Setup:
+        """The shared ``Setup`` of these rules and table size."""
+        return Setup(rules, num_players)
+
+    @property
+    def layout(self) -> ActionLayout:
+        """The action ids of this table (``continental_env.actions``)."""
+        return layout_for(self.num_players)
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space of this table."""
+        return self.layout.num_actions
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Points of each card type left in a hand."""
+        return points_table(self.rules)
+
+    def deck(self, round_number: int) -> list[int]:
+        """The cards of a round's decks, sorted by card type (the deal shuffles this list)."""
+        return from_counts(deck_counts(self.rules, self.num_players, round_number))
+
+    @cached_property
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions in one game (OpenSpiel's ``MaxGameLength``).
+
+        Why it holds, per round (``D`` cards in the round's decks, ``J`` of them jokers, ``P``
+        players, ``T = max_turns_per_round``):
+
+        * a round has at most ``T`` turns: every turn but the last ends with a discard, the round
+          ends at the ``T``-th discard, and a close or an empty stock ends it at once;
+        * a turn opens with one draw or take and at most ``P - 1`` claim answers;
+        * its play step holds at most one lay-down; at most ``D`` lay-offs (each takes a card out
+          of a hand that never holds more than ``D``); at most ``J + D`` swaps (each takes a joker
+          off the table into the hand, and jokers reach the table only from the ``J`` there at the
+          start of the turn or by this turn's lay-down and lay-offs, at most ``D`` cards); at most
+          one joker move (``continental_us``: one per turn, which is what makes every turn end);
+          and one discard or close.
+
+        So a round takes at most ``T * (P + 2D + J + 3)`` actions, and a game the sum over its
+        rounds. The bound is loose (real games are a few hundred actions) but proven.
+        """
+        rules = self.rules
+        p = self.num_players
+        total = 0
+        for rnd in rules.rounds:
+            deck = deck_counts(rules, p, rnd)
+            cards, jokers = sum(deck), deck[JOKER]
+            total += rules.max_turns_per_round * (p + 2 * cards + jokers + 3)
+        return total
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON keys naming the rules (a preset's name when they are one) and the table."""
+        rules = self.rules
+        preset = rules.name if PRESETS.get(rules.name) == rules else None
+        return {"preset": preset, "rules": rules.to_dict(), "num_players": self.num_players}
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Setup:
+        """The setup named by a state's ``rules`` (or ``preset``) and ``num_players``."""
+        if data.get("rules") is not None:
+            try:
+                rules = RuleConfig.from_dict(data["rules"])
+            except (TypeError, ValueError) as exc:
+                fail(f"rules: {exc}")
+        elif data.get("preset") in PRESETS:
+            rules = PRESETS[data["preset"]]
+        else:
+            fail("needs 'rules' or a known 'preset'")
+        try:
+            rules.check_players(data["num_players"])
+        except ValueError as exc:
+            fail(str(exc))
+        return Setup.of(rules, data["num_players"])
+
+
+# ============================================================================ field codecs
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _card_list(raw: Any, where: str) -> list[int]:
+    if not isinstance(raw, list):
+        fail(f"{where} must be a list of card strings")
+    try:
+        return [card_from_str(c) for c in raw]
+    except (ValueError, AttributeError) as exc:
+        fail(f"{where}: {exc}")
+
+
+def _count_cards(raw: Any, where: str) -> list[int]:
+    counts = [0] * NUM_TYPES
+    for c in _card_list(raw, where):
+        counts[c] += 1
+    return counts
+
+
+def _counts_text(counts: Sequence[int]) -> list[str]:
+    return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
+
+
+class Codec:
+    """How one ``State`` field is copied, written to JSON and read back (shape checked).
+
+    The default is an immutable scalar written as itself; ``load`` refuses a bad value through
+    ``fail`` naming the field.
+    """
+
+    def copy(self, value: Any) -> Any:
+        return value
+
+    def dump(self, value: Any) -> Any:
+        return value
+
+    def load(self, raw: Any, name: str, setup: Setup) -> Any:
+        return raw
+
+
+class Count(Codec):
+    """A non-negative int."""
+
+    def load(self, raw: Any, name: str, setup: Setup) -> int:
+        if not _is_int(raw) or raw < 0:
+            fail(f"{name!r} must be a non-negative int, got {raw!r}")
+        return raw
+
+
+class Flag(Codec):
+    """True or false."""
+
+    def load(self, raw: Any, name: str, setup: Setup) -> bool:
+        if not isinstance(raw, bool):
+            fail(f"{name!r} must be a bool, got {raw!r}")
+        return raw
+
+
+class RoundNumber(Codec):
+    """One of the rules' rounds."""
+
+    def load(self, raw: Any, name: str, setup: Setup) -> int:
+        rounds = setup.rules.rounds
+        if not _is_int(raw) or raw not in rounds:
+            fail(f"round {raw!r} is not one of the rules' rounds {rounds}")
+        return raw
+
+
+class Seat(Codec):
+    """A seat ``0 .. P-1`` (or null when ``nullable``)."""
+
+    def __init__(self, nullable: bool = False) -> None:
+        self.nullable = nullable
+
+    def load(self, raw: Any, name: str, setup: Setup) -> int | None:
+        if raw is None and self.nullable:
+            return None
+        if not _is_int(raw) or not 0 <= raw < setup.num_players:
+            null = " or null" if self.nullable else ""
+            fail(f"{name!r} must be a seat 0..{setup.num_players - 1}{null}, got {raw!r}")
+        return raw
+
+
+class PhaseCodec(Codec):
+    """A ``Phase``, written as its string."""
+
+    def dump(self, value: Phase) -> str:
+        return value.value
+
+    def load(self, raw: Any, name: str, setup: Setup) -> Phase:
+        if raw not in tuple(Phase):
+            fail(f"unknown phase {raw!r}")
+        return Phase(raw)
+
+
+class FlatList(Codec):
+    """A list of immutable entries: copied and written as a new list."""
+
+    def copy(self, value: list) -> list:
+        return list(value)
+
+    def dump(self, value: list) -> list:
+        return list(value)
+
+
+class SeatList(FlatList):
+    """A list of seats (checked against the rest of the state in ``state_check``)."""
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
+        if not isinstance(raw, list):
+            fail(f"{name!r} must be a list of seats, got {raw!r}")
+        return list(raw)
+
+
+class PerSeat(FlatList):
+    """One scalar per seat; ``kind`` names what each entry must be, ``ok`` tests it."""
+
+    def __init__(self, kind: str, ok: Callable[[Any, Setup], bool]) -> None:
+        self.kind = kind
+        self.ok = ok
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list:
+        p = setup.num_players
+        if not isinstance(raw, list) or len(raw) != p:
+            fail(f"{name!r} must be a list with one entry per seat ({p})")
+        if not all(self.ok(v, setup) for v in raw):
+            kind = self.kind.format(last=setup.num_actions - 1)
+            fail(f"{name!r} entries must be {kind}, got {raw!r}")
+        return list(raw)
+
+
+class Cards(FlatList):
+    """A pile of cards in order (top last), written as card strings."""
+
+    def dump(self, value: list[int]) -> list[str]:
+        return [card_to_str(c) for c in value]
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
+        return _card_list(raw, name)
+
+
+class CardCounts(FlatList):
+    """A multiset of cards as counts per card type, written as sorted card strings."""
+
+    def dump(self, value: list[int]) -> list[str]:
+        return _counts_text(value)
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
+        return _count_cards(raw, name)
+
+
+class CardCountsPerSeat(Codec):
+    """One multiset of cards per seat."""
+
+    def copy(self, value: list[list[int]]) -> list[list[int]]:
+        return [list(v) for v in value]
+
+    def dump(self, value: list[list[int]]) -> list[list[str]]:
+        return [_counts_text(v) for v in value]
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list[list[int]]:
+        p = setup.num_players
+        if not isinstance(raw, list) or len(raw) != p:
+            fail(f"{name!r} must hold one list per seat ({p})")
+        return [_count_cards(cards, f"{name}[{seat}]") for seat, cards in enumerate(raw)]
+
+
+class Melds(Codec):
+    """The table: melds in the order they were laid down, each checked by the meld validator."""
+
+    def copy(self, value: list[Meld]) -> list[Meld]:
+        return [m.copy() for m in value]
+
+    def dump(self, value: list[Meld]) -> list[dict]:
+        return [m.to_dict() for m in value]
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list[Meld]:
+        limit = setup.layout.max_melds
+        if not isinstance(raw, list) or len(raw) > limit:
+            fail(f"{name!r} must be a list of at most {limit} melds")
+        return [self._meld(m, f"{name}[{i}]", setup) for i, m in enumerate(raw)]
+
+    @staticmethod
+    def _meld(m: Any, where: str, setup: Setup) -> Meld:
+        if not isinstance(m, dict) or not {"owner", "kind", "cards"} <= set(m):
+            fail(f"{where} needs owner, kind and cards")
+        owner = m["owner"]
+        if m["kind"] not in (TRIO, RUN) or not _is_int(owner) or not 0 <= owner < setup.num_players:
+            fail(f"{where} has a bad kind or owner")
+        cards = _card_list(m["cards"], where)
+        try:
+            return Meld.build(owner, m["kind"], cards, setup.rules)
+        except ValueError as exc:
+            fail(f"{where}: {exc}")
+
+
+class RoundHistory(Codec):
+    """The scored rounds: ``{"round", "points" (per seat), "closer" (seat or null), "turns"}``."""
+
+    def copy(self, value: list[dict]) -> list[dict]:
+        return [dict(r, points=list(r["points"])) for r in value]
+
+    dump = copy
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list[dict]:
+        if not isinstance(raw, list):
+            fail(f"{name!r} must be a list of round results, got {type(raw).__name__}")
+        return [self._entry(entry, i, setup) for i, entry in enumerate(raw)]
+
+    @staticmethod
+    def _entry(entry: Any, i: int, setup: Setup) -> dict:
+        p, rounds = setup.num_players, setup.rules.rounds
+        where = f"round_history[{i}]"
+        if not isinstance(entry, dict) or not {"round", "points", "closer", "turns"} <= set(entry):
+            fail(f"{where} needs round, points, closer and turns")
+        if i >= len(rounds) or entry["round"] != rounds[i]:
+            expected = rounds[i] if i < len(rounds) else "none"
+            fail(f"{where} is round {entry['round']!r}, expected {expected}")
+        pts, closer, turns = entry["points"], entry["closer"], entry["turns"]
+        if not isinstance(pts, list) or len(pts) != p or not all(map(_is_int, pts)):
+            fail(f"{where}['points'] must be {p} integers")
+        if closer is not None and (not _is_int(closer) or not 0 <= closer < p):
+            fail(f"{where}['closer'] must be a seat or null, got {closer!r}")
+        if not _is_int(turns) or turns < 0:
+            fail(f"{where}['turns'] must be a non-negative int")
+        return dict(entry, points=list(pts))
+
+
+class Rng(Codec):
+    """A ``random.Random``, written as its state ``[version, [ints], gauss]``."""
+
+    def copy(self, value: random.Random) -> random.Random:
+        rng = random.Random()
+        rng.setstate(value.getstate())
+        return rng
+
+    def dump(self, value: random.Random) -> list:
+        version, state, gauss = value.getstate()
+        return [version, list(state), gauss]
+
+    def load(self, raw: Any, name: str, setup: Setup) -> random.Random:
+        try:
+            version, state, gauss = raw
+            rng = random.Random()
+            rng.setstate((version, tuple(state), gauss))
+        except (TypeError, ValueError) as exc:
+            fail(f"{name}: {exc}")
+        return rng
+
+
+class Seeds(FlatList):
+    """One deal seed per round of the rules."""
+
+    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
+        n = len(setup.rules.rounds)
+        if not isinstance(raw, list) or len(raw) != n or not all(map(_is_int, raw)):
+            fail(f"{name!r} must be a list of {n} ints, one per round")
+        return list(raw)
+
+
+class Derived(FlatList):
+    """A list not written to JSON: recomputed from the other fields when loading."""
+
+    def __init__(self, compute: Callable[[dict[str, Any]], Any]) -> None:
+        self.compute = compute
+
+
+# ============================================================================ the position
+
+Fresh = Callable[[Setup], Any]  # a field's value in a new game (and, if per round, at each deal)
+Default = Callable[[dict[str, Any], Setup], Any]  # JSON value of an optional key left out
+Redact = Callable[[Any, int, "State"], Any]  # what a seat may see of a field
+
+
+def _spec(
+    codec: Codec,
+    fresh: Fresh,
+    *,
+    per_round: bool = False,
+    default: Default | None = None,
+    redact: Redact | None = None,
+) -> dict[str, Any]:
+    """A ``State`` field's declaration (its ``metadata``).
+
+    ``codec``: copy, JSON and checks; ``fresh``: its value before the first deal; ``per_round``:
+    it restarts at every deal; ``default``: the JSON value of a left-out key (None: required);
+    ``redact``: what a seat may see of it (None: public).
+    """
+    return {
+        "codec": codec,
+        "fresh": fresh,
+        "per_round": per_round,
+        "default": default,
+        "redact": redact,
+    }
+
+
+def _per_seat(value: Any) -> Fresh:
+    return lambda setup: [value] * setup.num_players
+
+
+def _counts_per_seat(setup: Setup) -> list[list[int]]:
+    return [[0] * NUM_TYPES for _ in range(setup.num_players)]
+
+
+def _json_per_seat(value: Any) -> Default:
+    return lambda loaded, setup: [value] * setup.num_players
+
+
+def _seeds_from_rng(loaded: dict[str, Any], setup: Setup) -> list[int]:
+    # A hand-built state may leave the later rounds' seeds out: derive them from `rng`.
+    derive = random.Random()
+    derive.setstate(loaded["rng"].getstate())
+    return [derive.getrandbits(64) for _ in setup.rules.rounds]
+
+
+def _own_hand_only(hands: list[list[int]], seat: int, state: State) -> list[list[int]]:
+    # Another seat's hand shows only the cards it is publicly known to hold.
+    return [list(h if s == seat else state.known[s]) for s, h in enumerate(hands)]
+
+
+def _is_action(value: Any, setup: Setup) -> bool:
+    return value is None or (_is_int(value) and 0 <= value < setup.num_actions)
+
+
+@dataclass(eq=False)
+class State:
+    """One position of a contract game; JSON keys are the field names (DESIGN.md)."""
+
+    # The round being played (1..7: its contract and deal size); the last one once over.
+    round: int = field(metadata=_spec(RoundNumber(), lambda s: s.rules.rounds[0]))
+    # Position of ``round`` in ``rules.rounds``; ``len(rules.rounds)`` once the game is over.
+    round_index: int = field(
+        metadata=_spec(
+            Count(), lambda s: 0, default=lambda loaded, s: s.rules.rounds.index(loaded["round"])
+        )
+    )
+    # The seat that dealt this round (seat i % players deals the i-th round).
+    dealer: int = field(metadata=_spec(Seat(), lambda s: 0, per_round=True))
+    # The seat in turn (it draws, plays, discards).
+    current: int = field(metadata=_spec(Seat(), lambda s: 0, per_round=True))
+    # What the position awaits (``Phase``).
+    phase: Phase = field(metadata=_spec(PhaseCodec(), lambda s: Phase.DRAW, per_round=True))
+    # In a claim window, the seat whose answer is awaited; else null.
+    asked: int | None = field(metadata=_spec(Seat(nullable=True), lambda s: None, per_round=True))
+    # In a claim window, the seats still to be asked, the asked seat first; else empty.
+    claim_queue: list[int] = field(
+        metadata=_spec(
+            SeatList(),
+            lambda s: [],
+            per_round=True,
+            default=lambda loaded, s: [] if loaded["asked"] is None else [loaded["asked"]],
+        )
+    )
+    # Each seat's hand as counts per card type.
+    hands: list[list[int]] = field(
+        metadata=_spec(CardCountsPerSeat(), _counts_per_seat, per_round=True, redact=_own_hand_only)
+    )
+    # Cards in each hand (the sums of ``hands``; public).
+    hand_sizes: list[int] = field(
+        metadata=_spec(
+            Derived(lambda loaded: [sum(h) for h in loaded["hands"]]), _per_seat(0), per_round=True
+        )
+    )
+    # The face-down stock, top card last (hidden: a seat sees only its size).
+    stock: list[int] = field(
+        metadata=_spec(
+            Cards(), lambda s: [], per_round=True, redact=lambda v, seat, st: [0] * len(v)
+        )
+    )
+    # The face-up discard pile, top card last (a closing card goes on it face down).
+    discard: list[int] = field(metadata=_spec(Cards(), lambda s: [], per_round=True))
+    # The melds laid down this round, in order (action ids name them by this index).
+    table: list[Meld] = field(metadata=_spec(Melds(), lambda s: [], per_round=True))
+    # Whether each seat has laid its contract down this round.
+    laid_down: list[bool] = field(
+        metadata=_spec(
+            PerSeat("bool", lambda v, s: isinstance(v, bool)), _per_seat(False), per_round=True
+        )
+    )
+    # The turn (``turn`` then) at which each seat laid down, -1 if not yet (one-turn bonus).
+    laid_down_turn: list[int] = field(
+        metadata=_spec(
+            PerSeat("int", lambda v, s: _is_int(v)),
+            _per_seat(-1),
+            per_round=True,
+            default=_json_per_seat(-1),
+        )
+    )
+    # Cumulative points per seat (the sums of ``round_history``'s points).
+    scores: list[int] = field(metadata=_spec(PerSeat("int", lambda v, s: _is_int(v)), _per_seat(0)))
+    # Turns completed (discards) this round.
+    turn: int = field(
+        metadata=_spec(Count(), lambda s: 0, per_round=True, default=lambda loaded, s: 0)
+    )
+    # Claims each seat has made this round (capped by ``max_claims_per_round``).
+    claims: list[int] = field(
+        metadata=_spec(
+            PerSeat("int", lambda v, s: _is_int(v)),
+            _per_seat(0),
+            per_round=True,
+            default=_json_per_seat(0),
+        )
+    )
+    # Cards each seat is publicly known to hold (taken or claimed discards, swapped jokers).
+    known: list[list[int]] = field(
+        metadata=_spec(
+            CardCountsPerSeat(), _counts_per_seat, per_round=True, default=_json_per_seat([])
+        )
+    )
+    # Counts of every card discarded face up this round.
+    seen_discards: list[int] = field(
+        metadata=_spec(
+            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=lambda loaded, s: []
+        )
+    )
+    # One entry per scored round, in order.
+    round_history: list[dict[str, Any]] = field(
+        metadata=_spec(RoundHistory(), lambda s: [], default=lambda loaded, s: [])
+    )
+    # Each seat's latest action id this round, or null.
+    last_action: list[int | None] = field(
+        metadata=_spec(
+            PerSeat("null or action ids 0..{last}", _is_action),
+            _per_seat(None),
+            per_round=True,
+            default=_json_per_seat(None),
+        )
+    )
+    # Actions applied in the whole game.
+    moves: int = field(metadata=_spec(Count(), lambda s: 0, default=lambda loaded, s: 0))
+    # 003: the player in turn has made this turn's one joker move.
+    joker_moved: bool = field(
+        metadata=_spec(Flag(), lambda s: False, per_round=True, default=lambda loaded, s: False)
+    )
+    # 004: jokers taken by swaps this turn that must still be laid off before discarding.
+    jokers_owed: int = field(
+        metadata=_spec(Count(), lambda s: 0, per_round=True, default=lambda loaded, s: 0)
+    )
+    # This round's generator: its deal and any re-formed stock (hidden).
+    rng: random.Random = field(
+        metadata=_spec(
+            Rng(), lambda s: random.Random(), redact=lambda v, seat, st: random.Random(0)
+        )
+    )
+    # One seed per round, drawn from the game's seed at creation (hidden: they fix the deals).
+    deal_seeds: list[int] = field(
+        metadata=_spec(
+            Seeds(),
+            lambda s: [],
+            default=_seeds_from_rng,
+            redact=lambda v, seat, st: [0] * len(v),
+        )
+    )
+
+    # ------------------------------------------------------------------ generated operations
+
+    @classmethod
+    def required_keys(cls) -> list[str]:
+        """JSON keys ``from_dict`` cannot do without."""
+        return [f.name for f in _STORED if f.metadata["default"] is None]
+
+    @classmethod
+    def fresh(cls, setup: Setup) -> State:
+        """The position of a game not yet dealt."""
+        return cls(**{f.name: f.metadata["fresh"](setup) for f in fields(cls)})
+
+    def reset_round(self, setup: Setup) -> None:
+        """Every per-round field back to its fresh value (the deal then fills them)."""
+        for f in _PER_ROUND:
+            setattr(self, f.name, f.metadata["fresh"](setup))
+
+    def clone(self) -> State:
+        """An independent copy (the generator too)."""
+        return State(**{f.name: f.metadata["codec"].copy(getattr(self, f.name)) for f in _FIELDS})
+
+    def redacted(self, seat: int) -> State:
+        """A copy holding only what ``seat`` may see: hidden fields emptied (sizes kept)."""
+        out = self.clone()
+        for f in _FIELDS:
+            redact = f.metadata["redact"]
+            if redact is not None:
+                setattr(out, f.name, redact(getattr(out, f.name), seat, self))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: one key per stored field."""
+        return {
+            f.name: f.metadata["codec"].dump(getattr(self, f.name))
+            for f in _FIELDS
+            if not isinstance(f.metadata["codec"], Derived)
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], setup: Setup) -> State:
+        """Read every field (shape checks only; ``state_check`` relates them)."""
+        missing = [name for name in cls.required_keys() if name not in data]
+        if missing:
+            fail(f"missing fields {missing}")
+        loaded: dict[str, Any] = {}
+        for f in _FIELDS:
+            meta = f.metadata
+            codec = meta["codec"]
+            if isinstance(codec, Derived):
+                loaded[f.name] = codec.compute(loaded)
+                continue
+            raw = data[f.name] if f.name in data else meta["default"](loaded, setup)
+            loaded[f.name] = codec.load(raw, f.name, setup)
+        return cls(**loaded)
+
+
+_FIELDS = fields(State)
+_STORED = tuple(f for f in _FIELDS if not isinstance(f.metadata["codec"], Derived))
+_PER_ROUND = tuple(f for f in _FIELDS if f.metadata["per_round"])
+FIELD_NAMES = tuple(f.name for f in _FIELDS)
+
+__all__ = ["FIELD_NAMES", "Phase", "Setup", "State", "fail"]
