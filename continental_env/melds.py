@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import accumulate, combinations, combinations_with_replacement
 
 from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, rank_of, suit_of
 from continental_env.rules import RuleConfig, contract_for_round, points_table
@@ -657,12 +657,18 @@ def _contract_exists(
         return _trios_fit(counts, [0] * 13, trios, jokers)
     windows = []
     spans = _min_spans(min_run, wrap)
+    least = max(1, min_run - jokers)  # naturals a window needs: one at least, jokers the rest
     for suit in range(4):
         base = suit * 13
         row = counts[base : base + 13]
+        if not any(row):
+            continue
+        # Naturals per window from prefix sums over the suit's row taken twice (a window's
+        # ranks run on from its first rank, modulo 13).
+        prefix = list(accumulate([1 if n else 0 for n in row] * 2, initial=0))
         for ranks in spans:
-            naturals = sum(1 for r in ranks if row[r])
-            if naturals and min_run - naturals <= jokers:
+            first = ranks[0]
+            if prefix[first + min_run] - prefix[first] >= least:
                 windows.append((base, ranks))
     if not windows:
         return False
