@@ -122,7 +122,7 @@ def bench_aec(
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[rng.integers(len(legal))]))
             actions += 1
             del agent
@@ -149,7 +149,7 @@ def _aec_player(players: int, seed: int) -> Generator[int, float, None]:
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[rng.integers(len(legal))]))
             decisions += 1
             if clock() >= deadline:

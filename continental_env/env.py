@@ -300,21 +300,25 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
+        game = self._game
         rounds_before = len(game.round_history)
         game.apply(action)  # raises ValueError, state unchanged, if illegal
+        history = game.round_history
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.infos = {a: {} for a in self.agents}
-        for result in game.round_history[rounds_before:]:
+        scored = len(history) > rounds_before
+        for result in history[rounds_before:]:
             self._round_rewards(result)
         if game.is_over:
             if self.reward_mode == "win":
                 self._win_rewards()
-            self.terminations = {a: True for a in self.agents}
+                scored = True
+            self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.actor]
-        self._accumulate_rewards()
+        if scored:  # otherwise every reward is 0.0 and the sums stay as they are
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -444,7 +448,7 @@ class ObservationEncoder:
 
     The planes that change nearly every decision (``hand``, ``discard_top``, ``discards_seen``,
     ``known_opp``, adjacent in the layout) are written together: their count lists joined into
-    one ``bytes`` object (a count is a small integer) and copied into the planes in one strided
+    one ``bytearray`` (a count is a small integer) and copied into the planes in one strided
     cast. ``table`` and ``fits`` change only when the table does, so each seat keeps its last
     vector and a copy of what they were built from, and rewrites them only when that differs.
     The scalars are one list, one slice assignment. Each call returns a new array, so an
@@ -481,7 +485,7 @@ class ObservationEncoder:
             counts += known[other]
         front = self._front
         obs[: front * PLANE].reshape(front, PLANE)[:, :NUM_TYPES] = np.frombuffer(
-            bytes(counts), dtype=np.uint8
+            bytearray(counts), dtype=np.uint8
         ).reshape(front, NUM_TYPES)
         fits = game.fitting_counts()
         if seen[0] != fits:

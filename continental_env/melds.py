@@ -656,7 +656,7 @@ def _contract_exists(
     if runs == 0:
         return _trios_fit(counts, [0] * 13, trios, jokers)
     windows = []
-    spans = _min_spans(min_run, wrap)
+    starts = [ranks[0] for ranks in _min_spans(min_run, wrap)]
     least = max(1, min_run - jokers)  # naturals a window needs: one at least, jokers the rest
     for suit in range(4):
         base = suit * 13
@@ -666,15 +666,21 @@ def _contract_exists(
         # Naturals per window from prefix sums over the suit's row taken twice (a window's
         # ranks run on from its first rank, modulo 13).
         prefix = list(accumulate([1 if n else 0 for n in row] * 2, initial=0))
-        for ranks in spans:
-            first = ranks[0]
+        for first, cards in zip(starts, _window_cards(min_run, wrap)[suit], strict=True):
             if prefix[first + min_run] - prefix[first] >= least:
-                windows.append((base, ranks))
+                windows.append(cards)
     if not windows:
         return False
     work = list(counts)
     stealable = [0] * 13
     return _exists_runs(work, windows, 0, runs, trios, stealable, steal)
+
+
+@lru_cache(maxsize=16)
+def _window_cards(min_run: int, wrap: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per suit, the card ids of every window of ``_min_spans`` (a run's naturals)."""
+    spans = _min_spans(min_run, wrap)
+    return tuple(tuple(tuple(suit * 13 + r for r in ranks) for ranks in spans) for suit in range(4))
 
 
 @lru_cache(maxsize=16)
@@ -696,21 +702,24 @@ def _exists_runs(
     if runs == 0:
         return _trios_fit(work, stealable, trios, work[JOKER])
     for i in range(first, len(windows)):
-        base, ranks = windows[i]
-        present = [base + r for r in ranks if work[base + r]]
+        cards = windows[i]
+        present = [c for c in cards if work[c]]
         # Usually a window takes every natural it covers. With another run still to place, a
         # joker may stand in for a natural that the other run needs (2C JK JK JK + 3C JK JK JK),
         # so smaller subsets are tried too, while the jokers last.
+        size = len(cards)
+        if not present or size - len(present) > work[JOKER]:
+            continue  # no natural, or too few jokers even with every natural (as every subset)
         options = [present]
         if runs >= 2 and len(present) >= 2:
             options += [
                 list(sub)
                 for k in range(len(present) - 1, 0, -1)
-                if len(ranks) - k <= work[JOKER]
+                if size - k <= work[JOKER]
                 for sub in combinations(present, k)
             ]
         for taken in options:
-            if _try_window(work, windows, i, taken, len(ranks), runs, trios, stealable, steal):
+            if _try_window(work, windows, i, taken, size, runs, trios, stealable, steal):
                 return True
     return False
 
