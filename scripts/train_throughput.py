@@ -1,0 +1,136 @@
+"""Training throughput, like for like: MaskablePPO on PettingZoo's ``gin_rummy_v4`` and on
+Continental with the same wrapper and the same settings.
+
+    OMP_NUM_THREADS=1 python scripts/train_throughput.py [--steps 8192] [--repeats 5]
+
+Both environments go through one wrapper in the manner of PettingZoo's SB3 action-mask
+tutorial: a single learner acts for every seat in turn (self-play), the observation is the
+environment's ``observation`` entry and the mask comes from ``action_mask`` through sb3-contrib's
+``ActionMasker``. Both use MaskablePPO's default settings (MLP 64-64, 2,048-step rollouts,
+batches of 64, 10 epochs) and one torch thread, and the runs alternate (gin rummy, continental,
+gin rummy, ...) so both see the same machine load. A figure is learner steps per second over
+the whole ``learn`` call, updates included; each line is one run, the last line the medians and
+their ratio.
+
+Needs the ``train`` extra and PettingZoo's classic games (``pip install
+'continental-rl[compare]'`` installs RLCard, which ``gin_rummy_v4`` runs on).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo.utils import BaseWrapper
+
+
+class SelfPlayMasked(BaseWrapper, gymnasium.Env):
+    """An AEC environment as a single-agent gymnasium env: the learner plays every seat.
+
+    ``step`` returns the next actor's observation with the reward, termination and info of the
+    seat that just acted; ``action_mask`` is the next actor's mask (all seats share one
+    observation and action space).
+    """
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
+        super().reset(seed=seed, options=options)
+        first = self.possible_agents[0]
+        self.observation_space = super().observation_space(first)["observation"]
+        self.action_space = super().action_space(first)
+        return self.observe(self.agent_selection), {}
+
+    def step(self, action: int) -> tuple[Any, float, bool, bool, dict]:
+        actor = self.agent_selection
+        super().step(action)
+        return (
+            self.observe(self.agent_selection),
+            self._cumulative_rewards[actor],
+            self.terminations[actor],
+            self.truncations[actor],
+            self.infos[actor],
+        )
+
+    def observe(self, agent: str) -> Any:
+        return super().observe(agent)["observation"]
+
+    def action_mask(self) -> np.ndarray:
+        return super().observe(self.agent_selection)["action_mask"]
+
+
+def make(name: str) -> gymnasium.Env:
+    """The wrapped environment ``gin_rummy`` (PettingZoo's v4) or ``continental`` (4 players)."""
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    if name == "gin_rummy":
+        from pettingzoo.classic import gin_rummy_v4
+
+        aec = gin_rummy_v4.env()
+    else:
+        import continental_env
+
+        aec = continental_env.env(num_players=4)
+    return ActionMasker(SelfPlayMasked(aec), lambda env: env.action_mask())
+
+
+def train_rate(name: str, steps: int, seed: int) -> float:
+    """Learner steps per second of one MaskablePPO run of ``steps`` steps on ``name``."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    env = make(name)
+    env.reset(seed=seed)
+    model = MaskablePPO(MaskableActorCriticPolicy, env, seed=seed, verbose=0)
+    start = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    return model.num_timesteps / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=8192, help="learner steps per run")
+    parser.add_argument("--repeats", type=int, default=5, help="runs per environment")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.steps < 1 or args.repeats < 1:
+        parser.error("--steps and --repeats must be at least 1")
+    try:
+        import rlcard  # noqa: F401  (gin_rummy_v4 runs on it)
+        import sb3_contrib  # noqa: F401
+        import torch
+    except ImportError as exc:
+        print(f"missing a dependency ({exc.name}): pip install 'continental-rl[train,compare]'")
+        return 1
+    torch.set_num_threads(1)
+    print(
+        f"python {platform.python_version()}, torch {torch.__version__} on 1 thread "
+        f"(OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}), {args.steps:,} steps "
+        f"per run, MaskablePPO defaults, load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    rates: dict[str, list[float]] = {"gin_rummy": [], "continental": []}
+    for r in range(args.repeats):
+        for name, out in rates.items():
+            out.append(train_rate(name, args.steps, args.seed + r))
+            print(
+                f"run {r + 1}: {name:<11} {out[-1]:>6,.0f} steps/s "
+                f"(load {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
+    gin = statistics.median(rates["gin_rummy"])
+    ours = statistics.median(rates["continental"])
+    print(
+        f"medians: gin_rummy_v4 {gin:,.0f} steps/s, continental (4 players) {ours:,.0f} "
+        f"steps/s; ratio {ours / gin:.2f}x"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
