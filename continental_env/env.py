@@ -52,6 +52,14 @@ count planes, each reshapeable to ``(5, 13)`` for a CNN. Only the acting agent g
 ``action_mask``. The observation never contains hidden information: the stock, opponents'
 unrevealed cards and the penalty cards are absent (tested).
 
+Each position's observation and mask are built once per agent (``last()``, ``observe()`` and
+``action_mask()`` share them) by ``ObservationEncoder``, which writes the same vectors as the
+plain ``encode_observation`` with a few numpy calls; every call of a new position hands out new
+arrays, which the environment never changes afterwards. ``env()`` keeps PettingZoo's standard
+wrappers; its outer one is ``DirectOrderEnforcingWrapper``, PettingZoo's
+``OrderEnforcingWrapper`` with the attributes an agent loop reads every decision served
+directly from the raw environment.
+
 ## Actions
 
 Every id has a text form (``env.unwrapped.game.action_to_str``); the layout:
