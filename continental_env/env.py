@@ -579,14 +579,16 @@ class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+        # Each agent's number of actions (the spaces are Discrete from 0 and never change).
+        self._sizes = {a: int(env.action_space(a).n) for a in env.possible_agents}
 
     def step(self, action: Any) -> None:
         raw = self._raw
         agent = raw.agent_selection
-        space = raw.action_space(agent)
-        if type(action) is int and 0 <= action < space.n and space.start == 0:
+        if type(action) is int and 0 <= action < self._sizes[agent]:
             self.env.step(action)  # the common case: a plain int in range
             return
+        space = raw.action_space(agent)
         if action is not None and space.contains(action):
             self.env.step(action)
             return

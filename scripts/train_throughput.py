@@ -12,8 +12,15 @@ gin rummy, ...) so both see the same machine load. A figure is learner steps per
 the whole ``learn`` call, updates included; each line is one run, the last line the medians and
 their ratio.
 
-Needs the ``train`` extra and PettingZoo's classic games (``pip install
-'continental-rl[compare]'`` installs RLCard, which ``gin_rummy_v4`` runs on).
+Needs the ``train`` extra, RLCard and a PettingZoo that still ships ``gin_rummy_v4``: PettingZoo
+1.25.0 is the last (1.27 removed it), and this project runs on it too, so a separate virtualenv
+does it:
+
+    python3 -m venv /tmp/venv-gin
+    grep -v '^pettingzoo' constraints.txt > /tmp/constraints-gin.txt
+    /tmp/venv-gin/bin/pip install -c /tmp/constraints-gin.txt -e ".[train]" \
+        "pettingzoo[classic]==1.25.0"
+    OMP_NUM_THREADS=1 /tmp/venv-gin/bin/python scripts/train_throughput.py
 """
 
 from __future__ import annotations
@@ -101,11 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.steps < 1 or args.repeats < 1:
         parser.error("--steps and --repeats must be at least 1")
     try:
-        import rlcard  # noqa: F401  (gin_rummy_v4 runs on it)
         import sb3_contrib  # noqa: F401
         import torch
-    except ImportError as exc:
-        print(f"missing a dependency ({exc.name}): pip install 'continental-rl[train,compare]'")
+        from pettingzoo.classic import gin_rummy_v4  # noqa: F401  (runs on RLCard)
+    except (ImportError, AttributeError) as exc:
+        print(f"gin_rummy_v4 or MaskablePPO is unavailable ({exc}); see this script's docstring")
         return 1
     torch.set_num_threads(1)
     print(
@@ -119,8 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, out in rates.items():
             out.append(train_rate(name, args.steps, args.seed + r))
             print(
-                f"run {r + 1}: {name:<11} {out[-1]:>6,.0f} steps/s "
-                f"(load {os.getloadavg()[0]:.1f})",
+                f"run {r + 1}: {name:<11} {out[-1]:>6,.0f} steps/s (load {os.getloadavg()[0]:.1f})",
                 flush=True,
             )
     gin = statistics.median(rates["gin_rummy"])
