@@ -704,12 +704,12 @@ def _exists_runs(
     for i in range(first, len(windows)):
         cards = windows[i]
         present = [c for c in cards if work[c]]
+        size = len(cards)
+        if not present or size - len(present) > work[JOKER]:
+            continue  # no natural, or too few jokers even with every natural (so with any subset)
         # Usually a window takes every natural it covers. With another run still to place, a
         # joker may stand in for a natural that the other run needs (2C JK JK JK + 3C JK JK JK),
         # so smaller subsets are tried too, while the jokers last.
-        size = len(cards)
-        if not present or size - len(present) > work[JOKER]:
-            continue  # no natural, or too few jokers even with every natural (as every subset)
         options = [present]
         if runs >= 2 and len(present) >= 2:
             options += [
