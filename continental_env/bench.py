@@ -28,7 +28,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,6 +105,24 @@ def bench_engine(
     return actions, time.perf_counter() - start
 
 
+def _random_play(env: Any, rng: Any, seed: int, games: int | None) -> Iterator[None]:
+    """Random legal play through a wrapped AEC env, an observation and a mask every decision
+    (``env.last()``, as a learner sees it): yields once per decision, for ``games`` games
+    (seeds ``seed``, ``seed + 1``, ...; None: without end)."""
+    g = 0
+    while games is None or g < games:
+        env.reset(seed=seed + g)
+        g += 1
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.integers(len(legal))]))
+            yield
+
+
 def bench_aec(
     players: int, games: int, preset: str, seed: int, game: str = "contract"
 ) -> tuple[int, float]:
@@ -113,48 +131,27 @@ def bench_aec(
 
     env = GAMES[game].new_env(players, preset)
     rng = np.random.default_rng(seed)
-    actions = 0
     start = time.perf_counter()
-    for g in range(games):
-        env.reset(seed=seed + g)
-        for agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[rng.integers(len(legal))]))
-            actions += 1
-            del agent
+    actions = sum(1 for _ in _random_play(env, rng, seed, games))
     return actions, time.perf_counter() - start
 
 
 def _aec_player(players: int, seed: int) -> Generator[int, float, None]:
-    """Random legal play through the wrapped AEC env (an observation and a mask every
-    decision), game after game. Send a deadline (``time.perf_counter()``); it plays on until
-    then, mid-game if need be, and yields the decisions made."""
+    """Random legal play through the wrapped AEC env (``_random_play``), game after game. Send
+    a deadline (``time.perf_counter()``); it plays on until then, mid-game if need be, and
+    yields the decisions made."""
     import numpy as np
 
     env = GAMES["contract"].new_env(players, "continental")
     rng = np.random.default_rng(seed)
     deadline = yield 0
     decisions = 0
-    game = 0
     clock = time.perf_counter
-    while True:
-        env.reset(seed=seed + game)
-        game += 1
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[rng.integers(len(legal))]))
-            decisions += 1
-            if clock() >= deadline:
-                deadline = yield decisions
-                decisions = 0
+    for _ in _random_play(env, rng, seed, None):
+        decisions += 1
+        if clock() >= deadline:
+            deadline = yield decisions
+            decisions = 0
 
 
 def _openspiel_player(seed: int) -> Generator[int, float, None]:

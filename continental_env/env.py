@@ -102,6 +102,7 @@ import operator
 import random
 import sys
 import types
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -554,6 +555,23 @@ def _raw_attribute(name: str, after_reset: bool) -> property:
     return property(get, doc=f"The raw environment's ``{name}``.")
 
 
+# What an agent loop reads every decision (``agent_iter``, ``last``, ``step``): the position's
+# attributes.
+_LOOP_ATTRIBUTES = _POSITION_FIELDS
+
+
+def _reads_raw_attributes(after_reset: bool) -> Callable[[type], type]:
+    """Class decorator: the loop's attributes become ``_raw_attribute`` properties."""
+
+    def install(cls: type) -> type:
+        for name in _LOOP_ATTRIBUTES:
+            setattr(cls, name, _raw_attribute(name, after_reset))
+        return cls
+
+    return install
+
+
+@_reads_raw_attributes(after_reset=False)
 class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's ``AssertOutOfBoundsWrapper`` with the engine's explanation.
 
@@ -567,14 +585,6 @@ class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     environment directly instead of going down the wrappers' ``__getattr__`` chain; the wrappers
     in between keep no such attributes of their own, so the values are the same.
     """
-
-    agent_selection = _raw_attribute("agent_selection", after_reset=False)
-    agents = _raw_attribute("agents", after_reset=False)
-    rewards = _raw_attribute("rewards", after_reset=False)
-    _cumulative_rewards = _raw_attribute("_cumulative_rewards", after_reset=False)
-    terminations = _raw_attribute("terminations", after_reset=False)
-    truncations = _raw_attribute("truncations", after_reset=False)
-    infos = _raw_attribute("infos", after_reset=False)
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
@@ -608,19 +618,12 @@ class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         self.env.step(index)  # an integer kind the space does not recognise, in range
 
 
+@_reads_raw_attributes(after_reset=True)
 class DirectOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper``, its checks unchanged, with the attributes an agent
     loop reads every decision as properties that read the raw environment directly (after the
     first reset; before it, the standard error), instead of two ``__getattr__`` hops per read.
     """
-
-    agent_selection = _raw_attribute("agent_selection", after_reset=True)
-    agents = _raw_attribute("agents", after_reset=True)
-    rewards = _raw_attribute("rewards", after_reset=True)
-    _cumulative_rewards = _raw_attribute("_cumulative_rewards", after_reset=True)
-    terminations = _raw_attribute("terminations", after_reset=True)
-    truncations = _raw_attribute("truncations", after_reset=True)
-    infos = _raw_attribute("infos", after_reset=True)
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
