@@ -3,10 +3,17 @@
     continental bench [--game contract] [--games 20] [--players 2 4] [--preset continental]
     continental bench --game fifteen --players 2 4 12
     continental bench --game knock --players 2 4 6
+    continental bench --compare-openspiel [--players 4] [--seconds 0.5] [--repeats 20]
     python -m continental_env.bench ...      (the same)
 
 Each figure is the median of ``--repeats`` passes (the machine may be noisy). The AEC figure
 includes an observation and an action mask on every step (``env.last()``), as a learner sees it.
+
+``--compare-openspiel`` measures, in one run and in alternating passes, random legal play with
+4 players through the wrapped AEC env (an observation and a mask every decision, as above)
+against OpenSpiel's C++ ``gin_rummy`` through pyspiel with ``np.asarray(observation_tensor())``
+every decision, and prints both rates and their ratio (OpenSpiel is the optional extra
+``continental-rl[compare]``). Alternating passes expose both to the same machine load.
 
 Games (``--game``): ``contract`` (``--preset`` chooses the rules), ``fifteen`` and ``knock``. Random play
 never goes out in the fifteen-card game, so every hand runs to its 200-turn limit; its games are
@@ -23,7 +30,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,6 +126,24 @@ def bench_engine(
     return actions, time.perf_counter() - start
 
 
+def _random_play(env: Any, rng: Any, seed: int, games: int | None) -> Iterator[None]:
+    """Random legal play through a wrapped AEC env, an observation and a mask every decision
+    (``env.last()``, as a learner sees it): yields once per decision, for ``games`` games
+    (seeds ``seed``, ``seed + 1``, ...; None: without end)."""
+    g = 0
+    while games is None or g < games:
+        env.reset(seed=seed + g)
+        g += 1
+        for _agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.integers(len(legal))]))
+            yield
+
+
 def bench_aec(
     players: int, games: int, preset: str, seed: int, game: str = "contract"
 ) -> tuple[int, float]:
@@ -127,20 +152,102 @@ def bench_aec(
 
     env = GAMES[game].new_env(players, preset)
     rng = np.random.default_rng(seed)
-    actions = 0
     start = time.perf_counter()
-    for g in range(games):
-        env.reset(seed=seed + g)
-        for agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            actions += 1
-            del agent
+    actions = sum(1 for _ in _random_play(env, rng, seed, games))
     return actions, time.perf_counter() - start
+
+
+def _aec_player(players: int, seed: int) -> Generator[int, float, None]:
+    """Random legal play through the wrapped AEC env (``_random_play``), game after game. Send
+    a deadline (``time.perf_counter()``); it plays on until then, mid-game if need be, and
+    yields the decisions made."""
+    import numpy as np
+
+    env = GAMES["contract"].new_env(players, "continental")
+    rng = np.random.default_rng(seed)
+    deadline = yield 0
+    decisions = 0
+    clock = time.perf_counter
+    for _ in _random_play(env, rng, seed, None):
+        decisions += 1
+        if clock() >= deadline:
+            deadline = yield decisions
+            decisions = 0
+
+
+def _openspiel_player(seed: int) -> Generator[int, float, None]:
+    """Random legal play in OpenSpiel's C++ ``gin_rummy`` through pyspiel with
+    ``np.asarray(state.observation_tensor())`` every decision (chance nodes are sampled and not
+    counted); the same protocol as ``_aec_player``."""
+    import numpy as np
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = np.random.default_rng(seed)
+    deadline = yield 0
+    decisions = 0
+    clock = time.perf_counter
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.integers(len(outcomes))][0])
+                continue
+            np.asarray(state.observation_tensor())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            decisions += 1
+            if clock() >= deadline:
+                deadline = yield decisions
+                decisions = 0
+
+
+def compare_openspiel(players: int, seconds: float, repeats: int, seed: int) -> int:
+    """Alternating passes of our AEC env and OpenSpiel's gin_rummy; prints rates and ratio.
+
+    Both players keep their games across passes (a pass may end mid-game), so every pass
+    measures steady play, and each pair of passes sees nearly the same machine load.
+    """
+    try:
+        import pyspiel
+    except ImportError:
+        print(
+            "OpenSpiel is not installed (pip install 'continental-rl[compare]'): no comparison made"
+        )
+        return 0
+    del pyspiel
+    print(
+        f"python {platform.python_version()} on {platform.machine()}; {repeats} alternating "
+        f"passes of {seconds:g} s each; random legal play, an observation + mask every decision"
+    )
+    ours = _aec_player(players, seed)
+    theirs = _openspiel_player(seed)
+    next(ours)
+    next(theirs)
+    ratios: list[float] = []
+    rates: tuple[list[float], list[float]] = ([], [])
+    for r in range(repeats):
+        for player, out in ((ours, rates[0]), (theirs, rates[1])):
+            start = time.perf_counter()
+            n = player.send(start + seconds)
+            out.append(n / (time.perf_counter() - start))
+        ratios.append(rates[0][-1] / rates[1][-1])
+        if r < 3 or r == repeats - 1:
+            print(
+                f"pass {r + 1}: continental {players}p {rates[0][-1]:>8,.0f}/s   "
+                f"openspiel gin_rummy {rates[1][-1]:>8,.0f}/s   ratio {ratios[-1]:.2f}x"
+            )
+        elif r == 3:
+            print("...")
+    a = statistics.median(rates[0])
+    b = statistics.median(rates[1])
+    print(
+        f"medians: continental {players}p {a:,.0f} decisions/s, openspiel gin_rummy "
+        f"{b:,.0f} decisions/s; ratio (median of the passes' ratios) "
+        f"{statistics.median(ratios):.2f}x"
+    )
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -148,11 +255,39 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="continental bench", description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="contract", help=f"one of {', '.join(GAMES)}")
     parser.add_argument("--games", type=int, default=20, help="games per measurement")
-    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument(
+        "--players", type=int, nargs="+", default=None, help="default 2 4 (4 with a comparison)"
+    )
     parser.add_argument("--preset", default="continental", help="the contract game's rules")
-    parser.add_argument("--repeats", type=int, default=3, help="passes; the median is shown")
+    parser.add_argument(
+        "--repeats", type=int, default=None, help="passes, the median shown (3; 20 comparing)"
+    )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--compare-openspiel",
+        action="store_true",
+        help="our AEC env vs OpenSpiel's gin_rummy in alternating passes (4 players by default)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=0.5, help="seconds per pass with --compare-openspiel"
+    )
     args = parser.parse_args(argv)
+    if args.compare_openspiel:
+        args.repeats = 20 if args.repeats is None else args.repeats
+        if args.game != "contract" or args.preset != "continental":
+            parser.error("--compare-openspiel measures the contract game with its default rules")
+        if args.repeats < 1 or not args.seconds > 0:
+            parser.error("--repeats must be at least 1 and --seconds positive")
+        players = args.players[0] if args.players else 4
+        try:
+            PRESETS["continental"].check_players(players)
+        except ValueError as exc:
+            parser.error(f"--players {players}: {exc}")
+        return compare_openspiel(players, args.seconds, args.repeats, args.seed)
+    if args.players is None:
+        args.players = [2, 4]
+    if args.repeats is None:
+        args.repeats = 3
     if args.game not in GAMES:
         parser.error(f"--game {args.game!r}: choose one of {', '.join(GAMES)}")
     spec = GAMES[args.game]

@@ -52,6 +52,14 @@ count planes, each reshapeable to ``(5, 13)`` for a CNN. Only the acting agent g
 ``action_mask``. The observation never contains hidden information: the stock, opponents'
 unrevealed cards and the penalty cards are absent (tested).
 
+Each position's observation and mask are built once per agent (``last()``, ``observe()`` and
+``action_mask()`` share them) by ``ObservationEncoder``, which writes the same vectors as the
+plain ``encode_observation`` with a few numpy calls; every call of a new position hands out new
+arrays, which the environment never changes afterwards. ``env()`` keeps PettingZoo's standard
+wrappers; its outer one is ``DirectOrderEnforcingWrapper``, PettingZoo's
+``OrderEnforcingWrapper`` with the attributes an agent loop reads every decision served
+directly from the raw environment.
+
 ## Actions
 
 Every id has a text form (``env.unwrapped.game.action_to_str``); the layout:
@@ -94,13 +102,14 @@ import operator
 import random
 import sys
 import types
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import BaseWrapper, wrappers
+from pettingzoo.utils import wrappers
 
 from continental_env.actions import num_actions
 from continental_env.cards import NUM_TYPES
@@ -213,6 +222,7 @@ class raw_env(AECEnv, EzPickle):
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
         self._obs_game: Game | None = None  # the cache belongs to this game object ...
         self._obs_moves = -1  # ... at this move count
+        self._encoder = ObservationEncoder(num_players)
 
     # ------------------------------------------------------------------ the engine
 
@@ -300,21 +310,25 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
+        game = self._game
         rounds_before = len(game.round_history)
         game.apply(action)  # raises ValueError, state unchanged, if illegal
+        history = game.round_history
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.infos = {a: {} for a in self.agents}
-        for result in game.round_history[rounds_before:]:
+        scored = len(history) > rounds_before
+        for result in history[rounds_before:]:
             self._round_rewards(result)
         if game.is_over:
             if self.reward_mode == "win":
                 self._win_rewards()
-            self.terminations = {a: True for a in self.agents}
+                scored = True
+            self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[game.actor]
-        self._accumulate_rewards()
+        if scored:  # otherwise every reward is 0.0 and the sums stay as they are
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -354,17 +368,20 @@ class raw_env(AECEnv, EzPickle):
         if cached is None:
             seat = self.agent_name_mapping[agent]
             cached = {
-                "observation": encode_observation(game, seat, self.observation_layout),
+                "observation": self._encoder.encode(game, seat),
                 "action_mask": self._mask(seat),
             }
             self._obs_cache[agent] = cached
         return cached
 
     def _mask(self, seat: int) -> np.ndarray:
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        if self.game.actor == seat:
-            mask[self.game.legal_actions()] = 1
-        return mask
+        """A new int8 mask: 1 at the legal ids of the seat to act, all 0 for the others."""
+        mask = bytearray(self.num_actions)
+        game = self._game
+        if game.actor == seat:
+            for action in game.legal_actions():
+                mask[action] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The action mask of an agent (default: the one to act), from the observation cache."""
@@ -391,7 +408,10 @@ class raw_env(AECEnv, EzPickle):
 
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
-    """The observation vector of ``seat`` (see the module docstring); public information only."""
+    """The observation vector of ``seat`` (see the module docstring); public information only.
+
+    Built from scratch: the reference for ``ObservationEncoder``, which the environment uses.
+    """
     p = game.num_players
     size = layout["turn"].stop
     obs = np.zeros(size, dtype=np.float32)
@@ -432,6 +452,126 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     return obs
 
 
+class ObservationEncoder:
+    """``encode_observation`` with a few numpy calls per vector: the same vectors, faster.
+
+    The planes that change nearly every decision (``hand``, ``discard_top``, ``discards_seen``,
+    ``known_opp``, adjacent in the layout) are written together: their count lists joined into
+    one ``bytearray`` (a count is a small integer) and copied into the planes in one strided
+    cast. ``table`` and ``fits`` change only when the table does, so each seat keeps its last
+    vector and a copy of what they were built from, and rewrites them only when that differs.
+    The scalars are one list, one slice assignment. Each call returns a new array, so an
+    observation a caller holds never changes afterwards; only contents are compared, so a reset,
+    a clone or an assigned game is encoded like any other position.
+    """
+
+    def __init__(self, num_players: int) -> None:
+        p = num_players
+        self.num_players = p
+        self.layout = lay = observation_layout(p)
+        self._vectors = [np.zeros(lay["turn"].stop, dtype=np.float32) for _ in range(p)]
+        # Per seat: the table's melds and the fitting counts last written (None: not yet).
+        self._seen: list[list[Any]] = [[None, None] for _ in range(p)]
+        self._front = p + 2  # hand, discard_top, discards_seen, known_opp: planes 0 .. p + 1
+        assert lay["known_opp"].stop == self._front * PLANE
+        self._table = lay["table"]
+        self._fits = lay["fits"]
+        self._scalars = lay["round"].start
+        self._others = [[(seat + k) % p for k in range(1, p)] for seat in range(p)]
+        self._orders = [[seat, *others] for seat, others in enumerate(self._others)]
+
+    def encode(self, game: Game, seat: int) -> np.ndarray:
+        """The observation vector of ``seat``, equal to ``encode_observation``'s."""
+        p = self.num_players
+        obs = self._vectors[seat]
+        seen = self._seen[seat]
+        top = [0] * NUM_TYPES
+        if game.discard and game.phase != "game_over":
+            top[game.discard[-1]] = 1
+        counts = game.hands[seat] + top + game.seen_discards
+        known = game.known
+        for other in self._others[seat]:
+            counts += known[other]
+        front = self._front
+        obs[: front * PLANE].reshape(front, PLANE)[:, :NUM_TYPES] = np.frombuffer(
+            bytearray(counts), dtype=np.uint8
+        ).reshape(front, NUM_TYPES)
+        fits = game.fitting_counts()
+        if seen[0] != fits:
+            obs[self._fits][:NUM_TYPES] = fits
+            seen[0] = fits.copy()
+        melds = [(m.owner, m.cards) for m in game.table]
+        if seen[1] != melds:
+            planes = [0] * (PLANE * p)
+            for owner, cards in melds:
+                off = PLANE * ((owner - seat) % p)
+                for c in cards:
+                    planes[off + c] += 1
+            obs[self._table] = planes
+            seen[1] = [(owner, list(cards)) for owner, cards in melds]
+        # The scalars in the layout's order: round, phase, contract, then per relative seat the
+        # hand sizes, lay-downs, scores and claims, then stock and turn.
+        scalars = [0.0] * 12
+        scalars[game.round - 1] = 1.0
+        phase = _PHASE_INDEX.get(game.phase)
+        if phase is not None:
+            scalars[7 + phase] = 1.0
+        trios, runs = game.contract
+        scalars[10] = trios / 3.0
+        scalars[11] = runs / 3.0
+        order = self._orders[seat]
+        sizes = game.hand_sizes
+        down = game.laid_down
+        scores = game.scores
+        claims = game.claims
+        scalars += [sizes[s] / 20.0 for s in order]
+        scalars += [1.0 if down[s] else 0.0 for s in order]
+        scalars += [scores[s] / 100.0 for s in order]
+        scalars += [claims[s] for s in order]
+        scalars.append(len(game.stock) / 100.0)
+        scalars.append(game.turn / game.rules.max_turns_per_round)
+        obs[self._scalars :] = scalars
+        return obs.copy()
+
+
+def _raw_attribute(name: str, after_reset: bool) -> property:
+    """A wrapper property that reads ``name`` from the raw environment in one step.
+
+    With ``after_reset``, it defers to the wrapper's ``__getattr__`` (by raising
+    AttributeError) until the wrapper has seen a reset, so OrderEnforcingWrapper's error stays.
+    """
+    if after_reset:
+
+        def get(self: Any) -> Any:
+            if not self._has_reset:
+                raise AttributeError(name)
+            return getattr(self._raw, name)
+
+    else:
+
+        def get(self: Any) -> Any:
+            return getattr(self._raw, name)
+
+    return property(get, doc=f"The raw environment's ``{name}``.")
+
+
+# What an agent loop reads every decision (``agent_iter``, ``last``, ``step``): the position's
+# attributes.
+_LOOP_ATTRIBUTES = _POSITION_FIELDS
+
+
+def _reads_raw_attributes(after_reset: bool) -> Callable[[type], type]:
+    """Class decorator: the loop's attributes become ``_raw_attribute`` properties."""
+
+    def install(cls: type) -> type:
+        for name in _LOOP_ATTRIBUTES:
+            setattr(cls, name, _raw_attribute(name, after_reset))
+        return cls
+
+    return install
+
+
+@_reads_raw_attributes(after_reset=False)
 class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's ``AssertOutOfBoundsWrapper`` with the engine's explanation.
 
@@ -439,17 +579,32 @@ class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
     raises ``ValueError`` with the engine's message, which names the value and the range, instead
     of a bare ``AssertionError``; the state is unchanged. In-range actions go through the standard
     wrapper unchanged.
+
+    The attributes an agent loop reads every decision (``agent_selection``, ``agents``, the
+    reward, termination, truncation and info dicts) are properties that read the raw
+    environment directly instead of going down the wrappers' ``__getattr__`` chain; the wrappers
+    in between keep no such attributes of their own, so the values are the same.
     """
 
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+        # Each agent's number of actions (the spaces are Discrete from 0 and never change).
+        self._sizes = {a: int(env.action_space(a).n) for a in env.possible_agents}
+
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        space = self.action_space(agent)
-        if action is not None and space.contains(action):
-            BaseWrapper.step(self, action)  # the common case: the standard check, done once
+        raw = self._raw
+        agent = raw.agent_selection
+        if type(action) is int and 0 <= action < self._sizes[agent]:
+            self.env.step(action)  # the common case: a plain int in range
             return
-        done = self.terminations[agent] or self.truncations[agent]
+        space = raw.action_space(agent)
+        if action is not None and space.contains(action):
+            self.env.step(action)
+            return
+        done = raw.terminations[agent] or raw.truncations[agent]
         if action is None and done:
-            BaseWrapper.step(self, action)
+            self.env.step(action)
             return
         if done:
             raise ValueError(f"{agent} is done: step(None) is the only action, not {action!r}")
@@ -459,8 +614,23 @@ class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
             index = -1
         if not 0 <= index < space.n:
             # Never a legal id: the engine refuses it with its message, changing nothing.
-            self.unwrapped.game.apply(action)
-        BaseWrapper.step(self, index)  # an integer kind the space does not recognise, in range
+            raw.game.apply(action)
+        self.env.step(index)  # an integer kind the space does not recognise, in range
+
+
+@_reads_raw_attributes(after_reset=True)
+class DirectOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper``, its checks unchanged, with the attributes an agent
+    loop reads every decision as properties that read the raw environment directly (after the
+    first reset; before it, the standard error), instead of two ``__getattr__`` hops per read.
+    """
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
@@ -471,7 +641,7 @@ def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
     elif illegal != "raise":
         raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
     environment = ExplainedOutOfBoundsWrapper(environment)
-    environment = wrappers.OrderEnforcingWrapper(environment)
+    environment = DirectOrderEnforcingWrapper(environment)
     return environment
 
 

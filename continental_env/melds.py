@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement, product
+from itertools import accumulate, combinations, combinations_with_replacement, product
 
 from continental_env.cards import (
     JOKER,
@@ -692,14 +692,19 @@ def _contract_exists(
     if runs == 0:
         return _trios_fit(counts, [0] * 13, trios, jokers)
     windows = []
-    spans = _min_spans(min_run, wrap)
+    starts = [ranks[0] for ranks in _min_spans(min_run, wrap)]
+    least = max(1, min_run - jokers)  # naturals a window needs: one at least, jokers the rest
     for suit in range(4):
-        base = make_card(suit, 0)
-        row = counts[base : base + NUM_RANKS]
-        for ranks in spans:
-            naturals = sum(1 for r in ranks if row[r])
-            if naturals and min_run - naturals <= jokers:
-                windows.append((base, ranks))
+        base = suit * 13
+        row = counts[base : base + 13]
+        if not any(row):
+            continue
+        # Naturals per window from prefix sums over the suit's row taken twice (a window's
+        # ranks run on from its first rank, modulo 13).
+        prefix = list(accumulate([1 if n else 0 for n in row] * 2, initial=0))
+        for first, cards in zip(starts, _window_cards(min_run, wrap)[suit], strict=True):
+            if prefix[first + min_run] - prefix[first] >= least:
+                windows.append(cards)
     if not windows:
         return False
     work = list(counts)
@@ -710,6 +715,13 @@ def _contract_exists(
 def run_spans(rules: RuleConfig) -> tuple[tuple[int, ...], ...]:
     """Rank lists of every run of exactly ``min_run`` positions these rules allow."""
     return _min_spans(rules.min_run, rules.ace_wraparound)
+
+
+@lru_cache(maxsize=16)
+def _window_cards(min_run: int, wrap: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per suit, the card ids of every window of ``_min_spans`` (a run's naturals)."""
+    spans = _min_spans(min_run, wrap)
+    return tuple(tuple(tuple(suit * 13 + r for r in ranks) for ranks in spans) for suit in range(4))
 
 
 @lru_cache(maxsize=16)
@@ -731,8 +743,11 @@ def _exists_runs(
     if runs == 0:
         return _trios_fit(work, stealable, trios, work[JOKER])
     for i in range(first, len(windows)):
-        base, ranks = windows[i]
-        present = [base + r for r in ranks if work[base + r]]
+        cards = windows[i]
+        present = [c for c in cards if work[c]]
+        size = len(cards)
+        if not present or size - len(present) > work[JOKER]:
+            continue  # no natural, or too few jokers even with every natural (so with any subset)
         # Usually a window takes every natural it covers. With another run still to place, a
         # joker may stand in for a natural that the other run needs (2C JK JK JK + 3C JK JK JK),
         # so smaller subsets are tried too, while the jokers last.
@@ -741,11 +756,11 @@ def _exists_runs(
             options += [
                 list(sub)
                 for k in range(len(present) - 1, 0, -1)
-                if len(ranks) - k <= work[JOKER]
+                if size - k <= work[JOKER]
                 for sub in combinations(present, k)
             ]
         for taken in options:
-            if _try_window(work, windows, i, taken, len(ranks), runs, trios, stealable, steal):
+            if _try_window(work, windows, i, taken, size, runs, trios, stealable, steal):
                 return True
     return False
 
