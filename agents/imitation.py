@@ -77,6 +77,11 @@ class LoggedGame(Game):
     def public_log(self) -> list[tuple[int, int, int]]:
         return self._public.entries(self)
 
+    @property
+    def public_record(self) -> PublicLog:
+        """The log itself, with its running per-seat totals (read by the features)."""
+        return self._public
+
     def apply(self, action: int) -> None:
         if not self.is_legal(action):
             super().apply(action)  # raises with the engine's reason, nothing recorded
@@ -516,6 +521,55 @@ def evaluate_clone(
                     options={"preset": preset})  # fmt: skip
 
 
+# ============================================================================ encode cost
+
+
+def bench_encode(deals: int, seed: int, players: int, repeats: int = 3) -> dict[str, Any]:
+    """Microseconds per call of the v0 observation and of the features on the states of
+    ``strong``/``greedy`` games (each acting seat's state as it arises): features with an empty
+    hand cache (every hand new, as in a fresh worker) and with a warm one."""
+    from agents import make_agent
+    from continental_env.features import _hand_arrays, hand_analysis
+
+    states = []
+    for deal in range(deals):
+        game = LoggedGame.new("continental", players, seed=_deal_seed(seed, deal))
+        names = [TEACHER if s % 2 == 0 else "greedy" for s in range(players)]
+        bots = [make_agent(n, seed=deal * 10 + s) for s, n in enumerate(names)]
+        while not game.is_over:
+            seat = game.actor
+            action = bots[seat].act(PlayerView(game, seat))
+            snap = game.clone()
+            snap.public_record = game.public_record.copy()  # a plain engine with the log
+            states.append((snap, seat))
+            game.apply(action)
+    layout, flayout = observation_layout(players), feature_layout(players)
+
+    def per_call(fn) -> float:
+        best = math.inf
+        for _ in range(repeats):
+            t = time.perf_counter()
+            for g, s in states:
+                fn(g, s)
+            best = min(best, (time.perf_counter() - t) / len(states) * 1e6)
+        return best
+
+    v0 = per_call(lambda g, s: encode_observation(g, s, layout))
+    cold = math.inf
+    for _ in range(repeats):
+        hand_analysis.cache_clear()
+        _hand_arrays.cache_clear()
+        t = time.perf_counter()
+        for g, s in states:
+            encode_features(g, s, flayout)
+        cold = min(cold, (time.perf_counter() - t) / len(states) * 1e6)
+    warm = per_call(lambda g, s: encode_features(g, s, flayout))
+    report = {"states": len(states), "v0_us": v0, "features_cold_us": cold,
+              "features_warm_us": warm}  # fmt: skip
+    print(json.dumps(report), flush=True)
+    return report
+
+
 # ============================================================================ command line
 
 
@@ -550,6 +604,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     e.add_argument("--players", type=int, default=4)
     e.add_argument("--jobs", type=int, default=1)
     e.add_argument("--json", default="", help="write the report here")
+    m = sub.add_parser("bench", help="microseconds per call: v0 observation vs features")
+    m.add_argument("--deals", type=int, default=3)
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--players", type=int, default=4)
+    m.add_argument("--json", default="", help="write the report here")
     args = parser.parse_args(argv)
     try:
         if args.command == "collect":
@@ -573,6 +632,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = clone(args.data, args.out, epochs=args.epochs, lr=args.lr,
                            ent_coef=args.ent_coef, batch_size=args.batch_size, net_arch=arch,
                            seed=args.seed, v0_only=args.v0_only)  # fmt: skip
+            if args.json:
+                Path(args.json).write_text(json.dumps(report, indent=2))
+        elif args.command == "bench":
+            report = bench_encode(args.deals, args.seed, args.players)
             if args.json:
                 Path(args.json).write_text(json.dumps(report, indent=2))
         else:

@@ -66,6 +66,7 @@ HISTORY = 8
 KINDS = ("draw", "take", "claim", "pass", "laydown", "close", "discard", "layoff", "swap",
          "movejoker")  # fmt: skip
 _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+_DRAW, _TAKE, _PASS, _DISCARD = (_KIND_INDEX[k] for k in ("draw", "take", "pass", "discard"))
 MAX_DISTANCE = 7  # the distance one-hot's last slot holds this and more
 _NO_CARD = -1
 
@@ -241,12 +242,26 @@ class PublicLog:
 
     ``record(game, action)`` must be called *before* the engine applies ``action``; entries of
     an earlier round (or game) are dropped when the next round's first action is recorded, and
-    ``entries(game)`` returns nothing for a round the log has not seen.
+    ``entries(game)`` returns nothing for a round the log has not seen. Per-seat totals (cards
+    discarded, cards declined, takes, discards) are kept as the entries come, so the features
+    never re-read a long round.
     """
 
     def __init__(self) -> None:
         self.key: tuple[int, int] | None = None
         self.items: list[tuple[int, int, int]] = []
+        self.discarded = np.zeros((0, NUM_TYPES), dtype=np.float32)  # per absolute seat
+        self.declined = np.zeros((0, NUM_TYPES), dtype=np.float32)
+        self.takes = np.zeros(0, dtype=np.int64)
+        self.discards = np.zeros(0, dtype=np.int64)
+
+    def copy(self) -> PublicLog:
+        out = PublicLog()
+        out.key = self.key
+        out.items = list(self.items)
+        for name in ("discarded", "declined", "takes", "discards"):
+            setattr(out, name, getattr(self, name).copy())
+        return out
 
     @staticmethod
     def round_key(game: Any) -> tuple[int, int]:
@@ -257,8 +272,13 @@ class PublicLog:
     def record(self, game: Any, action: int) -> None:
         key = self.round_key(game)
         if key != self.key:
+            p = game.num_players
             self.key = key
             self.items = []
+            self.discarded = np.zeros((p, NUM_TYPES), dtype=np.float32)
+            self.declined = np.zeros((p, NUM_TYPES), dtype=np.float32)
+            self.takes = np.zeros(p, dtype=np.int64)
+            self.discards = np.zeros(p, dtype=np.int64)
         seat = game.actor
         kind, *args = game.layout.decode(action)
         top = game.discard[-1] if game.discard else _NO_CARD
@@ -271,12 +291,28 @@ class PublicLog:
         else:  # laydown, close (face down), movejoker
             card = _NO_CARD
         self.items.append((seat, _KIND_INDEX[kind], card))
+        if kind == "discard":
+            self.discarded[seat, card] += 1.0
+            self.discards[seat] += 1
+        elif kind in ("draw", "pass") and card != _NO_CARD:
+            self.declined[seat, card] += 1.0
+        elif kind == "take":
+            self.takes[seat] += 1
 
     def entries(self, game: Any) -> list[tuple[int, int, int]]:
         """This round's entries, oldest first (empty if the log belongs to another round)."""
         if game.phase == "game_over" or self.key != self.round_key(game):
             return []
         return self.items
+
+
+def _log_for(game: Any, log: PublicLog | None) -> PublicLog | None:
+    """The ``PublicLog`` of this round: the engine's ``public_record`` if it keeps one, else
+    ``log``; None when neither belongs to this round."""
+    record = getattr(game, "public_record", None) or log
+    if record is None or record.key != PublicLog.round_key(game):
+        return None
+    return record
 
 
 def public_entries(game: Any, log: PublicLog | None) -> list[tuple[int, int, int]]:
@@ -345,22 +381,45 @@ def _partners(counts: tuple[int, ...], reach: int, wrap: bool) -> tuple[float, .
     return tuple(out)
 
 
+def _unseen(game: Any, seat: int) -> np.ndarray:
+    """Copies of each card type ``seat`` has not seen this round, as an int array."""
+    out = np.array(_deck_totals(game.rules, game.num_players, game.round), dtype=np.int64)
+    out -= np.asarray(game.hands[seat])
+    seen = list(game.discard)
+    for meld in game.table:
+        seen.extend(meld.cards)
+    if seen:
+        out -= np.bincount(seen, minlength=NUM_TYPES)
+    others = [k for s, k in enumerate(game.known) if s != seat]
+    if others:
+        out -= np.asarray(others).sum(axis=0)
+    return np.maximum(out, 0)
+
+
 def unseen_counts(game: Any, seat: int) -> list[int]:
     """Copies of each card type ``seat`` has not seen this round (public information only)."""
-    out = list(_deck_totals(game.rules, game.num_players, game.round))
-    hand = game.hands[seat]
-    for c in range(NUM_TYPES):
-        out[c] -= hand[c]
-    for c in game.discard:
-        out[c] -= 1
-    for meld in game.table:
-        for c in meld.cards:
-            out[c] -= 1
-    for s, known in enumerate(game.known):
-        if s != seat:
-            for c in range(NUM_TYPES):
-                out[c] -= known[c]
-    return [max(0, n) for n in out]
+    return _unseen(game, seat).tolist()
+
+
+@lru_cache(maxsize=8_192)
+def _hand_arrays(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``hand_analysis`` as arrays: distance, reducers (0/1), in trios, in runs, deadwood."""
+    distance, reducing, in_trio, in_run = hand_analysis(counts, trios, runs, rules)
+    reducers = np.zeros(NUM_TYPES, dtype=np.float32)
+    reducers[list(reducing)] = 1.0
+    trio = np.asarray(in_trio, dtype=np.float32)
+    run = np.asarray(in_run, dtype=np.float32)
+    dead = np.asarray(counts, dtype=np.float32) - trio - run
+    for array in (reducers, trio, run, dead):
+        array.flags.writeable = False  # shared by every caller through the cache
+    return distance, reducers, trio, run, dead
+
+
+@lru_cache(maxsize=64)
+def _points_array(rules: RuleConfig) -> np.ndarray:
+    return np.asarray(points_table(rules), dtype=np.float32) / 50.0
 
 
 def encode_features(
@@ -377,55 +436,60 @@ def encode_features(
     d = NUM_TYPES
     rules = game.rules
     hand = tuple(game.hands[seat])
+    hand_array = np.asarray(hand, dtype=np.float32)
     live = game.phase != "game_over"
-    unseen = unseen_counts(game, seat)
+    unseen = _unseen(game, seat)
     top = game.discard[-1] if game.discard and live else None
 
     # Distance to the contract and the use of each hand card (before laying down).
     if game.laid_down[seat] or not live:
-        out[layout["deadwood"]] = hand
+        out[layout["deadwood"]] = hand_array
     else:
         trios, runs = game.contract
-        distance, reducing, in_trio, in_run = hand_analysis(hand, trios, runs, rules)
+        distance, reducers, in_trio, in_run, dead = _hand_arrays(hand, trios, runs, rules)
         out[layout["distance"].start + min(distance, MAX_DISTANCE)] = 1.0
-        reducers = [1.0 if c in reducing else 0.0 for c in range(d)]
         out[layout["reducers"]] = reducers
         o = layout["offer"].start
         if top is not None:
             out[o] = 1.0
             out[o + 1] = reducers[top]
             out[o + 2] = (distance - reducers[top]) / 10.0
-        total = sum(unseen)
+        total = int(unseen.sum())
         if total:
-            helping = sum(n for n, r in zip(unseen, reducers, strict=True) if r)
+            chance = float(unseen @ reducers) / total
             s = layout["stock_draw"].start
-            out[s] = helping / total
-            out[s + 1] = (distance - helping / total) / 10.0
+            out[s] = chance
+            out[s + 1] = (distance - chance) / 10.0
         out[layout["in_trio"]] = in_trio
         out[layout["in_run"]] = in_run
-        out[layout["deadwood"]] = [h - a - b for h, a, b in zip(hand, in_trio, in_run, strict=True)]
+        out[layout["deadwood"]] = dead
     out[layout["partners"]] = _partners(hand, rules.min_run - 1, rules.ace_wraparound)
-    pts = points_table(rules)
-    out[layout["points"]] = [h * q / 50.0 for h, q in zip(hand, pts, strict=True)]
+    out[layout["points"]] = hand_array * _points_array(rules)
     out[layout["unseen"]] = unseen
 
     # Who discarded and who declined what, and the recent public actions.
-    entries = public_entries(game, log) if live else []
-    takes = [0] * p
-    disc_base = layout["discarded"].start
-    decl_base = layout["declined"].start
-    discard_kind, take_kind = _KIND_INDEX["discard"], _KIND_INDEX["take"]
-    decline_kinds = (_KIND_INDEX["draw"], _KIND_INDEX["pass"])
-    discards = [0] * p
-    for who, kind, card in entries:
-        rel = (who - seat) % p
-        if kind == discard_kind:
-            out[disc_base + rel * d + card] += 1.0
-            discards[rel] += 1
-        elif kind in decline_kinds and card != _NO_CARD:
-            out[decl_base + rel * d + card] += 1.0
-        elif kind == take_kind:
-            takes[rel] += 1
+    record = _log_for(game, log) if live else None
+    if record is not None:
+        entries = record.items
+    else:
+        entries = public_entries(game, log) if live else []
+    takes = discards = np.zeros(p, dtype=np.int64)
+    if record is not None and entries:  # the log's running totals, turned to relative seats
+        order = [(seat + k) % p for k in range(p)]
+        out[layout["discarded"]] = record.discarded[order].ravel()
+        out[layout["declined"]] = record.declined[order].ravel()
+        takes, discards = record.takes[order], record.discards[order]
+    elif entries:
+        log_array = np.asarray(entries, dtype=np.int64)
+        rel = (log_array[:, 0] - seat) % p
+        kind = log_array[:, 1]
+        card = log_array[:, 2]
+        hit = kind == _DISCARD
+        np.add.at(out, layout["discarded"].start + rel[hit] * d + card[hit], 1.0)
+        discards = np.bincount(rel[hit], minlength=p)
+        hit = ((kind == _DRAW) | (kind == _PASS)) & (card != _NO_CARD)
+        np.add.at(out, layout["declined"].start + rel[hit] * d + card[hit], 1.0)
+        takes = np.bincount(rel[kind == _TAKE], minlength=p)
     o = layout["opponents"].start
     for k in range(1, p):
         s = (seat + k) % p
