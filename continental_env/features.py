@@ -19,12 +19,11 @@ addition makes ``has_contract`` true, on every small hand tried). The per-card u
 the first best plan: a hand card is in a trio, in a run, or deadwood. Everything that depends
 only on the hand, the contract and the rules is cached (``hand_analysis``).
 
-**Public history.** The engine keeps per seat only its last action. ``PublicLog`` records every
-action of the round with the card it showed (the discard, the card taken or claimed, the card on
-offer that was declined), fed with ``record(game, action)`` before the action is applied; an
-engine that keeps such a list as ``game.public_log`` (same entries) is read directly. Nothing in
-an entry is hidden: a ``draw`` records the card it declined, never the card drawn, and a claim
-records the claimed card, never the penalty card.
+**Public history.** The engine keeps per seat only its last action. ``public_log.PublicLog``
+records every action of the round with the card it showed, fed with ``record(game, action)``
+before the action is applied. The features read, in this order: the engine's ``public_record``
+(a ``PublicLog``), the ``log`` argument, or a plain entry list ``game.public_log``. Nothing in an
+entry is hidden (``continental_env.public_log``).
 
 Layout (``feature_layout(P)``; seats relative, +0 is the seat itself; ``D = 53`` card types):
 
@@ -60,15 +59,13 @@ import numpy as np
 
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
 from continental_env.melds import _min_spans
+from continental_env.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.rules import RuleConfig, points_table
 
 HISTORY = 8
-KINDS = ("draw", "take", "claim", "pass", "laydown", "close", "discard", "layoff", "swap",
-         "movejoker")  # fmt: skip
 _KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 _DRAW, _TAKE, _PASS, _DISCARD = (_KIND_INDEX[k] for k in ("draw", "take", "pass", "discard"))
 MAX_DISTANCE = 7  # the distance one-hot's last slot holds this and more
-_NO_CARD = -1
 
 
 # ============================================================================ distance to contract
@@ -235,75 +232,6 @@ def reducing_cards(counts: Sequence[int], trios: int, runs: int, rules: RuleConf
 
 
 # ============================================================================ public history
-
-
-class PublicLog:
-    """The round's public actions: ``(seat, kind index, card shown or -1)`` entries.
-
-    ``record(game, action)`` must be called *before* the engine applies ``action``; entries of
-    an earlier round (or game) are dropped when the next round's first action is recorded, and
-    ``entries(game)`` returns nothing for a round the log has not seen. Per-seat totals (cards
-    discarded, cards declined, takes, discards) are kept as the entries come, so the features
-    never re-read a long round.
-    """
-
-    def __init__(self) -> None:
-        self.key: tuple[int, int] | None = None
-        self.items: list[tuple[int, int, int]] = []
-        self.discarded = np.zeros((0, NUM_TYPES), dtype=np.float32)  # per absolute seat
-        self.declined = np.zeros((0, NUM_TYPES), dtype=np.float32)
-        self.takes = np.zeros(0, dtype=np.int64)
-        self.discards = np.zeros(0, dtype=np.int64)
-
-    def copy(self) -> PublicLog:
-        out = PublicLog()
-        out.key = self.key
-        out.items = list(self.items)
-        for name in ("discarded", "declined", "takes", "discards"):
-            setattr(out, name, getattr(self, name).copy())
-        return out
-
-    @staticmethod
-    def round_key(game: Any) -> tuple[int, int]:
-        seeds = game.deal_seeds
-        i = game.round_index
-        return (i, seeds[i] if i < len(seeds) else -1)
-
-    def record(self, game: Any, action: int) -> None:
-        key = self.round_key(game)
-        if key != self.key:
-            p = game.num_players
-            self.key = key
-            self.items = []
-            self.discarded = np.zeros((p, NUM_TYPES), dtype=np.float32)
-            self.declined = np.zeros((p, NUM_TYPES), dtype=np.float32)
-            self.takes = np.zeros(p, dtype=np.int64)
-            self.discards = np.zeros(p, dtype=np.int64)
-        seat = game.actor
-        kind, *args = game.layout.decode(action)
-        top = game.discard[-1] if game.discard else _NO_CARD
-        if kind in ("draw", "take", "claim", "pass"):
-            card = top
-        elif kind in ("discard", "swap"):
-            card = args[0]
-        elif kind == "layoff":
-            card = min(args[0], JOKER)  # joker slots (52, 53, 54) show a joker
-        else:  # laydown, close (face down), movejoker
-            card = _NO_CARD
-        self.items.append((seat, _KIND_INDEX[kind], card))
-        if kind == "discard":
-            self.discarded[seat, card] += 1.0
-            self.discards[seat] += 1
-        elif kind in ("draw", "pass") and card != _NO_CARD:
-            self.declined[seat, card] += 1.0
-        elif kind == "take":
-            self.takes[seat] += 1
-
-    def entries(self, game: Any) -> list[tuple[int, int, int]]:
-        """This round's entries, oldest first (empty if the log belongs to another round)."""
-        if game.phase == "game_over" or self.key != self.round_key(game):
-            return []
-        return self.items
 
 
 def _log_for(game: Any, log: PublicLog | None) -> PublicLog | None:
@@ -476,9 +404,10 @@ def encode_features(
     takes = discards = np.zeros(p, dtype=np.int64)
     if record is not None and entries:  # the log's running totals, turned to relative seats
         order = [(seat + k) % p for k in range(p)]
-        out[layout["discarded"]] = record.discarded[order].ravel()
-        out[layout["declined"]] = record.declined[order].ravel()
-        takes, discards = record.takes[order], record.discards[order]
+        out[layout["discarded"]] = np.asarray([record.discarded[s] for s in order]).ravel()
+        out[layout["declined"]] = np.asarray([record.declined[s] for s in order]).ravel()
+        takes = [record.takes[s] for s in order]
+        discards = [record.discards[s] for s in order]
     elif entries:
         log_array = np.asarray(entries, dtype=np.int64)
         rel = (log_array[:, 0] - seat) % p
@@ -487,7 +416,7 @@ def encode_features(
         hit = kind == _DISCARD
         np.add.at(out, layout["discarded"].start + rel[hit] * d + card[hit], 1.0)
         discards = np.bincount(rel[hit], minlength=p)
-        hit = ((kind == _DRAW) | (kind == _PASS)) & (card != _NO_CARD)
+        hit = ((kind == _DRAW) | (kind == _PASS)) & (card != NO_CARD)
         np.add.at(out, layout["declined"].start + rel[hit] * d + card[hit], 1.0)
         takes = np.bincount(rel[kind == _TAKE], minlength=p)
     o = layout["opponents"].start
@@ -506,7 +435,7 @@ def encode_features(
         row = base + i * width
         out[row + (who - seat) % p] = 1.0
         out[row + p + kind] = 1.0
-        if card != _NO_CARD:
+        if card != NO_CARD:
             card_base = row + p + len(KINDS)
             if card == JOKER:
                 out[card_base + NUM_RANKS + 4] = 1.0

@@ -263,3 +263,14 @@ def test_running_totals_and_plain_entries_give_the_same_features() -> None:
         for seat in range(4):
             assert np.array_equal(encode_features(game, seat, None, log),
                                   encode_features(plain, seat))  # fmt: skip
+
+
+def test_a_restored_log_equals_the_recorded_one() -> None:
+    for game, log in play_logged("continental", 3, seed=8, every=29):
+        if not log.items:
+            continue
+        again = PublicLog.restore(log.key, log.items, game.num_players)
+        assert vars(again) == vars(log)
+        for seat in range(3):
+            assert np.array_equal(encode_features(game, seat, None, log),
+                                  encode_features(game, seat, None, again))  # fmt: skip
