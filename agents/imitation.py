@@ -111,6 +111,22 @@ def feature_observation(game: Game, seat: int) -> np.ndarray:
     )
 
 
+def dropped_columns(num_players: int, groups: Sequence[str]) -> np.ndarray | None:
+    """Columns of the observation holding the named feature groups (None for none); ValueError
+    naming an unknown group."""
+    if not groups:
+        return None
+    layout = feature_layout(num_players)
+    base = observation_layout(num_players)["turn"].stop
+    columns = []
+    for name in groups:
+        if name not in layout:
+            raise ValueError(f"feature group {name!r}: choose among {', '.join(layout)}")
+        sl = layout[name]
+        columns.extend(range(base + sl.start, base + sl.stop))
+    return np.array(columns, dtype=np.int64)
+
+
 def feature_metadata(num_players: int, preset: str) -> dict[str, Any]:
     """What a model of this module was trained for."""
     from agents.ppo_agent import table_sizes
@@ -139,12 +155,16 @@ class FeatureAgent:
     def __init__(self, policy: Any, name: str) -> None:
         self.policy = policy  # agents.ppo_agent.NumpyPolicy
         self.name = name
+        meta = policy.meta or {}
+        self.dropped = dropped_columns(meta.get("num_players", 4), meta.get("dropped", []))
 
     def act(self, view: PlayerView) -> int:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
         obs = feature_observation(view._game, view.seat)
+        if self.dropped is not None:
+            obs[self.dropped] = 0.0  # an ablation model never saw these features
         scores = self.policy.logits(obs)[legal]
         if self.policy.deterministic:
             return legal[int(np.argmax(scores))]
@@ -363,10 +383,13 @@ def clone(
     net_arch: Sequence[int] = (256, 256),
     seed: int = 1,
     v0_only: bool = False,
+    drop: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Behaviour cloning of the teacher's decisions; the model saved atomically to ``out``.
 
-    ``v0_only`` clones from the v0 part of a features dataset (the ablation without features).
+    ``v0_only`` clones from the v0 part of a features dataset (the ablation without features);
+    ``drop`` names feature groups set to 0 in training and play (an ablation; the model records
+    them).
     """
     import torch
 
@@ -386,6 +409,9 @@ def clone(
     if v0_only and features:
         data["obs"] = data["obs"][:, : observation_layout(players)["turn"].stop]
         features = False
+    dropped = dropped_columns(players, drop) if features else None
+    if dropped is not None:
+        data["obs"][:, dropped] = 0
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     model = build_model(players, preset, features, net_arch, seed)
@@ -436,7 +462,7 @@ def clone(
     tmp = f"{out}.{os.getpid()}.tmp.zip"
     model.save(tmp)
     if features:
-        write_zip_metadata(tmp, feature_metadata(players, preset))
+        write_zip_metadata(tmp, {**feature_metadata(players, preset), "dropped": list(drop)})
     else:
         write_zip_metadata(tmp, model_metadata(players, preset))
     os.replace(tmp, out)
@@ -597,6 +623,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     b.add_argument("--seed", type=int, default=1)
     b.add_argument("--json", default="", help="write the report here")
     b.add_argument("--v0-only", action="store_true", help="use only the v0 part of the data")
+    b.add_argument("--drop", default="", help="feature groups to zero (ablation), comma separated")
     e = sub.add_parser("evaluate", help="duplicate deals of bc:PATH / ppo:PATH against bots")
     e.add_argument("--agents", required=True, help="comma separated, the candidate first")
     e.add_argument("--deals", type=int, default=50)
@@ -631,7 +658,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError(f"--net-arch {args.net_arch!r}: positive sizes such as 256,256")
             report = clone(args.data, args.out, epochs=args.epochs, lr=args.lr,
                            ent_coef=args.ent_coef, batch_size=args.batch_size, net_arch=arch,
-                           seed=args.seed, v0_only=args.v0_only)  # fmt: skip
+                           seed=args.seed, v0_only=args.v0_only,
+                           drop=[g for g in args.drop.split(",") if g])  # fmt: skip
             if args.json:
                 Path(args.json).write_text(json.dumps(report, indent=2))
         elif args.command == "bench":

@@ -25,6 +25,12 @@ before the action is applied. The features read, in this order: the engine's ``p
 (a ``PublicLog``), the ``log`` argument, or a plain entry list ``game.public_log``. Nothing in an
 entry is hidden (``continental_env.public_log``).
 
+**How an environment uses it.** The engine keeps a ``PublicLog`` as ``public_record`` (recorded
+in ``apply`` after the legality check, copied by ``clone``, saved as entries by ``to_dict`` and
+rebuilt by ``PublicLog.restore``); the observation is the v0 vector followed by
+``encode_features(game, seat, feature_layout(P))``. ``agents.imitation`` does this today from
+outside the environment (``LoggedGame``, ``feature_observation``).
+
 Layout (``feature_layout(P)``; seats relative, +0 is the seat itself; ``D = 53`` card types):
 
 | name | size | content |
