@@ -170,3 +170,6 @@ def test_tiny_ppo_run_near_the_clone(tmp_path: Path, clone_zip: Path) -> None:
     assert meta["env"] == imitation.FEATURE_ENV
     assert json.loads((ckpt / "last.json").read_text())["num_timesteps"] >= 128
     assert list((runs / "kl" / "snapshots").glob("*.npz"))  # snapshots of the learner, as "self"
+    # Resumable: the reference comes back from the saved --init-policy, the counter goes on.
+    assert train.main(["--resume", str(runs / "kl"), "--total-timesteps", "192"]) == 0
+    assert json.loads((ckpt / "last.json").read_text())["num_timesteps"] >= 192
