@@ -100,6 +100,32 @@ def _windows_for(min_run: int, wrap: bool) -> tuple[tuple[int, ...], ...]:
     )
 
 
+@lru_cache(maxsize=65_536)
+def _trio_choice(
+    left: tuple[int, ...], trios: int
+) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The cheapest ``trios`` trio ranks given the naturals left per rank: (empty slots, the
+    ranks, ranks whose trio has no natural, ranks whose trio has an empty slot in some cheapest
+    choice). Marginal costs per rank never fall, so the cheapest items make a cheapest choice."""
+    items = []  # (marginal empty slots, rank, trio number m, naturals of the rank left)
+    for r in range(NUM_RANKS):
+        n = left[r]
+        prev = 0
+        for m in range(1, trios + 1):
+            total = max(0, 3 * m - n)
+            items.append((total - prev, r, m, n))
+            prev = total
+    items.sort()
+    chosen = items[:trios]
+    threshold = chosen[-1][0] if chosen else 0
+    return (
+        sum(x[0] for x in chosen),
+        tuple(r for _, r, _, _ in chosen),
+        tuple(r for _, r, m, n in chosen if m > n),  # a trio with no natural of the hand
+        tuple(sorted({r for marginal, r, _, _ in items if 0 < marginal <= threshold})),
+    )
+
+
 class _Plans:
     """Branch and bound over run windows; trio ranks by their marginal costs at each leaf."""
 
@@ -133,6 +159,8 @@ class _Plans:
             self._trios(work, empty, seeds, missing, bare, used)
             return
         for i in range(first, len(self.windows)):
+            if self.best == 0:
+                return  # in hand: no card reduces a distance of 0, the first plan is kept
             if self._bound(empty + left * self.static_empty[i], seeds) > self.best:
                 break  # windows are sorted: none further can do as well
             window = self.windows[i]
@@ -153,19 +181,10 @@ class _Plans:
     def _trios(
         self, work: list[int], empty: int, seeds: int, missing: list, bare: list, runs_used: list
     ) -> None:
-        items = []  # (marginal empty slots, rank, trio number m, naturals of the rank left)
-        if self.trios:
-            for r in range(NUM_RANKS):
-                n = work[r] + work[13 + r] + work[26 + r] + work[39 + r]
-                prev = 0
-                for m in range(1, self.trios + 1):
-                    total = max(0, 3 * m - n)
-                    items.append((total - prev, r, m, n))
-                    prev = total
-            items.sort()
-        chosen = items[: self.trios]
-        trio_empty = sum(x[0] for x in chosen)
-        trio_bare = [r for _, r, m, n in chosen if m > n]  # a trio with no natural of the hand
+        if max(empty - self.jokers, self.slots + 1 - self.hand_size, seeds) > self.best:
+            return  # trios only add empty slots
+        left = tuple(work[r] + work[13 + r] + work[26 + r] + work[39 + r] for r in range(NUM_RANKS))
+        trio_empty, chosen_ranks, trio_bare, fill_ranks = _trio_choice(left, self.trios)
         term_empty = empty + trio_empty - self.jokers
         term_hand = self.slots + 1 - self.hand_size
         term_seed = seeds + len(trio_bare)
@@ -175,7 +194,7 @@ class _Plans:
         if cost < self.best:
             self.best = cost
             self.reducers = set()
-            self.plan = ([list(t) for t in runs_used], [r for _, r, _, _ in chosen], work[:])
+            self.plan = ([list(t) for t in runs_used], list(chosen_ranks), work[:])
         if cost == 0:
             return
         # A card reduces this plan's distance when it lowers every term at the maximum.
@@ -183,10 +202,8 @@ class _Plans:
         if term_empty == cost:
             fill = set(missing)
             fill.add(JOKER)
-            threshold = chosen[-1][0] if chosen else 0
-            for marginal, r, _, _ in items:
-                if 0 < marginal <= threshold:  # this rank's trio has an empty slot in a best plan
-                    fill.update(s * NUM_RANKS + r for s in range(4))
+            for r in fill_ranks:
+                fill.update(s * NUM_RANKS + r for s in range(4))
             allowed = fill
         if term_seed == cost:
             seed = set(bare)
