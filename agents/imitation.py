@@ -596,6 +596,40 @@ def bench_encode(deals: int, seed: int, players: int, repeats: int = 3) -> dict[
     return report
 
 
+# ============================================================================ plot
+
+
+def plot_reports(reports: Sequence[tuple[str, str]], out: str) -> None:
+    """A bar per evaluation report: the candidate's paired difference against the table's bot,
+    with its 95 % interval (lower is better)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels, diffs, lows, highs = [], [], [], []
+    for label, path in reports:
+        report = json.loads(Path(path).read_text())
+        (paired,) = report["paired"].values()
+        labels.append(label)
+        diffs.append(paired["mean_diff"])
+        lows.append(paired["mean_diff"] - paired["ci95"][0])
+        highs.append(paired["ci95"][1] - paired["mean_diff"])
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(labels) + 1.5))
+    y = np.arange(len(labels))
+    ax.barh(y, diffs, xerr=[lows, highs], color="tab:blue", capsize=4)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("points per game minus strong's (95% CI); lower is better")
+    ax.set_title("Clones of strong vs three strong bots (duplicate deals)")
+    fig.tight_layout()
+    tmp = f"{out}.{os.getpid()}.tmp.png"
+    fig.savefig(tmp, dpi=120)
+    plt.close(fig)
+    os.replace(tmp, out)
+
+
 # ============================================================================ command line
 
 
@@ -636,6 +670,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--players", type=int, default=4)
     m.add_argument("--json", default="", help="write the report here")
+    g = sub.add_parser("plot", help="bar chart of evaluation reports' paired differences")
+    g.add_argument("--reports", required=True, help="label=report.json, comma separated")
+    g.add_argument("--out", required=True, help="the PNG to write")
     args = parser.parse_args(argv)
     try:
         if args.command == "collect":
@@ -662,6 +699,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                            drop=[g for g in args.drop.split(",") if g])  # fmt: skip
             if args.json:
                 Path(args.json).write_text(json.dumps(report, indent=2))
+        elif args.command == "plot":
+            pairs = [item.partition("=") for item in args.reports.split(",") if item]
+            for label, sep, path in pairs:
+                if not sep or not os.path.isfile(path):
+                    raise ValueError(f"--reports {label}{sep}{path}: expected label=existing.json")
+            plot_reports([(label, path) for label, _, path in pairs], args.out)
         elif args.command == "bench":
             report = bench_encode(args.deals, args.seed, args.players)
             if args.json:
