@@ -54,19 +54,57 @@ def opponent(name: str, seed: int | None = None) -> SeatAgent:
 
 def snapshot(path: str) -> SeatAgent:
     """An opponent callable for a frozen learner snapshot (``.npz`` written by training)."""
+    from agents.imitation import FEATURE_ENV, FeatureAgent
     from agents.ppo_agent import NumpyPolicy
 
-    return SeatAgent(NumpyPolicy.load_npz(path, name=f"self:{path}"))
+    policy = NumpyPolicy.load_npz(path, name=f"self:{path}")
+    if (policy.meta or {}).get("env") == FEATURE_ENV:
+        return SeatAgent(FeatureAgent(policy, name=policy.name))
+    return SeatAgent(policy)
 
 
-def make_env(opponents: Any = ("random",), **kwargs: Any) -> SingleAgentContinental:
+class FeatureSingleAgent(SingleAgentContinental):
+    """The single-learner environment on the v0 observation followed by the v1 features
+    (``agents.imitation.feature_observation``), over an engine that logs the public actions."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        import numpy as np
+        from gymnasium import spaces
+
+        from agents.imitation import observation_size
+
+        super().__init__(**kwargs)
+        size = observation_size(self.num_players)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32)
+
+    def _new_game(self) -> None:
+        from agents.imitation import LoggedGame
+
+        super()._new_game()
+        self._aec.game = LoggedGame.adopt(self._aec.game)  # no action yet: the log starts empty
+
+    def _observe(self) -> Any:
+        from agents.imitation import feature_observation
+
+        return feature_observation(self.game, self.learner)
+
+
+def make_env(
+    opponents: Any = ("random",), features: bool = False, **kwargs: Any
+) -> SingleAgentContinental:
     """A ``SingleAgentContinental`` whose pool may hold bot names, bot objects and ``"self"``.
 
     Keyword arguments as ``SingleAgentContinental``; names are checked here, before any game.
+    ``features=True`` gives the v0 observation followed by the v1 features
+    (``FeatureSingleAgent``); its pool may also hold ``bc:PATH`` models of that observation.
     """
     pool: list[Any] = []
     for entry in opponents:
-        if isinstance(entry, str):
+        if isinstance(entry, str) and entry.startswith("bc:"):
+            from agents.imitation import load_feature_agent
+
+            pool.append(SeatAgent(load_feature_agent(entry[3:], kwargs.get("num_players", 4))))
+        elif isinstance(entry, str):
             if entry != SELF:
                 make_agent(entry, 0)  # a bad name or a missing model fails now, with its reason
             pool.append(entry)
@@ -74,12 +112,18 @@ def make_env(opponents: Any = ("random",), **kwargs: Any) -> SingleAgentContinen
             pool.append(entry)  # already an opponent callable
         else:
             pool.append(SeatAgent(entry))
-    return SingleAgentContinental(
-        opponents=pool, make_opponent=opponent, load_snapshot=snapshot, **kwargs
-    )
+    cls = FeatureSingleAgent if features else SingleAgentContinental
+    return cls(opponents=pool, make_opponent=opponent, load_snapshot=snapshot, **kwargs)
 
 
-__all__ = ["SeatAgent", "make_env", "make_worker_env", "opponent", "snapshot"]
+__all__ = [
+    "FeatureSingleAgent",
+    "SeatAgent",
+    "make_env",
+    "make_worker_env",
+    "opponent",
+    "snapshot",
+]
 
 
 def make_worker_env(**kwargs: Any) -> SingleAgentContinental:

@@ -112,6 +112,12 @@ class Config:
     bc_samples: int = opt(400_000, "teacher decisions to imitate")
     bc_epochs: int = opt(3, "passes over the teacher's decisions")
     bc_learning_rate: float = opt(1e-3, "Adam learning rate of the warm start")
+    features: bool = opt(
+        False, "observe the v0 vector followed by the v1 features (agents.imitation)"
+    )
+    init_policy: str = opt("", "start from this MaskablePPO .zip (a clone from agents.imitation)")
+    kl_coef: float = opt(0.0, "KL(init policy || policy) penalty at the start (0: none)")
+    kl_anneal_steps: int = opt(1_000_000, "learner steps over which --kl-coef falls to 0")
     progress: bool = opt(True, "show a progress bar")
     resume: str = opt("", "a run directory to continue from its last checkpoint")
 
@@ -176,7 +182,7 @@ def validate(cfg: Config) -> None:
             raise ValueError(f"{_flag(name)} {getattr(cfg, name)!r}: {why}")
 
     for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",
-                 "max_grad_norm", "target_kl", "bc_learning_rate"):  # fmt: skip
+                 "max_grad_norm", "target_kl", "bc_learning_rate", "kl_coef"):  # fmt: skip
         need(math.isfinite(getattr(cfg, name)), name, "must be a finite number")
     need(cfg.exp_name != "" and os.sep not in cfg.exp_name, "exp_name", "a non-empty name, no /")
     need(os.sep not in cfg.run_name and cfg.run_name not in (".", ".."), "run_name", "a name, no /")
@@ -221,6 +227,15 @@ def validate(cfg: Config) -> None:
     need(cfg.bc_samples >= 1, "bc_samples", "must be at least 1")
     need(cfg.bc_epochs >= 1, "bc_epochs", "must be at least 1")
     need(cfg.bc_learning_rate > 0, "bc_learning_rate", "must be positive")
+    need(cfg.kl_coef >= 0, "kl_coef", "must be at least 0")
+    need(cfg.kl_anneal_steps >= 1, "kl_anneal_steps", "must be at least 1")
+    need(cfg.kl_coef == 0 or bool(cfg.init_policy), "kl_coef", "needs --init-policy (the clone)")
+    need(cfg.kl_coef == 0 or cfg.ent_coef > 0, "kl_coef", "needs --ent-coef > 0 (agents.kl_ppo)")
+    need(not (cfg.features and cfg.bc_teacher), "bc_teacher",
+         "the built-in warm start observes v0 only; clone with agents.imitation and pass "
+         "--init-policy")  # fmt: skip
+    if cfg.init_policy:
+        check_init_policy(cfg)
     # Every bot and model the run will build, built once now (a typo fails here, not hours in).
     names = parse_names(cfg.opponents, "--opponents")
     bots = [("opponents", n) for n in names if n != "self"]
@@ -238,6 +253,39 @@ def validate(cfg: Config) -> None:
              f"{run_dir} already holds a run; continue it with --resume {run_dir}")  # fmt: skip
     if os.path.exists(cfg.runs_dir) and not os.path.isdir(cfg.runs_dir):
         raise ValueError(f"--runs-dir {cfg.runs_dir!r}: is not a directory")
+
+
+def check_init_policy(cfg: Config) -> None:
+    """ValueError unless --init-policy is a model of this run's observation, table and network."""
+    from agents.imitation import FEATURE_ENV
+    from agents.ppo_agent import read_zip_metadata
+
+    path = cfg.init_policy
+    if not os.path.isfile(path):
+        raise ValueError(f"--init-policy {path!r}: no such file")
+    try:
+        meta = read_zip_metadata(path) or {}
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise ValueError(f"--init-policy {path!r}: not a model zip ({exc})") from None
+    wanted = FEATURE_ENV if cfg.features else "continental_v0"
+    if meta.get("env", "continental_v0") != wanted:
+        raise ValueError(
+            f"--init-policy {path!r}: trained for {meta.get('env')!r}, this run observes {wanted!r}"
+            " (--features decides)"
+        )
+    if meta.get("num_players", cfg.players) != cfg.players:
+        raise ValueError(
+            f"--init-policy {path!r}: trained for {meta['num_players']} players, not {cfg.players}"
+        )
+
+
+def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
+    """What this run's models are trained for (``features``: the v0 + features observation)."""
+    if cfg.get("features"):
+        from agents.imitation import feature_metadata
+
+        return feature_metadata(cfg["players"], cfg["preset"])
+    return model_metadata(cfg["players"], cfg["preset"], parse_rounds(cfg["rounds"]))
 
 
 def parse_ints(text: str) -> list[int]:
@@ -272,8 +320,7 @@ def save_checkpoint(
     pid = os.getpid()
     tmp_zip = directory / f".{tag}.{pid}.tmp.zip"
     model.save(tmp_zip)
-    rounds = parse_rounds(cfg["rounds"])
-    write_zip_metadata(tmp_zip, model_metadata(cfg["players"], cfg["preset"], rounds))
+    write_zip_metadata(tmp_zip, run_metadata(cfg))
     rng = {
         "python": random.getstate(),
         "numpy": np.random.get_state(),
@@ -338,13 +385,27 @@ def restore_rng(directory: Path, tag: str) -> None:
 # cards cancels out of the comparison.
 # ---------------------------------------------------------------------------------------------
 def evaluate_policy(
-    policy_path: Path, opponent: str, players: int, preset: str, deals: int, seed: int
+    policy_path: Path,
+    opponent: str,
+    players: int,
+    preset: str,
+    deals: int,
+    seed: int,
+    features: bool = False,
 ) -> dict[str, float]:
     """Mean points per game of the policy (a ``.npz``) and of ``opponent``, and their difference."""
     from agents.evaluate import evaluate
 
-    name = f"ppo:{policy_path}"
-    report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset)
+    if features:  # the engine must log the public actions the features read
+        from agents.imitation import evaluate_clone
+
+        name = f"bc:{policy_path}"
+        report = evaluate_clone(
+            [name, opponent], deals, seed, players, progress=False, preset=preset
+        )
+    else:
+        name = f"ppo:{policy_path}"
+        report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset)
     paired = report["paired"][opponent]
     return {
         "points": report["agents"][name]["mean_points"],
@@ -521,8 +582,7 @@ class TrainingCallback(BaseCallback):
             self.bar.close()
 
     def model_meta(self) -> dict[str, Any]:
-        cfg = self.cfg
-        return model_metadata(cfg.players, cfg.preset, parse_rounds(cfg.rounds))
+        return run_metadata(dataclasses.asdict(self.cfg))
 
     def extra(self) -> dict[str, Any]:
         return {"config": dataclasses.asdict(self.cfg), "best_eval_diff": self.best}
@@ -549,9 +609,8 @@ class TrainingCallback(BaseCallback):
         path = self.run_dir / "eval_policy.npz"
         NumpyPolicy.from_sb3(self.model.policy, meta=self.model_meta()).save_npz(str(path))
         t = time.time()
-        result = evaluate_policy(
-            path, cfg.eval_opponent, cfg.players, cfg.preset, cfg.eval_deals, seed=10_000
-        )
+        result = evaluate_policy(path, cfg.eval_opponent, cfg.players, cfg.preset, cfg.eval_deals,
+                                 seed=10_000, features=cfg.features)  # fmt: skip
         for key in ("points", "opponent_points", "diff"):
             self.logger.record(f"eval/{key}_vs_{cfg.eval_opponent}", result[key])
         self.logger.record("eval/seconds", time.time() - t)
@@ -617,6 +676,7 @@ def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
             round_episodes=cfg.round_episodes,
             seed=base_seed + rank,
             mask_in_info=True,
+            features=cfg.features,
         )
         for rank in range(cfg.num_envs)
     ]
@@ -721,8 +781,13 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
             venv.env_method("add_snapshot", str(snap))
         print(f"resuming {run_dir} at step {model.num_timesteps}", flush=True)
     else:
+        policy_class: Any = "MlpPolicy"
+        if cfg.kl_coef > 0:
+            from agents.kl_ppo import KLPolicy
+
+            policy_class = KLPolicy
         model = MaskablePPO(
-            "MlpPolicy",
+            policy_class,
             venv,
             policy_kwargs={
                 "net_arch": {"pi": hidden, "vf": hidden},
@@ -734,6 +799,17 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
             verbose=0,
             **ppo_kwargs,
         )
+    if cfg.init_policy:
+        init = MaskablePPO.load(cfg.init_policy, device="cpu")
+        if resume_dir is None:
+            try:
+                model.policy.load_state_dict(init.policy.state_dict())
+            except RuntimeError as exc:
+                raise ValueError(
+                    f"--init-policy {cfg.init_policy}: another network ({str(exc).splitlines()[0]})"
+                ) from None
+        if cfg.kl_coef > 0:
+            model.policy.set_reference(init.policy)
     if cfg.bc_teacher and resume_dir is None:
         behaviour_cloning(model, cfg, run_dir, stop)
         save_checkpoint(
@@ -747,6 +823,13 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
     if meta and meta["config"]["eval_opponent"] != cfg.eval_opponent:
         best = None
     callback = TrainingCallback(cfg, run_dir, best=best, stop=stop)
+    callbacks: Any = callback
+    if cfg.kl_coef > 0:
+        from stable_baselines3.common.callbacks import CallbackList
+
+        from agents.kl_ppo import KLAnneal
+
+        callbacks = CallbackList([callback, KLAnneal(cfg.kl_coef, cfg.kl_anneal_steps)])
     remaining = cfg.total_timesteps - model.num_timesteps
     if stop.requested:  # during the warm start
         callback.init_callback(model)
@@ -754,7 +837,7 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
     elif remaining > 0:
         model.learn(
             total_timesteps=remaining,
-            callback=callback,
+            callback=callbacks,
             tb_log_name="tb",
             reset_num_timesteps=False,
         )

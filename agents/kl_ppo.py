@@ -1,0 +1,109 @@
+"""MaskablePPO that stays near a frozen reference policy (a behaviour clone), less and less.
+
+``KLPolicy`` is MaskablePPO's policy (``MaskableActorCriticPolicy``, the same network) holding a
+frozen copy of a reference policy (``set_reference``). While its ``kl_coef`` is positive, the
+PPO loss gains ``kl_coef * KL(reference || policy)``, the divergence over the legal actions of
+each rollout state (kickstarting: the learner keeps the teacher's choices covered while the
+reward pulls it elsewhere). ``KLAnneal`` (a callback) sets ``kl_coef`` from ``--kl-coef`` at the
+start down to 0, linearly over ``--kl-anneal-steps`` learner steps of the global step counter, so
+a resumed run continues the schedule.
+
+MaskablePPO's loss is ``policy + ent_coef * (-mean entropy) + vf_coef * value``, and the entropy
+comes from ``policy.evaluate_actions``; the KL enters there: ``evaluate_actions`` returns
+``entropy - KL * kl_coef / ent_coef``, so the loss gains exactly ``kl_coef * mean KL`` (which is
+why ``ent_coef`` must be positive). The logged ``train/entropy_loss`` then includes the KL term;
+``train/kl_to_reference`` and ``train/kl_coef`` are logged on their own. The reference is kept
+outside the module tree: it is neither trained nor saved with the model (a resumed run sets it
+again from ``--init-policy``).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.callbacks import BaseCallback
+
+
+class KLPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy with a KL penalty toward a frozen reference (module docstring)."""
+
+    kl_coef = 0.0
+    ent_coef = 0.0
+    last_kl = 0.0
+
+    def set_reference(self, reference: MaskableActorCriticPolicy) -> None:
+        """Freeze a copy of ``reference`` as the policy to stay near."""
+        frozen = copy.deepcopy(reference)
+        for param in frozen.parameters():
+            param.requires_grad_(False)
+        frozen.eval()
+        self.__dict__["_reference"] = frozen  # not a submodule: not optimised, not saved
+
+    @property
+    def reference(self) -> MaskableActorCriticPolicy | None:
+        return self.__dict__.get("_reference")
+
+    def kl_to_reference(self, obs: torch.Tensor, logits: torch.Tensor, masks: Any) -> torch.Tensor:
+        """KL(reference || policy) per state over the legal actions, given the policy's logits."""
+        mask = torch.as_tensor(np.asarray(masks), dtype=torch.bool).reshape(logits.shape)
+        with torch.no_grad():
+            ref = self.reference.get_distribution(obs, action_masks=mask.numpy())
+            ref_log = torch.log_softmax(ref.distribution.logits, dim=1)
+        own_log = torch.log_softmax(logits, dim=1)
+        terms = torch.where(mask, ref_log.exp() * (ref_log - own_log), torch.zeros_like(own_log))
+        return terms.sum(dim=1)
+
+    def evaluate_actions(
+        self, obs: torch.Tensor, actions: torch.Tensor, action_masks: Any = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            latent_pi, latent_vf = self.mlp_extractor(features)
+        else:
+            pi_features, vf_features = features
+            latent_pi = self.mlp_extractor.forward_actor(pi_features)
+            latent_vf = self.mlp_extractor.forward_critic(vf_features)
+        distribution = self._get_action_dist_from_latent(latent_pi)
+        if action_masks is not None:
+            distribution.apply_masking(action_masks)
+        log_prob = distribution.log_prob(actions)
+        values = self.value_net(latent_vf)
+        entropy = distribution.entropy()
+        if self.reference is not None and self.kl_coef > 0 and action_masks is not None:
+            if self.ent_coef <= 0:
+                raise ValueError("the KL penalty enters through the entropy term: ent_coef > 0")
+            kl = self.kl_to_reference(obs, distribution.distribution.logits, action_masks)
+            self.last_kl = float(kl.mean().detach())
+            entropy = entropy - kl * (self.kl_coef / self.ent_coef)
+        return values, log_prob, entropy
+
+
+class KLAnneal(BaseCallback):
+    """Sets the policy's ``kl_coef``: ``start`` at step ``first`` falling linearly to 0 over
+    ``steps`` learner steps (module docstring)."""
+
+    def __init__(self, start: float, steps: int, first: int = 0) -> None:
+        super().__init__()
+        self.start = start
+        self.steps = max(1, steps)
+        self.first = first
+
+    def coef(self, step: int) -> float:
+        done = max(0, step - self.first)
+        return self.start * max(0.0, 1.0 - done / self.steps)
+
+    def _on_training_start(self) -> None:
+        self.model.policy.ent_coef = float(self.model.ent_coef)
+        self.model.policy.kl_coef = self.coef(self.num_timesteps)
+
+    def _on_rollout_end(self) -> None:
+        self.model.policy.kl_coef = self.coef(self.num_timesteps)
+        self.logger.record("train/kl_coef", self.model.policy.kl_coef)
+        self.logger.record("train/kl_to_reference", self.model.policy.last_kl)
+
+    def _on_step(self) -> bool:
+        return True
