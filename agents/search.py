@@ -25,17 +25,24 @@ a budget give the same decisions every time, whatever ``--jobs`` says.
 
 from __future__ import annotations
 
+import math
 import random
 
 from agents.base import PlayerView, SeededAgent
 from agents.greedy import GreedyAgent
+from agents.handtools import unseen_counts
 from agents.sampler import PublicInfo, sample_world
-from agents.strong import StrongAgent
+from agents.strong import StrongAgent, make_plan
 from continental_env.cards import JOKER
 from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
+from continental_env.melds import has_contract
 
 DEFAULT_SIMS = 4
-ROLLOUTS = ("fast", "greedy", "strong")
+ROLLOUTS = ("strong", "fast", "greedy")
+RULES = ("guard", "argmin")
+MARGIN = 1.0  # points (relative to the table) an alternative must gain on average over strong
+T_MIN = 2.0  # ... with at least this paired t-statistic over the worlds
+SCREEN = 2  # worlds after which a decision with no promising alternative stops
 MAX_ROLLOUT_ACTIONS = 2000  # a round never needs this many; guards against a stuck rollout
 
 
@@ -122,7 +129,7 @@ def _rollout_value(world: Game, seat: int, policy: list | None) -> float:
 
 
 class SearchAgent(SeededAgent):
-    """Samples hidden worlds from its view and picks the candidate with the best rollouts."""
+    """Plays ``strong``'s move unless sampled worlds show an alternative clearly better."""
 
     name = "search"
 
@@ -130,80 +137,155 @@ class SearchAgent(SeededAgent):
         self,
         seed: int | random.Random | None = None,
         sims: int = DEFAULT_SIMS,
-        rollout: str = "fast",
+        rollout: str = "strong",
+        rule: str = "guard",
     ) -> None:
         super().__init__(seed)
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout policy {rollout!r}; choose one of {ROLLOUTS}")
-        self.rollout = rollout
+        if rule not in RULES:
+            raise ValueError(f"unknown decision rule {rule!r}; choose one of {RULES}")
         if sims < 1:
             raise ValueError(f"search needs at least 1 simulation per decision, got {sims}")
+        self.rollout = rollout
+        self.rule = rule
         self.sims = sims
         self.name = f"search:{sims}" if sims != DEFAULT_SIMS else "search"
-        if rollout != "fast":
-            self.name = f"search:{sims}:{rollout}"
+        if rollout != "strong" or rule != "guard":
+            self.name = f"search:{sims}:{rollout}" + (f":{rule}" if rule != "guard" else "")
         self._strong = StrongAgent(0)
         self._greedy = GreedyAgent(0)
         self._laid = (-1, -1, -1)  # (round, turn, seat) at which this bot laid down
         self.decisions = 0  # searched decisions (more than one candidate)
+        self.deviations = 0  # searched decisions where an alternative beat strong's move
 
     # ------------------------------------------------------------------ candidates
 
     def candidates(self, view: PlayerView) -> list[int]:
-        """The legal actions worth comparing, strong's choice first."""
+        """The legal actions worth comparing, strong's choice first.
+
+        Only structural choices are searched: draw or take when the top discard relates to the
+        hand (or fits the table once down), claim or pass when the card relates to the hand, lay
+        down now or wait (strong's discard). Every other decision is strong's alone.
+        """
         legal = view.legal_actions
         if len(legal) == 1:
             return list(legal)
         if CLOSE in legal:
             return [CLOSE]
-        out: list[int] = []
+        first = self._strong.act(view)
+        out = [first]
 
         def add(a: int) -> None:
             if a in legal and a not in out:
                 out.append(a)
 
-        add(self._strong.act(view))
-        add(self._greedy.act(view))
-        if view.phase == "draw":
-            add(DRAW)
-            add(TAKE)
-        elif view.phase == "claim":
-            add(CLAIM)
-            add(PASS)
-        else:
-            discards = [a for a in legal if a >= DISCARD_BASE and a < DISCARD_BASE + JOKER + 1]
-            if LAYDOWN in legal and discards:
-                # Not laying down means discarding now: offer strong's discard.
+        top = view.discard_top
+        if view.phase in ("draw", "claim"):
+            if self._helps_plan(view, top):
+                add(DRAW if view.phase == "draw" else CLAIM)
+                add(TAKE if view.phase == "draw" else PASS)
+        elif LAYDOWN in legal:
+            discards = [a for a in legal if DISCARD_BASE <= a < DISCARD_BASE + JOKER + 1]
+            add(LAYDOWN)
+            if discards:
+                # Not laying down means discarding now: strong's discard.
                 add(self._strong._discard_up(view, discards))
-            if LAYDOWN in legal:
-                add(LAYDOWN)
         return out
+
+    def _helps_plan(self, view: PlayerView, top: int | None) -> bool:
+        """Whether taking ``top`` is a real question: it fills a slot of strong's plan (before
+        laying down) without completing the contract outright. A joker, a card that completes
+        the contract, one that does not help and any pick-up once down are strong's alone.
+        """
+        if top is None or top == JOKER or view.laid_down[view.seat]:
+            return False
+        if view.phase == "draw" and TAKE not in view.legal_actions:
+            return False
+        trios, runs = view.contract
+        rules = view.rules
+        hand = list(view.hand)
+        if has_contract(hand, trios, runs, rules):
+            return False
+        hand[top] += 1
+        if has_contract(hand, trios, runs, rules):
+            return False
+        if not self._strong._related(view, top):
+            return False
+        unseen = unseen_counts(view)
+        now = make_plan(tuple(view.hand), tuple(unseen), trios, runs, rules)
+        after = make_plan(tuple(hand), tuple(unseen), trios, runs, rules)
+        return after.cost < now.cost - 0.5
 
     # ------------------------------------------------------------------ decision
 
     def act(self, view: PlayerView) -> int:
-        """The candidate with the lowest mean rollout outcome over ``sims`` sampled worlds."""
+        """Strong's move, or the candidate whose rollouts beat it clearly over ``sims`` worlds."""
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+        if len(legal) == 1:
+            return self._note(view, legal[0])
         cands = self.candidates(view)
         if len(cands) == 1:
             return self._note(view, cands[0])
         self.decisions += 1
         rng = random.Random(self.rng.getrandbits(64))
-        policy = None
-        if self.rollout == "greedy":
-            policy = [GreedyAgent(0) for _ in range(view.num_players)]
-        elif self.rollout == "strong":
-            policy = [StrongAgent(0) for _ in range(view.num_players)]
-        totals = [0.0] * len(cands)
-        for world in self._worlds(view, rng):
+        values = self.evaluate(view, cands, rng)
+        best = self.choose(values)
+        self.deviations += best != 0
+        return self._note(view, cands[best])
+
+    def evaluate(self, view: PlayerView, cands: list[int], rng: random.Random) -> list[list[float]]:
+        """Per candidate, the rollout outcome in each sampled world (the same worlds for all)."""
+        policy = self._rollout_policy(view.num_players)
+        values: list[list[float]] = [[] for _ in cands]
+        for k, world in enumerate(self._worlds(view, rng)):
+            if k == SCREEN and self.rule == "guard" and not self._promising(values):
+                break  # no alternative is ahead of strong's move after the first worlds
             for i, a in enumerate(cands):
                 w = world.clone()
                 w.apply(a)
-                totals[i] += _rollout_value(w, view.seat, policy)
-        best = min(range(len(cands)), key=lambda i: (totals[i], i))
-        return self._note(view, cands[best])
+                values[i].append(_rollout_value(w, view.seat, policy))
+        return values
+
+    @staticmethod
+    def _promising(values: list[list[float]]) -> bool:
+        """Whether some alternative's mean outcome beats strong's move by more than ``MARGIN``."""
+        n = len(values[0])
+        base = sum(values[0]) / n
+        return any(base - sum(v) / n > MARGIN for v in values[1:])
+
+    def choose(self, values: list[list[float]]) -> int:
+        """The index of the candidate to play (0 is strong's move).
+
+        ``argmin``: the lowest mean outcome, ties to the earlier candidate. ``guard``: strong's
+        move unless another candidate's per-world advantage over it (paired: the same worlds)
+        averages more than ``MARGIN`` points with a t-statistic above ``T_MIN``.
+        """
+        means = [sum(v) / len(v) for v in values]
+        if self.rule == "argmin":
+            return min(range(len(values)), key=lambda i: (means[i], i))
+        best, best_gain = 0, 0.0
+        n = len(values[0])
+        for i in range(1, len(values)):
+            gains = [b - a for a, b in zip(values[i], values[0], strict=True)]
+            gain = sum(gains) / n
+            if gain <= MARGIN or n < 2:
+                continue
+            var = sum((g - gain) ** 2 for g in gains) / (n - 1)
+            if var > 0 and gain / math.sqrt(var / n) < T_MIN:
+                continue
+            if gain > best_gain:
+                best, best_gain = i, gain
+        return best
+
+    def _rollout_policy(self, players: int) -> list | None:
+        if self.rollout == "fast":
+            return None
+        if self.rollout == "greedy":
+            return [self._greedy] * players
+        return [self._strong] * players
 
     def _worlds(self, view: PlayerView, rng: random.Random) -> list[Game]:
         """``sims`` worlds sampled from the view's public fields only (``agents.sampler``)."""
@@ -218,17 +300,20 @@ class SearchAgent(SeededAgent):
 
 
 def make_search(spec: str, seed: int | None) -> SearchAgent:
-    """``search``, ``search:N`` or ``search:N:ROLLOUT`` (N worlds per decision)."""
+    """``search``, ``search:N``, ``search:N:ROLLOUT`` or ``search:N:ROLLOUT:RULE``."""
     if spec == "search":
         return SearchAgent(seed)
     parts = spec.split(":")
+    if len(parts) > 4:
+        raise ValueError(f"search spec {spec!r} has too many parts (search:N:ROLLOUT:RULE)")
     budget = parts[1]
-    rollout = parts[2] if len(parts) > 2 else "fast"
+    rollout = parts[2] if len(parts) > 2 else "strong"
+    rule = parts[3] if len(parts) > 3 else "guard"
     try:
         sims = int(budget)
     except ValueError:
         raise ValueError(f"search budget must be an integer, got {budget!r}") from None
-    return SearchAgent(seed, sims, rollout)
+    return SearchAgent(seed, sims, rollout, rule)
 
 
 def bench(budgets: list[int], games: int = 1, seed: int = 0) -> list[dict[str, float]]:
