@@ -1,23 +1,28 @@
-"""The ``search`` bot: determinized flat Monte Carlo search (PIMC) over heuristic rollouts.
+"""The ``search`` bot: determinized flat Monte Carlo search (PIMC) that guards ``strong``'s move.
 
 ``make_agent("search", seed)`` uses the default budget (``DEFAULT_SIMS`` worlds per decision);
-``make_agent("search:N", seed)`` uses ``N``.
+``make_agent("search:N", seed)`` uses ``N``; ``search:N:ROLLOUT[:RULE]`` picks the rollout policy
+(``strong``, the default, ``greedy`` or the cheap ``fast``) and the decision rule (``guard``, the
+default, or ``argmin``) for ablations.
 
 At each decision with more than one legal action:
 
-1. **Candidates.** The heuristics prune the legal actions to the ones worth comparing: ``strong``'s
-   choice and ``greedy``'s, plus every structurally different option of the phase — draw and take
-   in the draw phase, claim and pass in a claim window, laying down or not (and then strong's
-   discard instead); discards, lay-offs and swaps compare strong's pick with greedy's when they
-   differ (when they agree there is nothing to search).
-   Closing the round is taken at once (it scores 0). One candidate left costs nothing.
+1. **Candidates.** ``strong``'s move first, and an alternative only where the move is a real
+   question: take the top discard or draw, and claim it or pass, when it fills a slot of strong's
+   plan without completing the contract; lay the contract down now or wait (strong's discard).
+   Everything else (discards, lay-offs, swaps, closing) is strong's move and costs no search, as
+   does any decision with one legal action.
 2. **Worlds.** ``N`` hidden worlds are sampled from the seat's public information alone
    (``agents.sampler``: the live game behind the view is never read).
-3. **Rollouts.** Every candidate is applied in every world (common worlds make the comparison
-   paired) and the round is played out to its end by ``ROLLOUT_POLICY`` bots at every seat. The
-   outcome is the round's points of the seat minus the mean of the other seats' round points.
-4. The candidate with the lowest mean outcome is played; ties go to the earlier candidate
-   (strong's choice comes first).
+3. **Rollouts.** Every candidate is applied in the same worlds (common random numbers: the
+   comparison is paired) and the round is played out to its end by ``strong`` at every seat, the
+   policy the table really plays. The outcome is the seat's round points minus the mean of the
+   other seats' round points.
+4. **Guard.** Strong's move is kept unless an alternative's per-world advantage averages more
+   than ``MARGIN`` points with a paired t-statistic of at least ``T_MIN``; after ``SCREEN``
+   worlds a decision where no alternative is ahead stops early. With one world there is no
+   t-statistic, so ``search:1`` plays exactly as ``strong`` (without searching). ``argmin``
+   plays the best mean instead.
 
 All randomness comes from the bot's own generator (seeded through ``make_agent``), so a seed and
 a budget give the same decisions every time, whatever ``--jobs`` says.
@@ -228,8 +233,8 @@ class SearchAgent(SeededAgent):
         if len(legal) == 1:
             return self._note(view, legal[0])
         cands = self.candidates(view)
-        if len(cands) == 1:
-            return self._note(view, cands[0])
+        if len(cands) == 1 or (self.rule == "guard" and self.sims < 2):
+            return self._note(view, cands[0])  # one world gives the guard no t-statistic
         self.decisions += 1
         rng = random.Random(self.rng.getrandbits(64))
         values = self.evaluate(view, cands, rng)

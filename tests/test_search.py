@@ -84,6 +84,14 @@ def test_candidates_put_strong_first_and_trivial_decisions_cost_nothing() -> Non
     assert min(kinds.values()) >= 1 and seen_single >= 1, kinds
 
 
+def test_one_world_plays_exactly_as_strong_without_searching() -> None:
+    bot, strong = SearchAgent(3, sims=1), StrongAgent(0)
+    for game in _states(seed=6, every=3):
+        view = PlayerView(game, game.actor)
+        assert bot.act(view) == strong.act(view)
+    assert bot.rollouts == 0 and bot.decisions == 0
+
+
 def test_guard_rule_keeps_strong_unless_an_alternative_is_clearly_better() -> None:
     guard = SearchAgent(0, sims=4)
     argmin = SearchAgent(0, sims=4, rule="argmin")
