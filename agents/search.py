@@ -334,20 +334,24 @@ def bench(budgets: list[int], games: int = 1, seed: int = 0) -> list[dict[str, f
     import time
 
     states = _bench_states(games, seed)
-    warm = StrongAgent(0)
-    for st in states:  # fill strong's plan cache for the root states before any timing
-        warm.act(PlayerView(st, 0))
     out = []
     for n in budgets:
+        # Every budget starts from the same cache: strong's plans for the root states only (the
+        # budgets share their first worlds, so a warm rollout cache would flatter the later ones).
+        make_plan.cache_clear()
+        warm = StrongAgent(0)
+        for st in states:
+            warm.act(PlayerView(st, 0))
         bot = SearchAgent(seed, n)
         cpu, wall = time.process_time(), time.perf_counter()
         for st in states:
             bot.act(PlayerView(st, 0))
         cpu_ms = 1000 * (time.process_time() - cpu)
         wall_ms = 1000 * (time.perf_counter() - wall)
+        make_plan.cache_clear()
         cpu_game = time.process_time()
         for g in range(games):
-            game = Game.new("continental", 4, seed=seed + g)
+            game = Game.new("continental", 4, seed=seed + 1000 + g)  # games not seen above
             bots = [SearchAgent(seed, n)] + [StrongAgent(s) for s in range(1, 4)]
             while not game.is_over:
                 game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
