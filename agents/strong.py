@@ -146,7 +146,7 @@ def make_plan(
         run_cands = run_cands[: runs + EXTRA_RUN_CANDIDATES]
 
     best: tuple | None = None
-    trio_combos = list(combinations(trio_cands, trios)) if trios else [()]
+    trio_combos = list(combinations(range(len(trio_cands)), trios)) if trios else [()]
     run_combos = list(combinations_with_replacement(run_cands, runs)) if runs else [()]
     for run_combo in run_combos:
         need: dict[int, int] = {}
@@ -163,26 +163,35 @@ def make_plan(
                         else _slot_cost(max(0, unseen[c] - extra) + joker_help)
                     )
         used = {c: min(k, hand[c]) for c, k in need.items() if hand[c]}
+        # The ranks of a trio combination differ, so each trio's missing slots depend only on
+        # the cards the runs leave: computed once per run combination.
+        trio_slots = []
+        for _cost, r, slot in trio_cands:
+            have = 0
+            for c in RANK_CARDS[r]:
+                left = hand[c] - used.get(c, 0)
+                if left > 0:
+                    have += left
+            trio_slots.append([slot] * max(0, 3 - have))
         for trio_combo in trio_combos:
-            t_used = dict(used)
             t_slots = list(slots)
-            for _cost, r, slot in trio_combo:
-                have = 0
-                for c in RANK_CARDS[r]:
-                    left = hand[c] - t_used.get(c, 0)
-                    if left > 0:
-                        t_used[c] = t_used.get(c, 0) + left
-                        have += left
-                for _ in range(max(0, 3 - have)):
-                    t_slots.append(slot)
+            for t in trio_combo:
+                t_slots += trio_slots[t]
             t_slots.sort(reverse=True)
             filled = min(jokers, len(t_slots))
             rest = t_slots[filled:]
             cost = sum(rest)
             if best is None or cost < best[0] - 1e-9:
-                best = (cost, len(rest), t_used, run_combo)
+                best = (cost, len(rest), used, run_combo, trio_combo)
     assert best is not None
-    cost, missing, used, run_combo = best
+    cost, missing, used, run_combo, trio_combo = best
+    used = dict(used)
+    for t in trio_combo:
+        r = trio_cands[t][1]
+        for c in (r, 13 + r, 26 + r, 39 + r):
+            left = hand[c] - used.get(c, 0)
+            if left > 0:
+                used[c] = used.get(c, 0) + left
     core = [0] * NUM_TYPES
     for c, k in used.items():
         core[c] = k
