@@ -716,6 +716,9 @@ def init_ray(address: str | None, cpus: int, runners: int) -> None:
         if address:
             ray.init(address=address, **quiet)
         else:
+            # Ray starts its workers at niceness 15 by default; the env runners do most of the
+            # work here, so they run at the driver's own priority (``nice`` the command instead).
+            os.environ.setdefault("RAY_worker_niceness", "0")
             ray.init(num_cpus=cpus or max(os.cpu_count() or 1, runners + 1), **quiet)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
