@@ -793,6 +793,11 @@ def _plain(x: Any) -> Any:
     return x.item() if hasattr(x, "item") else str(x)
 
 
+def _number(x: Any) -> float | None:
+    """A float, or None for a missing or NaN metric (no game of that kind in the window)."""
+    return None if x is None or x != x else float(x)
+
+
 def summarize(result: dict[str, Any], seconds: float, elapsed: float) -> dict[str, Any]:
     """One progress line: counters, throughput, the learner's return and margins."""
     runners = result.get("env_runners", {})
@@ -805,10 +810,12 @@ def summarize(result: dict[str, Any], seconds: float, elapsed: float) -> dict[st
         "elapsed_seconds": elapsed,
         "steps_per_s": sampled / seconds if seconds > 0 else None,
         "episodes": runners.get("num_episodes_lifetime"),
-        "learner_return": runners.get("module_episode_returns_mean", {}).get(LEARNER),
-        "learner_points_per_game": runners.get("learner_points_per_game"),
-        "margins": {
-            k[len("margin_vs_") :]: v for k, v in runners.items() if k.startswith("margin_vs_")
+        "learner_return": _number(runners.get("module_episode_returns_mean", {}).get(LEARNER)),
+        "learner_points_per_game": _number(runners.get("learner_points_per_game")),
+        "margins": {  # NaN (no such game in the window) as null
+            k[len("margin_vs_") :]: _number(v)
+            for k, v in runners.items()
+            if k.startswith("margin_vs_")
         },
         "pool_size": result.get("selfplay", {}).get("pool_size", 0),
         "frozen": result.get("selfplay", {}).get("frozen", False),
@@ -820,7 +827,7 @@ def format_summary(s: dict[str, Any]) -> str:
     def num(x: Any, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
-    margins = " ".join(f"{k} {v:+.1f}" for k, v in sorted(s["margins"].items()))
+    margins = " ".join(f"{k} {num(v, '+.1f')}" for k, v in sorted(s["margins"].items()))
     return (
         f"iter {s['iteration']} | env steps {int(s['env_steps']):,} | "
         f"{num(s['steps_per_s'], ',.0f')} steps/s | "

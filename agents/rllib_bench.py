@@ -104,9 +104,9 @@ def bench_rllib(runners: int, envs: int, steps: int, iterations: int, batch: int
     }
 
 
-def _time_train_py(num_envs: int, steps: int, workdir: str) -> float:
+def _time_train_py(num_envs: int, steps: int, workdir: str, python: str) -> float:
     cmd = [
-        sys.executable, "-m", "agents.train", "--opponents", "greedy", "--players", "4",
+        python, "-m", "agents.train", "--opponents", "greedy", "--players", "4",
         "--num-envs", str(num_envs), "--total-timesteps", str(steps), "--eval-every", "0",
         "--no-progress", "--runs-dir", workdir, "--run-name", f"n{num_envs}_{steps}",
         "--n-steps", "512", "--batch-size", "1024",
@@ -116,11 +116,11 @@ def _time_train_py(num_envs: int, steps: int, workdir: str) -> float:
     return time.perf_counter() - t0
 
 
-def bench_train_py(num_envs: int, steps: int) -> dict[str, Any]:
+def bench_train_py(num_envs: int, steps: int, python: str = sys.executable) -> dict[str, Any]:
     """``agents.train``'s learner steps per second: N / (time(2N) - time(N))."""
     with tempfile.TemporaryDirectory() as workdir:
-        short = _time_train_py(num_envs, steps, workdir)
-        long = _time_train_py(num_envs, 2 * steps, workdir)
+        short = _time_train_py(num_envs, steps, workdir, python)
+        long = _time_train_py(num_envs, 2 * steps, workdir, python)
     return {
         "num_envs": num_envs,
         "steps": steps,
@@ -158,15 +158,25 @@ def plot(report: dict[str, Any], path: str) -> None:
     plt.close(fig)
 
 
+def _no_nan(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _no_nan(v) for k, v in x.items()}
+    if isinstance(x, float) and x != x:
+        return None
+    return x
+
+
 def plot_curve(run_dir: str, json_path: str, png_path: str) -> None:
     """The run's ``progress.jsonl`` as a JSON list and a plot of the learner's margins."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import numpy as np
 
     with open(os.path.join(run_dir, "progress.jsonl")) as fh:
         lines = [json.loads(x) for x in fh if x.strip()]
+    lines = [_no_nan(x) for x in lines]  # NaN (nothing measured that iteration) as null
     with open(os.path.join(run_dir, "run.json")) as fh:
         config = json.load(fh)
     if json_path:
@@ -186,8 +196,13 @@ def plot_curve(run_dir: str, json_path: str, png_path: str) -> None:
         f"RLlib self-play, {config['players']} players, opponents {','.join(config['opponents'])}"
     )
     ax.legend()
-    ax2.plot(steps, [x["pool_size"] for x in lines], color="tab:green", label="snapshot pool")
-    ax2.set_ylabel("frozen snapshots")
+    frozen = np.cumsum([bool(x["frozen"]) for x in lines])
+    ax2.plot(steps, frozen, color="tab:green", label="snapshots frozen so far")
+    ax2.plot(
+        steps, [x["pool_size"] for x in lines], color="tab:olive", ls="--", label="in the pool"
+    )
+    ax2.set_ylabel("snapshots")
+    ax2.legend()
     ax2.set_xlabel("env steps (learner decisions)")
     fig.tight_layout()
     fig.savefig(png_path, dpi=120)
@@ -202,6 +217,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--iterations", type=int, default=3, help="timed training iterations")
     p.add_argument("--batch", type=int, default=8000, help="env steps per training iteration")
     p.add_argument("--train-py", default="", help="also time agents.train at these env counts")
+    p.add_argument(
+        "--train-py-python",
+        default=sys.executable,
+        help="the interpreter with the [train] extra for agents.train (default: this one)",
+    )
     p.add_argument("--train-py-steps", type=int, default=16384, help="N for agents.train")
     p.add_argument("--json", default="", help="write the report here")
     p.add_argument("--plot", default="", help="write a bar chart here (.png)")
@@ -238,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         report["rllib"].append(r)
     for n in train_counts:
-        r = bench_train_py(n, args.train_py_steps)
+        r = bench_train_py(n, args.train_py_steps, args.train_py_python)
         print(f"train.py {n} env worker(s): {r['steps_per_s'] or 0:,.0f} steps/s", flush=True)
         report["train_py"].append(r)
     report["load_at_end"] = os.getloadavg()[0]
