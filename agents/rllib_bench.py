@@ -73,7 +73,7 @@ def bench_rllib(runners: int, envs: int, steps: int, iterations: int, batch: int
             def sample(runner: Any) -> int:
                 if getattr(runner, "env", None) is None:
                     return 0
-                return sum(e.env_steps() for e in runner.sample(num_timesteps=per_runner))
+                return int(sum(e.env_steps() for e in runner.sample(num_timesteps=per_runner)))
 
             local = runners == 0
             group.foreach_env_runner(sample, local_env_runner=local)  # warm-up
@@ -85,7 +85,7 @@ def bench_rllib(runners: int, envs: int, steps: int, iterations: int, batch: int
             trained = 0
             for _ in range(iterations):
                 result = algo.train()
-                trained += result["env_runners"]["num_env_steps_sampled"]
+                trained += int(result["env_runners"]["num_env_steps_sampled"])
             train_s = time.perf_counter() - t0
             algo.stop()
     finally:
@@ -264,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["load_at_end"] = os.getloadavg()[0]
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(report, fh, indent=2)
+            json.dump(report, fh, indent=2, default=float)
     if args.plot:
         plot(report, args.plot)
     return 0

@@ -50,3 +50,23 @@ def test_without_ray_the_command_names_the_install(
 
 def test_the_command_is_registered() -> None:
     assert cli.COMMANDS["train-rllib"].module == "agents.rllib"
+
+
+def test_the_shipped_rllib_policy_plays_without_ray_and_only_at_its_table(tmp_path) -> None:
+    """``results/rllib_selfplay_4p.npz`` (the README's run) through make_agent and the harness."""
+    from pathlib import Path
+
+    from agents import make_agent
+    from agents.evaluate import evaluate
+
+    path = Path(__file__).resolve().parent.parent / "results" / "rllib_selfplay_4p.npz"
+    agent = make_agent(f"rllib:{path}", seed=0)
+    assert agent.meta["trainer"] == "rllib" and agent.trained_players == 4
+    report = evaluate([f"rllib:{path}", "random"], players=4, games=1, seed=2, rounds=[1])
+    assert report["agents"][f"rllib:{path}"]["games"] == 4
+    with pytest.raises(ValueError, match="trained for 4 players"):
+        evaluate([f"rllib:{path}", "random"], players=2, games=1)
+    other = agent.__class__([(w.T, b) for w, b in agent.weights], activation=agent.activation)
+    other.save_npz(str(tmp_path / "ppo_snapshot.npz"))  # the same arrays, no rllib metadata
+    with pytest.raises(ValueError, match="not exported by continental train-rllib"):
+        make_agent(f"rllib:{tmp_path / 'ppo_snapshot.npz'}")
