@@ -9,6 +9,7 @@
 | ``strong`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``) |
 | ``search``, ``search:N`` | determinized search: N sampled worlds per decision, heuristic rollouts (``agents.search``) |
 | ``ppo:PATH`` | a trained policy, loaded by ``agents.ppo_agent.load_agent(PATH, seed)`` |
+| ``rllib:PATH`` | a policy trained with Ray RLlib, ``agents.rllib_agent.load_agent(PATH, seed)`` |
 
 The other games have their own bots: ``make_agent(name, seed, game="fifteen")`` asks that game's
 ``GameSpec`` (``agents.games``, where a game registers with one entry).
@@ -26,7 +27,7 @@ DEFAULT_GAME = "contract"
 
 
 def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Any:
-    """A bot by registry name (``random``, ``greedy``, ``strong``, ``search[:N]`` or ``ppo:PATH``) for a game."""
+    """A bot by registry name (``random``, ``greedy``, ``strong``, ``search[:N]``, ``ppo:PATH`` or ``rllib:PATH``) for a game."""
     if game != DEFAULT_GAME:
         from agents.games import game_spec
 
@@ -34,6 +35,10 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     if name.startswith("ppo:"):
         ppo = importlib.import_module("agents.ppo_agent")
         return ppo.load_agent(name[4:], seed)
+    if name.startswith("rllib:"):
+        from agents.rllib_agent import load_agent
+
+        return load_agent(name[6:], seed)
     if name == "random":
         from agents.random_agent import RandomAgent
 
@@ -51,7 +56,7 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
 
         return StrongAgent(seed)
     raise ValueError(
-        f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} search:N or ppo:PATH"
+        f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} search:N, ppo:PATH or rllib:PATH"
     )
 
 

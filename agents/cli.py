@@ -46,6 +46,9 @@ COMMANDS: dict[str, Command] = {
         Command("evaluate", "agents.evaluate", "evaluate agents on duplicate deals"),
         Command("leaderboard", "agents.leaderboard", "rank agents on the same duplicate deals"),
         Command("train", "agents.train", "train a MaskablePPO agent"),
+        Command(
+            "train-rllib", "agents.rllib", "multi-agent self-play on Ray RLlib ([rllib] extra)"
+        ),
         Command("bench", "continental_env.bench", "measure the environment's throughput"),
         Command("web", "continental_web", "play against the bots in your browser ([web] extra)"),
     )

@@ -442,9 +442,9 @@ def plot_report(report: dict[str, Any], path: str) -> None:
         values = [agents[n][key] for n in names]
         lows = [agents[n][key + "_ci95"][0] for n in names]
         highs = [agents[n][key + "_ci95"][1] for n in names]
-        err = [
-            [v - lo for v, lo in zip(values, lows, strict=True)],
-            [hi - v for v, hi in zip(values, highs, strict=True)],
+        err = [  # clamped: a Wilson bound of a 100 % win rate can sit 1e-16 below it
+            [max(0.0, v - lo) for v, lo in zip(values, lows, strict=True)],
+            [max(0.0, hi - v) for v, hi in zip(values, highs, strict=True)],
         ]
         ax.barh(ypos, values, xerr=err, capsize=6, color=colors[: len(names)], alpha=0.85)
         ax.set_yticks(ypos, [labels_of[n] for n in names])
