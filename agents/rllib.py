@@ -50,10 +50,11 @@ import os
 import re
 import shutil
 import signal
+import socket
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -705,13 +706,27 @@ def _log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
+def _fail(message: str) -> NoReturn:
+    """One line on stderr and exit status 2, as the flag checks."""
+    print(f"continental train-rllib: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def init_ray(address: str | None, cpus: int, runners: int) -> None:
     """Join ``address`` or start a local Ray with enough CPUs for the env runners."""
     import ray
 
+    quiet = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
+    if address and address not in ("auto", "local"):
+        # ray.init retries an unreachable head for minutes; a plain connect answers in seconds.
+        host, _, port = address.removeprefix("ray://").rpartition(":")
+        try:
+            socket.create_connection((host, int(port)), timeout=10).close()
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            _fail(f"--address {address!r}: no Ray head answers there ({reason})")
     if ray.is_initialized():  # a caller (a test, a notebook) already connected
         return
-    quiet = {"include_dashboard": False, "log_to_driver": False, "configure_logging": False}
     try:
         if address:
             ray.init(address=address, **quiet)
@@ -722,9 +737,7 @@ def init_ray(address: str | None, cpus: int, runners: int) -> None:
             ray.init(num_cpus=cpus or max(os.cpu_count() or 1, runners + 1), **quiet)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise SystemExit(
-            f"continental train-rllib: error: --address {address!r}: {first}"
-        ) from None
+        _fail(f"--address {address!r}: {first}" if address else f"cannot start Ray: {first}")
 
 
 def train(
@@ -881,12 +894,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError:
         print(f"continental train-rllib: error: {INSTALL_HINT}", file=sys.stderr)
         return 2
+    init_ray(args.address, args.cpus, cfg["num_env_runners"])
     os.makedirs(run_dir, exist_ok=True)
     tmp = os.path.join(run_dir, ".run.json.tmp")
     with open(tmp, "w") as fh:
         json.dump(cfg, fh, indent=2)
     os.replace(tmp, os.path.join(run_dir, "run.json"))
-    init_ray(args.address, args.cpus, cfg["num_env_runners"])
     _log(
         f"run {run_dir}: {cfg['players']} players, opponents {','.join(cfg['opponents'])}, "
         f"{cfg['num_env_runners']} env runner(s) x {cfg['num_envs_per_runner']} env(s)"

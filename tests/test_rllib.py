@@ -161,3 +161,14 @@ def test_rllib_sees_only_the_learner_seats_and_gets_their_whole_reward() -> None
         (sum(others) / len(others) - scores[seat]) / 2
     )
     assert steps > 5
+
+
+def test_an_unreachable_cluster_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--address", "127.0.0.1:1", "--runs-dir", str(tmp_path)])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("continental train-rllib: error: --address '127.0.0.1:1'"), err
+    assert len(err.splitlines()) == 1 and list(tmp_path.iterdir()) == []
