@@ -116,19 +116,16 @@ from __future__ import annotations
 
 import operator
 import random
-import sys
-import types
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from continental_env.cards import NUM_TYPES
-from continental_env.env import ExplainedOutOfBoundsWrapper
 from continental_env.knock.game import NUM_ACTIONS, Game, buy_cost
+from continental_env.side_env import SideGameEnv, make_callable, register, wrap
 
 PLANE = 65  # 5 x 13
 REWARD_MODES = ("chips", "win")
@@ -210,15 +207,21 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     return obs
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(SideGameEnv, AECEnv, EzPickle):
     """The unwrapped AEC environment; see the module docstring."""
 
+    NUM_ACTIONS = NUM_ACTIONS
+    RENDER_MODULE = "continental_env.knock.render"
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
         "name": "knock_v0",
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+    def encode(self, game: Game, seat: int) -> np.ndarray:
+        """This seat's observation (``encode_observation``, looked up when called)."""
+        return encode_observation(game, seat, self.observation_layout)
 
     def __init__(
         self,
@@ -385,90 +388,11 @@ class raw_env(AECEnv, EzPickle):
                 "announcer": None if announcer is None else (announcer - seat) % p,
             }
 
-    def _win_rewards(self) -> None:
-        winners = set(self.game.winners())
-        losers = self.num_players - len(winners)
-        for seat, agent in enumerate(self.possible_agents):
-            if seat in winners:
-                self.rewards[agent] += 1.0 / len(winners)
-            elif losers:
-                self.rewards[agent] += -1.0 / losers
-
-    # ------------------------------------------------------------------ observations
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._game
-        if self._obs_moves != game.moves or self._obs_game is not game:
-            self._obs_cache = {}
-            self._obs_game = game
-            self._obs_moves = game.moves
-        cached = self._obs_cache.get(agent)
-        if cached is None:
-            seat = self.agent_name_mapping[agent]
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            if game.actor == seat:
-                mask[game.legal_actions()] = 1
-            cached = {
-                "observation": encode_observation(game, seat, self.observation_layout),
-                "action_mask": mask,
-            }
-            self._obs_cache[agent] = cached
-        return cached
-
-    def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """The action mask of an agent (default: the one to act), from the observation cache."""
-        return self.observe(agent or self.agent_selection)["action_mask"]
-
-    # ------------------------------------------------------------------ rendering
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("You are calling render without specifying any render mode.")
-            return None
-        from continental_env.knock.render import render_table
-
-        text = render_table(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
-
 
 def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (see the module docstring)."""
-    environment: AECEnv = raw_env(**kwargs)
-    if illegal == "terminate":
-        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    elif illegal != "raise":
-        raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
-    environment = ExplainedOutOfBoundsWrapper(environment)
-    environment = wrappers.OrderEnforcingWrapper(environment)
-    return environment
+    return wrap(raw_env(**kwargs), illegal)
 
 
-def _register() -> None:
-    try:
-        from pettingzoo import aec_registry, register
-    except ImportError:  # an older PettingZoo without a registry
-        return
-    if "continental/knock_v0" not in aec_registry:
-        register("aec", "continental/knock_v0", entry_point="continental_env.knock.env:env")
-
-
-_register()
-
-
-class _CallableModule(types.ModuleType):
-    """``import continental_env.knock.env`` rebinds ``knock.env`` to this module (Python sets a
-    package attribute per imported submodule); calling it keeps working."""
-
-    def __call__(self, **kwargs: Any) -> AECEnv:
-        return env(**kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+register("continental/knock_v0", "continental_env.knock.env:env")
+make_callable(__name__, env)
