@@ -124,7 +124,7 @@ def _rollout_value(world: Game, seat: int, policy: list | None) -> float:
             action = fast_policy(world)
         else:
             actor = world.actor
-            action = policy[actor].act(PlayerView(world, actor))
+            action = policy[actor].act(PlayerView.in_world(world, actor))
         world.apply(action)
     else:
         raise RuntimeError("a rollout did not finish its round")

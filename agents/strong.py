@@ -145,10 +145,29 @@ def make_plan(
         run_cands.sort()
         run_cands = run_cands[: runs + EXTRA_RUN_CANDIDATES]
 
-    best: tuple | None = None
     trio_combos = list(combinations(range(len(trio_cands)), trios)) if trios else [()]
     run_combos = list(combinations_with_replacement(run_cands, runs)) if runs else [()]
+    # The plan is the cheapest (run, trio) combination, the first in enumeration order among
+    # equal costs. Run combinations are visited from the lowest lower bound on their cost up,
+    # and the visit stops once the bound exceeds the best cost: every slot a window misses alone
+    # is missed in the combination too (at the same or a higher cost), trio slots only add, and
+    # the jokers fill at most the dearest slots.
+    dearest = {cards: max([slot_of[c] for c in cards if not hand[c]], default=0.0)
+               for _cost, cards in run_cands}  # fmt: skip
+    bounds = []
     for run_combo in run_combos:
+        bound = 0.0
+        for window_cost, _cards in run_combo:
+            bound += window_cost
+        if jokers and run_combo:
+            bound -= jokers * max(dearest[cards] for _cost, cards in run_combo)
+        bounds.append(bound)
+    best: tuple | None = None
+    best_key = (0, 0)
+    for pos in sorted(range(len(run_combos)), key=bounds.__getitem__):
+        if best is not None and bounds[pos] > best[0] + 2e-9:
+            break  # this and every later combination cost more than the best
+        run_combo = run_combos[pos]
         need: dict[int, int] = {}
         slots: list[float] = []
         for _cost, cards in run_combo:
@@ -173,7 +192,7 @@ def make_plan(
                 if left > 0:
                     have += left
             trio_slots.append([slot] * max(0, 3 - have))
-        for trio_combo in trio_combos:
+        for t_pos, trio_combo in enumerate(trio_combos):
             t_slots = list(slots)
             for t in trio_combo:
                 t_slots += trio_slots[t]
@@ -181,8 +200,10 @@ def make_plan(
             filled = min(jokers, len(t_slots))
             rest = t_slots[filled:]
             cost = sum(rest)
-            if best is None or cost < best[0] - 1e-9:
+            key = (pos, t_pos)
+            if best is None or cost < best[0] - 1e-9 or (cost <= best[0] + 1e-9 and key < best_key):
                 best = (cost, len(rest), used, run_combo, trio_combo)
+                best_key = key
     assert best is not None
     cost, missing, used, run_combo, trio_combo = best
     used = dict(used)

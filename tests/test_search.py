@@ -171,3 +171,84 @@ def test_search_closes_when_it_can() -> None:
     bot = make_agent("search:2", 0)
     game.apply(bot.act(PlayerView(game, 0)))
     assert bot.act(PlayerView(game, 0)) == CLOSE
+
+
+def _plan_by_full_scan(hand, unseen, trios, runs, rules):
+    """``make_plan``'s choice without its lower-bound pruning: every (run, trio) combination of
+    the same candidates is costed, and the first cheapest one (in enumeration order) is kept."""
+    from itertools import combinations, combinations_with_replacement
+
+    from agents import strong as s
+
+    plan = s.make_plan.__wrapped__(hand, unseen, trios, runs, rules)
+    jh = 0.5 * unseen[s.JOKER]
+    slot = [s._slot_cost(u + jh) for u in unseen]
+    trio_cands = sorted(
+        (max(0, 3 - sum(hand[c] for c in s.RANK_CARDS[r])) * s._slot_cost(
+            sum(unseen[c] for c in s.RANK_CARDS[r]) + jh) - 0.01 * sum(hand[c] for c in s.RANK_CARDS[r]),
+         r) for r in range(13)
+    )[: trios + s.EXTRA_TRIO_CANDIDATES] if trios else []  # fmt: skip
+    windows = s._run_windows(rules)
+    run_cands = sorted(
+        (sum(slot[c] for c in w if not hand[c]), w) for w in windows if any(hand[c] for c in w)
+    )
+    if len(run_cands) < runs:
+        run_cands += sorted((sum(slot[c] for c in w), w) for w in windows)
+    run_cands = run_cands[: runs + s.EXTRA_RUN_CANDIDATES] if runs else []
+    costs = []
+    for rc in combinations_with_replacement(run_cands, runs):
+        uses: dict[int, int] = {}
+        missing = []
+        for _c, w in rc:
+            for c in w:
+                uses[c] = uses.get(c, 0) + 1
+                extra = uses[c] - 1 - hand[c]
+                if extra >= 0:
+                    missing.append(s._slot_cost(max(0, unseen[c] - extra) + jh))
+        for tc in combinations(range(len(trio_cands)), trios):
+            slots = list(missing)
+            for t in tc:
+                r = trio_cands[t][1]
+                have = sum(max(0, hand[c] - min(uses.get(c, 0), hand[c])) for c in s.RANK_CARDS[r])
+                slots += [s._slot_cost(sum(unseen[c] for c in s.RANK_CARDS[r]) + jh)] * max(
+                    0, 3 - have
+                )
+            slots.sort(reverse=True)
+            costs.append(sum(slots[min(hand[s.JOKER], len(slots)) :]))
+    return plan, min(costs)
+
+
+def test_make_plan_pruning_keeps_the_cheapest_plan() -> None:
+    # Hands and unseen counts from real positions of every contract: the pruned search must find
+    # the cost of an exhaustive scan of the same candidates.
+    from agents.handtools import unseen_counts
+
+    checked = 0
+    for seed in (3, 4):
+        game = Game.new(replace(PRESETS["continental"], max_turns_per_round=30), 4, seed=seed)
+        bots = [make_agent("strong", s) for s in range(4)]
+        while not game.is_over:
+            view = PlayerView(game, game.actor)
+            if game.state.moves % 7 == 0:
+                trios, runs = view.contract
+                plan, cheapest = _plan_by_full_scan(
+                    tuple(view.hand), tuple(unseen_counts(view)), trios, runs, view.rules
+                )
+                assert plan.cost == pytest.approx(cheapest, abs=1e-9)
+                checked += 1
+            game.apply(bots[game.actor].act(view))
+    assert checked > 100
+
+
+def test_rollout_view_reads_the_world_in_place_and_decides_the_same() -> None:
+    strong = StrongAgent(0)
+    n = 0
+    for game in _states(11, 3):
+        if game.actor is None:
+            continue
+        seat = game.actor
+        fast = PlayerView.in_world(game, seat)
+        assert fast.hand is game.state.hands[seat]  # no copy
+        assert strong.act(fast) == strong.act(PlayerView(game, seat))
+        n += 1
+    assert n > 50
