@@ -60,10 +60,13 @@ deal order; an agent in several seats of a game gets the mean of its seats' upda
           "mean_diff_vs_table": x, "mean_diff_vs_table_ci95": [lo, hi],
           "win_rate": x, "win_rate_ci95": [lo, hi],
           "points_by_round": {"1": x, ..., "7": x},
-          "openskill": {"mu": x, "sigma": x, "ordinal": x}
+          "openskill": {"mu": x, "sigma": x, "ordinal": x},
+          "close_rate": x, "close_rate_ci95": [lo, hi]   # contract game: rounds it closed
         }, ...
       },
       "paired": {"<opponent>": {"mean_diff": x, "ci95": [lo, hi]}},   # candidate - opponent
+      "rounds": {"rounds": R, "without_closer": K, "without_closer_rate": x,
+                 "without_closer_rate_ci95": [lo, hi]},   # contract game only (else null)
       "duplicate": {"rotations": P, "identical_round_deals": f},
       "timing": {"seconds": s, "games_per_s": g, "decisions_per_s": d}
     }
@@ -148,6 +151,7 @@ def play_game(
             fingerprints.append(spec.deal_fingerprint(state))
     segments = spec.segments(state)
     return {
+        "closers": spec.closers(state) if spec.closers else None,
         "scores": spec.final_scores(state),
         "segment_scores": [list(values) for _label, values in segments],
         "segments": [label for label, _values in segments],
@@ -243,6 +247,11 @@ def evaluate(
     decisions = 0
     identical = 0
     round_pairs = 0
+    # Rounds (contract game): how many ended, how many without a closer, how many each agent's
+    # seats closed and sat in.
+    closing = {"rounds": 0, "without_closer": 0}
+    closed_by = dict.fromkeys(names, 0)
+    seat_rounds = dict.fromkeys(names, 0)
     start = time.perf_counter()
     for result in _run_deals(tasks, jobs, progress):
         acc = {n: {"points": [], "per_round": [], "diff": [], "win": []} for n in names}
@@ -268,6 +277,13 @@ def evaluate(
                 for s, n in enumerate(seat_names):
                     by_round[n].setdefault(label, []).append(pts[s])
             _rate(model, ratings, seat_names, [-sign * x for x in scores])
+            for closer in g["closers"] or ():
+                closing["rounds"] += 1
+                closing["without_closer"] += closer is None
+                if closer is not None:
+                    closed_by[seat_names[closer]] += 1
+                for n in seat_names:
+                    seat_rounds[n] += 1
         for n in names:
             for key in ("points", "per_round", "diff", "win"):
                 values = acc[n][key]
@@ -299,6 +315,10 @@ def evaluate(
             },
             "openskill": {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal()},
         }
+        if closing["rounds"]:
+            closes = wilson_ci95(closed_by[n], seat_rounds[n])
+            report_agents[n]["close_rate"] = closes[0]  # share of its seat-rounds it closed
+            report_agents[n]["close_rate_ci95"] = [closes[1], closes[2]]
     paired = {}
     for n in names[1:]:
         d = paired_diff_ci95(per_deal[candidate]["points"], per_deal[n]["points"])
@@ -323,6 +343,7 @@ def evaluate(
         "candidate": candidate,
         "agents": report_agents,
         "paired": paired,
+        "rounds": _rounds_summary(closing),
         "duplicate": {
             "rotations": players,
             "identical_round_deals": identical / round_pairs if round_pairs else 1.0,
@@ -332,6 +353,18 @@ def evaluate(
             "games_per_s": total_games / seconds if seconds > 0 else float("inf"),
             "decisions_per_s": decisions / seconds if seconds > 0 else float("inf"),
         },
+    }
+
+
+def _rounds_summary(closing: dict[str, int]) -> dict[str, Any] | None:
+    """Rounds played and the share that ran out without a closer (95% Wilson interval)."""
+    if not closing["rounds"]:
+        return None
+    rate = wilson_ci95(closing["without_closer"], closing["rounds"])
+    return {
+        **closing,
+        "without_closer_rate": rate[0],
+        "without_closer_rate_ci95": [rate[1], rate[2]],
     }
 
 
@@ -396,6 +429,18 @@ def format_report(report: dict[str, Any]) -> str:
         lines.append(
             f"paired {report['candidate']} - {name}: {p['mean_diff']:.1f} {unit}/game "
             f"[{lo:.1f}, {hi:.1f}]"
+        )
+    rounds = report.get("rounds")
+    if rounds:
+        closers = ", ".join(
+            f"{name} {a['close_rate']:.3f}"
+            for name, a in report["agents"].items()
+            if "close_rate" in a
+        )
+        lo, hi = rounds["without_closer_rate_ci95"]
+        lines.append(
+            f"rounds: {rounds['rounds']}, without a closer {rounds['without_closer_rate']:.3f} "
+            f"[{lo:.3f}, {hi:.3f}]; share of its seat-rounds each agent closed: {closers}"
         )
     t = report["timing"]
     lines.append(

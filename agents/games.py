@@ -54,6 +54,9 @@ class GameSpec:
     check_options: Callable[[int, dict[str, Any]], None]  # ValueError for a bad table
     option_types: dict[str, type] = field(default_factory=dict)
     terminal: str = ""  # module whose main(argv) is its terminal game ("": agents.play itself)
+    # Who ended each finished round (a seat, or None when the round ran out without a closer);
+    # None for games without closers.
+    closers: Callable[[Any], list[int | None]] | None = None
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""
@@ -159,6 +162,7 @@ CONTRACT = GameSpec(
     agent_names=("random", "greedy", "strong"),
     final_scores=lambda game: list(game.state.scores),
     segments=lambda game: [(str(r["round"]), list(r["points"])) for r in game.state.round_history],
+    closers=lambda game: [r["closer"] for r in game.state.round_history],
     deal_number=lambda game: game.state.round_index,
     deal_fingerprint=lambda game: digest(*game.state.hands, game.state.discard, game.state.stock),
     check_options=_contract_check,

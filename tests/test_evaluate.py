@@ -119,6 +119,27 @@ def test_report_statistics_match_the_games() -> None:
     paired = report["paired"]["random"]
     assert paired["mean_diff"] == pytest.approx(greedy["mean_points"] - rnd["mean_points"])
     assert report["duplicate"]["rotations"] == 3
+    # Every round ended once per game: closed by a seat or run out. 4 deals x 3 rotations x 2.
+    rounds = report["rounds"]
+    assert rounds["rounds"] == 4 * 3 * 2
+    closed = greedy["close_rate"] * 4 * 3 * 2 + rnd["close_rate"] * 2 * 4 * 3 * 2
+    assert closed + rounds["without_closer"] == pytest.approx(rounds["rounds"])
+    assert greedy["close_rate"] > rnd["close_rate"]
+
+
+def test_rounds_that_run_out_are_counted_without_a_closer() -> None:
+    from dataclasses import replace
+
+    from continental_env.rules import PRESETS
+
+    short = replace(PRESETS["continental"], max_turns_per_round=3)  # nobody can go out in time
+    report = ev.evaluate(["strong", "greedy"], players=3, games=2, seed=1, preset=short, rounds=[1])
+    assert report["rounds"]["without_closer"] == report["rounds"]["rounds"] == 2 * 3
+    assert report["rounds"]["without_closer_rate"] == 1.0
+    assert report["agents"]["strong"]["close_rate"] == 0.0
+    assert "without a closer 1.000" in ev.format_report(report)
+    fifteen = _fifteen(1)
+    assert fifteen["rounds"] is None and "close_rate" not in fifteen["agents"]["greedy"]
 
 
 def test_cli_writes_the_documented_json_and_a_png(tmp_path: Path) -> None:
