@@ -78,19 +78,32 @@ def dealt_line(game: Game, names: Sequence[str]) -> str:
 
 
 def round_results(game: Game) -> list[dict[str, Any]]:
-    """Each finished hand: points per seat, the announcer and their lays (public)."""
-    return [
-        {
-            "round": r["hand"],
-            "points": list(r["points"]),
-            "chips": list(r["chips"]),
-            "closer": r["announcer"],
-            "turns": r["turns"],
-            "melds": list(r["lays"] or []),
-            "end": r["end"],
-        }
-        for r in game.hand_history
-    ]
+    """Each finished hand: points per seat, each seat's total right after it (buy-backs lower
+    totals from the next hand on), the announcer and their lays (public).
+
+    Totals are rebuilt backward from the current scores, so a game that did not start at zero
+    shows its true totals too.
+    """
+    totals = list(game.scores)
+    out = []
+    for r in reversed(game.hand_history):
+        for buy in reversed(r["buys"]):
+            totals[buy["seat"]] = buy["from"]
+        out.append(
+            {
+                "round": r["hand"],
+                "points": list(r["points"]),
+                "totals": list(totals),
+                "chips": list(r["chips"]),
+                "closer": r["announcer"],
+                "turns": r["turns"],
+                "melds": list(r["lays"] or []),
+                "end": r["end"],
+            }
+        )
+        totals = [t - p for t, p in zip(totals, r["points"], strict=True)]
+    out.reverse()
+    return out
 
 
 def _prompt(view: KnockView, names: Sequence[str]) -> str:

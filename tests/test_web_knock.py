@@ -73,6 +73,11 @@ def test_knock_then_buy_back_at_the_table(client, app):
     while state["phase"] == "buy" and not state["your_move"]:
         state = client.post(f"/api/games/{gid}/advance").json()
     assert state["round"] == 2 and any("Hand 2 dealt" in line for line in state["log"])
+    # The hand's totals include the scores it started from; a buy-back shows from the next hand.
+    assert state["rounds_played"][0]["totals"] == [5, 78, 92, 81]
+    bought = app.state.store.get(gid).game.hand_history[0]["buys"]
+    assert [(b["seat"], b["from"], b["to"]) for b in bought] == [(2, 92, 78), (3, 81, 78)]
+    assert [seat["score"] for seat in state["seats"]] == [5, 78, 78, 78]
     bad = move(client, gid, "buy")
     assert bad.status_code == 409
 

@@ -386,6 +386,7 @@ function render() {
   else if (fifteen) $("t-round").textContent = `hand ${s.round}` + (s.target ? ` · first to ${s.target} chips ends the game` : "");
   else $("t-round").textContent = `round ${s.round_number} of ${s.rounds.length}` + (s.rounds.length < 7 ? ` (contract round ${s.round})` : "");
   $("t-contract").textContent = s.goal_text || (s.game_over ? "" : fifteen ? `Go out: ${s.contract.text}` : `Contract: ${s.contract.text}`);
+  $("auto-pass-label").hidden = ui.mode !== "game" || s.game !== "continental"; // claims: contract game only
   renderSeats(s);
   renderPiles(s);
   renderMelds(s);
@@ -611,7 +612,7 @@ function pointsTable(s, roundIndex) {
     el("tr", { class: r.closer === seat.seat ? "closer" : "" },
       el("td", { text: seat.name }),
       el("td", { class: "num", text: String(r.points[seat.seat]) }),
-      el("td", { class: "num", text: String(s.rounds_played.slice(0, roundIndex + 1).reduce((a, x) => a + x.points[seat.seat], 0)) })));
+      el("td", { class: "num", text: String(r.totals ? r.totals[seat.seat] : s.rounds_played.slice(0, roundIndex + 1).reduce((a, x) => a + x.points[seat.seat], 0)) })));
   return el("table", { class: "points" },
     el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: label }), el("th", { text: "total" }))),
     el("tbody", {}, ...rows));
