@@ -1,6 +1,9 @@
 """The round's public actions, as the features of ``continental_env.features`` read them.
 
-Pure Python (the engine may keep one). Every action of the contract game is public; an entry
+Pure Python. The engine keeps one as ``state.public_log`` (``game.public_log``): emptied at each
+deal, fed in ``Game.apply`` after the legality check and before the action's effect, copied by
+``clone``, written to the state JSON as ``"public_log"`` and kept by a seat's redacted view (it is
+public). Every action of the contract game is public; an entry
 records who acted, the kind of action and the card it showed: the discard, the card taken or
 claimed, the card on offer that was declined (``draw`` over it, or ``pass`` on a claim), the card
 laid off or swapped in. A ``draw`` never records the card drawn, a claim never the penalty card,
@@ -42,6 +45,11 @@ class PublicLog:
         self.takes: list[int] = []
         self.discards: list[int] = []
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PublicLog) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
     def copy(self) -> PublicLog:
         out = PublicLog()
         out.key = self.key
@@ -63,6 +71,11 @@ class PublicLog:
             out._add(seat, kind, card)
         return out
 
+    def start(self, key: tuple[int, int], p: int) -> None:
+        """Empty the log for the round ``key`` at a table of ``p`` seats (the engine calls it at
+        each deal)."""
+        self._start(key, p)
+
     def _start(self, key: tuple[int, int], p: int) -> None:
         self.key = key
         self.items = []
@@ -82,18 +95,27 @@ class PublicLog:
             self.takes[seat] += 1
 
     @staticmethod
+    def key_for(round_index: int, deal_seeds: list[int]) -> tuple[int, int]:
+        """The key of the round at ``round_index`` of a game dealt from ``deal_seeds``."""
+        i = round_index
+        return (i, deal_seeds[i] if i < len(deal_seeds) else -1)
+
+    @staticmethod
     def round_key(game: Any) -> tuple[int, int]:
-        seeds = game.deal_seeds
-        i = game.round_index
-        return (i, seeds[i] if i < len(seeds) else -1)
+        return PublicLog.key_for(game.round_index, game.deal_seeds)
 
     def record(self, game: Any, action: int) -> None:
+        """Log ``action`` of the seat to act, before ``game`` applies it (a new round's first
+        action starts a new log)."""
         key = self.round_key(game)
         if key != self.key:
             self._start(key, game.num_players)
-        seat = game.actor
         kind, *args = game.layout.decode(action)
-        top = game.discard[-1] if game.discard else NO_CARD
+        self.note(game.actor, kind, args, game.discard[-1] if game.discard else NO_CARD)
+
+    def note(self, seat: int, kind: str, args: Any, top: int) -> None:
+        """Log an action already decoded (``kind``, ``args``) of ``seat``, ``top`` being the
+        discard pile's top card (or ``NO_CARD``) before it: the engine's path."""
         if kind in ("draw", "take", "claim", "pass"):
             card = top
         elif kind in ("discard", "swap"):
