@@ -122,6 +122,9 @@ def _trio_choice(
     )
 
 
+_NO_TRIOS = (0, (), (), ())
+
+
 class _Plans:
     """Branch and bound over run windows; trio ranks by their marginal costs at each leaf."""
 
@@ -179,8 +182,12 @@ class _Plans:
     ) -> None:
         if max(empty - self.jokers, self.slots + 1 - self.hand_size, seeds) > self.best:
             return  # trios only add empty slots
-        left = tuple(work[r] + work[13 + r] + work[26 + r] + work[39 + r] for r in range(NUM_RANKS))
-        trio_empty, chosen_ranks, trio_bare, fill_ranks = _trio_choice(left, self.trios)
+        if self.trios:  # naturals left per rank (zip of the four suits' rows)
+            rows = work[0:13], work[13:26], work[26:39], work[39:52]
+            left = tuple(map(sum, zip(*rows, strict=True)))
+            trio_empty, chosen_ranks, trio_bare, fill_ranks = _trio_choice(left, self.trios)
+        else:  # a contract of runs only: no trio to choose
+            trio_empty, chosen_ranks, trio_bare, fill_ranks = _NO_TRIOS
         term_empty = empty + trio_empty - self.jokers
         term_hand = self.slots + 1 - self.hand_size
         term_seed = seeds + len(trio_bare)
@@ -419,8 +426,9 @@ def encode_features(
     takes = discards = np.zeros(p, dtype=np.int64)
     if record is not None and entries:  # the log's running totals, turned to relative seats
         order = [(seat + k) % p for k in range(p)]
-        out[layout["discarded"]] = np.asarray([record.discarded[s] for s in order]).ravel()
-        out[layout["declined"]] = np.asarray([record.declined[s] for s in order]).ravel()
+        cut = seat * NUM_TYPES  # the flat per-seat totals rotated to start at the seat itself
+        out[layout["discarded"]] = record.discarded[cut:] + record.discarded[:cut]
+        out[layout["declined"]] = record.declined[cut:] + record.declined[:cut]
         takes = [record.takes[s] for s in order]
         discards = [record.discards[s] for s in order]
     o = layout["opponents"].start

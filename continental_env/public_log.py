@@ -40,8 +40,10 @@ class PublicLog:
     def __init__(self) -> None:
         self.key: tuple[int, int] | None = None
         self.items: list[tuple[int, int, int]] = []
-        self.discarded: list[list[int]] = []  # per absolute seat, per card type
-        self.declined: list[list[int]] = []
+        # Per absolute seat and card type, flat (``seat * NUM_TYPES + card``): one list each, so
+        # that a copy (every clone and every seat's view of a position) is a few slices.
+        self.discarded: list[int] = []
+        self.declined: list[int] = []
         self.takes: list[int] = []
         self.discards: list[int] = []
 
@@ -54,8 +56,8 @@ class PublicLog:
         out = PublicLog()
         out.key = self.key
         out.items = list(self.items)
-        out.discarded = [list(row) for row in self.discarded]
-        out.declined = [list(row) for row in self.declined]
+        out.discarded = self.discarded[:]
+        out.declined = self.declined[:]
         out.takes = list(self.takes)
         out.discards = list(self.discards)
         return out
@@ -79,18 +81,18 @@ class PublicLog:
     def _start(self, key: tuple[int, int], p: int) -> None:
         self.key = key
         self.items = []
-        self.discarded = [[0] * NUM_TYPES for _ in range(p)]
-        self.declined = [[0] * NUM_TYPES for _ in range(p)]
+        self.discarded = [0] * (NUM_TYPES * p)
+        self.declined = [0] * (NUM_TYPES * p)
         self.takes = [0] * p
         self.discards = [0] * p
 
     def _add(self, seat: int, kind: int, card: int) -> None:
         self.items.append((seat, kind, card))
         if kind == _DISCARD:
-            self.discarded[seat][card] += 1
+            self.discarded[seat * NUM_TYPES + card] += 1
             self.discards[seat] += 1
         elif kind in (_DRAW, _PASS) and card != NO_CARD:
-            self.declined[seat][card] += 1
+            self.declined[seat * NUM_TYPES + card] += 1
         elif kind == _TAKE:
             self.takes[seat] += 1
 
