@@ -122,13 +122,6 @@ def load_feature_agent(path: str, num_players: int | None = None, seed: int | No
     return policy
 
 
-def make_any_agent(name: str, seed: int | None = None) -> Any:
-    """``agents.make_agent`` names (``bc:PATH`` among them: a ``continental_v1`` model)."""
-    from agents import make_agent
-
-    return make_agent(name, seed)
-
-
 # ============================================================================ 1. collect
 
 

@@ -280,3 +280,24 @@ def test_a_restored_log_equals_the_recorded_one() -> None:
         for seat in range(3):
             assert np.array_equal(encode_features(game, seat, None, log),
                                   encode_features(game, seat, None, again))  # fmt: skip
+
+
+def test_the_seat_totals_are_rotated_to_the_observer() -> None:
+    # Every seat sees the same absolute totals, starting at itself (+0, +1, ...).
+    seen = 0
+    for game, _log in play_logged("continental", 4, seed=5, every=13)[3:8]:
+        layout = feature_layout(4)
+        record = game.public_log
+        for seat in range(4):
+            f = encode_features(game, seat, layout)
+            discarded = f[layout["discarded"]].reshape(4, NUM_TYPES)
+            declined = f[layout["declined"]].reshape(4, NUM_TYPES)
+            for k in range(4):
+                s = (seat + k) % 4
+                assert (
+                    discarded[k].tolist() == record.discarded[s * NUM_TYPES : (s + 1) * NUM_TYPES]
+                )
+                assert declined[k].tolist() == record.declined[s * NUM_TYPES : (s + 1) * NUM_TYPES]
+        assert sum(record.discarded) == sum(record.discards)
+        seen += sum(record.discards)
+    assert seen > 0  # the positions had discards to rotate
