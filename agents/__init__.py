@@ -8,7 +8,8 @@
 | ``greedy`` | the simplest sound play (``agents.greedy``) |
 | ``strong`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``) |
 | ``search``, ``search:N`` | determinized search: N sampled worlds per decision, heuristic rollouts (``agents.search``) |
-| ``ppo:PATH`` | a trained policy, loaded by ``agents.ppo_agent.load_agent(PATH, seed)`` |
+| ``ppo:PATH`` | a trained policy (``continental_v0`` or ``_v1``), loaded by ``agents.ppo_agent.load_agent(PATH, seed)`` |
+| ``bc:PATH`` | the same for a ``continental_v1`` model only (``agents.imitation.load_feature_agent``) |
 | ``rllib:PATH`` | a policy trained with Ray RLlib, ``agents.rllib_agent.load_agent(PATH, seed)`` |
 
 The other games have their own bots: ``make_agent(name, seed, game="fifteen")`` asks that game's
@@ -35,6 +36,10 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     if name.startswith("ppo:"):
         ppo = importlib.import_module("agents.ppo_agent")
         return ppo.load_agent(name[4:], seed)
+    if name.startswith("bc:"):
+        from agents.imitation import load_feature_agent
+
+        return load_feature_agent(name[3:], seed=seed)
     if name.startswith("rllib:"):
         from agents.rllib_agent import load_agent
 
@@ -56,7 +61,7 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
 
         return StrongAgent(seed)
     raise ValueError(
-        f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} search:N, ppo:PATH or rllib:PATH"
+        f"unknown agent {name!r}; choose one of {', '.join(AGENT_NAMES)} search:N, ppo:PATH, bc:PATH or rllib:PATH"
     )
 
 

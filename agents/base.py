@@ -9,6 +9,7 @@ bot's decision changes when they change.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import TYPE_CHECKING, Protocol
 
@@ -56,7 +57,7 @@ class PlayerView:
         self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
         self._game = game  # only for observation(), through a redacted copy
         self._moves = state.moves
-        self._observation: np.ndarray | None = None
+        self._observations: dict[int, np.ndarray] = {}
 
     @classmethod
     def in_world(cls, world: Game, seat: int) -> PlayerView:
@@ -83,18 +84,20 @@ class PlayerView:
         """Text form of an action id."""
         return self.layout.to_str(action)
 
-    def observation(self) -> np.ndarray:
-        """The environment's observation vector for this seat (``continental_env.env``)."""
-        if self._observation is None:
-            from continental_env.env import encode_observation, observation_layout
+    def observation(self, version: int = 0) -> np.ndarray:
+        """The environment's observation vector for this seat (``continental_env.env``) of an
+        observation version (0: ``continental_v0``, 1: ``continental_v1``)."""
+        obs = self._observations.get(version)
+        if obs is None:
+            from continental_env.env import encode_observation
 
             if self._game.state.moves != self._moves:
                 raise RuntimeError("the game has moved on since this view was taken")
-            layout = observation_layout(self.num_players)
+            layout = _layout(self.num_players, version)
             # encode_observation reads only the seat's own hand and public state (the hidden-
             # information tests check it), so the live game gives the redacted game's vector.
-            self._observation = encode_observation(self._game, self.seat, layout)
-        return self._observation
+            obs = self._observations[version] = encode_observation(self._game, self.seat, layout)
+        return obs
 
     def action_mask(self) -> np.ndarray:
         """int8 mask of the legal actions."""
@@ -103,6 +106,13 @@ class PlayerView:
         mask = np.zeros(self.layout.num_actions, dtype=np.int8)
         mask[self.legal_actions] = 1
         return mask
+
+
+@functools.cache
+def _layout(num_players: int, version: int) -> dict[str, slice]:
+    from continental_env.env import observation_layout
+
+    return observation_layout(num_players, version)
 
 
 def _redacted(game: Game, seat: int) -> Game:

@@ -1,33 +1,37 @@
-"""Imitate ``strong``, then improve by PPO near the clone: the recipe's pieces, with the v1 features.
+"""Imitate ``strong``, then improve by PPO near the clone: the recipe's pieces, on ``continental_v1``.
 
-The observation here is the v0 vector (``continental_env.env.encode_observation``) followed by
-the derived features of ``continental_env.features`` (what ``continental_v1`` will hold), built
-in this module until the environment builds it itself. The features' public history comes from
-the engine's ``public_log``; ``LoggedGame`` is an engine that keeps one (``features.PublicLog``).
+The observation here is the ``continental_v1`` vector: the v0 vector
+(``continental_env.env.encode_observation``) followed by the derived features of
+``continental_env.features``, which read the engine's own public log (``game.public_log``).
+``feature_observation(game, seat)`` builds it from those two parts; the environment's v1
+observation equals it entry for entry (tests/test_observation.py).
 
 Steps, each a subcommand of ``python -m agents.imitation``:
 
 1. ``collect``: play duplicate-seeded tables (every deal at an all-``strong`` table and at a
    ``strong``/``greedy`` table, same cards) and log every decision of ``strong`` that had a
-   choice: the observation (v0 and features), the legal actions, the action taken and the seat's
-   relative reward of that round (for the value head). Written to one ``.npz``.
+   choice: the observation (v1, or v0 with ``--no-features``), the legal actions, the action
+   taken and the seat's relative reward of that round (for the value head). Written to one
+   ``.npz``.
 2. ``clone``: behaviour cloning of a MaskablePPO policy (the same ``MlpPolicy`` network PPO then
    fine-tunes) on a split by deal: cross-entropy over the legal actions, an entropy bonus so the
    clone stays stochastic enough for PPO to explore (a clone collapsed to one action per state
    gives PPO nothing to improve; sb3-contrib #291 reports NaNs after cloning, so every batch's
    logits are checked and a non-finite loss stops the run with a clear error), the value head
    fitted to the round rewards. Reports the held-out accuracy (the clone's most likely legal
-   action equals ``strong``'s). The model is a MaskablePPO ``.zip`` with its metadata.
-3. ``evaluate``: duplicate deals of a clone against a bot through ``agents.evaluate`` (the
-   contract game with a ``LoggedGame`` engine, so the features see the public history).
+   action equals ``strong``'s). The model is a MaskablePPO ``.zip`` with its metadata; it loads
+   into the v1 single-learner environment (``agents.single_agent.make_env(version=1)``).
+3. ``evaluate``: duplicate deals of a clone against a bot through ``agents.evaluate``.
 
-PPO near the clone is ``agents.kl_ppo``, wired into ``agents.train`` with ``--features``,
-``--init-policy`` and ``--kl-coef``/``--kl-anneal-steps``.
+PPO near the clone is ``agents.kl_ppo``, wired into ``agents.train`` with ``--init-policy`` and
+``--kl-coef``/``--kl-anneal-steps`` (``train.py`` observes ``continental_v1`` by default).
 
-What a model here was trained for is recorded in it (``feature_metadata``): the observation
-(``FEATURE_ENV``), the table size and the sizes. ``ppo:PATH`` refuses such a model (its
-environment is not ``continental_v0``), and ``bc:PATH`` (``load_feature_agent``) refuses a model
-of another observation or table size, each with one line.
+What a model here was trained for is recorded in it (``feature_metadata``): the environment
+(``FEATURE_ENV``, ``continental_v1``), the table size and the sizes. Models written before v1
+existed record ``continental_v0+features``; their vector is the v1 vector, so they load and play
+as ``continental_v1`` models. ``ppo:PATH`` plays any of them; ``bc:PATH``
+(``load_feature_agent``) is the same agent, refusing a model of another observation or table size
+with one line.
 """
 
 from __future__ import annotations
@@ -46,62 +50,27 @@ import numpy as np
 
 from agents.base import PlayerView
 from continental_env.env import encode_observation, observation_layout
-from continental_env.features import PublicLog, encode_features, feature_layout
+from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
 from continental_env.rules import resolve_rules
 
-FEATURE_ENV = "continental_v0+features"  # the preview of continental_v1's observation
+FEATURE_ENV = "continental_v1"
 TEACHER = "strong"
 
 
-# ============================================================================ engine and observation
-
-
-class LoggedGame(Game):
-    """The engine with the round's public actions kept as ``public_log`` (what
-    ``continental_env.features`` reads)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._public = PublicLog()
-
-    @classmethod
-    def adopt(cls, game: Game) -> LoggedGame:
-        """A logged engine taking over ``game`` (at the start of a round: the log starts empty)."""
-        out = cls.__new__(cls)
-        out.__dict__.update(game.__dict__)
-        out._public = PublicLog()
-        return out
-
-    @property
-    def public_log(self) -> list[tuple[int, int, int]]:
-        return self._public.entries(self)
-
-    @property
-    def public_record(self) -> PublicLog:
-        """The log itself, with its running per-seat totals (read by the features)."""
-        return self._public
-
-    def apply(self, action: int) -> None:
-        if not self.is_legal(action):
-            super().apply(action)  # raises with the engine's reason, nothing recorded
-        self._public.record(self, action)
-        super().apply(action)
+# ============================================================================ observation
 
 
 def observation_size(num_players: int) -> int:
-    """Length of the v0 observation plus the features."""
+    """Length of the v1 observation (the v0 vector plus the features)."""
     return (
         observation_layout(num_players)["turn"].stop + feature_layout(num_players)["history"].stop
     )
 
 
 def feature_observation(game: Game, seat: int) -> np.ndarray:
-    """The v0 observation of ``seat`` followed by its features (public information only)."""
-    if getattr(game, "public_log", None) is None:
-        raise ValueError(
-            "this observation needs the engine's public action log (agents.imitation.LoggedGame)"
-        )
+    """The v0 observation of ``seat`` followed by its features (public information only): the
+    ``continental_v1`` observation, built from its two parts."""
     p = game.num_players
     return np.concatenate(
         [
@@ -114,102 +83,43 @@ def feature_observation(game: Game, seat: int) -> np.ndarray:
 def dropped_columns(num_players: int, groups: Sequence[str]) -> np.ndarray | None:
     """Columns of the observation holding the named feature groups (None for none); ValueError
     naming an unknown group."""
-    if not groups:
-        return None
-    layout = feature_layout(num_players)
-    base = observation_layout(num_players)["turn"].stop
-    columns = []
-    for name in groups:
-        if name not in layout:
-            raise ValueError(f"feature group {name!r}: choose among {', '.join(layout)}")
-        sl = layout[name]
-        columns.extend(range(base + sl.start, base + sl.stop))
-    return np.array(columns, dtype=np.int64)
+    from agents.ppo_agent import dropped_columns as columns
+
+    return columns(num_players, groups)
 
 
 def feature_metadata(num_players: int, preset: str) -> dict[str, Any]:
-    """What a model of this module was trained for."""
-    from agents.ppo_agent import table_sizes
-    from continental_env import __version__
+    """What a model of this module was trained for (``continental_v1``)."""
+    from agents.ppo_agent import model_metadata
 
-    return {
-        "env": FEATURE_ENV,
-        "env_version": __version__,
-        "num_players": num_players,
-        "preset": preset,
-        "obs_size": observation_size(num_players),
-        "num_actions": table_sizes(num_players)[1],
-    }
+    return model_metadata(num_players, preset, version=1)
 
 
 # ============================================================================ agents
 
 
-class FeatureAgent:
-    """A policy on the v0 + features observation; an agent of the ``act(view)`` protocol.
-
-    It reads the view's live engine for the features, as ``PlayerView.observation`` does for the
-    v0 vector (the features read only the seat's public information; tests/test_features).
-    """
-
-    def __init__(self, policy: Any, name: str) -> None:
-        self.policy = policy  # agents.ppo_agent.NumpyPolicy
-        self.name = name
-        meta = policy.meta or {}
-        self.dropped = dropped_columns(meta.get("num_players", 4), meta.get("dropped", []))
-
-    def act(self, view: PlayerView) -> int:
-        legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        obs = feature_observation(view._game, view.seat)
-        if self.dropped is not None:
-            obs[self.dropped] = 0.0  # an ablation model never saw these features
-        scores = self.policy.logits(obs)[legal]
-        if self.policy.deterministic:
-            return legal[int(np.argmax(scores))]
-        p = np.exp(scores - scores.max())
-        p /= p.sum()
-        return legal[int(self.policy.rng.choice(len(legal), p=p))]
-
-    def opponent(self, game: Game, seat: int) -> int:
-        """As an opponent callable of the single-agent environment."""
-        return self.act(PlayerView(game, seat))
-
-    __call__ = opponent
-
-
-def load_feature_agent(
-    path: str, num_players: int | None = None, seed: int | None = None
-) -> FeatureAgent:
-    """A ``FeatureAgent`` from a MaskablePPO ``.zip`` or an ``.npz`` snapshot of this module.
+def load_feature_agent(path: str, num_players: int | None = None, seed: int | None = None) -> Any:
+    """The ``ppo:PATH`` agent of a ``continental_v1`` model (``.zip`` or ``.npz`` snapshot),
+    named ``bc:PATH``.
 
     ValueError (one line) for a missing file, a model of another observation, or another table.
     """
     from agents.ppo_agent import NumpyPolicy, load_agent
 
     policy: NumpyPolicy = load_agent(path, seed=seed)
-    meta = policy.meta or {}
-    if meta.get("env") != FEATURE_ENV:
+    policy.name = f"bc:{path}"
+    if policy.env != FEATURE_ENV:
         raise ValueError(
-            f"bc:{path}: trained for {meta.get('env', 'continental_v0')!r}, not {FEATURE_ENV!r} "
-            "(play it as ppo:PATH)"
+            f"bc:{path}: trained for {policy.env!r}, not {FEATURE_ENV!r} (play it as ppo:PATH)"
         )
-    players = meta.get("num_players")
+    players = policy.trained_players
     if num_players is not None and players != num_players:
         raise ValueError(f"bc:{path}: trained for {players} players; this table has {num_players}")
-    if policy.obs_size != meta.get("obs_size"):
-        raise ValueError(f"bc:{path}: observation size {policy.obs_size} != {meta.get('obs_size')}")
-    return FeatureAgent(policy, name=f"bc:{path}")
-
-
-def make_any_agent(name: str, seed: int | None = None) -> Any:
-    """``agents.make_agent`` names plus ``bc:PATH`` (a model on the v0 + features observation)."""
-    from agents import make_agent
-
-    if name.startswith("bc:"):
-        return load_feature_agent(name[3:], seed=seed)
-    return make_agent(name, seed)
+    if policy.meta and policy.obs_size != policy.meta.get("obs_size"):
+        raise ValueError(
+            f"bc:{path}: observation size {policy.obs_size} != {policy.meta['obs_size']}"
+        )
+    return policy
 
 
 # ============================================================================ 1. collect
@@ -237,7 +147,7 @@ def collect_deal(task: tuple) -> dict[str, Any]:
     tables = [[TEACHER] * players, mixed]
     obs, legal, actions, seats, rounds, values = [], [], [], [], [], []
     for t, names in enumerate(tables):
-        game = LoggedGame.new(rules, players, seed=game_seed)
+        game = Game.new(rules, players, seed=game_seed)
         bots = [make_agent(n, seed=game_seed % 2**31 + 7 * t + s) for s, n in enumerate(names)]
         start = len(actions)
         while not game.is_over:
@@ -356,8 +266,8 @@ def build_model(players: int, preset: str, features: bool, net_arch: Sequence[in
 
     from agents.single_agent import make_env
 
-    env = make_env(opponents=["greedy"], num_players=players, preset=preset, features=features,
-                   round_episodes=True, seed=seed)  # fmt: skip
+    env = make_env(opponents=["greedy"], num_players=players, preset=preset,
+                   version=1 if features else 0, round_episodes=True, seed=seed)  # fmt: skip
     return MaskablePPO(
         "MlpPolicy",
         env,
@@ -501,33 +411,6 @@ def accuracy(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n
 # ============================================================================ 3. evaluate
 
 
-def _logged_contract_spec():
-    import dataclasses
-
-    from agents.games import CONTRACT
-
-    def new_game(players: int, seed: int | None, options: dict[str, Any]) -> Game:
-        return LoggedGame.adopt(CONTRACT.new_game(players, seed, options))
-
-    return dataclasses.replace(
-        CONTRACT, name="contract_logged", new_game=new_game, make_agent=make_any_agent
-    )
-
-
-LOGGED_CONTRACT = None  # built on first use (agents.games imports agents.evaluate lazily)
-
-
-def register_logged_contract() -> None:
-    """The contract game with a ``LoggedGame`` engine and ``bc:PATH`` agents, as a game of
-    ``agents.games`` (``contract_logged``), for ``agents.evaluate.evaluate``."""
-    import agents.imitation as module  # also when this file runs as __main__
-    from agents.games import GAMES
-
-    if module.LOGGED_CONTRACT is None:
-        module.LOGGED_CONTRACT = _logged_contract_spec()
-    GAMES.setdefault("contract_logged", "agents.imitation:LOGGED_CONTRACT")
-
-
 def evaluate_clone(
     agents: Sequence[str],
     deals: int,
@@ -537,14 +420,12 @@ def evaluate_clone(
     progress: bool = True,
     preset: str = "continental",
 ) -> dict[str, Any]:
-    """``agents.evaluate.evaluate`` on the contract game with a ``LoggedGame`` engine, so that
-    ``bc:PATH`` agents (and every ``agents.make_agent`` name) can play."""
+    """``agents.evaluate.evaluate`` on the contract game (``bc:PATH`` and every
+    ``agents.make_agent`` name can play)."""
     from agents.evaluate import evaluate
 
-    register_logged_contract()
     return evaluate(list(agents), players=players, games=deals, seed=seed, jobs=jobs,
-                    game="contract_logged", progress=progress,
-                    options={"preset": preset})  # fmt: skip
+                    progress=progress, preset=preset)  # fmt: skip
 
 
 # ============================================================================ encode cost
@@ -559,15 +440,13 @@ def bench_encode(deals: int, seed: int, players: int, repeats: int = 3) -> dict[
 
     states = []
     for deal in range(deals):
-        game = LoggedGame.new("continental", players, seed=_deal_seed(seed, deal))
+        game = Game.new("continental", players, seed=_deal_seed(seed, deal))
         names = [TEACHER if s % 2 == 0 else "greedy" for s in range(players)]
         bots = [make_agent(n, seed=deal * 10 + s) for s, n in enumerate(names)]
         while not game.is_over:
             seat = game.actor
             action = bots[seat].act(PlayerView(game, seat))
-            snap = game.clone()
-            snap.public_record = game.public_record.copy()  # a plain engine with the log
-            states.append((snap, seat))
+            states.append((game.clone(), seat))  # the clone keeps the public log
             game.apply(action)
     layout, flayout = observation_layout(players), feature_layout(players)
 

@@ -11,11 +11,19 @@ snapshots of the learner (``.npz``, written by ``agents.train``) play as trainin
 inside environment workers that never import torch. torch is imported only to read an SB3 ``.zip``.
 
 **What a model was trained for.** A policy only fits tables of the size it was trained at (the
-observation and the action space grow with the players). Training writes the environment, its
-version and the table into the model: a ``continental.json`` member of the ``.zip`` (SB3 ignores
-it) or a ``meta`` entry of the ``.npz``. A model without it (such as the shipped
-``ppo_continental_4p.zip``) is matched by its input and output sizes. ``check_table(agent, P)``
-refuses a model at a table of another size with one clear line, before any game.
+observation and the action space grow with the players) and the observation version it was
+trained on (``continental_v0`` or ``continental_v1``). Training writes the environment (its name
+carries the observation version), the package version and the table into the model: a
+``continental.json`` member of the ``.zip`` (SB3 ignores it) or a ``meta`` entry of the ``.npz``.
+A model without it (such as the shipped ``ppo_continental_4p.zip``) is matched by its input and
+output sizes. Models of the preview environment ``continental_v0+features`` (``agents.imitation``
+before v1 existed) are ``continental_v1`` models: the vector is the same, entry for entry.
+
+As an agent (``ppo:PATH``) a model builds the observation of its own version, so v0 and v1 models
+play at any table of their size. ``check_table(agent, P)`` refuses a model at a table of another
+size; ``check_env(meta, P, env)`` refuses a model loaded into an environment of another version or
+size (``train.py --init-policy``); each is one line naming both, before any game. A model trained
+with feature groups zeroed (an ablation, ``dropped`` in its metadata) gets them zeroed in play.
 """
 
 from __future__ import annotations
@@ -31,7 +39,9 @@ import numpy as np
 from agents.base import PlayerView
 
 ACTIVATIONS = ("tanh", "relu")
-ENV_NAME = "continental_v0"
+ENV_NAME = "continental_v0"  # the environment of a model that records none
+ENV_ALIASES = {"continental_v0+features": "continental_v1"}  # the preview of continental_v1
+ENVS = ("continental_v0", "continental_v1")
 META_MEMBER = "continental.json"  # the metadata's name inside a model .zip
 
 
@@ -60,6 +70,10 @@ class NumpyPolicy:
         self.meta = meta  # what the model was trained for (``model_metadata``), if recorded
         self.obs_size = int(self.weights[0][0].shape[0])
         self.num_actions = int(self.weights[-1][0].shape[1])
+        self.env = env_of(meta, self.obs_size, self.num_actions)
+        self.version = ENVS.index(self.env) if self.env in ENVS else 0
+        players = self.trained_players or 4
+        self.dropped = dropped_columns(players, (meta or {}).get("dropped") or ())
 
     @property
     def trained_players(self) -> int | None:
@@ -133,6 +147,9 @@ class NumpyPolicy:
             )
         if len(legal) == 1:
             return legal[0]
+        if self.dropped is not None:
+            obs = np.array(obs, dtype=np.float32)
+            obs[self.dropped] = 0.0  # an ablation model never saw these features
         scores = self.logits(obs)[legal]
         if self.deterministic:
             return legal[int(np.argmax(scores))]
@@ -145,41 +162,75 @@ class NumpyPolicy:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        return self.act_from_observation(view.observation(), legal)
+        return self.act_from_observation(view.observation(self.version), legal)
 
 
 # ----------------------------------------------------------------------------- what a model fits
 
 
 @functools.cache
-def table_sizes(num_players: int) -> tuple[int, int]:
-    """(observation size, number of actions) of the environment at ``num_players`` seats."""
-    from continental_env.env import observation_layout, raw_env
+def table_sizes(num_players: int, version: int = 0) -> tuple[int, int]:
+    """(observation size, number of actions) of the environment of this observation version
+    (0: ``continental_v0``, 1: ``continental_v1``) at ``num_players`` seats."""
+    from continental_env.actions import num_actions
+    from continental_env.env import observation_layout, observation_size
 
-    return observation_layout(num_players)["turn"].stop, raw_env(
-        num_players=num_players
-    ).num_actions
+    return observation_size(observation_layout(num_players, version)), num_actions(num_players)
 
 
 def players_for_sizes(obs_size: int, num_actions: int) -> int | None:
-    """The table size whose observation and action space have these sizes (None: no table)."""
-    for players in range(2, 9):
-        if table_sizes(players) == (obs_size, num_actions):
-            return players
+    """The table size whose observation (of either version) and action space have these sizes
+    (None: no table)."""
+    for version in range(len(ENVS)):
+        for players in range(2, 9):
+            if table_sizes(players, version) == (obs_size, num_actions):
+                return players
     return None
+
+
+def env_of(meta: dict[str, Any] | None, obs_size: int, num_actions: int) -> str:
+    """The environment a model was trained for: recorded (the preview name read as
+    ``continental_v1``), else the version whose sizes it has (``continental_v0`` if none)."""
+    if meta and "env" in meta:
+        return ENV_ALIASES.get(meta["env"], meta["env"])
+    for version, name in enumerate(ENVS):
+        if any(table_sizes(p, version) == (obs_size, num_actions) for p in range(2, 9)):
+            return name
+    return ENV_NAME
+
+
+def dropped_columns(num_players: int, groups: Any) -> np.ndarray | None:
+    """Columns of the v1 observation holding the named feature groups (None for none);
+    ValueError naming an unknown group."""
+    if not groups:
+        return None
+    from continental_env.env import observation_layout
+    from continental_env.features import feature_layout
+
+    names = feature_layout(num_players)
+    layout = observation_layout(num_players, 1)
+    columns: list[int] = []
+    for name in groups:
+        if name not in names:
+            raise ValueError(f"feature group {name!r}: choose among {', '.join(names)}")
+        columns.extend(range(layout[name].start, layout[name].stop))
+    return np.array(columns, dtype=np.int64)
 
 
 def describe_table(players: int | None) -> str:
     return "trained for no table size" if players is None else f"trained for {players} players"
 
 
-def model_metadata(num_players: int, preset: str, rounds: list[int] | None = None) -> dict:
-    """What a model is trained for: the environment, its version and the table."""
+def model_metadata(
+    num_players: int, preset: str, rounds: list[int] | None = None, version: int = 0
+) -> dict:
+    """What a model is trained for: the environment (``continental_v{version}``), the package
+    version and the table."""
     from continental_env import __version__
 
-    obs_size, num_actions = table_sizes(num_players)
+    obs_size, num_actions = table_sizes(num_players, version)
     return {
-        "env": ENV_NAME,
+        "env": ENVS[version],
         "env_version": __version__,
         "num_players": num_players,
         "preset": preset,
@@ -204,17 +255,33 @@ def read_zip_metadata(path: str | os.PathLike) -> dict[str, Any] | None:
 
 
 def check_table(agent: Any, num_players: int) -> None:
-    """ValueError if ``agent`` is a model trained for another table size (other agents pass)."""
+    """ValueError if ``agent`` is a model trained for another table size or for an environment
+    it cannot observe (other agents pass). A model of either observation version plays."""
     if not isinstance(agent, NumpyPolicy):
         return
-    meta = agent.meta or {}
-    if meta.get("env", ENV_NAME) != ENV_NAME:
-        raise ValueError(f"{agent.name} was trained for the environment {meta['env']!r}")
+    if agent.env not in ENVS:
+        raise ValueError(f"{agent.name} was trained for the environment {agent.env!r}")
     trained = agent.trained_players
-    if trained != num_players or table_sizes(num_players) != (agent.obs_size, agent.num_actions):
+    sizes = table_sizes(num_players, agent.version)
+    if trained != num_players or sizes != (agent.obs_size, agent.num_actions):
         raise ValueError(
             f"{agent.name} was {describe_table(trained)} (observation {agent.obs_size}, "
             f"{agent.num_actions} actions); this table has {num_players}"
+        )
+
+
+def check_env(meta: dict[str, Any] | None, name: str, num_players: int, env: str) -> None:
+    """ValueError (one line naming both) unless the model ``name`` with metadata ``meta`` was
+    trained for the environment ``env`` (``continental_v0`` / ``_v1``) at ``num_players`` seats.
+    A model without metadata passes here (its sizes are checked when it is loaded)."""
+    if not meta:
+        return
+    trained_env = ENV_ALIASES.get(meta.get("env", ENV_NAME), meta.get("env", ENV_NAME))
+    players = meta.get("num_players", num_players)
+    if trained_env != env or players != num_players:
+        raise ValueError(
+            f"{name}: trained for {trained_env} at {players} players, "
+            f"not {env} at {num_players} players"
         )
 
 

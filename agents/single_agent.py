@@ -16,7 +16,7 @@ from typing import Any
 
 from agents import make_agent
 from agents.base import PlayerView
-from continental_env.env import encode_observation, observation_layout
+from continental_env.env import ObservationEncoder
 from continental_env.game import Game
 from continental_env.single_agent import SELF, SingleAgentContinental
 
@@ -24,22 +24,24 @@ from continental_env.single_agent import SELF, SingleAgentContinental
 class SeatAgent:
     """An agent as an opponent callable: ``seat_agent(game, seat) -> action id``.
 
-    Agents with ``act_from_observation`` (trained policies) get the seat's observation vector
-    directly, which skips building a ``PlayerView``; the others act on a ``PlayerView``.
+    Agents with ``act_from_observation`` (trained policies) get the seat's observation vector of
+    their own version (``version``: 0 for ``continental_v0``, 1 for ``continental_v1``) directly,
+    which skips building a ``PlayerView``; the others act on a ``PlayerView``.
     """
 
     def __init__(self, agent: Any) -> None:
         self.agent = agent
         self.name: str = getattr(agent, "name", type(agent).__name__)
-        self._layouts: dict[int, dict[str, slice]] = {}
+        self.version: int = getattr(agent, "version", 0)
+        self._encoders: dict[int, ObservationEncoder] = {}
 
     def __call__(self, game: Game, seat: int) -> int:
         if hasattr(self.agent, "act_from_observation"):
             p = game.num_players
-            layout = self._layouts.get(p)
-            if layout is None:
-                layout = self._layouts[p] = observation_layout(p)
-            obs = encode_observation(game, seat, layout)
+            encoder = self._encoders.get(p)
+            if encoder is None:
+                encoder = self._encoders[p] = ObservationEncoder(p, self.version)
+            obs = encoder.encode(game, seat)
             return self.agent.act_from_observation(obs, game.legal_actions())
         return self.agent.act(PlayerView(game, seat))
 
@@ -53,40 +55,11 @@ def opponent(name: str, seed: int | None = None) -> SeatAgent:
 
 
 def snapshot(path: str) -> SeatAgent:
-    """An opponent callable for a frozen learner snapshot (``.npz`` written by training)."""
-    from agents.imitation import FEATURE_ENV, FeatureAgent
+    """An opponent callable for a frozen learner snapshot (``.npz`` written by training), on the
+    observation version it records."""
     from agents.ppo_agent import NumpyPolicy
 
-    policy = NumpyPolicy.load_npz(path, name=f"self:{path}")
-    if (policy.meta or {}).get("env") == FEATURE_ENV:
-        return SeatAgent(FeatureAgent(policy, name=policy.name))
-    return SeatAgent(policy)
-
-
-class FeatureSingleAgent(SingleAgentContinental):
-    """The single-learner environment on the v0 observation followed by the v1 features
-    (``agents.imitation.feature_observation``), over an engine that logs the public actions."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        import numpy as np
-        from gymnasium import spaces
-
-        from agents.imitation import observation_size
-
-        super().__init__(**kwargs)
-        size = observation_size(self.num_players)
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32)
-
-    def _new_game(self) -> None:
-        from agents.imitation import LoggedGame
-
-        super()._new_game()
-        self._aec.game = LoggedGame.adopt(self._aec.game)  # no action yet: the log starts empty
-
-    def _observe(self) -> Any:
-        from agents.imitation import feature_observation
-
-        return feature_observation(self.game, self.learner)
+    return SeatAgent(NumpyPolicy.load_npz(path, name=f"self:{path}"))
 
 
 def make_env(
@@ -94,10 +67,12 @@ def make_env(
 ) -> SingleAgentContinental:
     """A ``SingleAgentContinental`` whose pool may hold bot names, bot objects and ``"self"``.
 
-    Keyword arguments as ``SingleAgentContinental``; names are checked here, before any game.
-    ``features=True`` gives the v0 observation followed by the v1 features
-    (``FeatureSingleAgent``); its pool may also hold ``bc:PATH`` models of that observation.
+    Keyword arguments as ``SingleAgentContinental`` (``version`` picks the observation);
+    ``features=True`` is ``version=1`` (``continental_v1``). Names are checked here, before any
+    game; the pool may also hold ``bc:PATH`` models (``agents.imitation``).
     """
+    if features:
+        kwargs.setdefault("version", 1)
     pool: list[Any] = []
     for entry in opponents:
         if isinstance(entry, str) and entry.startswith("bc:"):
@@ -112,12 +87,12 @@ def make_env(
             pool.append(entry)  # already an opponent callable
         else:
             pool.append(SeatAgent(entry))
-    cls = FeatureSingleAgent if features else SingleAgentContinental
-    return cls(opponents=pool, make_opponent=opponent, load_snapshot=snapshot, **kwargs)
+    return SingleAgentContinental(
+        opponents=pool, make_opponent=opponent, load_snapshot=snapshot, **kwargs
+    )
 
 
 __all__ = [
-    "FeatureSingleAgent",
     "SeatAgent",
     "make_env",
     "make_worker_env",

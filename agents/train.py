@@ -1,6 +1,8 @@
 """Train a MaskablePPO agent for Continental (sb3-contrib), CleanRL style: one file, top to bottom.
 
-The learner plays one random seat of a table whose other seats are opponents from a pool
+The learner observes ``continental_v1`` (the v0 vector followed by the derived features of
+``continental_env.features``; ``--no-features`` trains on ``continental_v0``) and plays one random
+seat of a table whose other seats are opponents from a pool
 (``agents.single_agent.make_env``): heuristic bots by name (``agents.make_agent``) and ``self``,
 frozen snapshots of the learner taken every ``--snapshot-every`` steps. Rewards are the learner's
 per-round relative rewards ((mean of the others' points - own points) / 100 at each round's end).
@@ -113,7 +115,9 @@ class Config:
     bc_epochs: int = opt(3, "passes over the teacher's decisions")
     bc_learning_rate: float = opt(1e-3, "Adam learning rate of the warm start")
     features: bool = opt(
-        False, "observe the v0 vector followed by the v1 features (agents.imitation)"
+        True,
+        "observe continental_v1 (the v0 vector followed by the derived features); "
+        "--no-features: continental_v0",
     )
     init_policy: str = opt("", "start from this MaskablePPO .zip (a clone from agents.imitation)")
     kl_coef: float = opt(0.0, "KL(init policy || policy) penalty at the start (0: none)")
@@ -159,6 +163,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, set[str], dict[st
         if cfg.resume:
             saved = find_checkpoint(Path(cfg.resume))
             merged = dict(saved["meta"]["config"])
+            merged.setdefault("features", False)  # a run from before continental_v1 observed v0
             merged.update({k: getattr(cfg, k) for k in given})  # flags given now win
             merged["resume"] = cfg.resume
             cfg = Config(
@@ -231,9 +236,6 @@ def validate(cfg: Config) -> None:
     need(cfg.kl_anneal_steps >= 1, "kl_anneal_steps", "must be at least 1")
     need(cfg.kl_coef == 0 or bool(cfg.init_policy), "kl_coef", "needs --init-policy (the clone)")
     need(cfg.kl_coef == 0 or cfg.ent_coef > 0, "kl_coef", "needs --ent-coef > 0 (agents.kl_ppo)")
-    need(not (cfg.features and cfg.bc_teacher), "bc_teacher",
-         "the built-in warm start observes v0 only; clone with agents.imitation and pass "
-         "--init-policy")  # fmt: skip
     if cfg.init_policy:
         check_init_policy(cfg)
     # Every bot and model the run will build, built once now (a typo fails here, not hours in).
@@ -256,9 +258,8 @@ def validate(cfg: Config) -> None:
 
 
 def check_init_policy(cfg: Config) -> None:
-    """ValueError unless --init-policy is a model of this run's observation, table and network."""
-    from agents.imitation import FEATURE_ENV
-    from agents.ppo_agent import read_zip_metadata
+    """ValueError unless --init-policy is a model of this run's observation and table."""
+    from agents.ppo_agent import ENVS, check_env, read_zip_metadata
 
     path = cfg.init_policy
     if not os.path.isfile(path):
@@ -267,25 +268,16 @@ def check_init_policy(cfg: Config) -> None:
         meta = read_zip_metadata(path) or {}
     except (OSError, zipfile.BadZipFile) as exc:
         raise ValueError(f"--init-policy {path!r}: not a model zip ({exc})") from None
-    wanted = FEATURE_ENV if cfg.features else "continental_v0"
-    if meta.get("env", "continental_v0") != wanted:
-        raise ValueError(
-            f"--init-policy {path!r}: trained for {meta.get('env')!r}, this run observes {wanted!r}"
-            " (--features decides)"
-        )
-    if meta.get("num_players", cfg.players) != cfg.players:
-        raise ValueError(
-            f"--init-policy {path!r}: trained for {meta['num_players']} players, not {cfg.players}"
-        )
+    try:
+        check_env(meta, f"--init-policy {path!r}", cfg.players, ENVS[int(cfg.features)])
+    except ValueError as exc:
+        raise ValueError(f"{exc} (--features / --no-features pick the observation)") from None
 
 
 def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
-    """What this run's models are trained for (``features``: the v0 + features observation)."""
-    if cfg.get("features"):
-        from agents.imitation import feature_metadata
-
-        return feature_metadata(cfg["players"], cfg["preset"])
-    return model_metadata(cfg["players"], cfg["preset"], parse_rounds(cfg["rounds"]))
+    """What this run's models are trained for (``features``: ``continental_v1``, else v0)."""
+    version = 1 if cfg.get("features") else 0
+    return model_metadata(cfg["players"], cfg["preset"], parse_rounds(cfg["rounds"]), version)
 
 
 def parse_ints(text: str) -> list[int]:
@@ -391,21 +383,13 @@ def evaluate_policy(
     preset: str,
     deals: int,
     seed: int,
-    features: bool = False,
 ) -> dict[str, float]:
-    """Mean points per game of the policy (a ``.npz``) and of ``opponent``, and their difference."""
+    """Mean points per game of the policy (a ``.npz``, v0 or v1: it records which) and of
+    ``opponent``, and their difference."""
     from agents.evaluate import evaluate
 
-    if features:  # the engine must log the public actions the features read
-        from agents.imitation import evaluate_clone
-
-        name = f"bc:{policy_path}"
-        report = evaluate_clone(
-            [name, opponent], deals, seed, players, progress=False, preset=preset
-        )
-    else:
-        name = f"ppo:{policy_path}"
-        report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset)
+    name = f"ppo:{policy_path}"
+    report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset)
     paired = report["paired"][opponent]
     return {
         "points": report["agents"][name]["mean_points"],
@@ -423,17 +407,18 @@ def evaluate_policy(
 # teacher-only tables) give the policy that prior in a few minutes, and the value head learns
 # the round's relative reward from the same games. PPO then improves on the teacher.
 # ---------------------------------------------------------------------------------------------
-def teacher_decisions(task: tuple[str, int, str, int, int]) -> dict[str, np.ndarray]:
-    """Observations, legal actions, the teacher's actions and round rewards from one game."""
+def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np.ndarray]:
+    """Observations (of the observation version), legal actions, the teacher's actions and
+    round rewards from one game."""
     from agents import make_agent
     from agents.base import PlayerView
     from continental_env.env import encode_observation, observation_layout
     from continental_env.game import Game
 
-    teacher, players, preset, game_seed, agent_seed = task
+    teacher, players, preset, game_seed, agent_seed, version = task
     game = Game.new(preset, players, seed=game_seed)
     bots = [make_agent(teacher, seed=agent_seed + s) for s in range(players)]
-    layout = observation_layout(players)
+    layout = observation_layout(players, version)
     obs, legal, actions, seats, rounds = [], [], [], [], []
     while not game.is_over:
         seat = game.actor
@@ -477,7 +462,14 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
     with mp.get_context("fork").Pool(cfg.num_envs, initializer=_ignore_sigint) as pool:
         while n < cfg.bc_samples and not stop.requested:
             tasks = [
-                (cfg.bc_teacher, cfg.players, cfg.preset, cfg.seed * 7919 + game + i, game + i)
+                (
+                    cfg.bc_teacher,
+                    cfg.players,
+                    cfg.preset,
+                    cfg.seed * 7919 + game + i,
+                    game + i,
+                    int(cfg.features),
+                )
                 for i in range(64)
             ]
             game += len(tasks)
@@ -610,7 +602,7 @@ class TrainingCallback(BaseCallback):
         NumpyPolicy.from_sb3(self.model.policy, meta=self.model_meta()).save_npz(str(path))
         t = time.time()
         result = evaluate_policy(path, cfg.eval_opponent, cfg.players, cfg.preset, cfg.eval_deals,
-                                 seed=10_000, features=cfg.features)  # fmt: skip
+                                 seed=10_000)  # fmt: skip
         for key in ("points", "opponent_points", "diff"):
             self.logger.record(f"eval/{key}_vs_{cfg.eval_opponent}", result[key])
         self.logger.record("eval/seconds", time.time() - t)
@@ -676,7 +668,7 @@ def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
             round_episodes=cfg.round_episodes,
             seed=base_seed + rank,
             mask_in_info=True,
-            features=cfg.features,
+            version=1 if cfg.features else 0,
         )
         for rank in range(cfg.num_envs)
     ]

@@ -1,12 +1,12 @@
-"""# Continental (``continental_v0``)
+"""# Continental (``continental_v1``; ``continental_v0`` kept)
 
 A PettingZoo AEC environment for **Continental**, the seven-round contract rummy of
 ``RULES.md`` Part 1, over the pure engine in ``continental_env.game``.
 
 | | |
 |---|---|
-| import | ``import continental_env; env = continental_env.env(num_players=4)`` |
-| registry | ``pettingzoo.make("aec", "continental/continental_v0")`` after ``import continental_env.env`` |
+| import | ``import continental_env; env = continental_env.env(num_players=4, version=1)`` |
+| registry | ``pettingzoo.make("aec", "continental/continental_v1")`` (or ``_v0``) after ``import continental_env.env`` |
 | agents | ``player_0`` .. ``player_{n-1}`` (2-8, as the preset allows) |
 | action space | ``Discrete(N)``, N fixed by the number of players (1,631 for 4) |
 | observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
@@ -21,6 +21,12 @@ A PettingZoo AEC environment for **Continental**, the seven-round contract rummy
 | ``reward`` | ``"relative"`` | ``relative``, ``points`` or ``win`` (below) |
 | ``render_mode`` | None | ``"ansi"`` (returns the table as text) or ``"human"`` (prints it) |
 | ``illegal`` | ``"raise"`` | ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper (-1, game over) |
+| ``version`` | 0 | the observation: 1 = ``continental_v1`` (below), 0 = ``continental_v0`` |
+
+Both versions stay available: the registry names ``continental/continental_v1`` and
+``continental/continental_v0`` pin one, and models and results of v0 keep their meaning. A bare
+``env()`` still gives v0, so existing code sees no change; new training uses v1
+(``train.py``'s default). ``env.unwrapped.metadata["name"]`` names the version.
 
 ## Observation
 
@@ -47,7 +53,15 @@ plane are the engine's count vector. Seats are relative: ``+1`` is the next play
 | ``stock`` | 1 | stock size / 100 |
 | ``turn`` | 1 | turns this round / max_turns_per_round |
 
-``env.unwrapped.observation_layout`` maps each name to its slice; ``plane_slices`` gives the
+``continental_v1`` appends to this vector the derived features of ``continental_env.features``
+(its module docstring has the table, ``feature_layout(P)``): the distance to the contract and the
+card types that reduce it (with the discard on offer and from the stock), how each hand card is
+used (trios, runs, deadwood, partners, points), the unseen cards, who discarded and who declined
+what per relative seat, the opponents' public signals and the last 8 public actions, read from
+the engine's ``public_log``. Its named layout is the v0 layout followed by the feature layout,
+shifted by the v0 size (745 + 1,082 = 1,827 entries at 4 players).
+
+``env.unwrapped.observation_layout`` (``observation_layout(P, version)``) maps each name to its slice; ``plane_slices`` gives the
 count planes, each reshapeable to ``(5, 13)`` for a CNN. Only the acting agent gets a non-zero
 ``action_mask``. The observation never contains hidden information: the stock, opponents'
 unrevealed cards and the penalty cards are absent (tested).
@@ -94,6 +108,12 @@ environment keep its game, agents, rewards, flags and agent to act. Assigning
 ## Version history
 
 * v0: initial release.
+* v1: the observation gains the derived features of ``continental_env.features`` after the v0
+  vector (same order, the v0 part unchanged; 1,827 entries instead of 745 at 4 players). They
+  read the round's public actions, which the engine now keeps (``state.public_log``, also in the
+  state JSON as ``"public_log"``). Actions, masks, rewards and infos are unchanged. The vector
+  equals the preview ``continental_v0+features`` observation of ``agents.imitation``, so its
+  datasets and models carry over.
 """
 
 from __future__ import annotations
@@ -113,6 +133,7 @@ from pettingzoo.utils import wrappers
 
 from continental_env.actions import num_actions
 from continental_env.cards import NUM_TYPES
+from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
 from continental_env.rewards import relative_reward
 from continental_env.rules import RuleConfig, resolve_rules
@@ -129,11 +150,41 @@ _POSITION_FIELDS = (
     "agent_selection",
 )
 REWARD_MODES = ("relative", "points", "win")
+VERSIONS = (0, 1)  # continental_v0, continental_v1
+
+
+def env_name(version: int) -> str:
+    """The environment's name for an observation version (``continental_v1``)."""
+    return f"continental_v{version}"
+
+
+def check_version(version: Any) -> int:
+    """``version`` if it is one of ``VERSIONS``; else ValueError naming it."""
+    if type(version) is not int or version not in VERSIONS:
+        raise ValueError(f"version={version!r}: choose one of {VERSIONS} (continental_v0, _v1)")
+    return version
+
+
 _PHASE_INDEX = {"draw": 0, "claim": 1, "play": 2}
 
 
-def observation_layout(num_players: int) -> dict[str, slice]:
-    """Names of the observation's parts mapped to their slices (see the module table)."""
+def observation_layout(num_players: int, version: int = 0) -> dict[str, slice]:
+    """Names of the observation's parts mapped to their slices (see the module tables): the v0
+    parts, and for ``version=1`` the features of ``feature_layout`` after them."""
+    out = _v0_layout(num_players)
+    if check_version(version) == 1:
+        base = out["turn"].stop
+        for name, sl in feature_layout(num_players).items():
+            out[name] = slice(base + sl.start, base + sl.stop)
+    return out
+
+
+def observation_size(layout: dict[str, slice]) -> int:
+    """Length of the vector a layout describes."""
+    return max(sl.stop for sl in layout.values())
+
+
+def _v0_layout(num_players: int) -> dict[str, slice]:
     p = num_players
     parts = [
         ("hand", PLANE),
@@ -177,9 +228,12 @@ class raw_env(AECEnv, EzPickle):
         rounds: int | list[int] | tuple[int, ...] | None = None,
         reward: str = "relative",
         render_mode: str | None = None,
+        version: int = 0,
     ) -> None:
-        EzPickle.__init__(self, num_players, preset, rounds, reward, render_mode)
+        EzPickle.__init__(self, num_players, preset, rounds, reward, render_mode, version)
         super().__init__()
+        self.version = check_version(version)
+        self.metadata = {**self.metadata, "name": env_name(version)}
         rules = resolve_rules(preset)
         if rounds is not None:
             rules = rules.with_rounds(rounds)
@@ -196,8 +250,8 @@ class raw_env(AECEnv, EzPickle):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_layout = observation_layout(num_players)
-        self.obs_size = self.observation_layout["turn"].stop
+        self.observation_layout = observation_layout(num_players, version)
+        self.obs_size = observation_size(self.observation_layout)
         self.plane_slices = {
             name: self.observation_layout[name]
             for name in ("hand", "discard_top", "discards_seen", "known_opp", "table", "fits")
@@ -205,7 +259,8 @@ class raw_env(AECEnv, EzPickle):
         self.num_actions = num_actions(num_players)
         self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         # One space object per agent, the same object on every call.
-        # Scores go negative with a one_turn_bonus (continental_us: -10); the rest is >= 0.
+        # Scores go negative with a one_turn_bonus (continental_us: -10); the rest (the v1
+        # features too) is >= 0.
         low = np.zeros(self.obs_size, dtype=np.float32)
         low[self.observation_layout["scores"]] = -np.inf
         self.observation_spaces = {
@@ -222,7 +277,7 @@ class raw_env(AECEnv, EzPickle):
         self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
         self._obs_game: Game | None = None  # the cache belongs to this game object ...
         self._obs_moves = -1  # ... at this move count
-        self._encoder = ObservationEncoder(num_players)
+        self._encoder = ObservationEncoder(num_players, version)
 
     # ------------------------------------------------------------------ the engine
 
@@ -411,9 +466,11 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     """The observation vector of ``seat`` (see the module docstring); public information only.
 
     Built from scratch: the reference for ``ObservationEncoder``, which the environment uses.
+    A ``continental_v1`` layout (``observation_layout(P, 1)``) adds the features after the v0
+    part.
     """
     p = game.num_players
-    size = layout["turn"].stop
+    size = observation_size(layout)
     obs = np.zeros(size, dtype=np.float32)
     n = NUM_TYPES
 
@@ -449,6 +506,8 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     obs[layout["claims"]] = [game.claims[s] for s in order]
     obs[layout["stock"].start] = len(game.stock) / 100.0
     obs[layout["turn"].start] = game.turn / game.rules.max_turns_per_round
+    if "distance" in layout:
+        obs[layout["turn"].stop :] = encode_features(game, seat, feature_layout(p))
     return obs
 
 
@@ -460,15 +519,20 @@ class ObservationEncoder:
     one ``bytearray`` (a count is a small integer) and copied into the planes in one strided
     cast. ``table`` and ``fits`` change only when the table does, so each seat keeps its last
     vector and a copy of what they were built from, and rewrites them only when that differs.
-    The scalars are one list, one slice assignment. Each call returns a new array, so an
+    The scalars are one list, one slice assignment. For ``version=1`` the features
+    (``encode_features``, whose hand analysis is cached by hand) follow. Each call returns a new
+    array, so an
     observation a caller holds never changes afterwards; only contents are compared, so a reset,
     a clone or an assigned game is encoded like any other position.
     """
 
-    def __init__(self, num_players: int) -> None:
+    def __init__(self, num_players: int, version: int = 0) -> None:
         p = num_players
         self.num_players = p
-        self.layout = lay = observation_layout(p)
+        self.version = check_version(version)
+        self.layout = observation_layout(p, version)
+        self._features = feature_layout(p) if version == 1 else None
+        lay = _v0_layout(p)
         self._vectors = [np.zeros(lay["turn"].stop, dtype=np.float32) for _ in range(p)]
         # Per seat: the table's melds and the fitting counts last written (None: not yet).
         self._seen: list[list[Any]] = [[None, None] for _ in range(p)]
@@ -531,7 +595,9 @@ class ObservationEncoder:
         scalars.append(len(game.stock) / 100.0)
         scalars.append(game.turn / game.rules.max_turns_per_round)
         obs[self._scalars :] = scalars
-        return obs.copy()
+        if self._features is None:
+            return obs.copy()
+        return np.concatenate((obs, encode_features(game, seat, self._features)))
 
 
 def _raw_attribute(name: str, after_reset: bool) -> property:
@@ -645,13 +711,25 @@ def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
     return environment
 
 
+def env_v0(**kwargs: Any) -> AECEnv:
+    """``continental_v0``: ``env(version=0, ...)``."""
+    return env(version=0, **kwargs)
+
+
+def env_v1(**kwargs: Any) -> AECEnv:
+    """``continental_v1``: ``env(version=1, ...)``."""
+    return env(version=1, **kwargs)
+
+
 def _register() -> None:
     try:
         from pettingzoo import aec_registry, register
     except ImportError:  # an older PettingZoo without a registry
         return
-    if "continental/continental_v0" not in aec_registry:
-        register("aec", "continental/continental_v0", entry_point="continental_env.env:env")
+    for version in VERSIONS:
+        name = f"continental/{env_name(version)}"
+        if name not in aec_registry:
+            register("aec", name, entry_point=f"continental_env.env:env_v{version}")
 
 
 _register()

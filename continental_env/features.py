@@ -19,17 +19,15 @@ addition makes ``has_contract`` true, on every small hand tried). The per-card u
 the first best plan: a hand card is in a trio, in a run, or deadwood. Everything that depends
 only on the hand, the contract and the rules is cached (``hand_analysis``).
 
-**Public history.** The engine keeps per seat only its last action. ``public_log.PublicLog``
-records every action of the round with the card it showed, fed with ``record(game, action)``
-before the action is applied. The features read, in this order: the engine's ``public_record``
-(a ``PublicLog``), the ``log`` argument, or a plain entry list ``game.public_log``. Nothing in an
+**Public history.** ``public_log.PublicLog`` records every action of the round with the card it
+showed. The engine keeps one as ``game.public_log`` (recorded in ``apply`` after the legality
+check, copied by ``clone``, saved as entries by ``to_dict`` and rebuilt by ``PublicLog.restore``);
+the features read it, or the ``log`` argument for a game object that keeps none. Nothing in an
 entry is hidden (``continental_env.public_log``).
 
-**How an environment uses it.** The engine keeps a ``PublicLog`` as ``public_record`` (recorded
-in ``apply`` after the legality check, copied by ``clone``, saved as entries by ``to_dict`` and
-rebuilt by ``PublicLog.restore``); the observation is the v0 vector followed by
-``encode_features(game, seat, feature_layout(P))``. ``agents.imitation`` does this today from
-outside the environment (``LoggedGame``, ``feature_observation``).
+**How the environment uses it.** The ``continental_v1`` observation
+(``continental_env.env``) is the v0 vector followed by
+``encode_features(game, seat, feature_layout(P))``.
 
 Layout (``feature_layout(P)``; seats relative, +0 is the seat itself; ``D = 53`` card types):
 
@@ -69,8 +67,6 @@ from continental_env.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.rules import RuleConfig, points_table
 
 HISTORY = 8
-_KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
-_DRAW, _TAKE, _PASS, _DISCARD = (_KIND_INDEX[k] for k in ("draw", "take", "pass", "discard"))
 MAX_DISTANCE = 7  # the distance one-hot's last slot holds this and more
 
 
@@ -124,6 +120,9 @@ def _trio_choice(
         tuple(r for _, r, m, n in chosen if m > n),  # a trio with no natural of the hand
         tuple(sorted({r for marginal, r, _, _ in items if 0 < marginal <= threshold})),
     )
+
+
+_NO_TRIOS = (0, (), (), ())
 
 
 class _Plans:
@@ -183,8 +182,12 @@ class _Plans:
     ) -> None:
         if max(empty - self.jokers, self.slots + 1 - self.hand_size, seeds) > self.best:
             return  # trios only add empty slots
-        left = tuple(work[r] + work[13 + r] + work[26 + r] + work[39 + r] for r in range(NUM_RANKS))
-        trio_empty, chosen_ranks, trio_bare, fill_ranks = _trio_choice(left, self.trios)
+        if self.trios:  # naturals left per rank (zip of the four suits' rows)
+            rows = work[0:13], work[13:26], work[26:39], work[39:52]
+            left = tuple(map(sum, zip(*rows, strict=True)))
+            trio_empty, chosen_ranks, trio_bare, fill_ranks = _trio_choice(left, self.trios)
+        else:  # a contract of runs only: no trio to choose
+            trio_empty, chosen_ranks, trio_bare, fill_ranks = _NO_TRIOS
         term_empty = empty + trio_empty - self.jokers
         term_hand = self.slots + 1 - self.hand_size
         term_seed = seeds + len(trio_bare)
@@ -258,20 +261,20 @@ def reducing_cards(counts: Sequence[int], trios: int, runs: int, rules: RuleConf
 
 
 def _log_for(game: Any, log: PublicLog | None) -> PublicLog | None:
-    """The ``PublicLog`` of this round: the engine's ``public_record`` if it keeps one, else
+    """The ``PublicLog`` of this round: the engine's ``public_log`` if it keeps one, else
     ``log``; None when neither belongs to this round."""
-    record = getattr(game, "public_record", None) or log
+    record = getattr(game, "public_log", None)
+    if not isinstance(record, PublicLog):
+        record = log
     if record is None or record.key != PublicLog.round_key(game):
         return None
     return record
 
 
-def public_entries(game: Any, log: PublicLog | None) -> list[tuple[int, int, int]]:
-    """The round's public actions: the engine's ``public_log`` if it keeps one, else ``log``."""
-    engine_log = getattr(game, "public_log", None)
-    if engine_log is not None:
-        return engine_log
-    return [] if log is None else log.entries(game)
+def public_entries(game: Any, log: PublicLog | None = None) -> list[tuple[int, int, int]]:
+    """The round's public actions (``_log_for``), oldest first; empty once the game is over."""
+    record = _log_for(game, log) if game.phase != "game_over" else None
+    return [] if record is None else record.items
 
 
 # ============================================================================ the feature vector
@@ -384,7 +387,6 @@ def encode_features(
     if layout is None:
         layout = feature_layout(p)
     out = np.zeros(layout["history"].stop, dtype=np.float32)
-    d = NUM_TYPES
     rules = game.rules
     hand = tuple(game.hands[seat])
     hand_array = np.asarray(hand, dtype=np.float32)
@@ -420,28 +422,15 @@ def encode_features(
 
     # Who discarded and who declined what, and the recent public actions.
     record = _log_for(game, log) if live else None
-    if record is not None:
-        entries = record.items
-    else:
-        entries = public_entries(game, log) if live else []
+    entries = record.items if record is not None else []
     takes = discards = np.zeros(p, dtype=np.int64)
     if record is not None and entries:  # the log's running totals, turned to relative seats
         order = [(seat + k) % p for k in range(p)]
-        out[layout["discarded"]] = np.asarray([record.discarded[s] for s in order]).ravel()
-        out[layout["declined"]] = np.asarray([record.declined[s] for s in order]).ravel()
+        cut = seat * NUM_TYPES  # the flat per-seat totals rotated to start at the seat itself
+        out[layout["discarded"]] = record.discarded[cut:] + record.discarded[:cut]
+        out[layout["declined"]] = record.declined[cut:] + record.declined[:cut]
         takes = [record.takes[s] for s in order]
         discards = [record.discards[s] for s in order]
-    elif entries:
-        log_array = np.asarray(entries, dtype=np.int64)
-        rel = (log_array[:, 0] - seat) % p
-        kind = log_array[:, 1]
-        card = log_array[:, 2]
-        hit = kind == _DISCARD
-        np.add.at(out, layout["discarded"].start + rel[hit] * d + card[hit], 1.0)
-        discards = np.bincount(rel[hit], minlength=p)
-        hit = ((kind == _DRAW) | (kind == _PASS)) & (card != NO_CARD)
-        np.add.at(out, layout["declined"].start + rel[hit] * d + card[hit], 1.0)
-        takes = np.bincount(rel[kind == _TAKE], minlength=p)
     o = layout["opponents"].start
     for k in range(1, p):
         s = (seat + k) % p

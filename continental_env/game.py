@@ -8,7 +8,10 @@ round from ``state.deal_seeds`` (drawn from the game's seed at creation).
 
 A ``Game`` is a ``Setup`` (rules, table size, action layout: fixed) and a ``State`` (the
 position), both in ``state.py``; ``game.hands``, ``game.phase`` and every other position field
-read through to ``game.state``. The action ids and their text forms are ``actions.py``.
+read through to ``game.state``. The action ids and their text forms are ``actions.py``. The
+round's public actions are kept as ``state.public_log`` (``public_log.PublicLog``: emptied at each
+deal, recorded in ``apply`` after the legality check and before the effect; public information,
+read by the ``continental_v1`` observation's features).
 
 Reading order: legal actions (one helper per action kind, as OpenSpiel's ``DrawLegalActions``),
 then ``CHECKS``, the conditions each kind must meet (the same checks decide legality and explain
@@ -73,6 +76,7 @@ from continental_env.melds import (
     swap_targets,
     take_end_joker,
 )
+from continental_env.public_log import NO_CARD, PublicLog
 from continental_env.rules import (
     PRESETS,
     RuleConfig,
@@ -160,6 +164,7 @@ class Game:
         p = self.num_players
         s.reset_round(self.setup)
         s.rng = random.Random(s.deal_seeds[s.round_index])
+        s.public_log.start(PublicLog.key_for(s.round_index, s.deal_seeds), p)
         deck = self.setup.deck(s.round)
         s.rng.shuffle(deck)
         s.dealer = s.round_index % p
@@ -439,7 +444,10 @@ class Game:
             raise ValueError(self._illegal_reason(action))
         s = self.state
         kind, *args = self.layout.decode(action)
-        s.last_action[self.actor] = action
+        actor = self.actor
+        # The public record first, while the discard pile still shows what the action saw.
+        s.public_log.note(actor, kind, args, s.discard[-1] if s.discard else NO_CARD)
+        s.last_action[actor] = action
         s.moves += 1
         self._invalidate()
         EFFECTS[kind](self, *args)
@@ -609,6 +617,7 @@ class Game:
             s.phase = GAME_OVER
             s.asked = None
             s.claim_queue = []
+            s.public_log.start(PublicLog.key_for(s.round_index, s.deal_seeds), self.num_players)
             self._invalidate()
             return
         s.round = self.rules.rounds[s.round_index]

@@ -1,6 +1,9 @@
 """The round's public actions, as the features of ``continental_env.features`` read them.
 
-Pure Python (the engine may keep one). Every action of the contract game is public; an entry
+Pure Python. The engine keeps one as ``state.public_log`` (``game.public_log``): emptied at each
+deal, fed in ``Game.apply`` after the legality check and before the action's effect, copied by
+``clone``, written to the state JSON as ``"public_log"`` and kept by a seat's redacted view (it is
+public). Every action of the contract game is public; an entry
 records who acted, the kind of action and the card it showed: the discard, the card taken or
 claimed, the card on offer that was declined (``draw`` over it, or ``pass`` on a claim), the card
 laid off or swapped in. A ``draw`` never records the card drawn, a claim never the penalty card,
@@ -37,17 +40,24 @@ class PublicLog:
     def __init__(self) -> None:
         self.key: tuple[int, int] | None = None
         self.items: list[tuple[int, int, int]] = []
-        self.discarded: list[list[int]] = []  # per absolute seat, per card type
-        self.declined: list[list[int]] = []
+        # Per absolute seat and card type, flat (``seat * NUM_TYPES + card``): one list each, so
+        # that a copy (every clone and every seat's view of a position) is a few slices.
+        self.discarded: list[int] = []
+        self.declined: list[int] = []
         self.takes: list[int] = []
         self.discards: list[int] = []
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PublicLog) and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
 
     def copy(self) -> PublicLog:
         out = PublicLog()
         out.key = self.key
         out.items = list(self.items)
-        out.discarded = [list(row) for row in self.discarded]
-        out.declined = [list(row) for row in self.declined]
+        out.discarded = self.discarded[:]
+        out.declined = self.declined[:]
         out.takes = list(self.takes)
         out.discards = list(self.discards)
         return out
@@ -63,37 +73,51 @@ class PublicLog:
             out._add(seat, kind, card)
         return out
 
+    def start(self, key: tuple[int, int], p: int) -> None:
+        """Empty the log for the round ``key`` at a table of ``p`` seats (the engine calls it at
+        each deal)."""
+        self._start(key, p)
+
     def _start(self, key: tuple[int, int], p: int) -> None:
         self.key = key
         self.items = []
-        self.discarded = [[0] * NUM_TYPES for _ in range(p)]
-        self.declined = [[0] * NUM_TYPES for _ in range(p)]
+        self.discarded = [0] * (NUM_TYPES * p)
+        self.declined = [0] * (NUM_TYPES * p)
         self.takes = [0] * p
         self.discards = [0] * p
 
     def _add(self, seat: int, kind: int, card: int) -> None:
         self.items.append((seat, kind, card))
         if kind == _DISCARD:
-            self.discarded[seat][card] += 1
+            self.discarded[seat * NUM_TYPES + card] += 1
             self.discards[seat] += 1
         elif kind in (_DRAW, _PASS) and card != NO_CARD:
-            self.declined[seat][card] += 1
+            self.declined[seat * NUM_TYPES + card] += 1
         elif kind == _TAKE:
             self.takes[seat] += 1
 
     @staticmethod
+    def key_for(round_index: int, deal_seeds: list[int]) -> tuple[int, int]:
+        """The key of the round at ``round_index`` of a game dealt from ``deal_seeds``."""
+        i = round_index
+        return (i, deal_seeds[i] if i < len(deal_seeds) else -1)
+
+    @staticmethod
     def round_key(game: Any) -> tuple[int, int]:
-        seeds = game.deal_seeds
-        i = game.round_index
-        return (i, seeds[i] if i < len(seeds) else -1)
+        return PublicLog.key_for(game.round_index, game.deal_seeds)
 
     def record(self, game: Any, action: int) -> None:
+        """Log ``action`` of the seat to act, before ``game`` applies it (a new round's first
+        action starts a new log)."""
         key = self.round_key(game)
         if key != self.key:
             self._start(key, game.num_players)
-        seat = game.actor
         kind, *args = game.layout.decode(action)
-        top = game.discard[-1] if game.discard else NO_CARD
+        self.note(game.actor, kind, args, game.discard[-1] if game.discard else NO_CARD)
+
+    def note(self, seat: int, kind: str, args: Any, top: int) -> None:
+        """Log an action already decoded (``kind``, ``args``) of ``seat``, ``top`` being the
+        discard pile's top card (or ``NO_CARD``) before it: the engine's path."""
         if kind in ("draw", "take", "claim", "pass"):
             card = top
         elif kind in ("discard", "swap"):

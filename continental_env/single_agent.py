@@ -2,7 +2,8 @@
 
 One seat is the *learner*; the other seats are played by opponents drawn from a pool, inside
 ``step()``. The learner sees exactly what the AEC environment would give it: the observation
-vector of ``continental_env.env.encode_observation`` (built once per state) and the legal-action
+vector of its ``version`` (``continental_v0`` or ``continental_v1``, built once per state by the
+environment's ``ObservationEncoder``; ``encode_observation`` is the reference) and the legal-action
 mask (``action_masks()``, the method sb3-contrib's MaskablePPO looks for). Rewards are the
 learner's own, from the AEC environment's reward logic (``reward="relative"`` by default: at each
 round's end, (mean of the others' points - own points) / 100).
@@ -25,6 +26,11 @@ names for ``agents.make_agent``, bot objects, and ``"self"`` snapshots.
 | ``mask_in_info`` | False | also return the next state's mask as ``info["action_mask"]`` |
 | ``make_opponent`` | None | ``make_opponent(name, seed) -> opponent`` for the pool's names |
 | ``load_snapshot`` | None | ``load_snapshot(path) -> opponent`` for ``add_snapshot`` |
+| ``version`` | 0 | the observation: 0 = ``continental_v0``, 1 = ``continental_v1`` |
+
+The observation space is ``Box(0, inf)`` of the v0 size for v0 and ``Box(-inf, inf)`` of the v1
+size for v1 (the bounds the first models of the v1 observation were trained with, so that they
+load with ``MaskablePPO.load(path, env=...)``).
 
 Each game (or round, with ``round_episodes``) the learner takes a uniformly random seat and every
 other seat gets an opponent drawn uniformly from the pool (a name is built once per seat, seeded
@@ -58,7 +64,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from continental_env.env import encode_observation, raw_env
+from continental_env.env import ObservationEncoder, raw_env
 from continental_env.game import Game
 from continental_env.rules import RuleConfig
 
@@ -85,12 +91,16 @@ class SingleAgentContinental(gymnasium.Env):
         mask_in_info: bool = False,
         make_opponent: Callable[[str, int], Opponent] | None = None,
         load_snapshot: Callable[[str], Opponent] | None = None,
+        version: int = 0,
     ) -> None:
         super().__init__()
         rounds_arg = list(rounds) if isinstance(rounds, (list, tuple)) else rounds
         self._aec = raw_env(
-            num_players=num_players, preset=preset, rounds=rounds_arg, reward=reward
-        )
+            num_players=num_players, preset=preset, rounds=rounds_arg, reward=reward,
+            version=version,
+        )  # fmt: skip
+        self.version = version
+        self._encoder = ObservationEncoder(num_players, version)
         self.make_opponent = make_opponent
         self.load_snapshot = load_snapshot
         self.num_players = num_players
@@ -101,8 +111,9 @@ class SingleAgentContinental(gymnasium.Env):
         self.mask_in_info = mask_in_info
         self.layout = self._aec.observation_layout
         self.num_actions = self._aec.num_actions
+        low = 0.0 if version == 0 else -np.inf
         self.observation_space = spaces.Box(
-            0.0, np.inf, shape=(self._aec.obs_size,), dtype=np.float32
+            low, np.inf, shape=(self._aec.obs_size,), dtype=np.float32
         )
         self.action_space = spaces.Discrete(self.num_actions)
         self._rng = random.Random(seed)
@@ -254,7 +265,7 @@ class SingleAgentContinental(gymnasium.Env):
     # ------------------------------------------------------------------ internals
 
     def _observe(self) -> np.ndarray:
-        return encode_observation(self.game, self.learner, self.layout)
+        return self._encoder.encode(self.game, self.learner)
 
     def _play_opponents(self, stop_at_round_end: bool = False) -> float:
         """Opponents act until the learner is asked (or the game, or the round, ends)."""

@@ -25,6 +25,7 @@ from typing import Any, NoReturn
 from continental_env.actions import ActionLayout, layout_for
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, from_counts
 from continental_env.melds import RUN, TRIO, Meld
+from continental_env.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.rules import PRESETS, RuleConfig, deck_counts, points_table
 
 
@@ -180,6 +181,10 @@ class Codec:
 
     def load(self, raw: Any, name: str, setup: Setup) -> Any:
         return raw
+
+    def load_field(self, raw: Any, name: str, setup: Setup, loaded: dict[str, Any]) -> Any:
+        """``load``, for a codec that also needs the fields read before it (``loaded``)."""
+        return self.load(raw, name, setup)
 
 
 class Count(Codec):
@@ -402,6 +407,57 @@ class Seeds(FlatList):
         return list(raw)
 
 
+# Kinds whose entry shows a card, may show one (a draw over an empty pile shows none), or never do.
+_SHOWS_CARD = frozenset(("take", "claim", "pass", "discard", "layoff", "swap"))
+_NO_CARD_KINDS = frozenset(("laydown", "close", "movejoker"))
+
+
+class PublicLogCodec(Codec):
+    """The round's public actions (``public_log.PublicLog``), written as ``[seat, kind, card]``
+    entries, oldest first: ``kind`` one of ``KINDS``, ``card`` the card shown or null.
+
+    Read back as the log of the round the state is in (``round_index`` and ``deal_seeds`` are
+    read before it), its per-seat totals rebuilt.
+    """
+
+    def copy(self, value: PublicLog) -> PublicLog:
+        return value.copy()
+
+    def dump(self, value: PublicLog) -> list[list[Any]]:
+        return [
+            [seat, KINDS[kind], None if card == NO_CARD else card_to_str(card)]
+            for seat, kind, card in value.items
+        ]
+
+    def load_field(self, raw: Any, name: str, setup: Setup, loaded: dict[str, Any]) -> PublicLog:
+        if not isinstance(raw, list):
+            fail(f"{name!r} must be a list of [seat, kind, card] entries, got {raw!r}")
+        p = setup.num_players
+        items = []
+        for i, entry in enumerate(raw):
+            where = f"{name}[{i}]"
+            if not isinstance(entry, list) or len(entry) != 3:
+                fail(f"{where} must be [seat, kind, card or null], got {entry!r}")
+            seat, kind, card = entry
+            if not _is_int(seat) or not 0 <= seat < p:
+                fail(f"{where}: seat {seat!r} is not a seat 0..{p - 1}")
+            if kind not in KINDS:
+                fail(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
+            if card is None:
+                if kind in _SHOWS_CARD:
+                    fail(f"{where}: a {kind!r} entry shows a card, got null")
+                items.append((seat, KINDS.index(kind), NO_CARD))
+                continue
+            if kind in _NO_CARD_KINDS:
+                fail(f"{where}: a {kind!r} entry shows no card, got {card!r}")
+            try:
+                items.append((seat, KINDS.index(kind), card_from_str(card)))
+            except (ValueError, AttributeError) as exc:
+                fail(f"{where}: {exc}")
+        key = PublicLog.key_for(loaded["round_index"], loaded["deal_seeds"])
+        return PublicLog.restore(key, items, p)
+
+
 class Derived(FlatList):
     """A list not written to JSON: recomputed from the other fields when loading."""
 
@@ -596,6 +652,13 @@ class State:
             redact=lambda v, seat, st: [0] * len(v),
         )
     )
+    # The round's public actions with the card each showed (``public_log.PublicLog``; public).
+    # Emptied at each deal, fed by ``Game.apply``; a state written before it existed starts empty.
+    public_log: PublicLog = field(
+        metadata=_spec(
+            PublicLogCodec(), lambda s: PublicLog(), per_round=True, default=lambda loaded, s: []
+        )
+    )
 
     # ------------------------------------------------------------------ generated operations
 
@@ -649,7 +712,7 @@ class State:
                 loaded[f.name] = codec.compute(loaded)
                 continue
             raw = data[f.name] if f.name in data else meta["default"](loaded, setup)
-            loaded[f.name] = codec.load(raw, f.name, setup)
+            loaded[f.name] = codec.load_field(raw, f.name, setup, loaded)
         return cls(**loaded)
 
 

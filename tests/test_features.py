@@ -256,13 +256,19 @@ def test_history_is_newest_first_and_relative() -> None:
     assert rows.sum(axis=1).min() >= 2  # every row holds a seat and a kind
 
 
-def test_running_totals_and_plain_entries_give_the_same_features() -> None:
+def test_the_engine_log_equals_one_fed_from_outside() -> None:
+    # The engine's own log (recorded in Game.apply) holds the entries and totals of a log fed
+    # with record(game, action) before each action, so features built either way agree.
     for game, log in play_logged("continental", 4, seed=6, every=17):
-        plain = game.clone()
-        plain.public_log = list(log.entries(game))  # an engine keeping only the entries
+        engine = game.public_log
+        assert engine.entries(game) == log.entries(game)
+        if log.key is not None:  # the outside log has seen an action of this round
+            assert vars(engine) == vars(log)
+        else:
+            assert engine.items == []
         for seat in range(4):
             assert np.array_equal(encode_features(game, seat, None, log),
-                                  encode_features(plain, seat))  # fmt: skip
+                                  encode_features(game, seat))  # fmt: skip
 
 
 def test_a_restored_log_equals_the_recorded_one() -> None:
@@ -274,3 +280,24 @@ def test_a_restored_log_equals_the_recorded_one() -> None:
         for seat in range(3):
             assert np.array_equal(encode_features(game, seat, None, log),
                                   encode_features(game, seat, None, again))  # fmt: skip
+
+
+def test_the_seat_totals_are_rotated_to_the_observer() -> None:
+    # Every seat sees the same absolute totals, starting at itself (+0, +1, ...).
+    seen = 0
+    for game, _log in play_logged("continental", 4, seed=5, every=13)[3:8]:
+        layout = feature_layout(4)
+        record = game.public_log
+        for seat in range(4):
+            f = encode_features(game, seat, layout)
+            discarded = f[layout["discarded"]].reshape(4, NUM_TYPES)
+            declined = f[layout["declined"]].reshape(4, NUM_TYPES)
+            for k in range(4):
+                s = (seat + k) % 4
+                assert (
+                    discarded[k].tolist() == record.discarded[s * NUM_TYPES : (s + 1) * NUM_TYPES]
+                )
+                assert declined[k].tolist() == record.declined[s * NUM_TYPES : (s + 1) * NUM_TYPES]
+        assert sum(record.discarded) == sum(record.discards)
+        seen += sum(record.discards)
+    assert seen > 0  # the positions had discards to rotate

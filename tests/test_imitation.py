@@ -1,12 +1,11 @@
 """The imitation recipe (``agents.imitation``, ``agents.kl_ppo``) and its ``train.py`` flags: the
-logged engine, collecting and cloning on a tiny table, what a model records and where it is
+collecting and cloning on a tiny table, what a model records and where it is
 refused, the KL penalty and its schedule, and a tiny PPO run near a clone."""
 
 from __future__ import annotations
 
 import json
 import math
-import re
 import zipfile
 from pathlib import Path
 
@@ -17,8 +16,7 @@ pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
 
 from agents import imitation  # noqa: E402
-from agents.ppo_agent import check_table, load_agent  # noqa: E402
-from continental_env.features import KINDS  # noqa: E402
+from agents.ppo_agent import check_env, check_table, load_agent  # noqa: E402
 
 TINY_ARCH = (32,)
 
@@ -40,19 +38,27 @@ def clone_zip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def test_logged_game_keeps_public_actions_and_refuses_illegal_ones() -> None:
-    from continental_env.rules import PRESETS
+def test_a_preview_model_loads_as_continental_v1(clone_zip: Path, tmp_path: Path) -> None:
+    # A clone written before continental_v1 existed records "continental_v0+features": the same
+    # vector, so it plays as a v1 model and loads into the v1 single-learner environment.
+    from sb3_contrib import MaskablePPO
 
-    game = imitation.LoggedGame.new(PRESETS["continental"], 3, seed=2)
-    top = game.discard[-1]
-    game.apply(game.action_from_str("draw"))
-    assert game.public_log == [(game.current, KINDS.index("draw"), top)]
-    before = list(game.public_log)
-    with pytest.raises(ValueError):
-        game.apply(10**6)
-    with pytest.raises(ValueError):
-        game.apply(game.action_from_str("close"))  # not legal now
-    assert game.public_log == before
+    from agents.single_agent import make_env
+
+    old = tmp_path / "preview.zip"
+    with zipfile.ZipFile(clone_zip) as src, zipfile.ZipFile(old, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            if item.filename == "continental.json":
+                meta = json.loads(data)
+                meta["env"] = "continental_v0+features"
+                data = json.dumps(meta).encode()
+            dst.writestr(item, data)
+    agent = imitation.load_feature_agent(str(old), num_players=3)
+    assert agent.env == "continental_v1" and agent.version == 1
+    env = make_env(opponents=["greedy"], num_players=3, rounds=[1], version=1, seed=1)
+    model = MaskablePPO.load(old, env=env, device="cpu")  # same Box: shape, dtype, bounds
+    assert model.observation_space == env.observation_space
 
 
 def test_collect_logs_only_the_teachers_choices(tmp_path: Path) -> None:
@@ -73,21 +79,29 @@ def test_clone_records_its_observation_and_is_refused_elsewhere(clone_zip: Path)
     agent = imitation.load_feature_agent(str(clone_zip), num_players=3)
     with pytest.raises(ValueError, match="trained for 3 players"):
         imitation.load_feature_agent(str(clone_zip), num_players=4)
-    with pytest.raises(ValueError, match=re.escape(imitation.FEATURE_ENV)):
-        check_table(load_agent(str(clone_zip)), 3)  # as ppo:PATH: not the v0 observation
-    # It plays legal moves through a logged engine, and says what it needs otherwise.
+    as_ppo = load_agent(str(clone_zip))  # ppo:PATH plays it on its own observation
+    assert as_ppo.env == imitation.FEATURE_ENV
+    check_table(as_ppo, 3)
+    with pytest.raises(ValueError, match="trained for 3 players"):
+        check_table(as_ppo, 4)
+    # Loaded into an environment of another version or size: one line naming both.
+    for env, players in (("continental_v0", 3), ("continental_v1", 4)):
+        with pytest.raises(ValueError) as err:
+            check_env(meta, "clone", players, env)
+        text = str(err.value)
+        assert "\n" not in text and "continental_v1 at 3 players" in text
+        assert f"not {env} at {players} players" in text
+    check_env(meta, "clone", 3, "continental_v1")
+    # It plays legal moves on the plain engine (which keeps the public log itself).
     from agents.base import PlayerView
     from continental_env.game import Game
 
-    game = imitation.LoggedGame.new("continental", 3, seed=4)
+    game = Game.new("continental", 3, seed=4)
     for _ in range(30):
         view = PlayerView(game, game.actor)
-        game.apply(agent.act(view))
-    plain = Game.new("continental", 3, seed=4)
-    plain.apply(plain.action_from_str("draw"))
-    if len(plain.legal_actions()) > 1:
-        with pytest.raises(ValueError, match="public action log"):
-            agent.act(PlayerView(plain, plain.actor))
+        action = agent.act(view)
+        assert action in game.legal_actions()
+        game.apply(action)
 
 
 def test_kl_is_zero_at_the_reference_and_pulls_back_toward_it(clone_zip: Path) -> None:
@@ -144,8 +158,7 @@ def test_train_flags_for_the_recipe_are_checked(tmp_path: Path, clone_zip: Path)
         ["--kl-coef", "0.1"],  # no --init-policy
         ["--kl-coef", "-1"],
         ["--init-policy", str(tmp_path / "missing.zip")],
-        ["--init-policy", str(clone_zip), "--players", "3"],  # a features model, v0 run
-        ["--features", "--bc-teacher", "strong"],
+        ["--no-features", "--init-policy", str(clone_zip), "--players", "3"],  # a v1 model
         ["--features", "--init-policy", str(clone_zip), "--players", "4"],  # another table
         [*features_run, "--kl-coef", "0.1", "--ent-coef", "0"],  # the KL needs entropy
     ):

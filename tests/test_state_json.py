@@ -168,6 +168,31 @@ def test_base_state_of_the_malformed_cases_is_itself_valid() -> None:
             lambda d: d["rules"].__setitem__("colour", 1), "unknown rule fields", id="rule_field"
         ),
         pytest.param(lambda d: d.__setitem__("rng", [1, 2]), "rng", id="bad_rng"),
+        pytest.param(lambda d: d.__setitem__("public_log", {}), "public_log", id="log_not_list"),
+        pytest.param(
+            lambda d: d.__setitem__("public_log", [[0, "draw"]]), "public_log[0]", id="log_entry"
+        ),
+        pytest.param(
+            lambda d: d.__setitem__("public_log", [[4, "draw", None]]), "seat 4", id="log_seat"
+        ),
+        pytest.param(
+            lambda d: d.__setitem__("public_log", [[0, "bid", None]]), "kind 'bid'", id="log_kind"
+        ),
+        pytest.param(
+            lambda d: d.__setitem__("public_log", [[0, "discard", None]]),
+            "shows a card",
+            id="log_discard_without_card",
+        ),
+        pytest.param(
+            lambda d: d.__setitem__("public_log", [[0, "laydown", "7C"]]),
+            "shows no card",
+            id="log_laydown_with_card",
+        ),
+        pytest.param(
+            lambda d: d.__setitem__("public_log", [[0, "discard", "1X"]]),
+            "unknown card",
+            id="log_bad_card",
+        ),
     ],
 )
 def test_from_dict_rejects_malformed_states_with_a_clear_value_error(
@@ -181,3 +206,58 @@ def test_from_dict_rejects_malformed_states_with_a_clear_value_error(
 def test_from_dict_rejects_a_non_dict() -> None:
     with pytest.raises(ValueError, match="expected a dict"):
         Game.from_dict([])  # type: ignore[arg-type]
+
+
+def test_the_public_log_is_saved_restored_and_continued() -> None:
+    g = played(steps=40)
+    data = g.to_dict()
+    entries = data["public_log"]
+    assert entries and all(isinstance(e[1], str) for e in entries)
+    assert len(entries) == len(g.public_log.entries(g))
+    back = Game.from_dict(json.loads(json.dumps(data)))
+    assert back.public_log == g.public_log  # entries, round and per-seat totals
+    rng = random.Random(5)
+    for _ in range(30):  # both logs go on recording the same actions
+        action = rng.choice(g.legal_actions())
+        g.apply(action)
+        back.apply(action)
+    assert back.public_log == g.public_log
+    assert back.to_dict() == g.to_dict()
+
+
+def test_a_state_saved_before_the_public_log_loads_with_an_empty_log() -> None:
+    g = played(steps=40)
+    data = g.to_dict()
+    del data["public_log"]
+    old = Game.from_dict(data)
+    assert old.public_log.entries(old) == []
+    action = old.legal_actions()[0]
+    old.apply(action)  # the log starts from here, in this round
+    assert len(old.public_log.entries(old)) == 1
+
+
+def test_clone_copies_the_log_and_a_seat_view_keeps_it() -> None:
+    g = played(steps=40)
+    twin = g.clone()
+    assert twin.public_log == g.public_log and twin.public_log is not g.public_log
+    twin.apply(twin.legal_actions()[0])
+    assert len(twin.public_log.items) == len(g.public_log.items) + 1  # independent copies
+    for seat in range(g.num_players):
+        assert g.state.redacted(seat).public_log == g.public_log  # public: kept as it is
+
+
+def test_illegal_actions_are_not_logged_and_a_new_round_starts_empty() -> None:
+    g = played(steps=40)
+    before = g.public_log.copy()
+    illegal = next(a for a in range(g.num_actions) if not g.is_legal(a))
+    with pytest.raises(ValueError):
+        g.apply(illegal)
+    assert g.public_log == before
+    rounds = len(g.round_history)
+    rng = random.Random(2)
+    while len(g.round_history) == rounds:
+        g.apply(rng.choice(g.legal_actions()))
+    assert g.public_log.entries(g) == [] and g.public_log.key == (
+        g.round_index,
+        g.deal_seeds[g.round_index],
+    )

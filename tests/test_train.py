@@ -3,6 +3,7 @@ checkpoint, Ctrl-C, and every flag checked before anything is created."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -73,7 +74,8 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
     assert json.loads((ckpt / "prev.json").read_text())["num_timesteps"] == 128
     with zipfile.ZipFile(ckpt / "last.zip") as archive:
         meta = json.loads(archive.read("continental.json"))
-    assert meta["env"] == "continental_v0" and meta["num_players"] == 3 and meta["rounds"] == [1]
+    assert meta["env"] == "continental_v1" and meta["num_players"] == 3 and meta["rounds"] == [1]
+    assert meta["obs_size"] == 1573  # the v1 observation at 3 seats (the default)
 
     result = run_train("--resume", str(run_dir), "--total-timesteps", "512", "--no-progress")
     assert "resuming" in result.stdout and "at step 256" in result.stdout
@@ -172,6 +174,7 @@ def test_ctrl_c_writes_the_final_checkpoint_and_exits_0(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "train.py"), "--runs-dir", str(tmp_path),
          "--run-name", "ctrl_c", *TINY, "--opponents", "random", "--vec-env", "subproc",
+         "--no-features",  # continental_v0 still trains
          "--checkpoint-every", "128", "--eval-every", "0", "--total-timesteps", "10000000"],
         cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
@@ -210,3 +213,20 @@ def test_a_start_that_fails_later_leaves_no_run_directory(
         train.main(["--runs-dir", str(tmp_path), "--run-name", "doomed", *TINY])
     assert not (tmp_path / "doomed").exists()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handlers restored
+
+
+def test_a_run_from_before_v1_resumes_on_v0_and_flags_pick_the_observation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agents import train
+
+    saved = {"meta": {"config": {"players": 3, "opponents": "random"}}, "tag": "last",
+             "skipped": []}  # fmt: skip
+    monkeypatch.setattr(train, "find_checkpoint", lambda run_dir: saved)
+    cfg, _, _ = train.parse_args(["--resume", str(tmp_path)])
+    assert cfg.features is False  # saved without the flag: trained on continental_v0
+    cfg, _, _ = train.parse_args(["--runs-dir", str(tmp_path / "r")])
+    assert cfg.features is True  # a new run observes continental_v1
+    assert train.run_metadata(dataclasses.asdict(cfg))["env"] == "continental_v1"
+    cfg, _, _ = train.parse_args(["--runs-dir", str(tmp_path / "r"), "--no-features"])
+    assert train.run_metadata(dataclasses.asdict(cfg))["env"] == "continental_v0"
