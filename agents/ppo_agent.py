@@ -339,6 +339,8 @@ def export_model(src: str, dst: str) -> None:
     model.save(tmp)
     meta = read_zip_metadata(src)
     if meta is not None:
+        # A preview model is shipped under the environment it plays in (the same vector).
+        meta = {**meta, "env": ENV_ALIASES.get(meta.get("env", ""), meta.get("env"))}
         write_zip_metadata(tmp, meta)
     os.replace(tmp, dst)
 

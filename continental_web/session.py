@@ -146,16 +146,12 @@ class Opponents:
             agent = make_agent(f"ppo:{self.models[name]}", seed)
         except ImportError as exc:
             raise WebError(400, f"opponent {name!r} needs the [train] extra: {exc}") from None
-        weights = getattr(agent, "weights", None)
-        if weights:
-            want = weights[0][0].shape[0]
-            have = len(PlayerView(game, seat).observation())
-            if want != have:
-                raise WebError(
-                    400,
-                    f"opponent {name!r} was trained for another table size "
-                    f"(observation {want} floats, this table's is {have})",
-                )
+        from agents.ppo_agent import check_table
+
+        try:
+            check_table(agent, game.num_players)  # the model's own table size and observation
+        except ValueError as exc:
+            raise WebError(400, f"opponent {name!r}: {exc}") from None
         return agent
 
 

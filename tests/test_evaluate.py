@@ -225,7 +225,9 @@ def test_the_shipped_model_fits_its_own_table_size() -> None:
     from agents.ppo_agent import check_table, load_agent
 
     agent = load_agent(MODEL_4P)
-    assert agent.meta is None and agent.trained_players == 4  # inferred from its sizes
+    # The shipped model records what it was trained for: continental_v1, 4 players.
+    assert agent.meta["env"] == "continental_v1" and agent.meta["num_players"] == 4
+    assert agent.trained_players == 4
     check_table(agent, 4)
     with pytest.raises(ValueError, match="this table has 5"):
         check_table(agent, 5)

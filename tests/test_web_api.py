@@ -121,7 +121,7 @@ def test_the_page_and_its_assets_are_served_locally(client):
         ({"opponents": ["greedy"], "seat": 2}, "seat 2"),
         ({"opponents": ["greedy"], "rounds": [8]}, "rounds [8]"),
         ({"opponents": ["greedy"], "model": "x.zip"}, "unknown fields ['model']"),
-        ({"opponents": ["ppo_continental_4p"]}, "another table size"),
+        ({"opponents": ["ppo_continental_4p"]}, "trained for 4 players"),
     ],
 )
 def test_a_bad_start_is_refused_with_its_reason(client, app, body, needle):
