@@ -110,6 +110,7 @@ def _time_train_py(num_envs: int, steps: int, workdir: str, python: str) -> floa
         "--num-envs", str(num_envs), "--total-timesteps", str(steps), "--eval-every", "0",
         "--no-progress", "--runs-dir", workdir, "--run-name", f"n{num_envs}_{steps}",
         "--n-steps", "512", "--batch-size", "1024",
+        "--no-features",  # the RLlib env observes continental_v0: like for like
     ]  # fmt: skip
     t0 = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
