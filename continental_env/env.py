@@ -135,7 +135,8 @@ from continental_env.actions import num_actions
 from continental_env.cards import NUM_TYPES
 from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
-from continental_env.rewards import relative_reward
+from continental_env.layout import consecutive_slices
+from continental_env.rewards import relative_reward, win_rewards
 from continental_env.rules import RuleConfig, resolve_rules
 
 PLANE = 65  # 5 x 13
@@ -203,12 +204,7 @@ def _v0_layout(num_players: int) -> dict[str, slice]:
         ("stock", 1),
         ("turn", 1),
     ]
-    out = {}
-    start = 0
-    for name, size in parts:
-        out[name] = slice(start, start + size)
-        start += size
-    return out
+    return consecutive_slices(parts)
 
 
 class raw_env(AECEnv, EzPickle):
@@ -403,13 +399,9 @@ class raw_env(AECEnv, EzPickle):
                 self.rewards[agent] += -points[seat] / 100.0
 
     def _win_rewards(self) -> None:
-        winners = set(self.game.winners())
-        losers = self.num_players - len(winners)
+        shares = win_rewards(self.num_players, self.game.winners())
         for seat, agent in enumerate(self.possible_agents):
-            if seat in winners:
-                self.rewards[agent] += 1.0 / len(winners)
-            elif losers:
-                self.rewards[agent] += -1.0 / losers
+            self.rewards[agent] += shares[seat]
 
     # ------------------------------------------------------------------ observations
 

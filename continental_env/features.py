@@ -62,6 +62,7 @@ from typing import Any
 import numpy as np
 
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
+from continental_env.layout import consecutive_slices
 from continental_env.melds import _min_spans
 from continental_env.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.rules import RuleConfig, points_table
@@ -300,12 +301,7 @@ def feature_layout(num_players: int) -> dict[str, slice]:
         ("opponents", (p - 1) * 6),
         ("history", HISTORY * (p + len(KINDS) + NUM_RANKS + 5)),
     ]
-    out = {}
-    start = 0
-    for name, size in parts:
-        out[name] = slice(start, start + size)
-        start += size
-    return out
+    return consecutive_slices(parts)
 
 
 @lru_cache(maxsize=64)

@@ -17,3 +17,13 @@ def relative_reward(points: Sequence[int], seat: int) -> float:
 
 
 __all__ = ["POINTS_SCALE", "relative_reward"]
+
+
+def win_rewards(num_players: int, winners: Sequence[int]) -> list[float]:
+    """The ``win`` reward of a finished game per seat: the winners share +1, the others -1."""
+    won = set(winners)
+    losers = num_players - len(won)
+    return [
+        1.0 / len(won) if s in won else (-1.0 / losers if losers else 0.0)
+        for s in range(num_players)
+    ]

@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from continental_env.env import ExplainedOutOfBoundsWrapper
+from continental_env.rewards import win_rewards
 
 
 class SideGameEnv:
@@ -33,13 +34,9 @@ class SideGameEnv:
         raise NotImplementedError
 
     def _win_rewards(self) -> None:
-        winners = set(self.game.winners())
-        losers = self.num_players - len(winners)
+        shares = win_rewards(self.num_players, self.game.winners())
         for seat, agent in enumerate(self.possible_agents):
-            if seat in winners:
-                self.rewards[agent] += 1.0 / len(winners)
-            elif losers:
-                self.rewards[agent] += -1.0 / losers
+            self.rewards[agent] += shares[seat]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._game

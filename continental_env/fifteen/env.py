@@ -107,6 +107,7 @@ from pettingzoo import AECEnv
 
 from continental_env.cards import NUM_TYPES
 from continental_env.fifteen.game import NUM_ACTIONS, Game
+from continental_env.layout import consecutive_slices
 from continental_env.side_env import SideGameEnv, make_callable, register, wrap
 
 PLANE = 65  # 5 x 13
@@ -142,12 +143,7 @@ def observation_layout(num_players: int) -> dict[str, slice]:
         ("turn", 1),
         ("hand_number", 1),
     ]
-    out = {}
-    start = 0
-    for name, size in parts:
-        out[name] = slice(start, start + size)
-        start += size
-    return out
+    return consecutive_slices(parts)
 
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
