@@ -88,8 +88,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices = ", ".join(COMMANDS)
         print(f"continental: unknown command {name!r}; choose one of {choices}", file=sys.stderr)
         return 2
-    status = importlib.import_module(command.module).main(rest)
+    try:
+        status = importlib.import_module(command.module).main(rest)
+    except ModuleNotFoundError as exc:
+        extra = missing_extra(exc.name)
+        if extra is None:
+            raise
+        print(
+            f"continental {name}: needs the {exc.name!r} package, part of the [{extra}] extra: "
+            f"pip install 'continental-rl[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
     return 0 if status is None else int(status)
+
+
+# Optional packages -> the extra that installs them (pyproject.toml's optional-dependencies).
+EXTRAS: dict[str, str] = {
+    "scipy": "agents",
+    "openskill": "agents",
+    "tqdm": "agents",
+    "matplotlib": "agents",
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "tensorboard": "train",
+    "fastapi": "web",
+    "uvicorn": "web",
+    "starlette": "web",
+    "ray": "rllib",
+    "pyspiel": "compare",
+}
+
+
+def missing_extra(module: str | None) -> str | None:
+    """The extra that installs ``module`` (a top-level or dotted name), or None if none does."""
+    if not module:
+        return None
+    return EXTRAS.get(module.split(".")[0])
 
 
 # ----------------------------------------------------------------------------- shared conventions
@@ -136,8 +172,13 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors: ``PROG: error: MESSAGE (PROG --help lists the options)``.
 
     argparse's own ``error`` prints the whole usage first, which for ``train`` is twenty lines
-    above the one that matters. Exit status 2, as argparse.
+    above the one that matters. Exit status 2, as argparse. ``--help`` shows every option's
+    default (``ArgumentDefaultsHelpFormatter``) unless a command chooses another formatter.
     """
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", argparse.ArgumentDefaultsHelpFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
         first = message.splitlines()[0] if message else "bad arguments"

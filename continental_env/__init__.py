@@ -13,7 +13,7 @@ from typing import Any
 
 from continental_env.rules import PRESETS, RuleConfig
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["PRESETS", "RuleConfig", "__version__", "env", "raw_env"]
 
 

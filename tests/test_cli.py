@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import json
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
-import tomllib
 from conftest import ROOT
 
 from agents import cli
@@ -48,6 +48,35 @@ def test_a_registered_command_gets_the_remaining_arguments(
         cli.register("extra", "elsewhere", "twice")
     assert cli.main(["extra", "--seed", "3", "x"]) == 7
     assert sys.modules["extra_command"].SEEN == [["--seed", "3", "x"]]
+
+
+def test_a_missing_extra_is_one_line_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "needs_scipy_command.py"
+    module.write_text(
+        "def main(argv):\n    raise ModuleNotFoundError(\"No module named 'scipy'\", name='scipy')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(cli, "COMMANDS", dict(cli.COMMANDS))
+    cli.register("needs-scipy", "needs_scipy_command", "a command whose extra is missing")
+    assert cli.main(["needs-scipy"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0
+    assert "'scipy'" in err and "[agents]" in err and "pip install" in err
+    # a module that no extra provides is a real bug: it is not dressed up as a missing extra
+    module.write_text(
+        "def main(argv):\n    raise ModuleNotFoundError(\"No module named 'nope'\", name='nope')\n"
+    )
+    sys.modules.pop("needs_scipy_command", None)
+    with pytest.raises(ModuleNotFoundError):
+        cli.main(["needs-scipy"])
+
+
+def test_help_shows_the_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["evaluate", "--help"])
+    assert "(default:" in capsys.readouterr().out
 
 
 def test_evaluate_through_the_command_line(tmp_path: Path) -> None:
