@@ -217,7 +217,7 @@ def test_play_a_round_in_the_browser(server, browser, tmp_path):
     with page.expect_download() as dl:
         page.click("#download-replay")
     record = json.loads(Path(dl.value.path()).read_text())
-    assert record["seed"] == 2026 and len(record["actions"]) > 10
+    assert record["seed"] == "2026" and len(record["actions"]) > 10
     page.click("#o-buttons button:has-text('Watch the replay')")
     page.wait_for_selector("#replay-controls:not([hidden])")
     assert page.inner_text("#r-step") == f"move 0 / {len(record['actions'])}"
