@@ -42,6 +42,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from continental_web import worker
 from continental_web.security import LOOPBACK_HOSTS, GuardMiddleware, read_json
 from continental_web.session import (
     GAMES,
@@ -204,9 +205,16 @@ def create_app(
             record = data
             if set(record) == {"file"}:
                 record = load_record_file(results_dir, record["file"])
-            return _open(record, client)
+            Replay(record, checked=([], []))  # the fields, in milliseconds, before the moves
+            # every move, in the worker process: seconds of engine work hold no lock here
+            checked = worker.run(
+                worker.check_record, record, REPLAY_TIME_LIMIT, timeout=REPLAY_TIME_LIMIT + 10
+            )
+            replay = Replay(record, checked=checked)
+            replay_id = store.add_replay(replay, client)
+            return {"id": replay_id, "steps": replay.steps, "state": replay.frame(0)}
 
-        return await off_loop(check_and_open, REPLAY_TIME_LIMIT + 5)
+        return await off_loop(check_and_open, REPLAY_TIME_LIMIT + 15)
 
     @app.get("/api/replays/{replay_id}/{step}")
     async def replay_frame(replay_id: str, step: int, seat: int | None = None) -> dict[str, Any]:

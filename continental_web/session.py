@@ -101,6 +101,9 @@ class WebError(Exception):
         self.status = status
         self.message = message
 
+    def __reduce__(self) -> tuple[Any, tuple[int, str]]:  # raised in the worker process too
+        return (WebError, (self.status, self.message))
+
 
 # ---------------------------------------------------------------------- opponents
 
@@ -162,7 +165,7 @@ def load_model(path: Path, seed: int) -> Any:
     return make_agent(f"ppo:{path}", seed)
 
 
-def _model_error(name: str, path: Path, exc: BaseException) -> str:
+def model_error(name: str, path: Path, exc: BaseException) -> str:
     """A one-line reason a model does not load, naming the model, never the server's path."""
     if isinstance(exc, ImportError):
         return (
@@ -175,13 +178,24 @@ def _model_error(name: str, path: Path, exc: BaseException) -> str:
     return f"opponent {name!r} cannot load: {text}"
 
 
-class ModelProbe:
-    """Whether each model loads under this installation: tried once, in a worker thread with a
-    time limit, the answer cached. ``status(name)`` is ``"ok"``, ``"pending"`` or the reason."""
+# Probe answers by (file, modification time): a server tries each model file once.
+_PROBED: dict[tuple[str, float], str] = {}
 
-    def __init__(self, models: dict[str, Path], time_limit: float = 60.0) -> None:
+
+class ModelProbe:
+    """Whether each model loads under this installation: tried once with a time limit, in the
+    worker process (``continental_web.worker``: an import of torch does not slow the server, and
+    a load past the limit is stopped) or, with ``mode="thread"``, in a thread of this process;
+    the answer is cached. ``status(name)`` is ``"ok"``, ``"pending"`` or the reason."""
+
+    def __init__(
+        self, models: dict[str, Path], time_limit: float = 60.0, mode: str = "process"
+    ) -> None:
+        if mode not in ("process", "thread"):
+            raise ValueError(f"mode {mode!r}: choose process or thread")
         self.models = models
         self.time_limit = time_limit
+        self.mode = mode
         self._status: dict[str, str] = {name: "pending" for name in models}
         self._lock = threading.Lock()
         self._done = threading.Event()
@@ -198,16 +212,35 @@ class ModelProbe:
         self._thread.start()
 
     def _run(self) -> None:
-        for name, path in self.models.items():
+        try:
+            for name, path in self.models.items():
+                result = self._try(name, path)
+                with self._lock:
+                    self._status[name] = result
+        finally:
+            self._done.set()
+
+    def _try(self, name: str, path: Path) -> str:
+        if self.mode == "thread":
             try:
                 load_model(path, 0)
             except Exception as exc:  # any failure: the model is simply not offered
-                result = _model_error(name, path, exc)
-            else:
-                result = "ok"
-            with self._lock:
-                self._status[name] = result
-        self._done.set()
+                return model_error(name, path, exc)
+            return "ok"
+        try:
+            key = (str(path.resolve()), path.stat().st_mtime)
+        except OSError:
+            return f"opponent {name!r} cannot load: the file is unreadable"
+        if key not in _PROBED:
+            from continental_web import worker
+
+            try:
+                _PROBED[key] = worker.run(
+                    worker.probe_model, name, str(path), timeout=self.time_limit
+                )
+            except WebError:
+                return f"opponent {name!r} did not load within {self.time_limit:g} s"
+        return _PROBED[key]
 
     def status(self, name: str) -> str:
         """``ok``, ``pending`` (still loading, within the time limit) or why it is not offered."""
@@ -227,11 +260,15 @@ class Opponents:
     """The opponent names the server offers, and how to build each one."""
 
     def __init__(
-        self, models_dir: Path | None = None, probe: bool = True, probe_time_limit: float = 60.0
+        self,
+        models_dir: Path | None = None,
+        probe: bool = True,
+        probe_time_limit: float = 60.0,
+        probe_mode: str = "process",
     ) -> None:
         self.bots = available_bots()
         self.models = model_files(models_dir)
-        self.probe = ModelProbe(self.models, probe_time_limit)
+        self.probe = ModelProbe(self.models, probe_time_limit, probe_mode)
         if probe:
             self.probe.start()
 
@@ -289,7 +326,7 @@ class Opponents:
         try:
             agent = load_model(path, seed)
         except Exception as exc:  # the probe loaded it; a file changed since
-            raise WebError(400, _model_error(name, path, exc)) from None
+            raise WebError(400, model_error(name, path, exc)) from None
         from agents.ppo_agent import check_table
 
         try:
@@ -874,7 +911,10 @@ def new_session(
     }
     session = Session(g, seat, names, bots, config, seed)
     session.log.append(
-        f"Round {g.state.round} dealt; {names[g.state.dealer]} deals, {names[g.state.current]} plays first"
+        second_person(
+            f"Round {g.state.round} dealt; {names[g.state.dealer]} deals, "
+            f"{names[g.state.current]} plays first"
+        )
     )
     return session
 
@@ -939,7 +979,9 @@ def _new_fifteen(
         "hands_to_play": hands,
     }
     session = Session(g, seat, names, bots, config, seed, kind="fifteen")
-    session.log.append(f"Hand 1 dealt; {names[g.dealer]} deals, {names[g.current]} plays first")
+    session.log.append(
+        second_person(f"Hand 1 dealt; {names[g.dealer]} deals, {names[g.current]} plays first")
+    )
     return session
 
 
@@ -968,7 +1010,7 @@ def _new_knock(offer: Opponents, opponents: Any, seed: Any, seat: Any, name: Any
         names.append(offer.seat_name(bot, s, "knock"))
     config = {"game": "knock", "preset": "knock", "opponents": list(opponents), "seat": seat}
     session = Session(g, seat, names, bots, config, seed, kind="knock")
-    session.log.append(knock.dealt_line(g, names))
+    session.log.append(second_person(knock.dealt_line(g, names)))
     return session
 
 
@@ -1163,7 +1205,14 @@ class Replay:
     hands still in play).
     """
 
-    def __init__(self, record: Any, time_limit: float = REPLAY_TIME_LIMIT) -> None:
+    def __init__(
+        self,
+        record: Any,
+        time_limit: float = REPLAY_TIME_LIMIT,
+        checked: tuple[list[int], list[int]] | None = None,
+    ) -> None:
+        """``checked``: the action ids and final scores of this record, already checked
+        (``continental_web.worker.check_record``); the moves are then not replayed here."""
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise WebError(400, f'not a replay file: expected "format": "{RECORD_FORMAT}"')
         if record.get("version") != RECORD_VERSION:
@@ -1222,6 +1271,16 @@ class Replay:
         self.seat = seat
         self.kind = kind
         self.preset = str(record.get("preset") or (rules.name if rules else kind))[:40]
+        self.lock = threading.Lock()
+        self.client = ""
+        self.touched = 0.0
+        self._cursor = self.start.clone()
+        self._cursor_log: list[str] = ["Dealt"]
+        self._cursor_ends: list[dict[str, Any]] = []
+        self._cursor_step = 0
+        if checked is not None:
+            self.ids, self.final_scores = list(checked[0]), list(checked[1])
+            return
         # Check the whole record once: every action legal where it is played, in bounded time.
         deadline = time.monotonic() + time_limit
         self.ids: list[int] = []
@@ -1246,13 +1305,6 @@ class Replay:
                 "is over (a record is offered only for a finished game)",
             )
         self.final_scores = list(game.scores)
-        self.lock = threading.Lock()
-        self.client = ""
-        self.touched = 0.0
-        self._cursor = self.start.clone()
-        self._cursor_log: list[str] = ["Dealt"]
-        self._cursor_ends: list[dict[str, Any]] = []
-        self._cursor_step = 0
 
     @property
     def steps(self) -> int:
