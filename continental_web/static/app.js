@@ -798,7 +798,7 @@ function openOverlay(title, body, buttons) {
   for (const btn of buttons) {
     const node = btn.href
       ? el("a", { class: "button", href: btn.href, download: "", id: btn.id, text: btn.label })
-      : el("button", { type: "button", class: btn.primary ? "primary" : "", text: btn.label, onclick: btn.action });
+      : el("button", { type: "button", class: btn.primary ? "primary" : "", id: btn.id, text: btn.label, onclick: btn.action });
     bb.append(node);
   }
   $("overlay").hidden = false;
