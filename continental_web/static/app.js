@@ -140,10 +140,17 @@ async function loadOptions() {
   const opts = await api("GET", "/api/options");
   ui.options = opts;
   const game = $("f-game");
+  const keep = game.value;
   game.innerHTML = "";
   for (const [name, spec] of Object.entries(opts.games)) game.append(el("option", { value: name, text: spec.label }));
+  if (keep && opts.games[keep]) game.value = keep;
   game.onchange = fillPresets;
   fillPresets();
+  // a trained model is offered once the server has loaded it: ask again in a moment
+  clearTimeout(loadOptions.timer);
+  if (opts.models_loading && opts.models_loading.length) {
+    loadOptions.timer = setTimeout(() => { if (!ui.mode) loadOptions().catch(() => {}); }, 3000);
+  }
   const files = $("replay-files");
   files.innerHTML = "";
   files.append(el("option", { value: "", text: opts.replay_files.length ? "(choose a file)" : "(none in results/)" }));
@@ -153,8 +160,10 @@ async function loadOptions() {
 function fillPresets() {
   const spec = ui.options.games[$("f-game").value];
   const preset = $("f-preset");
+  const keep = preset.value;
   preset.innerHTML = "";
   for (const name of Object.keys(spec.presets)) preset.append(el("option", { value: name, text: name }));
+  if (keep && spec.presets[keep]) preset.value = keep;
   preset.onchange = fillPlayers;
   const isFifteen = $("f-game").value === "fifteen";
   $("f-rounds-label").hidden = isFifteen || $("f-game").value === "knock";
