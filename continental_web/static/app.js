@@ -329,10 +329,10 @@ async function play(text) {
 
 // A refused request: a vanished game is explained and left; a request another tab answered
 // first (409) is followed by the game's current state; anything else is shown.
-function gameError(e) {
+function gameError(e, quiet) {
   if (e.status === 404 && ui.mode === "game") return gameGone(e.message);
   if (e.status === 409 && ui.mode === "game" && ui.gameId) {
-    showError(e.message);
+    if (!quiet) showError(e.message);
     return refresh();
   }
   showError(e.message);
@@ -378,7 +378,7 @@ async function advanceBot() {
     const state = await api("POST", `/api/games/${ui.gameId}/advance`);
     show(state);
   } catch (e) {
-    gameError(e);
+    gameError(e, true); // a 409: another tab of this game moved the bot first
   } finally {
     ui.busy = false;
   }
