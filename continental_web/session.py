@@ -235,7 +235,7 @@ class ModelProbe:
             from continental_web import worker
 
             try:
-                _PROBED[key] = worker.run(
+                _PROBED[key] = worker.run_once(
                     worker.probe_model, name, str(path), timeout=self.time_limit
                 )
             except WebError:

@@ -68,6 +68,24 @@ def run(fn: Any, *args: Any, timeout: float) -> Any:
         raise WebError(503, "the worker process failed; try again") from None
 
 
+def run_once(fn: Any, *args: Any, timeout: float) -> Any:
+    """``fn(*args)`` in a fresh process that ends with it (a model probe: whatever it imports,
+    torch included, leaves with it); WebError 503 after ``timeout`` seconds."""
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn")
+    )
+    try:
+        return pool.submit(fn, *args).result(timeout=timeout)
+    except concurrent.futures.TimeoutError:
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.kill()
+        raise WebError(503, f"the server stopped this work after {timeout:g} s") from None
+    except concurrent.futures.process.BrokenProcessPool:
+        raise WebError(503, "the worker process failed") from None
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
 def check_record(record: Any, time_limit: float) -> tuple[list[int], list[int]]:
     """In the worker: a record's action ids and final scores, or the WebError refusing it."""
     from continental_web.session import Replay
