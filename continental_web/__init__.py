@@ -2,8 +2,9 @@
 
 A local web table (FastAPI + uvicorn, the optional ``[web]`` extra) on top of the engines and the
 bots. The start page chooses the game (the contract game's presets, the fifteen-card game, the knock game), the players, each opponent (the bots ``make_agent``
-offers and the shipped PPO models, by name) and a seed; the table shows the person's seat only,
-built from its ``PlayerView``; finished games download as replay files and replay step by step.
+offers and the shipped PPO models that load, by name) and a seed; the table shows the person's
+seat only, built from its ``PlayerView``; finished games download as replay files and replay step
+by step. ``docs/web.md`` describes the page, the security model, the limits and the load figures.
 
 | module | what |
 |---|---|
@@ -11,6 +12,8 @@ built from its ``PlayerView``; finished games download as replay files and repla
 | ``fifteen`` | the fifteen-card game's moves in words and its seat's view |
 | ``knock`` | the knock game's moves in words and its seat's view |
 | ``app`` | the HTTP API and the page (``create_app``) |
+| ``security`` | what is refused before a route runs (origin, content type, size, depth) and the security headers |
+| ``worker`` | replay checks and model probes in worker processes, with a hard time limit |
 | ``__main__`` | the command line (``main``) |
 | ``static/`` | the page: plain HTML, CSS and JavaScript, no build step, nothing from a CDN |
 """

@@ -1,4 +1,5 @@
-"""``continental web`` (or ``python -m continental_web``) ``[--port 8000] [--host 127.0.0.1]``:
+"""``continental web`` (or ``python -m continental_web``) ``[--port 8000] [--host 127.0.0.1]
+[--allow-host NAME]``:
 start the local web table."""
 
 from __future__ import annotations
@@ -20,7 +21,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--results", default="results", help="folder whose replay files the start page lists"
     )
-    parser.add_argument("--models", default=None, help="folder of PPO .zip models offered by name")
+    parser.add_argument(
+        "--models", default=None, help="folder of PPO models (.npz or .zip) offered by name"
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another name the Host header may give (e.g. this machine's LAN address); "
+        "the loopback names and --host are always allowed",
+    )
     args = parser.parse_args(argv)
     try:
         import uvicorn
@@ -31,9 +42,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if not 0 <= args.port <= 65535:
         parser.error(f"--port {args.port} is out of range 0..65535")
+    from continental_web.security import LOOPBACK_HOSTS
+
+    hosts = [*LOOPBACK_HOSTS, *args.allow_host]
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(f"[{args.host}]" if ":" in args.host else args.host)
     app = create_app(
         models_dir=Path(args.models) if args.models else None,
         results_dir=Path(args.results),
+        allowed_hosts=hosts,
     )
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)

@@ -7,8 +7,9 @@
 | ``POST /api/games`` | ``{game, preset, opponents: [names], seed, seat, rounds or hands, name}`` | ``{id, state}`` |
 | ``GET /api/games/{id}`` | | the state for the person's seat |
 | ``POST /api/games/{id}/move`` | ``{action: "layoff 9S 2"}`` | the new state |
-| ``POST /api/games/{id}/advance`` | | one bot move, then the new state |
+| ``POST /api/games/{id}/advance`` | ``{}`` | one bot move, then the new state |
 | ``GET /api/games/{id}/record`` | | the finished game as a replay file (409 before the end) |
+| ``POST /api/games/{id}/replay`` | ``{}`` | the finished game opened as a replay: ``{id, steps, state}`` |
 | ``POST /api/replays`` | a replay file, or ``{file: name}`` from the results folder | ``{id, steps, state}`` |
 | ``GET /api/replays/{id}/{step}?seat=S`` | | the position after ``step`` moves from seat S's view |
 
@@ -18,22 +19,34 @@ locked step of one game, and a test client drives a game exactly as the page doe
 
 Refusals are JSON ``{"error": message}`` with a 4xx status: 400 for a malformed request or a move
 that cannot be read, 404 for an unknown id, 409 for a move that is not legal now (the engine's
-reason is in the message) or a request out of turn. A refused request changes nothing.
+reason is in the message) or a request out of turn, 403/415/413 for a request from another
+origin, not JSON, or too large (``continental_web.security``), 503 while a model is still
+loading or when engine work passes its time limit. A refused request changes nothing.
+
+Engine work (bots, replays, model loads) runs in worker threads (``off_loop``), never on the
+event loop, so one slow request does not hold up the others.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from continental_web import worker
+from continental_web.security import LOOPBACK_HOSTS, GuardMiddleware, read_json
 from continental_web.session import (
     GAMES,
+    REPLAY_TIME_LIMIT,
     Opponents,
     Replay,
     SessionStore,
@@ -45,21 +58,44 @@ from continental_web.session import (
 )
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY = 2_000_000  # bytes; a replay of the longest game is far smaller
+ENGINE_TIME_LIMIT = 30.0  # seconds a request waits for engine work (a bot, a model) in a thread
+T = TypeVar("T")
+
+
+async def off_loop(fn: Callable[[], T], limit: float = ENGINE_TIME_LIMIT) -> T:
+    """Run ``fn`` in a worker thread so that the event loop keeps answering; WebError 503 when
+    it takes over ``limit`` seconds (the thread finishes on its own; its result is dropped)."""
+    with anyio.move_on_after(limit):
+        return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+    raise WebError(503, f"the server took over {limit:g} s on this request; try again")
+
+
+def client_of(request: Request) -> str:
+    """The client's address (the per-client cap of the store)."""
+    return request.client.host if request.client else ""
 
 
 def create_app(
     models_dir: Path | None = None,
     results_dir: Path | None = None,
     store: SessionStore | None = None,
+    allowed_hosts: Sequence[str] | None = None,
+    opponents: Opponents | None = None,
 ) -> FastAPI:
-    """The web application; ``models_dir`` holds the PPO models offered by name."""
+    """The web application; ``models_dir`` holds the PPO models offered by name.
+
+    ``allowed_hosts`` are the names the ``Host`` header may give (default the loopback names;
+    ``python -m continental_web --host`` adds its own).
+    """
     app = FastAPI(title="Continental", docs_url=None, redoc_url=None, openapi_url=None)
-    opponents = Opponents(default_models_dir() if models_dir is None else models_dir)
+    if opponents is None:
+        opponents = Opponents(default_models_dir() if models_dir is None else models_dir)
     store = store or SessionStore()
     app.state.store = store
     app.state.opponents = opponents
     app.state.results_dir = results_dir
+    app.add_middleware(GuardMiddleware)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> JSONResponse:
@@ -69,17 +105,14 @@ def create_app(
     async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": "malformed request"}, status_code=400)
 
-    async def body_json(request: Request) -> dict[str, Any]:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise WebError(413, f"request body over {MAX_BODY} bytes")
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError as exc:
-            raise WebError(400, f"request body is not JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise WebError(400, "request body must be a JSON object")
-        return data
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def _server_error(request: Request, exc: Exception) -> JSONResponse:
+        # never a traceback or a server path in an answer
+        return JSONResponse({"error": f"the server failed ({type(exc).__name__})"}, 500)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -93,44 +126,54 @@ def create_app(
                     "label": spec["label"],
                     "presets": spec["presets"],
                     "opponents": opponents.names(name),
+                    "labels": opponents.labels(name),
                 }
                 for name, spec in GAMES.items()
             },
             "opponents": opponents.names(),
             "bots": opponents.bots,
-            "models": list(opponents.models),
+            "models": opponents.offered_models(),
+            "models_loading": opponents.pending_models(),
             "replay_files": record_files(results_dir),
         }
 
     @app.post("/api/games")
     async def create_game(request: Request) -> dict[str, Any]:
-        data = await body_json(request)
+        data = await read_json(request)
         allowed = {"game", "preset", "opponents", "seed", "seat", "rounds", "hands", "name"}
         unknown = sorted(set(data) - allowed)
         if unknown:
-            raise WebError(400, f"unknown fields {unknown}; allowed: {sorted(allowed)}")
-        session = new_session(opponents, **data)
-        game_id = store.add(session)
-        return {"id": game_id, "state": store.run(game_id, lambda s: s.state())}
+            raise WebError(400, f"unknown fields {unknown[:10]}; allowed: {sorted(allowed)}")
+        client = client_of(request)
+
+        def start() -> dict[str, Any]:
+            session = new_session(opponents, **data)
+            game_id = store.add(session, client)
+            return {"id": game_id, "state": store.run(game_id, lambda s: s.state())}
+
+        return await off_loop(start)
 
     @app.get("/api/games/{game_id}")
-    def game_state(game_id: str) -> dict[str, Any]:
-        return store.run(game_id, lambda s: s.state())
+    async def game_state(game_id: str) -> dict[str, Any]:
+        return await off_loop(lambda: store.run(game_id, lambda s: s.state()))
 
     @app.post("/api/games/{game_id}/move")
     async def move(game_id: str, request: Request) -> dict[str, Any]:
-        data = await body_json(request)
+        data = await read_json(request)
         if set(data) != {"action"}:
             raise WebError(400, 'expected {"action": "<move text>"}')
-        return store.run(game_id, lambda s: s.move(data["action"]))
+        return await off_loop(lambda: store.run(game_id, lambda s: s.move(data["action"])))
 
     @app.post("/api/games/{game_id}/advance")
-    def advance(game_id: str) -> dict[str, Any]:
-        return store.run(game_id, lambda s: s.advance())
+    async def advance(game_id: str, request: Request) -> dict[str, Any]:
+        data = await read_json(request)
+        if data:
+            raise WebError(400, "advance takes an empty JSON object")
+        return await off_loop(lambda: store.run(game_id, lambda s: s.advance()))
 
     @app.get("/api/games/{game_id}/record")
-    def record(game_id: str) -> Response:
-        rec = store.run(game_id, lambda s: s.record())
+    async def record(game_id: str) -> Response:
+        rec = await off_loop(lambda: store.run(game_id, lambda s: s.record()))
         filename = f"continental_seed{rec['seed']}.json"
         return Response(
             json.dumps(rec, indent=1),
@@ -138,18 +181,44 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
 
-    @app.post("/api/replays")
-    async def open_replay(request: Request) -> dict[str, Any]:
-        data = await body_json(request)
-        if set(data) == {"file"}:
-            data = load_record_file(results_dir, data["file"])
+    @app.post("/api/games/{game_id}/replay")
+    async def replay_own(game_id: str, request: Request) -> dict[str, Any]:
+        await read_json(request)
+        client = client_of(request)
+
+        def open_own() -> dict[str, Any]:
+            return _open(store.run(game_id, lambda s: s.record()), client)
+
+        return await off_loop(open_own, REPLAY_TIME_LIMIT + 5)
+
+    def _open(data: dict[str, Any], client: str) -> dict[str, Any]:
         replay = Replay(data)
-        replay_id = store.add_replay(replay)
+        replay_id = store.add_replay(replay, client)
         return {"id": replay_id, "steps": replay.steps, "state": replay.frame(0)}
 
+    @app.post("/api/replays")
+    async def open_replay(request: Request) -> dict[str, Any]:
+        data = await read_json(request)
+        client = client_of(request)
+
+        def check_and_open() -> dict[str, Any]:
+            record = data
+            if set(record) == {"file"}:
+                record = load_record_file(results_dir, record["file"])
+            Replay(record, checked=([], []))  # the fields, in milliseconds, before the moves
+            # every move, in the worker process: seconds of engine work hold no lock here
+            checked = worker.run(
+                worker.check_record, record, REPLAY_TIME_LIMIT, timeout=REPLAY_TIME_LIMIT + 10
+            )
+            replay = Replay(record, checked=checked)
+            replay_id = store.add_replay(replay, client)
+            return {"id": replay_id, "steps": replay.steps, "state": replay.frame(0)}
+
+        return await off_loop(check_and_open, REPLAY_TIME_LIMIT + 15)
+
     @app.get("/api/replays/{replay_id}/{step}")
-    def replay_frame(replay_id: str, step: int, seat: int | None = None) -> dict[str, Any]:
-        return store.get_replay(replay_id).frame(step, seat)
+    async def replay_frame(replay_id: str, step: int, seat: int | None = None) -> dict[str, Any]:
+        return await off_loop(lambda: store.get_replay(replay_id).frame(step, seat))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -17,6 +17,7 @@ from continental_env.fifteen.game import MAX_PLAYERS, MIN_PLAYERS, Game
 GOAL = "15 cards in sequences: 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 TARGET = 50
+LOG_LENGTH = 150
 
 
 def new_game(players: int, seed: int, hands: int | None) -> Game:
@@ -70,6 +71,19 @@ def after_move(game: Game, hands_before: int, names: Sequence[str]) -> list[str]
     if not game.is_over:
         lines.append(f"Hand {game.hand_index + 1} dealt; {names[game.dealer]} deals")
     return lines
+
+
+def hand_end(record: dict[str, Any]) -> dict[str, Any]:
+    """What a finished hand showed (``hand_history``): the winner's sequences and the chips."""
+    return {
+        "round": record["hand"],
+        "closer": record["winner"],
+        "end": record["end"],
+        "points": list(record["chips"]),
+        "melds": list(record["melds"] or []),
+        "shown": None,
+        "table": [],
+    }
 
 
 def round_results(game: Game) -> list[dict[str, Any]]:
@@ -163,7 +177,7 @@ def state(
         "stock_size": view.stock_size,
         "seats": seats,
         "legal": [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions],
-        "log": list(log[-40:]),
+        "log": list(log[-LOG_LENGTH:]),
         "score_label": "chips",
         "round_label": "hand",
         "higher_wins": True,

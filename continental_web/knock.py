@@ -19,6 +19,7 @@ from continental_env.knock.render import describe_hand_end
 GOAL = "knock with deadwood 5 or less, or rummy / color / continental; over 100 points is out"
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+LOG_LENGTH = 150
 
 
 def new_game(players: int, seed: int) -> Game:
@@ -67,6 +68,22 @@ def after_move(game: Game, hands_before: int, names: Sequence[str]) -> list[str]
     if len(game.hand_history) > hands_before:
         lines += describe_hand_end(game.hand_history[-1], names)
     return lines
+
+
+def hand_end(record: dict[str, Any]) -> dict[str, Any]:
+    """What a finished hand showed (``hand_history``): every hand, its deadwood and points, the
+    announcer's lays."""
+    return {
+        "round": record["hand"],
+        "closer": record["announcer"],
+        "end": record["end"],
+        "points": list(record["points"]),
+        "chips": list(record["chips"]),
+        "deadwood": list(record["deadwood"]),
+        "shown": [None if h is None else h.split() for h in record["shown"]],
+        "melds": list(record["lays"] or []),
+        "table": [],
+    }
 
 
 def dealt_line(game: Game, names: Sequence[str]) -> str:
@@ -194,7 +211,7 @@ def state(
         "stock_size": view.stock_size,
         "seats": seats,
         "legal": [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions],
-        "log": list(log[-40:]),
+        "log": list(log[-LOG_LENGTH:]),
         "score_label": "pts",
         "round_label": "hand",
         "higher_wins": False,

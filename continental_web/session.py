@@ -15,8 +15,10 @@ view (by default the seat the person played), never from everyone's at once.
 
 from __future__ import annotations
 
+import re
 import secrets
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +26,7 @@ from typing import Any
 
 from agents import make_agent
 from agents.base import PlayerView
-from continental_env.cards import JOKER, NUM_TYPES, card_to_str, format_cards
+from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, format_cards
 from continental_env.game import CLAIM, DRAW, PASS, TAKE, Game
 from continental_env.rules import PRESETS, RuleConfig
 
@@ -48,10 +50,23 @@ except ImportError:  # pragma: no cover - an installation without the knock game
 
 RECORD_FORMAT = "continental-web-replay"
 RECORD_VERSION = 1
-LOG_LENGTH = 40
-MAX_GAMES = 64  # games kept in memory; the oldest finished (then oldest) is dropped beyond it
+LOG_LENGTH = 150  # log lines a response carries (the page scrolls them)
+MAX_GAMES = 64  # games kept in memory (see ``SessionStore``)
+MAX_PER_CLIENT = 8  # games (and replays) one client address may hold
+GAME_TTL = 6 * 3600.0  # seconds a game in progress is kept after its last request
+FINISHED_TTL = 1800.0  # the same for a finished game or a replay
 MAX_SEED = 2**63 - 1
+MAX_REPLAY_ACTIONS = 20_000  # far above the longest game played at the table
+REPLAY_TIME_LIMIT = 5.0  # seconds of engine work to check one uploaded record
 BOT_NAMES = ("random", "greedy", "strong", "search")
+# What a player reads for a bot's registry name; a name missing here reads as itself
+# (``bot_label``), so a bot registered later appears with a sensible label.
+BOT_LABELS: dict[str, tuple[str, str]] = {
+    "random": ("Rookie", "plays any legal move at random"),
+    "greedy": ("Casual", "the simplest sound play"),
+    "strong": ("Expert", "counts the cards seen and plans to win"),
+    "search": ("Master", "looks ahead over sampled deals (slower)"),
+}
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 # Game families the page can start: label, presets with their player ranges. A game plugs in
@@ -86,6 +101,9 @@ class WebError(Exception):
         self.status = status
         self.message = message
 
+    def __reduce__(self) -> tuple[Any, tuple[int, str]]:  # raised in the worker process too
+        return (WebError, (self.status, self.message))
+
 
 # ---------------------------------------------------------------------- opponents
 
@@ -102,11 +120,37 @@ def available_bots() -> list[str]:
     return names
 
 
+def game_bots(game: str) -> list[str]:
+    """The bots registered for ``game`` (``fifteen``, ``knock``) in ``agents.games``."""
+    try:
+        from agents.games import game_spec
+
+        return list(game_spec(game).agent_names)
+    except (ImportError, ValueError):  # pragma: no cover - an installation without that game
+        return list(FIFTEEN_BOTS if game == "fifteen" else KNOCK_BOTS)
+
+
+def bot_label(name: str) -> dict[str, str]:
+    """``{"label", "about"}`` a player reads for the bot or model ``name``."""
+    if name in BOT_LABELS:
+        label, about = BOT_LABELS[name]
+    elif name.startswith("search:"):
+        label, about = "Master", f"looks ahead over {name[7:]} sampled deals"
+    else:
+        label = name.replace("_", " ").replace(":", " ").strip().capitalize() or "Bot"
+        about = f"the {name} bot"
+    return {"label": label, "about": about}
+
+
 def model_files(models_dir: Path | None) -> dict[str, Path]:
-    """Shipped PPO models by name (file stem); the page only ever sees the names."""
+    """Shipped PPO models by name (file stem), a numpy export (``.npz``, no torch needed)
+    preferred over the ``.zip`` of the same name; the page only ever sees the names."""
     if models_dir is None or not models_dir.is_dir():
         return {}
-    return {p.stem: p for p in sorted(models_dir.glob("*.zip"))}
+    out: dict[str, Path] = {}
+    for path in sorted(models_dir.glob("*.zip")) + sorted(models_dir.glob("*.npz")):
+        out[path.stem] = path  # the .npz, listed last, wins
+    return dict(sorted(out.items()))
 
 
 def default_models_dir() -> Path:
@@ -116,42 +160,180 @@ def default_models_dir() -> Path:
     return Path(agents.__file__).resolve().parent / "models"
 
 
+def load_model(path: Path, seed: int) -> Any:
+    """The PPO agent in ``path`` (``make_agent("ppo:PATH")``); the probe and the tables use it."""
+    return make_agent(f"ppo:{path}", seed)
+
+
+def model_error(name: str, path: Path, exc: BaseException) -> str:
+    """A one-line reason a model does not load, naming the model, never the server's path."""
+    if isinstance(exc, ImportError):
+        return (
+            f"opponent {name!r} cannot load on this installation: it needs torch and sb3-contrib "
+            f"(the [train] extra) or a numpy export of the model ({exc.name or 'a module'} is missing)"
+        )
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    for secret in (f"ppo:{path}", str(path), str(path.parent)):
+        text = text.replace(secret, name)
+    return f"opponent {name!r} cannot load: {text}"
+
+
+# Probe answers by (file, modification time): a server tries each model file once.
+_PROBED: dict[tuple[str, float], str] = {}
+
+
+class ModelProbe:
+    """Whether each model loads under this installation: tried once with a time limit, in the
+    worker process (``continental_web.worker``: an import of torch does not slow the server, and
+    a load past the limit is stopped) or, with ``mode="thread"``, in a thread of this process;
+    the answer is cached. ``status(name)`` is ``"ok"``, ``"pending"`` or the reason."""
+
+    def __init__(
+        self, models: dict[str, Path], time_limit: float = 60.0, mode: str = "process"
+    ) -> None:
+        if mode not in ("process", "thread"):
+            raise ValueError(f"mode {mode!r}: choose process or thread")
+        self.models = models
+        self.time_limit = time_limit
+        self.mode = mode
+        self._status: dict[str, str] = {name: "pending" for name in models}
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._started = 0.0
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Begin probing in a daemon thread (once)."""
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._started = time.monotonic()
+            self._thread = threading.Thread(target=self._run, name="model-probe", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            for name, path in self.models.items():
+                result = self._try(name, path)
+                with self._lock:
+                    self._status[name] = result
+        finally:
+            self._done.set()
+
+    def _try(self, name: str, path: Path) -> str:
+        if self.mode == "thread":
+            try:
+                load_model(path, 0)
+            except Exception as exc:  # any failure: the model is simply not offered
+                return model_error(name, path, exc)
+            return "ok"
+        try:
+            key = (str(path.resolve()), path.stat().st_mtime)
+        except OSError:
+            return f"opponent {name!r} cannot load: the file is unreadable"
+        if key not in _PROBED:
+            from continental_web import worker
+
+            try:
+                _PROBED[key] = worker.run_once(
+                    worker.probe_model, name, str(path), timeout=self.time_limit
+                )
+            except WebError:
+                return f"opponent {name!r} did not load within {self.time_limit:g} s"
+        return _PROBED[key]
+
+    def status(self, name: str) -> str:
+        """``ok``, ``pending`` (still loading, within the time limit) or why it is not offered."""
+        with self._lock:
+            state = self._status.get(name, f"no model named {name!r}")
+            late = self._thread is not None and time.monotonic() - self._started > self.time_limit
+        if state == "pending" and late:
+            return f"opponent {name!r} did not load within {self.time_limit:.0f} s"
+        return state
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until every model was tried (for tests and the load script)."""
+        return self._done.wait(timeout)
+
+
 class Opponents:
     """The opponent names the server offers, and how to build each one."""
 
-    def __init__(self, models_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        models_dir: Path | None = None,
+        probe: bool = True,
+        probe_time_limit: float = 60.0,
+        probe_mode: str = "process",
+    ) -> None:
         self.bots = available_bots()
         self.models = model_files(models_dir)
+        self.probe = ModelProbe(self.models, probe_time_limit, probe_mode)
+        if probe:
+            self.probe.start()
+
+    def offered_models(self) -> list[str]:
+        """The models that loaded under this installation."""
+        return [m for m in self.models if self.probe.status(m) == "ok"]
+
+    def pending_models(self) -> list[str]:
+        """The models still being tried."""
+        return [m for m in self.models if self.probe.status(m) == "pending"]
 
     def names(self, game: str = "continental") -> list[str]:
         """Every name the start page may send for ``game``."""
-        if game == "fifteen":
-            return list(FIFTEEN_BOTS)
-        if game == "knock":
-            return list(KNOCK_BOTS)
-        return [*self.bots, *self.models]
+        if game in ("fifteen", "knock"):
+            return game_bots(game)
+        return [*self.bots, *self.offered_models()]
 
-    def build(self, name: str, seed: int, game: Any, seat: int, kind: str = "continental") -> Any:
-        """The agent for ``name`` at ``seat``; WebError 400 for a name the server does not offer."""
+    def labels(self, game: str = "continental") -> dict[str, dict[str, str]]:
+        """What a player reads for each offered name."""
+        return {name: self.label(name, game) for name in self.names(game)}
+
+    def label(self, name: str, game: str = "continental") -> dict[str, str]:
+        """``{"label", "about"}`` for one bot or model name."""
+        if game == "continental" and name in self.models:
+            return {"label": "Trained", "about": f"a policy trained by self-play ({name})"}
+        return bot_label(name)
+
+    def seat_name(self, name: str, seat: int, game: str = "continental") -> str:
+        """A bot's name at the table: its label and seat, e.g. ``Casual (1)``."""
+        return f"{self.label(name, game)['label']} ({seat})"
+
+    def check(self, name: Any, kind: str = "continental") -> None:
+        """WebError naming why ``name`` cannot play ``kind`` here (400, or 503 while loading)."""
+        if kind == "continental" and isinstance(name, str) and name in self.models:
+            state = self.probe.status(name)
+            if state == "pending":
+                raise WebError(503, f"opponent {name!r} is still loading; try again in a moment")
+            if state != "ok":
+                raise WebError(400, state)
         offered = self.names(kind)
         if not isinstance(name, str) or name not in offered:
             raise WebError(
-                400, f"unknown opponent {name!r} for {kind}; choose one of {', '.join(offered)}"
+                400,
+                f"unknown opponent {str(name)[:40]!r} for {kind}; choose one of {', '.join(offered)}",
             )
+
+    def build(self, name: str, seed: int, game: Any, seat: int, kind: str = "continental") -> Any:
+        """The agent for ``name`` at ``seat``; WebError 400 for a name the server does not offer."""
+        self.check(name, kind)
         if kind != "continental":
             return make_agent(name, seed, game=kind)
         if name in self.bots:
             return make_agent(name, seed)
+        path = self.models[name]
         try:
-            agent = make_agent(f"ppo:{self.models[name]}", seed)
-        except ImportError as exc:
-            raise WebError(400, f"opponent {name!r} needs the [train] extra: {exc}") from None
+            agent = load_model(path, seed)
+        except Exception as exc:  # the probe loaded it; a file changed since
+            raise WebError(400, model_error(name, path, exc)) from None
         from agents.ppo_agent import check_table
 
         try:
             check_table(agent, game.num_players)  # the model's own table size and observation
         except ValueError as exc:
-            raise WebError(400, f"opponent {name!r}: {exc}") from None
+            text = str(exc).replace(f"ppo:{path}", name).replace(str(path), name)
+            raise WebError(400, f"opponent {name!r}: {text}") from None
         return agent
 
 
@@ -163,8 +345,6 @@ def describe(game: Game, action: int, names: Sequence[str]) -> str:
     seat = game.actor
     who = names[seat]
     text = game.action_to_str(action)
-    if who.lower() == "you":  # "you pass", not "you passes"
-        return _second_person(describe(game, action, [*names[:seat], "@", *names[seat + 1 :]]))
     top = card_to_str(game.state.discard[-1]) if game.state.discard else "?"
     if action == DRAW:
         return f"{who} draws from the stock"
@@ -196,27 +376,65 @@ def describe(game: Game, action: int, names: Sequence[str]) -> str:
 
 
 def possessive(name: str) -> str:
-    """``greedy (1)'s`` or ``your``."""
+    """``Casual (1)'s`` or ``your``."""
     return "your" if name.lower() == "you" else f"{name}'s"
 
 
-_BASE_FORMS = {
-    "draws": "draw",
-    "takes": "take",
+# Third-person verbs of the log lines and their second-person forms ("you draw", "you are").
+_SECOND_PERSON = {
+    "announces": "announce",
+    "buys": "buy",
+    "calls": "call",
     "claims": "claim",
-    "passes": "pass",
-    "lays": "lay",
     "closes": "close",
+    "deals": "deal",
     "discards": "discard",
-    "swaps": "swap",
+    "does": "do",
+    "draws": "draw",
+    "goes": "go",
+    "has": "have",
+    "is": "are",
+    "lays": "lay",
     "moves": "move",
+    "passes": "pass",
+    "pays": "pay",
+    "plays": "play",
+    "swaps": "swap",
+    "takes": "take",
 }
+_VERB = re.compile(r"\b(" + "|".join(_SECOND_PERSON) + r")\b")
+_YOU = re.compile(r"\byou(?:'s)? ", re.IGNORECASE)
 
 
-def _second_person(line: str) -> str:
-    """``@ draws ...`` -> ``you draw ...``."""
-    verb, _, rest = line[2:].partition(" ")
-    return f"you {_BASE_FORMS.get(verb, verb)} {rest}".rstrip()
+def second_person(line: str) -> str:
+    """A log line about the person named "you" in the second person: ``you draws`` -> ``you
+    draw``, ``you claims 7C and takes`` -> ``you claim 7C and take``, ``you's trio`` ->
+    ``your trio``, ``you is out`` -> ``you are out``.
+
+    Each verb of a clause whose subject is "you" (up to the next ``;`` or ``,``) changes.
+    """
+    if not _YOU.search(line):
+        return line
+    line = re.sub(r"\b([Yy])ou's\b", r"\1our", line)
+    out = []
+    for part in re.split(r"([;,:])", line):
+        match = re.search(r"\byou (?=\w)", part, re.IGNORECASE)
+        if match:
+            head, tail = part[: match.end()], part[match.end() :]
+            # the verb right after "you", then any "and <verb>" in the same clause
+            tail = (
+                _VERB.sub(lambda m: _SECOND_PERSON[m[1]], tail, count=1)
+                if _VERB.match(tail)
+                else tail
+            )
+            tail = re.sub(
+                r"\band (" + "|".join(_SECOND_PERSON) + r")\b",
+                lambda m: "and " + _SECOND_PERSON[m[1]],
+                tail,
+            )
+            part = head + tail
+        out.append(part)
+    return "".join(out)
 
 
 def after_move(game: Game, melds_before: int, round_before: int, names: Sequence[str]) -> list[str]:
@@ -237,29 +455,92 @@ def after_move(game: Game, melds_before: int, round_before: int, names: Sequence
     return lines
 
 
-def play_logged(game: Any, action: int, names: Sequence[str], log: list[str]) -> None:
-    """Apply ``action`` (ValueError if illegal, game unchanged) and append its description."""
+def play_logged(
+    game: Any,
+    action: int,
+    names: Sequence[str],
+    log: list[str],
+    ends: list[dict[str, Any]] | None = None,
+) -> None:
+    """Apply ``action`` (ValueError if illegal, game unchanged) and append its description.
+
+    With ``ends``, a round's (or hand's) end appends what was shown when it was counted:
+    ``round_end``.
+    """
+    before = len(log)
     if FifteenGame is not None and isinstance(game, FifteenGame):
         line = fifteen.describe(game, action, names) if game.is_legal(action) else ""
         hands_before = len(game.hand_history)
         game.apply(action)
         log.append(line)
         log.extend(fifteen.after_move(game, hands_before, names))
-        return
-    if KnockGame is not None and isinstance(game, KnockGame):
+        if ends is not None and len(game.hand_history) > hands_before:
+            ends.append(fifteen.hand_end(game.hand_history[-1]))
+    elif KnockGame is not None and isinstance(game, KnockGame):
         line = knock.describe(game, action, names) if game.is_legal(action) else ""
         hands_before, dealt_before = len(game.hand_history), game.hand_index
         game.apply(action)
         log.append(line)
         log.extend(knock.after_move(game, hands_before, names))
+        if ends is not None and len(game.hand_history) > hands_before:
+            ends.append(knock.hand_end(game.hand_history[-1]))
         if game.hand_index != dealt_before and not game.is_over:
             log.append(knock.dealt_line(game, names))
-        return
-    line = describe(game, action, names) if game.is_legal(action) else ""
-    melds_before, round_before = len(game.state.table), game.state.round_index
-    game.apply(action)
-    log.append(line)
-    log.extend(after_move(game, melds_before, round_before, names))
+    else:
+        line = describe(game, action, names) if game.is_legal(action) else ""
+        melds_before, round_before = len(game.state.table), game.state.round_index
+        seen = _round_snapshot(game, action) if ends is not None else None
+        game.apply(action)
+        log.append(line)
+        log.extend(after_move(game, melds_before, round_before, names))
+        if seen is not None and ends is not None and game.state.round_index != round_before:
+            ends.append(round_end(game, *seen))
+    log[before:] = [second_person(x) for x in log[before:]]
+
+
+def _round_snapshot(game: Game, action: int) -> tuple[list[list[int]], list[dict[str, Any]], int]:
+    """Each hand and the table before ``action``, and its actor: the round's end is counted from
+    them if ``action`` ends the round (the engine deals the next round at once)."""
+    hands = [list(h) for h in game.state.hands]
+    actor = game.actor
+    text = game.action_to_str(action).split()
+    if text[0] in ("discard", "close") and len(text) > 1:
+        hands[actor][card_from_str(text[1])] -= 1  # the card leaves the hand
+    elif text[0] == "close":
+        hands[actor] = [0] * len(hands[actor])
+    table = [
+        {"owner": m.owner, "kind": m.kind, "cards": [card_to_str(c) for c in m.cards]}
+        for m in game.state.table
+    ]
+    return hands, table, actor
+
+
+def round_end(
+    game: Game, hands: list[list[int]], table: list[dict[str, Any]], actor: int
+) -> dict[str, Any]:
+    """What a finished contract round showed: every hand as counted (a seat whose counted cards
+    cannot be told from the position before the last move shows none), points, the final table.
+
+    At the table every other player counts the cards still in hand face up (RULES 1.6), so these
+    are public once the round is over.
+    """
+    last = game.state.round_history[-1]
+    pts = game.points
+    shown: list[list[str] | None] = []
+    for s, hand in enumerate(hands):
+        if s == last["closer"]:
+            shown.append([])
+            continue
+        cards = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(max(hand[c], 0))]
+        counted = sum(n * pts[c] for c, n in enumerate(hand) if n > 0)
+        shown.append(cards if counted == last["points"][s] and min(hand) >= 0 else None)
+    return {
+        "round": last["round"],
+        "closer": last["closer"],
+        "points": list(last["points"]),
+        "shown": shown,
+        "table": table,
+    }
 
 
 # ---------------------------------------------------------------------- what a seat sees
@@ -423,6 +704,11 @@ class Session:
     actions: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     created: int = 0
+    client: str = ""  # the address that started it (``SessionStore``'s per-client cap)
+    touched: float = 0.0  # time.monotonic() of its last request
+
+    def __post_init__(self) -> None:
+        self.config.setdefault("round_ends", [])
 
     def state(self) -> dict[str, Any]:
         """The page's data for the person's seat."""
@@ -472,7 +758,7 @@ class Session:
 
     def _play(self, action: int) -> None:
         text = self.game.action_to_str(action)
-        play_logged(self.game, action, self.names, self.log)
+        play_logged(self.game, action, self.names, self.log, self.config["round_ends"])
         self.actions.append(text)
         del self.log[:-LOG_LENGTH]
 
@@ -496,7 +782,7 @@ class Session:
             "game": self.kind,
             **rules,
             "num_players": self.game.num_players,
-            "seed": self.seed,
+            "seed": str(self.seed),  # a string: a page's JSON numbers are exact only below 2**53
             "seat": self.seat,
             "names": list(self.names),
             "opponents": list(self.config["opponents"]),
@@ -513,17 +799,24 @@ def build_state(
     config: dict[str, Any],
     seed: int | None,
 ) -> dict[str, Any]:
-    """``seat_state`` of the live game plus the finished rounds (and the seed once it is over)."""
+    """``seat_state`` of the live game plus the finished rounds (and the seed once it is over).
+
+    ``config`` is the game's setup; its ``round_ends`` (``play_logged``) are shown as
+    ``round_ends``: each finished round's counted hands, points and final table.
+    """
+    ends = list(config.get("round_ends", []))
+    config = {k: v for k, v in config.items() if k != "round_ends"}
     if FifteenGame is not None and isinstance(game, FifteenGame):
         extra: dict[str, Any] = {
             "config": dict(config),
             "rounds_played": fifteen.round_results(game),
             "round_number": len(game.hand_history) + (0 if game.is_over else 1),
             "game_over": game.is_over,
+            "round_ends": ends,
         }
         if game.is_over:
             extra["winners"] = game.winners()
-            extra["seed"] = seed
+            extra["seed"] = None if seed is None else str(seed)
         return fifteen.state(game, seat, names, log, extra)
     if KnockGame is not None and isinstance(game, KnockGame):
         extra = {
@@ -531,10 +824,11 @@ def build_state(
             "rounds_played": knock.round_results(game),
             "round_number": len(game.hand_history) + (0 if game.is_over else 1),
             "game_over": game.is_over,
+            "round_ends": ends,
         }
         if game.is_over:
             extra["winners"] = game.winners()
-            extra["seed"] = seed
+            extra["seed"] = None if seed is None else str(seed)
         return knock.state(game, seat, names, log, extra)
     view = PlayerView(game, seat)
     extra: dict[str, Any] = {
@@ -542,10 +836,11 @@ def build_state(
         "rounds_played": round_results(game),
         "round_number": game.state.round_index + 1 if not game.is_over else len(game.rules.rounds),
         "game_over": game.is_over,
+        "round_ends": ends,
     }
     if game.is_over:
         extra["winners"] = game.winners()
-        extra["seed"] = seed
+        extra["seed"] = None if seed is None else str(seed)
     state = seat_state(view, names, log, extra)
     if game.is_over and game.state.round_history[-1]["closer"] is not None:
         # The last round was closed: the top of the pile is the closing card, face down.
@@ -591,10 +886,10 @@ def new_session(
     if rounds is not None:
         if (
             not isinstance(rounds, list)
-            or not rounds
+            or not 1 <= len(rounds) <= 7
             or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 7 for r in rounds)
         ):
-            raise WebError(400, f"rounds {rounds!r} must be a non-empty list of 1..7")
+            raise WebError(400, f"rounds {str(rounds)[:40]} must list 1 to 7 rounds, each 1..7")
         rules = rules.with_rounds(tuple(rounds))
     g = Game.new(rules, players, seed=seed)
     names: list[str] = []
@@ -606,7 +901,7 @@ def new_session(
             continue
         bot = queue.pop(0)
         bots[s] = opponents_offer.build(bot, seed * 1000 + s, g, s)
-        names.append(f"{bot} ({s})")
+        names.append(opponents_offer.seat_name(bot, s))
     config = {
         "game": game,
         "preset": preset,
@@ -616,17 +911,30 @@ def new_session(
     }
     session = Session(g, seat, names, bots, config, seed)
     session.log.append(
-        f"Round {g.state.round} dealt; {names[g.state.dealer]} deals, {names[g.state.current]} plays first"
+        second_person(
+            f"Round {g.state.round} dealt; {names[g.state.dealer]} deals, "
+            f"{names[g.state.current]} plays first"
+        )
     )
     return session
 
 
+def parse_seed(seed: Any, draw: bool = True) -> int:
+    """A seed given as an integer or a string of digits (a page sends strings: its numbers are
+    exact only below 2**53); empty draws one when ``draw``. WebError 400 naming a bad one."""
+    if draw and (seed is None or seed == ""):
+        return secrets.randbelow(MAX_SEED)
+    if isinstance(seed, str) and seed.isascii() and seed.isdigit() and len(seed) <= 19:
+        seed = int(seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        shown = repr(seed)[:30]
+        raise WebError(400, f"seed {shown} must be a whole number in 0..{MAX_SEED} (or empty)")
+    return seed
+
+
 def _check_common(seed: Any, seat: Any, players: int, name: Any) -> int:
     """The seed (drawn when empty), seat and name fields; WebError 400 naming a bad one."""
-    if seed is None or seed == "":
-        seed = secrets.randbelow(MAX_SEED)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise WebError(400, f"seed {seed!r} must be an integer in 0..{MAX_SEED} (or empty)")
+    seed = parse_seed(seed)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
         raise WebError(400, f"seat {seat!r} must be an integer in 0..{players - 1}")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
@@ -662,7 +970,7 @@ def _new_fifteen(
             continue
         bot = queue.pop(0)
         bots[s] = offer.build(bot, seed * 1000 + s, g, s, kind="fifteen")
-        names.append(f"{bot} ({s})")
+        names.append(offer.seat_name(bot, s, "fifteen"))
     config = {
         "game": "fifteen",
         "preset": "fifteen",
@@ -671,7 +979,9 @@ def _new_fifteen(
         "hands_to_play": hands,
     }
     session = Session(g, seat, names, bots, config, seed, kind="fifteen")
-    session.log.append(f"Hand 1 dealt; {names[g.dealer]} deals, {names[g.current]} plays first")
+    session.log.append(
+        second_person(f"Hand 1 dealt; {names[g.dealer]} deals, {names[g.current]} plays first")
+    )
     return session
 
 
@@ -697,44 +1007,102 @@ def _new_knock(offer: Opponents, opponents: Any, seed: Any, seat: Any, name: Any
             continue
         bot = queue.pop(0)
         bots[s] = offer.build(bot, seed * 1000 + s, g, s, kind="knock")
-        names.append(f"{bot} ({s})")
+        names.append(offer.seat_name(bot, s, "knock"))
     config = {"game": "knock", "preset": "knock", "opponents": list(opponents), "seat": seat}
     session = Session(g, seat, names, bots, config, seed, kind="knock")
-    session.log.append(knock.dealt_line(g, names))
+    session.log.append(second_person(knock.dealt_line(g, names)))
     return session
 
 
 class SessionStore:
-    """Games by unguessable id; one lock for the dictionary, one per game for its moves."""
+    """Games and replays by unguessable id; one lock for the dictionaries, one per game.
 
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
+    Bounded three ways: a game in progress is dropped ``ttl`` seconds after its last request (a
+    finished game or a replay ``finished_ttl``), one client address holds at most ``per_client``
+    games (starting one more drops that client's least recently used), and at most ``max_games``
+    are kept in all. When the store is full, a finished game (then the least recently used game
+    idle for ``min_idle`` seconds) makes room; if every game is in active play, a new one is
+    refused (503) rather than evicting someone's game.
+    """
+
+    def __init__(
+        self,
+        max_games: int = MAX_GAMES,
+        per_client: int = MAX_PER_CLIENT,
+        ttl: float = GAME_TTL,
+        finished_ttl: float = FINISHED_TTL,
+        min_idle: float = 600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.max_games = max_games
+        self.per_client = per_client
+        self.ttl = ttl
+        self.finished_ttl = finished_ttl
+        self.min_idle = min_idle
+        self.clock = clock
         self._games: dict[str, Session] = {}
         self._replays: dict[str, Replay] = {}
         self._lock = threading.Lock()
         self._counter = 0
 
-    def add(self, session: Session) -> str:
-        """Store a session under a fresh id."""
+    def _expired(self, item: Any, now: float) -> bool:
+        over = isinstance(item, Replay) or item.game.is_over
+        return now - item.touched > (self.finished_ttl if over else self.ttl)
+
+    def _make_room(self, table: dict[str, Any], client: str, now: float) -> None:
+        """Drop expired entries, the client's oldest beyond its cap, then one for the total."""
+        for key in [k for k, v in table.items() if self._expired(v, now)]:
+            del table[key]
+        mine = sorted((v.touched, k) for k, v in table.items() if v.client == client)
+        while len(mine) >= self.per_client:
+            del table[mine.pop(0)[1]]
+        if len(table) < self.max_games:
+            return
+
+        def rank(key: str) -> tuple[bool, float]:
+            item = table[key]
+            active = not (isinstance(item, Replay) or item.game.is_over)
+            return (active, item.touched)
+
+        victim = min(table, key=rank)
+        item = table[victim]
+        if (
+            isinstance(item, Session)
+            and not item.game.is_over
+            and now - item.touched < self.min_idle
+        ):
+            raise WebError(503, "the server is full of games in play; try again later")
+        del table[victim]
+
+    def add(self, session: Session, client: str = "") -> str:
+        """Store a session under a fresh id (WebError 503 if every stored game is in play)."""
         with self._lock:
+            now = self.clock()
+            self._make_room(self._games, client, now)
             self._counter += 1
             session.created = self._counter
+            session.client = client
+            session.touched = now
             game_id = secrets.token_urlsafe(16)
             self._games[game_id] = session
-            while len(self._games) > self.max_games:
-                victim = min(
-                    self._games,
-                    key=lambda k: (not self._games[k].game.is_over, self._games[k].created),
-                )
-                del self._games[victim]
             return game_id
 
     def get(self, game_id: str) -> Session:
-        """The session for an id; WebError 404 if there is none."""
+        """The session for an id (its clock restarts); WebError 404 if there is none."""
         with self._lock:
             session = self._games.get(game_id)
+            now = self.clock()
+            if session is not None and self._expired(session, now):
+                del self._games[game_id]
+                session = None
+            if session is not None:
+                session.touched = now
         if session is None:
-            raise WebError(404, "no such game (it may have ended and been dropped)")
+            raise WebError(
+                404,
+                "no such game: it ended and was dropped, it was left idle too long, or the "
+                "server restarted",
+            )
         return session
 
     def run(self, game_id: str, fn: Callable[[Session], Any]) -> Any:
@@ -743,95 +1111,200 @@ class SessionStore:
         with session.lock:
             return fn(session)
 
-    def add_replay(self, replay: Replay) -> str:
+    def add_replay(self, replay: Replay, client: str = "") -> str:
         """Store a replay under a fresh id."""
         with self._lock:
+            now = self.clock()
+            self._make_room(self._replays, client, now)
+            replay.client = client
+            replay.touched = now
             replay_id = secrets.token_urlsafe(16)
             self._replays[replay_id] = replay
-            while len(self._replays) > self.max_games:
-                del self._replays[next(iter(self._replays))]
             return replay_id
 
     def get_replay(self, replay_id: str) -> Replay:
         """The replay for an id; WebError 404 if there is none."""
         with self._lock:
             replay = self._replays.get(replay_id)
+            now = self.clock()
+            if replay is not None and self._expired(replay, now):
+                del self._replays[replay_id]
+                replay = None
+            if replay is not None:
+                replay.touched = now
         if replay is None:
-            raise WebError(404, "no such replay")
+            raise WebError(404, "no such replay: it was dropped after a while; open it again")
         return replay
 
 
 # ---------------------------------------------------------------------- replays
 
 
-class Replay:
-    """A recorded game replayed through the engine, shown step by step from one seat."""
+# The engine options a record may carry: only what the table itself creates, so that a record
+# cannot ask for a huge game (a 10**7-hand knock game, 100,000 decks).
+REPLAY_OPTIONS: dict[str, dict[str, tuple[int, int, bool]]] = {  # name: (low, high, may be None)
+    "fifteen": {
+        "target": (1, 1000, True),
+        "hands": (1, 20, True),
+        "max_turns_per_hand": (1, 200, False),
+        "max_hands": (1, 100, False),
+    },
+    "knock": {
+        "stake": (1, 1000, False),
+        "max_turns_per_hand": (1, 200, False),
+        "max_hands": (1, 100, False),
+    },
+}
 
-    def __init__(self, record: Any) -> None:
+
+def _replay_options(kind: str, opts: Any) -> dict[str, Any]:
+    """The record's engine options, each checked against ``REPLAY_OPTIONS``."""
+    allowed = REPLAY_OPTIONS[kind]
+    if not isinstance(opts, dict) or not set(opts) <= set(allowed):
+        raise WebError(
+            400, f"malformed replay file: options must be a dict with keys among {sorted(allowed)}"
+        )
+    for key, value in opts.items():
+        low, high, may_be_none = allowed[key]
+        if value is None and may_be_none:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise WebError(
+                400,
+                f"malformed replay file: option {key} {str(value)[:20]} is not in {low}..{high}",
+            )
+    return dict(opts)
+
+
+def _replay_rules(record: dict[str, Any]) -> RuleConfig:
+    """The record's contract rules: a preset's, playing a chosen list of its rounds."""
+    preset = record.get("preset")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise WebError(400, f"replay of an unknown preset {str(preset)[:30]!r}")
+    raw = record.get("rules")
+    try:
+        rules = RuleConfig.from_dict(raw)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise WebError(400, f"malformed replay file: {str(exc)[:200]}") from None
+    rounds = list(rules.rounds)
+    if not 1 <= len(rounds) <= 7 or PRESETS[preset].with_rounds(tuple(rounds)) != rules:
+        raise WebError(
+            400,
+            f"malformed replay file: the rules are not those of the preset {preset!r} "
+            "(a record holds a preset's rules, with 1 to 7 of its rounds)",
+        )
+    return rules
+
+
+class Replay:
+    """A recorded game replayed through the engine, shown step by step from one seat.
+
+    A record is checked before anything is kept: bounded options and rules, at most
+    ``MAX_REPLAY_ACTIONS`` moves, each legal where it is played, within ``time_limit`` seconds
+    of engine work, and the game over at its end (a record of an unfinished game would show
+    hands still in play).
+    """
+
+    def __init__(
+        self,
+        record: Any,
+        time_limit: float = REPLAY_TIME_LIMIT,
+        checked: tuple[list[int], list[int]] | None = None,
+    ) -> None:
+        """``checked``: the action ids and final scores of this record, already checked
+        (``continental_web.worker.check_record``); the moves are then not replayed here."""
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise WebError(400, f'not a replay file: expected "format": "{RECORD_FORMAT}"')
         if record.get("version") != RECORD_VERSION:
-            raise WebError(400, f"replay version {record.get('version')!r} is not {RECORD_VERSION}")
+            shown = str(record.get("version"))[:20]
+            raise WebError(400, f"replay version {shown} is not {RECORD_VERSION}")
         kind = record.get("game", "continental")
-        if kind not in GAMES:
-            raise WebError(400, f"replay of an unknown game {kind!r}")
-        try:
-            rules = None if kind in ("fifteen", "knock") else RuleConfig.from_dict(record["rules"])
-            players = record["num_players"]
-            seed = record["seed"]
-            names = record["names"]
-            actions = record["actions"]
-            seat = record.get("seat", 0)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise WebError(400, f"malformed replay file: {exc}") from None
-        if not isinstance(players, int) or not isinstance(seed, int) or isinstance(seed, bool):
+        if not isinstance(kind, str) or kind not in GAMES:
+            raise WebError(400, f"replay of an unknown game {str(kind)[:30]!r}")
+        players = record.get("num_players")
+        names = record.get("names")
+        actions = record.get("actions")
+        seat = record.get("seat", 0)
+        if isinstance(players, bool) or not isinstance(players, int):
             raise WebError(400, "malformed replay file: num_players and seed must be integers")
+        limits = next(iter(GAMES[kind]["presets"].values()))
+        if kind == "continental":
+            limits = GAMES[kind]["presets"].get(record.get("preset"), limits)
+        if not limits["min_players"] <= players <= limits["max_players"]:
+            raise WebError(400, f"malformed replay file: {players} players")
+        try:
+            seed = parse_seed(record.get("seed"), draw=False)
+        except WebError:
+            raise WebError(
+                400, "malformed replay file: num_players and seed must be integers"
+            ) from None
         if (
             not isinstance(names, list)
             or len(names) != players
             or not all(isinstance(n, str) for n in names)
         ):
             raise WebError(400, "malformed replay file: names must list one string per seat")
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        if not isinstance(actions, list) or not all(
+            isinstance(a, str) and len(a) <= 64 for a in actions
+        ):
             raise WebError(400, "malformed replay file: actions must be a list of action texts")
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise WebError(400, f"malformed replay file: seat {seat!r}")
+        if len(actions) > MAX_REPLAY_ACTIONS:
+            raise WebError(
+                413, f"replay of {len(actions)} moves: at most {MAX_REPLAY_ACTIONS} are replayed"
+            )
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise WebError(400, f"malformed replay file: seat {str(seat)[:20]}")
+        rules = None
         try:
             if kind == "fifteen":
-                opts = record.get("options")
-                allowed = {"target", "hands", "max_turns_per_hand", "max_hands"}
-                if not isinstance(opts, dict) or not set(opts) <= allowed:
-                    raise ValueError(f"options must be a dict with keys among {sorted(allowed)}")
+                opts = _replay_options(kind, record.get("options"))
                 self.start = FifteenGame.new(players, seed=seed, **opts)
             elif kind == "knock":
-                opts = record.get("options")
-                allowed = {"stake", "max_turns_per_hand", "max_hands"}
-                if not isinstance(opts, dict) or not set(opts) <= allowed:
-                    raise ValueError(f"options must be a dict with keys among {sorted(allowed)}")
+                opts = _replay_options(kind, record.get("options"))
                 self.start = KnockGame.new(players, seed=seed, **opts)
             else:
+                rules = _replay_rules(record)
                 self.start = Game.new(rules, players, seed=seed)
         except (TypeError, ValueError) as exc:
-            raise WebError(400, f"malformed replay file: {exc}") from None
+            raise WebError(400, f"malformed replay file: {str(exc)[:200]}") from None
         self.names = [str(n)[:40] for n in names]
         self.seat = seat
         self.kind = kind
-        self.preset = str(record.get("preset") or (rules.name if rules else kind))
-        # Check the whole record once: every action legal where it is played.
+        self.preset = str(record.get("preset") or (rules.name if rules else kind))[:40]
+        self.lock = threading.Lock()
+        self.client = ""
+        self.touched = 0.0
+        self._cursor = self.start.clone()
+        self._cursor_log: list[str] = ["Dealt"]
+        self._cursor_ends: list[dict[str, Any]] = []
+        self._cursor_step = 0
+        if checked is not None:
+            self.ids, self.final_scores = list(checked[0]), list(checked[1])
+            return
+        # Check the whole record once: every action legal where it is played, in bounded time.
+        deadline = time.monotonic() + time_limit
         self.ids: list[int] = []
         game = self.start.clone()
         for i, text in enumerate(actions):
+            if game.is_over:
+                raise WebError(400, f"replay move {i} {text[:64]!r} refused: the game is over")
             try:
                 action = game.action_from_str(text)
                 game.apply(action)
             except ValueError as exc:
                 raise WebError(400, f"replay move {i} {text!r} refused: {exc}") from None
             self.ids.append(action)
+            if not i % 64 and time.monotonic() > deadline:
+                raise WebError(
+                    413, f"replay refused: checking it took over {time_limit:g} s (move {i})"
+                )
+        if not game.is_over:
+            raise WebError(
+                400,
+                f"replay refused: the record stops after {len(actions)} moves, before the game "
+                "is over (a record is offered only for a finished game)",
+            )
         self.final_scores = list(game.scores)
-        self.lock = threading.Lock()
-        self._cursor = self.start.clone()
-        self._cursor_log: list[str] = ["Dealt"]
-        self._cursor_step = 0
 
     @property
     def steps(self) -> int:
@@ -849,12 +1322,19 @@ class Replay:
             if step < self._cursor_step:
                 self._cursor = self.start.clone()
                 self._cursor_log = ["Dealt"]
+                self._cursor_ends = []
                 self._cursor_step = 0
             while self._cursor_step < step:
-                play_logged(self._cursor, self.ids[self._cursor_step], self.names, self._cursor_log)
+                play_logged(
+                    self._cursor,
+                    self.ids[self._cursor_step],
+                    self.names,
+                    self._cursor_log,
+                    self._cursor_ends,
+                )
                 self._cursor_step += 1
             game = self._cursor
-            config = {"game": self.kind, "preset": self.preset}
+            config = {"game": self.kind, "preset": self.preset, "round_ends": self._cursor_ends}
             state = build_state(game, seat, self.names, self._cursor_log, config, None)
             following = self._next_text(step)
         state["legal"] = []  # a replay is watched, not played
@@ -886,8 +1366,9 @@ def load_record_file(results_dir: Path | None, name: Any) -> dict[str, Any]:
         raise WebError(400, f"no replay file named {name!r} in the results folder")
     try:
         return json.loads((results_dir / name).read_text(encoding="utf-8"))  # type: ignore[operator]
-    except (OSError, ValueError) as exc:
-        raise WebError(400, f"cannot read replay file {name!r}: {exc}") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        why = "not JSON" if isinstance(exc, ValueError | RecursionError) else "unreadable"
+        raise WebError(400, f"cannot read replay file {name!r}: {why}") from None
 
 
 def record_files(results_dir: Path | None) -> list[str]:

@@ -31,12 +31,14 @@ from continental_web.session import Opponents, SessionStore, build_state, new_se
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app(results_dir=tmp_path)
+    app = create_app(results_dir=tmp_path)
+    assert app.state.opponents.probe.wait(300), "the model probe did not finish"
+    return app
 
 
 @pytest.fixture
 def client(app):
-    return TestClient(app)
+    return TestClient(app, base_url="http://127.0.0.1")
 
 
 def start(client: TestClient, **body: Any) -> tuple[str, dict]:
@@ -72,7 +74,7 @@ def play_out(client: TestClient, gid: str, state: dict, rng: random.Random, each
         if state["your_move"]:
             r = move(client, gid, rng.choice(texts(state)))
         else:
-            r = client.post(f"/api/games/{gid}/advance")
+            r = client.post(f"/api/games/{gid}/advance", json={})
         assert r.status_code == 200, r.text
         state = r.json()
         if each:
@@ -117,7 +119,9 @@ def test_the_page_and_its_assets_are_served_locally(client):
         ({"opponents": []}, "non-empty list"),
         ({"opponents": ["greedy"] * 6, "preset": "continental_us"}, "7 players"),
         ({"opponents": ["greedy"], "seed": -1}, "seed -1"),
-        ({"opponents": ["greedy"], "seed": "12"}, "seed '12'"),
+        ({"opponents": ["greedy"], "seed": "12x"}, "seed '12x'"),
+        ({"opponents": ["greedy"], "seed": str(2**63)}, "seed 9223372036854775808 must be"),
+        ({"opponents": ["greedy"], "rounds": [1] * 8}, "must list 1 to 7 rounds"),
         ({"opponents": ["greedy"], "seat": 2}, "seat 2"),
         ({"opponents": ["greedy"], "rounds": [8]}, "rounds [8]"),
         ({"opponents": ["greedy"], "model": "x.zip"}, "unknown fields ['model']"),
@@ -146,14 +150,14 @@ def test_game_ids_are_unguessable_and_unknown_ids_are_404(client):
     assert all(len(i) >= 22 for i in ids)  # token_urlsafe(16): 128 random bits
     for path in ("/api/games/nope", "/api/games/1"):
         assert client.get(path).status_code == 404
-    assert client.post("/api/games/nope/advance").status_code == 404
+    assert client.post("/api/games/nope/advance", json={}).status_code == 404
 
 
 def test_a_ppo_model_plays_by_name(client):
     gid, state = start(
         client, opponents=["ppo_continental_4p", "greedy", "strong"], seed=5, rounds=[1]
     )
-    assert state["names"][1].startswith("ppo_continental_4p")
+    assert state["names"][1].startswith("Trained")
     final = play_out(client, gid, state, random.Random(0))
     assert len(final["rounds_played"]) == 1
 
@@ -178,7 +182,7 @@ def test_draw_opens_the_claim_window_and_bots_answer_one_move_at_a_time(client, 
     assert "asked whether to claim QH" in state["prompt"]
     assert state["log"][-1] == "you draw from the stock"
     moves_before = app.state.store.get(gid).game.moves
-    state = client.post(f"/api/games/{gid}/advance").json()
+    state = client.post(f"/api/games/{gid}/advance", json={}).json()
     assert app.state.store.get(gid).game.moves == moves_before + 1  # exactly one bot move
     assert "QH" in state["log"][-1]
 
@@ -268,7 +272,7 @@ def test_layoff_natural_and_joker_at_a_chosen_end(client, app):
     assert state["table"][0]["cards"] == ["JK", "5H", "6H", "7H", "8H"]
     state = move(client, gid, "layoff 9H 0").json()
     assert state["table"][0]["cards"][-1] == "9H"
-    assert state["log"][-1] == "you lay off 9H on greedy (1)'s run #0"
+    assert state["log"][-1] == "you lay off 9H on Casual (1)'s run #0"
     state = move(client, gid, "layoff KC 0").status_code
     assert state == 409  # KC does not fit
 
@@ -294,7 +298,7 @@ def test_swap_takes_the_joker_into_hand(client, app):
     state = move(client, gid, "swap 6H 0").json()
     assert state["table"][0]["cards"] == ["5H", "6H", "7H", "8H"]
     assert "JK" in flat_hand(state) and state["hand"][-1]["suit"] == "jokers"
-    assert state["log"][-1] == "you swap 6H for the joker in greedy (1)'s run #0"
+    assert state["log"][-1] == "you swap 6H for the joker in Casual (1)'s run #0"
 
 
 def test_movejoker_in_the_us_rules(client, app):
@@ -359,13 +363,13 @@ def test_out_of_turn_requests_are_refused(client, app):
     gid = scripted(app, game, ["greedy"])
     before = app.state.store.get(gid).game.to_dict()
     r = move(client, gid, "discard KC")
-    assert r.status_code == 409 and "greedy (1)'s move, not yours" in r.json()["error"]
+    assert r.status_code == 409 and "Casual (1)'s move, not yours" in r.json()["error"]
     r = client.get(f"/api/games/{gid}/record")
     assert r.status_code == 409 and "once the game is over" in r.json()["error"]
     assert app.state.store.get(gid).game.to_dict() == before
     game = make_game(hands=["5C 9D KC", "2C 3D 9H"], discard="7C", current=0, phase="play")
     gid = scripted(app, game, ["greedy"])
-    r = client.post(f"/api/games/{gid}/advance")
+    r = client.post(f"/api/games/{gid}/advance", json={})
     assert r.status_code == 409 and "it is your move" in r.json()["error"]
 
 
@@ -384,7 +388,7 @@ def test_a_whole_game_records_and_replays_through_the_engine(client, tmp_path):
         random.Random(3),
         each=lambda s: seen_rounds.append(len(s["rounds_played"])),
     )
-    assert final["game_over"] and final["seed"] == 11
+    assert final["game_over"] and final["seed"] == "11"
     assert [r["round"] for r in final["rounds_played"]] == [1, 2]
     totals = [sum(r["points"][s] for r in final["rounds_played"]) for s in range(3)]
     assert [s["score"] for s in final["seats"]] == totals
@@ -392,7 +396,7 @@ def test_a_whole_game_records_and_replays_through_the_engine(client, tmp_path):
     r = client.get(f"/api/games/{gid}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     record = r.json()
-    assert record["seed"] == 11 and record["preset"] == "continental_es"
+    assert record["seed"] == "11" and record["preset"] == "continental_es"
     # replaying the record through the engine gives the same game
     g = Game.new(web_session.RuleConfig.from_dict(record["rules"]), 3, seed=11)
     for text in record["actions"]:
@@ -446,7 +450,7 @@ def test_tampered_or_malformed_replays_are_refused(client):
 
 def test_games_side_by_side_do_not_interfere(app):
     """Two games with one seed played at once in threads end exactly like one played alone."""
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://127.0.0.1")
 
     def run(seed: int, out: dict) -> None:
         gid, state = start(client, opponents=["greedy", "random"], seed=seed, rounds=[1])
@@ -466,7 +470,7 @@ def test_games_side_by_side_do_not_interfere(app):
 
 
 def test_one_game_is_locked_against_simultaneous_requests(app):
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://127.0.0.1")
     game = make_game(
         hands=["5C 9D", "2C 3D 9H TC JD QH KS", "2D 3H 9S TD JH QS KC"],
         table=[(0, "trio", "4C 4D 4H")],
@@ -480,7 +484,7 @@ def test_one_game_is_locked_against_simultaneous_requests(app):
     codes: list[int] = []
 
     def poke() -> None:
-        codes.append(client.post(f"/api/games/{gid}/advance").status_code)
+        codes.append(client.post(f"/api/games/{gid}/advance", json={}).status_code)
 
     threads = [threading.Thread(target=poke) for _ in range(8)]
     for t in threads:
@@ -493,11 +497,68 @@ def test_one_game_is_locked_against_simultaneous_requests(app):
     assert session.game.actor == 0
 
 
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 def test_the_store_keeps_a_bounded_number_of_games():
-    store = SessionStore(max_games=3)
+    clock = FakeClock()
+    store = SessionStore(max_games=3, per_client=5, min_idle=600, clock=clock)
     offer = Opponents(None)
-    ids = [store.add(new_session(offer, opponents=["random"], seed=i)) for i in range(5)]
-    assert len(store._games) == 3 and ids[-1] in store._games and ids[0] not in store._games
+
+    def game(seed: int):
+        return new_session(offer, opponents=["random"], seed=seed)
+
+    ids = []
+    for i in range(3):
+        ids.append(store.add(game(i), "a"))
+        clock.now += 10
+    # full of games in play a moment ago: a fourth is refused, nobody's game is dropped
+    with pytest.raises(web_session.WebError, match="full of games in play") as refused:
+        store.add(game(9), "b")
+    assert refused.value.status == 503 and set(store._games) == set(ids)
+    # a finished game makes room first, even if it is the most recently used
+    store.get(ids[2]).game.state.phase = "game_over"
+    store.get(ids[1])  # a request restarts a game's clock
+    newer = store.add(game(10), "b")
+    assert set(store._games) == {ids[0], ids[1], newer}
+    # idle for over min_idle, the least recently used game in play makes room
+    clock.now += 700
+    store.get(ids[1])
+    newest = store.add(game(11), "b")
+    assert set(store._games) == {ids[1], newer, newest}
+
+
+def test_games_expire_by_age_and_one_client_holds_a_bounded_number():
+    clock = FakeClock()
+    store = SessionStore(max_games=50, per_client=2, ttl=3600, finished_ttl=60, clock=clock)
+    offer = Opponents(None)
+    a1 = store.add(new_session(offer, opponents=["random"], seed=1), "10.0.0.1")
+    clock.now += 1
+    a2 = store.add(new_session(offer, opponents=["random"], seed=2), "10.0.0.1")
+    b1 = store.add(new_session(offer, opponents=["random"], seed=3), "10.0.0.2")
+    clock.now += 1
+    # a third game of one client drops its own least recently used, never another client's
+    a3 = store.add(new_session(offer, opponents=["random"], seed=4), "10.0.0.1")
+    assert set(store._games) == {a2, b1, a3}
+    with pytest.raises(web_session.WebError) as gone:
+        store.get(a1)
+    assert gone.value.status == 404 and "no such game" in gone.value.message
+    # by age: a game in progress lives an hour after its last request, a finished one a minute
+    store.get(a3).game.state.phase = "game_over"
+    clock.now += 120
+    store.get(b1)
+    with pytest.raises(web_session.WebError):
+        store.get(a3)
+    clock.now += 3500
+    store.get(b1)  # still in use
+    with pytest.raises(web_session.WebError):
+        store.get(a2)  # idle for over an hour
+    assert set(store._games) == {b1}
 
 
 # ---------------------------------------------------------------------- hidden information

@@ -33,7 +33,7 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
-    return TestClient(app)
+    return TestClient(app, base_url="http://127.0.0.1")
 
 
 def scripted(app, game: Game) -> str:

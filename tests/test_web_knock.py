@@ -35,7 +35,7 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
-    return TestClient(app)
+    return TestClient(app, base_url="http://127.0.0.1")
 
 
 def scripted(app, game: Game) -> str:
@@ -71,7 +71,7 @@ def test_knock_then_buy_back_at_the_table(client, app):
     assert any("bonus 10 from each other player" in line for line in state["log"])
     # Seats 2 and 3 (over 80) answer buy or pass before the next deal: the bots, here.
     while state["phase"] == "buy" and not state["your_move"]:
-        state = client.post(f"/api/games/{gid}/advance").json()
+        state = client.post(f"/api/games/{gid}/advance", json={}).json()
     assert state["round"] == 2 and any("Hand 2 dealt" in line for line in state["log"])
     # The hand's totals include the scores it started from; a buy-back shows from the next hand.
     assert state["rounds_played"][0]["totals"] == [5, 78, 92, 81]

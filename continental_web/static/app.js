@@ -48,11 +48,13 @@ function el(tag, attrs, ...children) {
 
 // ------------------------------------------------------------------ server calls
 
-async function api(method, path, body) {
+// Every request that changes something is a JSON POST (the server refuses anything else).
+// ``raw`` sends a text as it is: a replay file's seed must not pass through a JS number.
+async function api(method, path, body, raw) {
   const opts = { method, headers: {} };
-  if (body !== undefined) {
+  if (method !== "GET") {
     opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
+    opts.body = raw !== undefined ? raw : JSON.stringify(body === undefined ? {} : body);
   }
   const res = await fetch(path, opts);
   let data = null;
@@ -61,8 +63,34 @@ async function api(method, path, body) {
   } catch (e) {
     data = { error: `server answered ${res.status}` };
   }
-  if (!res.ok) throw new Error(data.error || `server answered ${res.status}`);
+  if (!res.ok) {
+    const err = new Error(data.error || `server answered ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
   return data;
+}
+
+// The game in progress survives a reload (its id in the address) and a second tab (storage).
+const STORE_KEY = "continental.game";
+
+function rememberGame(id) {
+  try {
+    if (id) localStorage.setItem(STORE_KEY, id);
+    else localStorage.removeItem(STORE_KEY);
+  } catch (e) { /* storage off: the address still holds the id */ }
+  const want = id ? `#game=${id}` : "";
+  if (location.hash !== want) history.replaceState(null, "", location.pathname + location.search + want);
+}
+
+function storedGame() {
+  const m = /^#game=([A-Za-z0-9_-]{10,64})$/.exec(location.hash);
+  if (m) return m[1];
+  try {
+    return localStorage.getItem(STORE_KEY);
+  } catch (e) {
+    return null;
+  }
 }
 
 function showError(msg) {
@@ -112,10 +140,17 @@ async function loadOptions() {
   const opts = await api("GET", "/api/options");
   ui.options = opts;
   const game = $("f-game");
+  const keep = game.value;
   game.innerHTML = "";
   for (const [name, spec] of Object.entries(opts.games)) game.append(el("option", { value: name, text: spec.label }));
+  if (keep && opts.games[keep]) game.value = keep;
   game.onchange = fillPresets;
   fillPresets();
+  // a trained model is offered once the server has loaded it: ask again in a moment
+  clearTimeout(loadOptions.timer);
+  if (opts.models_loading && opts.models_loading.length) {
+    loadOptions.timer = setTimeout(() => { if (!ui.mode) loadOptions().catch(() => {}); }, 3000);
+  }
   const files = $("replay-files");
   files.innerHTML = "";
   files.append(el("option", { value: "", text: opts.replay_files.length ? "(choose a file)" : "(none in results/)" }));
@@ -125,8 +160,10 @@ async function loadOptions() {
 function fillPresets() {
   const spec = ui.options.games[$("f-game").value];
   const preset = $("f-preset");
+  const keep = preset.value;
   preset.innerHTML = "";
   for (const name of Object.keys(spec.presets)) preset.append(el("option", { value: name, text: name }));
+  if (keep && spec.presets[keep]) preset.value = keep;
   preset.onchange = fillPlayers;
   const isFifteen = $("f-game").value === "fifteen";
   $("f-rounds-label").hidden = isFifteen || $("f-game").value === "knock";
@@ -153,7 +190,11 @@ function fillOpponents() {
   const offered = ui.options.games[$("f-game").value].opponents;
   for (let i = 0; i < n - 1; i++) {
     const sel = el("select", { name: `opponent${i}`, class: "opponent" });
-    for (const name of offered) sel.append(el("option", { value: name, text: name }));
+    const labels = ui.options.games[$("f-game").value].labels || {};
+    for (const name of offered) {
+      const l = labels[name];
+      sel.append(el("option", { value: name, text: l ? `${l.label} \u2014 ${l.about}` : name }));
+    }
     sel.value = offered.includes(old[i]) ? old[i] : offered.includes("greedy") ? "greedy" : offered[0];
     box.append(el("label", {}, `Opponent ${i + 1} `, sel));
   }
@@ -176,7 +217,7 @@ async function startGame(ev) {
     preset: $("f-preset").value,
     opponents: [...document.querySelectorAll("#f-opponents select")].map((s) => s.value),
     seat: Number($("f-seat").value),
-    seed: seedText ? Number(seedText) : null,
+    seed: seedText || null, // a string: JS numbers are exact only below 2^53
     name: $("f-name").value.trim() || "you",
   };
   if (body.game === "fifteen") {
@@ -187,6 +228,7 @@ async function startGame(ev) {
     const data = await api("POST", "/api/games", body);
     enterTable("game");
     ui.gameId = data.id;
+    rememberGame(data.id);
     ui.roundsShown = 0;
     show(data.state);
   } catch (e) {
@@ -197,20 +239,20 @@ async function startGame(ev) {
 async function openReplay() {
   const upload = $("replay-upload").files[0];
   const name = $("replay-files").value;
-  let body;
-  try {
-    if (upload) body = JSON.parse(await upload.text());
-    else if (name) body = { file: name };
-    else {
-      showError("choose a replay file to upload or one from results/");
+  let raw;
+  if (upload) {
+    if (upload.size > 1000000) {
+      showError(`${upload.name} is ${upload.size} bytes: a replay file is at most 1,000,000`);
       return;
     }
-  } catch (e) {
-    showError(`the file is not JSON: ${e.message}`);
+    raw = await upload.text(); // sent as it is: JSON.parse would round a seed above 2^53
+  } else if (name) raw = JSON.stringify({ file: name });
+  else {
+    showError("choose a replay file to upload or one from results/");
     return;
   }
   try {
-    const data = await api("POST", "/api/replays", body);
+    const data = await api("POST", "/api/replays", undefined, raw);
     startReplay(data);
   } catch (e) {
     showError(e.message);
@@ -241,7 +283,19 @@ function enterTable(mode) {
   closeOverlay();
 }
 
+function askLeave() {
+  const s = ui.state;
+  if (ui.mode !== "game" || !s || s.game_over) return leaveTable();
+  openOverlay("Leave this game?", [
+    el("p", { text: "The game will be abandoned: this browser will not come back to it. (A reload or a second tab keeps it.)" }),
+  ], [
+    { label: "Stay at the table", primary: true, action: closeOverlay },
+    { label: "Leave", id: "confirm-leave", action: leaveTable },
+  ]);
+}
+
 function leaveTable() {
+  if (ui.mode === "game") rememberGame(null);
   clearTimeout(ui.botTimer);
   stopReplayPlay();
   ui.mode = null;
@@ -267,10 +321,40 @@ async function play(text) {
     ui.selected = null;
     show(state);
   } catch (e) {
-    showError(e.message);
+    gameError(e);
   } finally {
     ui.busy = false;
   }
+}
+
+// A refused request: a vanished game is explained and left; a request another tab answered
+// first (409) is followed by the game's current state; anything else is shown.
+function gameError(e, quiet) {
+  if (e.status === 404 && ui.mode === "game") return gameGone(e.message);
+  if (e.status === 409 && ui.mode === "game" && ui.gameId) {
+    if (!quiet) showError(e.message);
+    return refresh();
+  }
+  showError(e.message);
+}
+
+async function refresh() {
+  try {
+    show(await api("GET", `/api/games/${ui.gameId}`));
+  } catch (e) {
+    if (e.status === 404) gameGone(e.message);
+    else showError(e.message);
+  }
+}
+
+function gameGone(message) {
+  clearTimeout(ui.botTimer);
+  rememberGame(null);
+  ui.mode = "gone";
+  openOverlay("This game is no longer on the server", [
+    el("p", { text: `The server answered: ${message}.` }),
+    el("p", { text: "Games in progress are kept for a few hours after their last move, finished ones for half an hour, and none survive a restart of the server." }),
+  ], [{ label: "New game", primary: true, action: leaveTable }]);
 }
 
 function scheduleBot() {
@@ -294,7 +378,7 @@ async function advanceBot() {
     const state = await api("POST", `/api/games/${ui.gameId}/advance`);
     show(state);
   } catch (e) {
-    showError(e.message);
+    gameError(e, true); // a 409: another tab of this game moved the bot first
   } finally {
     ui.busy = false;
   }
@@ -397,6 +481,10 @@ function render() {
   renderCardMoves(s);
   renderAllMoves(s);
   renderLog(s);
+  const sheet = $("sheet");
+  sheet.innerHTML = "";
+  if (s.rounds_played.length) sheet.append(scoreSheet(s));
+  else sheet.append(el("p", { class: "muted", text: `No ${s.round_label || "round"} finished yet.` }));
   if (s.replay) {
     $("r-step").textContent = `move ${s.replay.step} / ${s.replay.steps}`;
   }
@@ -599,7 +687,7 @@ function renderAllMoves(s) {
 function renderLog(s) {
   const box = $("log");
   box.innerHTML = "";
-  for (const line of s.log.slice(-40)) box.append(el("li", { class: line.startsWith("Round") ? "round-line" : "", text: line }));
+  for (const line of s.log) box.append(el("li", { class: /^(Round|Hand) /.test(line) ? "round-line" : "", text: line }));
   box.scrollTop = box.scrollHeight;
 }
 
@@ -607,7 +695,7 @@ function renderLog(s) {
 
 function pointsTable(s, roundIndex) {
   const r = s.rounds_played[roundIndex];
-  const label = s.score_label === "chips" ? "chips this hand" : "points this round";
+  const label = `${s.score_label === "chips" ? "chips" : "points"} this ${s.round_label || "round"}`;
   const rows = s.seats.map((seat) =>
     el("tr", { class: r.closer === seat.seat ? "closer" : "" },
       el("td", { text: seat.name }),
@@ -626,10 +714,59 @@ function roundSummary(s) {
   const who = r.closer === null ? (knock ? "Nobody announced (turn limit)" : `Nobody ${verb} (stock or turn limit)`) : `${s.names[r.closer]} ${verb}`;
   const body = [el("p", { text: `${who} after ${r.turns} turns.` })];
   if ((fifteen || knock) && r.melds.length) body.push(winnerMelds(s, r));
+  const end = (s.round_ends || [])[s.rounds_played.length - 1];
+  if (end) body.push(revealNode(s, end));
   body.push(pointsTable(s, s.rounds_played.length - 1));
   openOverlay(`${fifteen || knock ? "Hand" : "Round"} ${r.round} over`, body, [
-    { label: s.game_over ? "See the result" : "Next round", primary: true, action: () => { closeOverlay(); if (s.game_over) gameOver(ui.state); else scheduleBot(); } },
+    { label: s.game_over ? "See the result" : `Next ${s.round_label || "round"}`, primary: true, action: () => { closeOverlay(); if (s.game_over) gameOver(ui.state); else scheduleBot(); } },
   ]);
+}
+
+// What a finished round showed: each hand as counted, with its points, and the final table.
+function revealNode(s, end) {
+  const box = el("div", { class: "reveal" });
+  if (end.table && end.table.length) {
+    const table = el("div", { class: "reveal-table" }, el("div", { class: "owner-name", text: "The table at the end" }));
+    for (const m of end.table) {
+      table.append(el("div", { class: "meld" },
+        el("span", { class: "meld-label", text: `${s.names[m.owner]}: ${m.kind}` }),
+        el("span", { class: "meld-cards" }, ...m.cards.map((c) => cardNode(c, { tiny: true })))));
+    }
+    box.append(table);
+  }
+  if (end.shown) {
+    const unit = s.score_label || "pts";
+    for (const seat of s.seats) {
+      const cards = end.shown[seat.seat];
+      if (cards === undefined) continue;
+      const row = el("div", { class: "reveal-hand", "data-seat": seat.seat },
+        el("span", { class: "reveal-name", text: `${s.names[seat.seat]}` }),
+        el("span", { class: "reveal-points", text: `${end.points[seat.seat] > 0 && unit === "chips" ? "+" : ""}${end.points[seat.seat]} ${unit}` }));
+      const shown = el("span", { class: "meld-cards" });
+      if (cards === null) shown.append(el("span", { class: "muted", text: s.game === "knock" ? "out of the game" : "not shown" }));
+      else if (!cards.length) shown.append(el("span", { class: "muted", text: end.closer === seat.seat ? "went out" : "no cards" }));
+      else shown.append(...cards.map((c) => cardNode(c, { tiny: true })));
+      if (end.deadwood && end.deadwood[seat.seat] !== null) shown.append(el("span", { class: "muted", text: ` deadwood ${end.deadwood[seat.seat]}` }));
+      row.append(shown);
+      box.append(row);
+    }
+  }
+  return box;
+}
+
+// Every finished round's points per player, with running totals.
+function scoreSheet(s) {
+  const label = s.round_label || "round";
+  const head = el("tr", {}, el("th", { text: label }), ...s.seats.map((seat) => el("th", { class: "num", text: s.names[seat.seat] })));
+  const rows = [];
+  const totals = s.seats.map(() => 0);
+  for (const r of s.rounds_played) {
+    r.points.forEach((p, i) => (totals[i] += p));
+    rows.push(el("tr", {}, el("td", { text: String(r.round) }), ...r.points.map((p, i) => el("td", { class: "num" + (r.closer === i ? " closer-cell" : ""), text: String(p) }))));
+  }
+  const unit = s.score_label === "chips" ? "chips" : s.score_label || "points";
+  const foot = el("tr", { class: "total" }, el("td", { text: `total ${unit}` }), ...s.seats.map((seat) => el("td", { class: "num", text: String(seat.score) })));
+  return el("table", { class: "points sheet" }, el("thead", {}, head), el("tbody", {}, ...rows, foot));
 }
 
 function gameOver(s) {
@@ -640,6 +777,8 @@ function gameOver(s) {
   openOverlay("Game over", [
     el("p", { text: `Winner: ${winners}. Seed ${s.seed}.` }),
     el("table", { class: "points" }, el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "total" }))), el("tbody", {}, ...rows)),
+    el("h3", { text: "Score sheet" }),
+    scoreSheet(s),
   ], [
     { label: "Download replay", href: `/api/games/${ui.gameId}/record`, id: "download-replay" },
     { label: "Watch the replay", action: watchOwnReplay },
@@ -650,8 +789,7 @@ function gameOver(s) {
 
 async function watchOwnReplay() {
   try {
-    const record = await api("GET", `/api/games/${ui.gameId}/record`);
-    const data = await api("POST", "/api/replays", record);
+    const data = await api("POST", `/api/games/${ui.gameId}/replay`);
     startReplay(data);
   } catch (e) {
     showError(e.message);
@@ -669,7 +807,7 @@ function openOverlay(title, body, buttons) {
   for (const btn of buttons) {
     const node = btn.href
       ? el("a", { class: "button", href: btn.href, download: "", id: btn.id, text: btn.label })
-      : el("button", { type: "button", class: btn.primary ? "primary" : "", text: btn.label, onclick: btn.action });
+      : el("button", { type: "button", class: btn.primary ? "primary" : "", id: btn.id, text: btn.label, onclick: btn.action });
     bb.append(node);
   }
   $("overlay").hidden = false;
@@ -749,7 +887,9 @@ function onKey(ev) {
 function init() {
   $("start-form").addEventListener("submit", startGame);
   $("replay-open").addEventListener("click", openReplay);
-  $("t-leave").addEventListener("click", leaveTable);
+  $("t-leave").addEventListener("click", askLeave);
+  $("t-rules").addEventListener("click", showRules);
+  $("start-rules").addEventListener("click", showRules);
   $("r-first").addEventListener("click", () => replayGo(0));
   $("r-prev").addEventListener("click", () => replayGo(ui.replayStep - 1));
   $("r-next").addEventListener("click", () => replayGo(ui.replayStep + 1));
@@ -759,6 +899,55 @@ function init() {
   document.addEventListener("keydown", onKey);
   $("auto-pass").addEventListener("change", () => { $("auto-pass").blur(); scheduleBot(); });
   loadOptions().catch((e) => showError(e.message));
+  resume();
+}
+
+// Back to the game in progress after a reload or in a second tab.
+async function resume() {
+  const id = storedGame();
+  if (!id) return;
+  try {
+    const state = await api("GET", `/api/games/${id}`);
+    enterTable("game");
+    ui.gameId = id;
+    rememberGame(id);
+    ui.roundsShown = state.rounds_played.length; // summaries already seen are not shown again
+    show(state);
+  } catch (e) {
+    rememberGame(null);
+    const note = $("resume-note");
+    note.textContent = e.status === 404
+      ? "Your last game is no longer on the server (games are kept a few hours after their last move, and not across a restart). Deal a new one below."
+      : `Could not return to your last game: ${e.message}`;
+    note.hidden = false;
+  }
+}
+
+const RULES = {
+  continental: [
+    "Seven rounds, each with a contract: 2 trios; trio + run; 2 runs; 3 trios; 2 trios + run; trio + 2 runs; 3 runs. A trio is three or more cards of one rank; a run is four or more in sequence of one suit. Jokers are wild.",
+    "Your turn: take the top discard or draw from the stock, then discard one card. When another player declines a discard you may claim it out of turn: you take it and a penalty card from the stock.",
+    "Once you hold the contract, lay it down in one move. After that you may lay off cards on any meld on the table and swap a natural card for a joker in a run.",
+    "Close by laying off or discarding your last card face down. Everyone else scores the cards left in hand (jokers 50, aces 20, K Q J 10 are 10, others their face; the Spanish rules count 9 and 8 as 10 and 7 to 2 as 5). After the last round the lowest total wins.",
+  ],
+  fifteen: [
+    "Fifteen cards each. Draw (stock or discard), then discard. You go out when your fifteen cards, after a discard, form sequences of one suit: 3+3+3+3+3, 4+4+4+3 or 5+4+3+3.",
+    "Going out wins chips from every other player. Dealt a winning hand, you may go out at once without drawing. The game ends when someone reaches the chip target, or after the hands chosen.",
+  ],
+  knock: [
+    "Seven cards each; draw, then discard. At the start of your turn you may knock if your deadwood (cards not in trios or runs, aces 1) is 5 or less. Rummy, color and continental are better hands announced with a discard and pay a bonus.",
+    "When a hand ends everyone shows their cards and scores their deadwood (aces 15); the announcer scores by the announcement. Over 100 points you are out, unless you buy back in for chips. The last player in takes the pot.",
+  ],
+};
+
+function showRules() {
+  const s = ui.state;
+  const game = s ? s.game : $("f-game").value;
+  const keys = [["D", "draw"], ["T", "take the discard"], ["C", "claim"], ["P", "pass"], ["L", "lay down"], ["X", "close"], ["K", "knock"], ["O", "go out as dealt"]];
+  openOverlay("How to play", [
+    ...(RULES[game] || RULES.continental).map((t) => el("p", { text: t })),
+    el("p", { class: "muted", text: "Click a card to choose it and see its moves; click it again to discard it. Keys: " + keys.map(([k, v]) => `${k} ${v}`).join(", ") + "; arrows pick a card, Enter discards it, Esc puts it back." }),
+  ], [{ label: "Close", primary: true, action: closeOverlay }]);
 }
 
 init();
