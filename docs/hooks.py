@@ -2,6 +2,8 @@
 
 The plots and reports live in ``results/`` (the commands that make them write there) and the
 changelog at the repository's root; the site links them without keeping a second copy in ``docs/``.
+Pages link the figures as ``../results/NAME`` (right when read in the repository); the site keeps
+them under ``results/`` beside the pages, so those links are rewritten on the way in.
 """
 
 from __future__ import annotations
@@ -22,3 +24,7 @@ def on_files(files: Files, config: Any) -> Files:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     files.append(File.generated(config, "changelog.md", content=changelog))
     return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Files) -> str:
+    return markdown.replace("](../results/", "](results/")
