@@ -1,0 +1,604 @@
+/*
+ * Compiled kernels for the hot pure functions of 53-count tuples.
+ *
+ * Each function here is a line-by-line port of a pure-Python reference that stays in the
+ * package as the readable definition (continental_env/kernels.py says which, and how to pick
+ * the reference at run time). The ports must return exactly what the reference returns, ties
+ * included, so that the bots' decisions are bit-identical whichever path runs:
+ *
+ * - every sort reproduces Python's stable sort on the same keys (ties broken by the original
+ *   position, which is what a stable sort keeps);
+ * - floating point follows the same operations in the same order (Python floats are IEEE
+ *   doubles; the build turns off contraction into fused multiply-adds), and `sum()` of floats
+ *   is emulated as the running interpreter does it (plain left-to-right before 3.12,
+ *   Neumaier-compensated from 3.12 on);
+ * - enumerations (combinations, combinations with replacement) visit in itertools' order.
+ *
+ * Card ids: 0..51 are naturals (suit * 13 + rank, rank 0 = ace), 52 is the joker.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NT 53    /* card types */
+#define JK 52    /* the joker */
+#define NR 13    /* ranks */
+#define MAXW 64  /* run windows: 4 suits x at most 14 starts */
+#define MAXRUN 13
+
+/* ------------------------------------------------------------------------- helpers */
+
+/* Read a sequence of 53 non-negative ints (a tuple on the hot path) into `out`. */
+static int read_counts(PyObject *obj, int *out, const char *name) {
+    PyObject *seq = PySequence_Fast(obj, "counts must be a sequence");
+    if (seq == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NT) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %d card counts, got %zd", name, NT,
+                     PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int i = 0; i < NT; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > 1000000) {
+            PyErr_Format(PyExc_ValueError, "%s[%d] = %ld is not a card count", name, i, v);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *counts_tuple(const int *c) {
+    PyObject *t = PyTuple_New(NT);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < NT; i++) {
+        PyObject *v = PyLong_FromLong(c[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static inline int pymod(int a, int m) { /* Python's a % m for m > 0 */
+    int r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+/* sum() of a list of floats as the running interpreter computes it. Python 3.12 made sum()
+ * of floats compensated (Neumaier); earlier versions add left to right. An empty list sums to
+ * the int 0 there; callers handle that case themselves. */
+static double py_sum(const double *x, int n) {
+    if (n == 0) return 0.0;
+    double f = x[0];
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (int i = 1; i < n; i++) {
+        double t = f + x[i];
+        if (fabs(f) >= fabs(x[i]))
+            c += (f - t) + x[i];
+        else
+            c += (x[i] - t) + f;
+        f = t;
+    }
+    if (c != 0.0 && isfinite(c)) f += c;
+#else
+    for (int i = 1; i < n; i++) f += x[i];
+#endif
+    return f;
+}
+
+/* Rank lists of every run of exactly `min_run` positions (melds._min_spans): the first rank of
+ * each span; position i of the span is rank (first + i) % 13. */
+static int min_span_starts(int min_run, int wrap, int *starts) {
+    int n = wrap ? NR : 14 - min_run + 1;
+    for (int s = 0; s < n; s++) starts[s] = s;
+    return n;
+}
+
+/* ========================================================================= strong.make_plan */
+
+static inline double slot_cost(double unseen) { return 1.0 + 1.5 / (unseen + 0.25); }
+
+typedef struct {
+    double key;
+    int r;
+    double slot;
+} TrioCand;
+
+typedef struct {
+    double cost;
+    int w; /* index into the sorted windows: order of the card tuples */
+} RunCand;
+
+static int cmp_trio(const void *a, const void *b) {
+    const TrioCand *x = a, *y = b;
+    if (x->key < y->key) return -1;
+    if (x->key > y->key) return 1;
+    return x->r - y->r; /* the ranks differ: (key, r) decides the tuple order */
+}
+
+static int cmp_run(const void *a, const void *b) {
+    const RunCand *x = a, *y = b;
+    if (x->cost < y->cost) return -1;
+    if (x->cost > y->cost) return 1;
+    return x->w - y->w; /* windows are numbered in their tuple order */
+}
+
+static const double *g_bounds; /* qsort has no context argument */
+static int cmp_bound(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    if (g_bounds[x] < g_bounds[y]) return -1;
+    if (g_bounds[x] > g_bounds[y]) return 1;
+    return x - y; /* stable: the earlier combination first */
+}
+
+static int cmp_desc(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+static int lex_greater(const int *a, const int *b, int n) {
+    for (int k = 0; k < n; k++)
+        if (a[k] != b[k]) return a[k] > b[k];
+    return 0;
+}
+
+/* Windows of strong._run_windows: every suit and span as card tuples, sorted and distinct. */
+static int run_windows(int min_run, int wrap, int win[][MAXRUN]) {
+    int starts[NR + 1];
+    int ns = min_span_starts(min_run, wrap, starts);
+    int n = 0;
+    for (int suit = 0; suit < 4; suit++)
+        for (int s = 0; s < ns; s++) {
+            for (int i = 0; i < min_run; i++) win[n][i] = suit * NR + (starts[s] + i) % NR;
+            n++;
+        }
+    /* sort lexicographically (insertion sort: at most 56 windows) */
+    for (int i = 1; i < n; i++) {
+        int tmp[MAXRUN];
+        memcpy(tmp, win[i], sizeof tmp);
+        int j = i - 1;
+        while (j >= 0 && lex_greater(win[j], tmp, min_run)) {
+            memcpy(win[j + 1], win[j], sizeof tmp);
+            j--;
+        }
+        memcpy(win[j + 1], tmp, sizeof tmp);
+    }
+    /* drop duplicates (the set in the reference) */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && memcmp(win[m - 1], win[i], sizeof(int) * min_run) == 0) continue;
+        if (m != i) memcpy(win[m], win[i], sizeof(int) * MAXRUN);
+        m++;
+    }
+    return m;
+}
+
+/* Next combination of `k` indices out of `n` in itertools' order; 0 when done. */
+static int next_combination(int *idx, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == i + n - k) i--;
+    if (i < 0) return 0;
+    idx[i]++;
+    for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
+/* Next combination with replacement in itertools' order; 0 when done. */
+static int next_combination_r(int *idx, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == n - 1) i--;
+    if (i < 0) return 0;
+    int v = idx[i] + 1;
+    for (int j = i; j < k; j++) idx[j] = v;
+    return 1;
+}
+
+#define MAXCOMBO 4096
+#define MAXSLOTS 96
+
+static PyObject *k_make_plan(PyObject *self, PyObject *args) {
+    PyObject *hand_obj, *unseen_obj;
+    int trios, runs, min_run, wrap;
+    if (!PyArg_ParseTuple(args, "OOiiip", &hand_obj, &unseen_obj, &trios, &runs, &min_run, &wrap))
+        return NULL;
+    int hand[NT], unseen[NT];
+    if (read_counts(hand_obj, hand, "hand") < 0 || read_counts(unseen_obj, unseen, "unseen") < 0)
+        return NULL;
+    if (trios < 0 || runs < 0 || trios > 7 || runs > 4 || min_run < 1 || min_run > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        return NULL;
+    }
+    const int jokers = hand[JK];
+    const double joker_help = 0.5 * unseen[JK];
+    double slot_of[NT];
+    for (int c = 0; c < NT; c++) slot_of[c] = slot_cost(unseen[c] + joker_help);
+
+    /* Trio candidates: every rank by the cost of the slots it still needs. */
+    TrioCand trio_cands[NR];
+    int nt = 0;
+    if (trios) {
+        for (int r = 0; r < NR; r++) {
+            int have = 0, left = 0;
+            for (int s = 0; s < 4; s++) {
+                have += hand[s * NR + r];
+                left += unseen[s * NR + r];
+            }
+            double slot = slot_cost(left + joker_help);
+            int need = 3 - have > 0 ? 3 - have : 0;
+            trio_cands[nt].key = need * slot - 0.01 * have;
+            trio_cands[nt].r = r;
+            trio_cands[nt].slot = slot;
+            nt++;
+        }
+        qsort(trio_cands, nt, sizeof(TrioCand), cmp_trio);
+        if (nt > trios + 3) nt = trios + 3; /* EXTRA_TRIO_CANDIDATES */
+    }
+
+    /* Run candidates: windows holding a hand natural, by the cost of their missing cards. */
+    static int win[MAXW][MAXRUN];
+    int nw = run_windows(min_run, wrap, win);
+    RunCand run_cands[2 * MAXW];
+    int nr = 0;
+    if (runs) {
+        for (int w = 0; w < nw; w++) {
+            int held = 0;
+            double cost = 0.0;
+            for (int i = 0; i < min_run; i++) {
+                int c = win[w][i];
+                if (hand[c])
+                    held++;
+                else
+                    cost += slot_of[c];
+            }
+            if (held) {
+                run_cands[nr].cost = cost;
+                run_cands[nr].w = w;
+                nr++;
+            }
+        }
+        if (nr < runs) {
+            for (int w = 0; w < nw; w++) {
+                double xs[MAXRUN] = {0};
+                for (int i = 0; i < min_run; i++) xs[i] = slot_of[win[w][i]];
+                run_cands[nr].cost = py_sum(xs, min_run);
+                run_cands[nr].w = w;
+                nr++;
+            }
+        }
+        qsort(run_cands, nr, sizeof(RunCand), cmp_run);
+        if (nr > runs + 3) nr = runs + 3; /* EXTRA_RUN_CANDIDATES */
+    }
+
+    /* Combinations, in itertools' order. */
+    static int run_combos[MAXCOMBO][4];
+    int n_run_combos = 0;
+    if (runs && nr > 0) {
+        int idx[4] = {0, 0, 0, 0};
+        do {
+            if (n_run_combos >= MAXCOMBO) {
+                PyErr_SetString(PyExc_ValueError, "too many run combinations");
+                return NULL;
+            }
+            memcpy(run_combos[n_run_combos++], idx, sizeof idx);
+        } while (next_combination_r(idx, runs, nr));
+    } else if (!runs) {
+        n_run_combos = 1; /* [()] */
+    }
+    static int trio_combos[MAXCOMBO][8];
+    int n_trio_combos = 0;
+    if (trios) {
+        if (trios <= nt) {
+            int idx[8];
+            for (int i = 0; i < trios; i++) idx[i] = i;
+            do {
+                if (n_trio_combos >= MAXCOMBO) {
+                    PyErr_SetString(PyExc_ValueError, "too many trio combinations");
+                    return NULL;
+                }
+                memcpy(trio_combos[n_trio_combos++], idx, sizeof idx);
+            } while (next_combination(idx, trios, nt));
+        }
+    } else {
+        n_trio_combos = 1;
+    }
+
+    /* Lower bounds of each run combination's cost (see the reference for why they hold). */
+    double dearest[2 * MAXW];
+    for (int k = 0; k < nr; k++) {
+        double d = 0.0;
+        int any = 0;
+        for (int i = 0; i < min_run; i++) {
+            int c = win[run_cands[k].w][i];
+            if (!hand[c] && (!any || slot_of[c] > d)) {
+                d = slot_of[c];
+                any = 1;
+            }
+        }
+        dearest[k] = any ? d : 0.0;
+    }
+    static double bounds[MAXCOMBO];
+    static int order[MAXCOMBO];
+    for (int p = 0; p < n_run_combos; p++) {
+        double bound = 0.0;
+        for (int j = 0; j < runs; j++) bound += run_cands[run_combos[p][j]].cost;
+        if (jokers && runs) {
+            double m = dearest[run_combos[p][0]];
+            for (int j = 1; j < runs; j++)
+                if (dearest[run_combos[p][j]] > m) m = dearest[run_combos[p][j]];
+            bound -= jokers * m;
+        }
+        bounds[p] = bound;
+        order[p] = p;
+    }
+    g_bounds = bounds;
+    qsort(order, n_run_combos, sizeof(int), cmp_bound);
+
+    int have_best = 0, best_int_zero = 0;
+    double best_cost = 0.0;
+    int best_missing = 0, best_pos = 0, best_tpos = 0;
+    int best_used[NT];
+    int best_run_combo = 0, best_trio_combo = 0;
+
+    for (int oi = 0; oi < n_run_combos; oi++) {
+        int pos = order[oi];
+        if (have_best && bounds[pos] > best_cost + 2e-9) break;
+        int need[NT];
+        memset(need, 0, sizeof need);
+        double slots[MAXSLOTS];
+        int ns = 0;
+        for (int j = 0; j < runs; j++) {
+            const int *cards = win[run_cands[run_combos[pos][j]].w];
+            for (int i = 0; i < min_run; i++) {
+                int c = cards[i];
+                int k = need[c];
+                need[c] = k + 1;
+                if (k >= hand[c]) {
+                    int extra = k - hand[c];
+                    int u = unseen[c] - extra;
+                    slots[ns++] = extra == 0 ? slot_of[c] : slot_cost((u > 0 ? u : 0) + joker_help);
+                }
+            }
+        }
+        int used[NT];
+        for (int c = 0; c < NT; c++) used[c] = need[c] < hand[c] ? need[c] : hand[c];
+        int trio_n[NR]; /* missing slots of each trio candidate given the runs' cards */
+        for (int t = 0; t < nt; t++) {
+            int r = trio_cands[t].r, have = 0;
+            for (int s = 0; s < 4; s++) {
+                int left = hand[s * NR + r] - used[s * NR + r];
+                if (left > 0) have += left;
+            }
+            trio_n[t] = 3 - have > 0 ? 3 - have : 0;
+        }
+        for (int tp = 0; tp < n_trio_combos; tp++) {
+            double t_slots[MAXSLOTS];
+            int n = ns;
+            memcpy(t_slots, slots, sizeof(double) * ns);
+            for (int j = 0; j < trios; j++) {
+                int t = trio_combos[tp][j];
+                for (int q = 0; q < trio_n[t]; q++) t_slots[n++] = trio_cands[t].slot;
+            }
+            qsort(t_slots, n, sizeof(double), cmp_desc); /* equal doubles are interchangeable */
+            int filled = jokers < n ? jokers : n;
+            int nrest = n - filled;
+            double cost = py_sum(t_slots + filled, nrest);
+            if (!have_best || cost < best_cost - 1e-9 ||
+                (cost <= best_cost + 1e-9 &&
+                 (pos < best_pos || (pos == best_pos && tp < best_tpos)))) {
+                have_best = 1;
+                best_cost = cost;
+                best_int_zero = nrest == 0; /* sum([]) is the int 0 */
+                best_missing = nrest;
+                memcpy(best_used, used, sizeof used);
+                best_run_combo = pos;
+                best_trio_combo = tp;
+                best_pos = pos;
+                best_tpos = tp;
+            }
+        }
+    }
+    if (!have_best) {
+        PyErr_SetString(PyExc_AssertionError, "make_plan found no combination");
+        return NULL;
+    }
+
+    /* The core: what the plan's runs and trios use, every joker, and run extensions. */
+    int core[NT];
+    int *used = best_used;
+    for (int j = 0; j < trios; j++) {
+        int r = trio_cands[trio_combos[best_trio_combo][j]].r;
+        for (int s = 0; s < 4; s++) {
+            int c = s * NR + r;
+            int left = hand[c] - used[c];
+            if (left > 0) used[c] += left;
+        }
+    }
+    for (int c = 0; c < NT; c++) core[c] = used[c];
+    core[JK] = jokers;
+    for (int j = 0; j < runs; j++) {
+        const int *cards = win[run_cands[run_combos[best_run_combo][j]].w];
+        int suit = cards[0] / NR;
+        for (int e = 0; e < 2; e++) { /* HIGH, then LOW; a fresh run for each end */
+            int start = cards[0] % NR, n = min_run;
+            for (;;) {
+                /* melds.end_card: the natural that extends this end, if the end is open */
+                if (n >= NR) break;
+                if (!wrap && (e == 1 ? !(start > 0) : !(start + n - 1 < NR))) break;
+                int c = suit * NR + pymod(start + (e == 1 ? -1 : n), NR);
+                int in_window = 0;
+                for (int i = 0; i < min_run; i++) in_window |= cards[i] == c;
+                if (hand[c] <= core[c] || in_window) break;
+                core[c] += 1;
+                n++; /* melds.extend_run */
+                if (e == 1) start = wrap ? pymod(start - 1, NR) : start - 1;
+            }
+        }
+    }
+    PyObject *core_t = counts_tuple(core);
+    if (core_t == NULL) return NULL;
+    PyObject *cost_obj = best_int_zero ? PyLong_FromLong(0) : PyFloat_FromDouble(best_cost);
+    if (cost_obj == NULL) {
+        Py_DECREF(core_t);
+        return NULL;
+    }
+    return Py_BuildValue("(NiN)", cost_obj, best_missing, core_t);
+}
+
+/* ===================================================================== melds._contract_exists */
+
+typedef struct {
+    int cards[MAXW][MAXRUN];
+    int n;
+    int size;
+    int steal;
+    int trios;
+} Windows;
+
+/* melds._trios_fit: the cheapest marginal joker costs, rank by rank, add up. */
+static int trios_fit(const int *counts, const int *stealable, int trios, int jokers) {
+    if (trios == 0) return 1;
+    int costs[NR * 8];
+    int n = 0;
+    for (int r = 0; r < NR; r++) {
+        int have = counts[r] + counts[NR + r] + counts[2 * NR + r] + counts[3 * NR + r];
+        int avail = have + stealable[r];
+        int prev = 0;
+        int top = avail < trios ? avail : trios;
+        for (int m = 1; m <= top; m++) {
+            int total = 3 * m - have > 0 ? 3 * m - have : 0;
+            costs[n++] = total - prev;
+            prev = total;
+        }
+    }
+    if (n < trios) return 0;
+    /* the sum of the `trios` smallest costs (partial selection sort: trios is small) */
+    int sum = 0;
+    for (int k = 0; k < trios; k++) {
+        int best = k;
+        for (int i = k + 1; i < n; i++)
+            if (costs[i] < costs[best]) best = i;
+        int tmp = costs[k];
+        costs[k] = costs[best];
+        costs[best] = tmp;
+        sum += costs[k];
+    }
+    return sum <= jokers;
+}
+
+static int exists_runs(int *work, const Windows *w, int first, int runs, int *stealable);
+
+static int try_window(int *work, const Windows *w, int i, const int *taken, int nt, int runs,
+                      int *stealable) {
+    int need = w->size - nt;
+    if (nt == 0 || need > work[JK]) return 0;
+    for (int k = 0; k < nt; k++) work[taken[k]]--;
+    work[JK] -= need;
+    int mark = w->steal && nt >= 2;
+    if (mark)
+        for (int k = 0; k < nt; k++) stealable[taken[k] % NR]++;
+    int found = exists_runs(work, w, i, runs - 1, stealable);
+    if (mark)
+        for (int k = 0; k < nt; k++) stealable[taken[k] % NR]--;
+    for (int k = 0; k < nt; k++) work[taken[k]]++;
+    work[JK] += need;
+    return found;
+}
+
+static int exists_runs(int *work, const Windows *w, int first, int runs, int *stealable) {
+    if (runs == 0) return trios_fit(work, stealable, w->trios, work[JK]);
+    for (int i = first; i < w->n; i++) {
+        const int *cards = w->cards[i];
+        int present[MAXRUN], np = 0;
+        for (int k = 0; k < w->size; k++)
+            if (work[cards[k]]) present[np++] = cards[k];
+        if (np == 0 || w->size - np > work[JK]) continue;
+        /* Every natural the window covers; then, with another run still to place, smaller
+         * subsets while the jokers last (a joker may stand in for a natural another run needs).
+         * The answer is a yes/no, so the order of the subsets does not change it. */
+        if (try_window(work, w, i, present, np, runs, stealable)) return 1;
+        if (runs >= 2 && np >= 2) {
+            for (int k = np - 1; k >= 1; k--) {
+                if (w->size - k > work[JK]) continue;
+                int idx[MAXRUN], taken[MAXRUN];
+                for (int q = 0; q < k; q++) idx[q] = q;
+                do {
+                    for (int q = 0; q < k; q++) taken[q] = present[idx[q]];
+                    if (try_window(work, w, i, taken, k, runs, stealable)) return 1;
+                } while (next_combination(idx, k, np));
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *k_contract_exists(PyObject *self, PyObject *args) {
+    PyObject *counts_obj;
+    int trios, runs, min_run, wrap, steal;
+    if (!PyArg_ParseTuple(args, "Oiiipp", &counts_obj, &trios, &runs, &min_run, &wrap, &steal))
+        return NULL;
+    int counts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0) return NULL;
+    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        return NULL;
+    }
+    int stealable[NR] = {0};
+    if (runs == 0) return PyBool_FromLong(trios_fit(counts, stealable, trios, counts[JK]));
+    Windows w;
+    w.n = 0;
+    w.size = min_run;
+    w.steal = steal;
+    w.trios = trios;
+    int starts[NR + 1];
+    int ns = min_span_starts(min_run, wrap, starts);
+    int least = min_run - counts[JK] > 1 ? min_run - counts[JK] : 1;
+    for (int suit = 0; suit < 4; suit++) {
+        const int *row = counts + suit * NR;
+        int any = 0;
+        for (int r = 0; r < NR; r++) any |= row[r] != 0;
+        if (!any) continue;
+        for (int s = 0; s < ns; s++) {
+            int naturals = 0;
+            for (int i = 0; i < min_run; i++) naturals += row[(starts[s] + i) % NR] != 0;
+            if (naturals >= least) {
+                for (int i = 0; i < min_run; i++)
+                    w.cards[w.n][i] = suit * NR + (starts[s] + i) % NR;
+                w.n++;
+            }
+        }
+    }
+    if (w.n == 0) Py_RETURN_FALSE;
+    return PyBool_FromLong(exists_runs(counts, &w, 0, runs, stealable));
+}
+
+/* ------------------------------------------------------------------------- module */
+
+static PyMethodDef methods[] = {
+    {"make_plan", k_make_plan, METH_VARARGS,
+     "make_plan(hand, unseen, trios, runs, min_run, wrap) -> (cost, missing, core)"},
+    {"contract_exists", k_contract_exists, METH_VARARGS,
+     "contract_exists(counts, trios, runs, min_run, wrap, steal) -> bool"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels",
+                                    "Compiled kernels (see continental_env/kernels.py).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }

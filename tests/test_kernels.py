@@ -1,0 +1,186 @@
+"""The compiled kernels return exactly what their pure-Python references return.
+
+``continental_env/_kernels.c`` ports the hot pure functions (``docs/speed-kernels.md``). Each
+is compared with its reference on calls recorded from seeded games of ``strong`` (regenerated
+here, deterministic) and on Hypothesis hands up to the worst cases (46-70 cards). Equality is
+exact: float results compare bit for bit, tuples element by element. A positive control runs
+the same comparison on a deliberately wrong kernel and expects it to fail.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import examples
+
+from agents import strong
+from agents.base import PlayerView
+from continental_env import kernels
+from continental_env.cards import JOKER, NUM_TYPES
+from continental_env.game import Game
+from continental_env.rules import CONTRACTS, PRESETS, RuleConfig
+
+ALL = ("continental", "continental_us", "continental_es")
+K = kernels.compiled
+needs_kernels = pytest.mark.skipif(K is None, reason="compiled kernels not built")
+
+
+def test_kernels_are_built_unless_switched_off() -> None:
+    """pip builds the kernels with the package; only an explicit switch runs without them."""
+    if os.environ.get(kernels.ENV_VAR, "1") in ("0", "false", "no", "off"):
+        assert not kernels.active()
+    else:
+        assert K is not None, "continental_env._kernels is missing: reinstall with a C compiler"
+        assert kernels.active()
+
+
+@contextmanager
+def recording(module: Any, name: str) -> Iterator[list[tuple]]:
+    """Record the arguments of every call of ``module.name`` (the reference runs)."""
+    calls: list[tuple] = []
+    original = getattr(module, name)
+
+    def spy(*args: Any) -> Any:
+        calls.append(args)
+        return original(*args)
+
+    setattr(module, name, spy)
+    try:
+        yield calls
+    finally:
+        setattr(module, name, original)
+
+
+@contextmanager
+def references_only() -> Iterator[None]:
+    """Run the pure-Python references (and empty the caches that would hide calls)."""
+    was = kernels.active()
+    kernels.use(False)
+    strong.make_plan.cache_clear()
+    try:
+        yield
+    finally:
+        kernels.use(was)
+        strong.make_plan.cache_clear()
+
+
+def play_strong_games(seeds: range, presets: tuple[str, ...] = ALL) -> None:
+    for preset in presets:
+        for seed in seeds:
+            game = Game.new(preset, 4, seed=seed)
+            bots = [strong.StrongAgent(s) for s in range(4)]
+            while not game.is_over:
+                game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+
+
+@cache
+def recorded_plan_calls() -> tuple[tuple, ...]:
+    """``make_plan``'s arguments in 2 seeded 4-player games of strong per preset (~4,000)."""
+    with references_only(), recording(strong, "make_plan_reference") as calls:
+        play_strong_games(range(2))
+    return tuple(calls)
+
+
+# ----------------------------------------------------------------------------- make_plan
+
+
+def plan_key(plan: strong.Plan) -> tuple:
+    """Everything a plan holds, floats by their bits (``0`` and ``0.0`` differ by type)."""
+    cost = plan.cost.hex() if isinstance(plan.cost, float) else plan.cost
+    return (type(plan.cost).__name__, cost, plan.missing, plan.core)
+
+
+def kernel_plan(
+    kernel: Callable, hand: tuple, unseen: tuple, trios: int, runs: int, rules: RuleConfig
+) -> strong.Plan:
+    return strong.Plan(*kernel(hand, unseen, trios, runs, rules.min_run, rules.ace_wraparound))
+
+
+def assert_plans_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
+    mismatches = [
+        args
+        for args in calls
+        if plan_key(strong.make_plan_reference(*args)) != plan_key(kernel_plan(kernel, *args))
+    ]
+    assert not mismatches, f"{len(mismatches)} of {len(calls)} plans differ, first {mismatches[0]}"
+
+
+@needs_kernels
+def test_make_plan_kernel_matches_recorded_calls() -> None:
+    calls = recorded_plan_calls()
+    assert len(calls) > 2_000
+    contracts = {(trios, runs) for _h, _u, trios, runs, _r in calls}
+    assert contracts == set(CONTRACTS)  # every round's contract is among them
+    assert_plans_match(calls, K.make_plan)
+
+
+def broken_make_plan(hand, unseen, trios, runs, min_run, wrap):  # type: ignore[no-untyped-def]
+    """An off-by-one kernel: the plan keeps one copy too many of its first core card."""
+    cost, missing, core = K.make_plan(hand, unseen, trios, runs, min_run, wrap)
+    first = next((c for c in range(NUM_TYPES) if core[c]), None)
+    if first is not None and first != JOKER:
+        core = (*core[:first], core[first] + 1, *core[first + 1 :])
+    return cost, missing, core
+
+
+@needs_kernels
+def test_positive_control_a_wrong_make_plan_kernel_fails() -> None:
+    with pytest.raises(AssertionError, match="plans differ"):
+        assert_plans_match(recorded_plan_calls(), broken_make_plan)
+
+
+@st.composite
+def hands(draw: st.DrawFn, min_size: int, max_size: int) -> tuple[int, ...]:
+    """Counts of a hand dealt from three decks (three copies of a natural, six jokers)."""
+    deck = [c for c in range(JOKER) for _ in range(3)] + [JOKER] * 6
+    size = draw(st.integers(min_size, max_size))
+    cards = draw(st.permutations(deck))[:size]
+    counts = [0] * NUM_TYPES
+    for c in cards:
+        counts[c] += 1
+    return tuple(counts)
+
+
+unseen_counts = st.lists(st.integers(0, 3), min_size=NUM_TYPES, max_size=NUM_TYPES).map(tuple)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    hand=st.one_of(hands(1, 20), hands(46, 70)),
+    unseen=unseen_counts,
+    contract=st.sampled_from(CONTRACTS),
+    preset=st.sampled_from(ALL),
+)
+@needs_kernels
+def test_make_plan_kernel_matches_generated_hands(
+    hand: tuple, unseen: tuple, contract: tuple[int, int], preset: str
+) -> None:
+    rules = PRESETS[preset]
+    assert_plans_match(((hand, unseen, *contract, rules),), K.make_plan)
+
+
+@needs_kernels
+def test_make_plan_dispatches_to_the_kernel_and_back() -> None:
+    """The cached wrapper returns the same plan on either side of the switch."""
+    hand, unseen, trios, runs, rules = recorded_plan_calls()[-1]
+    strong.make_plan.cache_clear()
+    fast = plan_key(strong.make_plan(hand, unseen, trios, runs, rules))
+    with references_only():
+        slow = plan_key(strong.make_plan(hand, unseen, trios, runs, rules))
+    assert fast == slow
+
+
+@needs_kernels
+def test_kernel_refuses_bad_counts() -> None:
+    rules = PRESETS["continental"]
+    with pytest.raises(ValueError, match="53 card counts"):
+        K.make_plan((0,) * 52, (0,) * 53, 1, 1, rules.min_run, False)
+    with pytest.raises(ValueError, match=r"hand\[3\] = -1"):
+        K.make_plan((0, 0, 0, -1) + (0,) * 49, (0,) * 53, 1, 1, rules.min_run, False)
