@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import accumulate, combinations, combinations_with_replacement, product
 
+from continental_env import kernels
 from continental_env.cards import (
     JOKER,
     NUM_RANKS,
@@ -683,6 +684,19 @@ def _contract_exists(
     counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
 ) -> bool:
     """Existence only, on the hot path of every legal-action query of a player not yet down.
+
+    The compiled kernel when built (``continental_env.kernels``), else the reference below.
+    """
+    native = kernels.native
+    if native is not None:
+        return native.contract_exists(counts, trios, runs, min_run, wrap, steal)
+    return _contract_exists_reference(counts, trios, runs, min_run, wrap, steal)
+
+
+def _contract_exists_reference(
+    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
+) -> bool:
+    """``_contract_exists`` in pure Python, the readable definition the kernel follows.
 
     Minimal melds suffice: any run holds a run of exactly ``min_run`` cards with a natural, and
     any trio three cards with a natural, and smaller melds leave more for the rest. So runs are

@@ -22,7 +22,7 @@ from reference import examples
 
 from agents import strong
 from agents.base import PlayerView
-from continental_env import kernels
+from continental_env import kernels, melds
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import Game
 from continental_env.rules import CONTRACTS, PRESETS, RuleConfig
@@ -62,13 +62,16 @@ def recording(module: Any, name: str) -> Iterator[list[tuple]]:
 def references_only() -> Iterator[None]:
     """Run the pure-Python references (and empty the caches that would hide calls)."""
     was = kernels.active()
+    caches = (strong.make_plan, melds._contract_exists)
     kernels.use(False)
-    strong.make_plan.cache_clear()
+    for fn in caches:
+        fn.cache_clear()
     try:
         yield
     finally:
         kernels.use(was)
-        strong.make_plan.cache_clear()
+        for fn in caches:
+            fn.cache_clear()
 
 
 def play_strong_games(seeds: range, presets: tuple[str, ...] = ALL) -> None:
@@ -81,11 +84,19 @@ def play_strong_games(seeds: range, presets: tuple[str, ...] = ALL) -> None:
 
 
 @cache
-def recorded_plan_calls() -> tuple[tuple, ...]:
-    """``make_plan``'s arguments in 2 seeded 4-player games of strong per preset (~4,000)."""
-    with references_only(), recording(strong, "make_plan_reference") as calls:
+def recorded_calls() -> dict[str, tuple[tuple, ...]]:
+    """The references' arguments in 2 seeded 4-player games of strong per preset."""
+    with (
+        references_only(),
+        recording(strong, "make_plan_reference") as plans,
+        recording(melds, "_contract_exists_reference") as exists,
+    ):
         play_strong_games(range(2))
-    return tuple(calls)
+    return {"make_plan": tuple(plans), "contract_exists": tuple(exists)}
+
+
+def recorded_plan_calls() -> tuple[tuple, ...]:
+    return recorded_calls()["make_plan"]
 
 
 # ----------------------------------------------------------------------------- make_plan
@@ -184,3 +195,53 @@ def test_kernel_refuses_bad_counts() -> None:
         K.make_plan((0,) * 52, (0,) * 53, 1, 1, rules.min_run, False)
     with pytest.raises(ValueError, match=r"hand\[3\] = -1"):
         K.make_plan((0, 0, 0, -1) + (0,) * 49, (0,) * 53, 1, 1, rules.min_run, False)
+
+
+# ----------------------------------------------------------------------------- _contract_exists
+
+
+def assert_exists_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
+    mismatches = [
+        args for args in calls if melds._contract_exists_reference(*args) is not kernel(*args)
+    ]
+    assert not mismatches, (
+        f"{len(mismatches)} of {len(calls)} answers differ, first {mismatches[0]}"
+    )
+
+
+@needs_kernels
+def test_contract_exists_kernel_matches_recorded_calls() -> None:
+    calls = recorded_calls()["contract_exists"]
+    assert len(calls) > 1_000
+    answers = {melds._contract_exists_reference(*args) for args in calls}
+    assert answers == {True, False}
+    assert {args[-1] for args in calls} == {True, False}  # with and without stealing
+    assert_exists_match(calls, K.contract_exists)
+
+
+def broken_contract_exists(counts, trios, runs, min_run, wrap, steal):  # type: ignore[no-untyped-def]
+    """An off-by-one kernel: one joker more than the hand holds."""
+    more = (*counts[:JOKER], counts[JOKER] + 1)
+    return K.contract_exists(more, trios, runs, min_run, wrap, steal)
+
+
+@needs_kernels
+def test_positive_control_a_wrong_contract_kernel_fails() -> None:
+    with pytest.raises(AssertionError, match="answers differ"):
+        assert_exists_match(recorded_calls()["contract_exists"], broken_contract_exists)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    hand=st.one_of(hands(1, 20), hands(21, 45), hands(46, 70)),
+    contract=st.sampled_from(CONTRACTS),
+    preset=st.sampled_from(ALL),
+    steal=st.booleans(),
+)
+@needs_kernels
+def test_contract_exists_kernel_matches_generated_hands(
+    hand: tuple, contract: tuple[int, int], preset: str, steal: bool
+) -> None:
+    rules = PRESETS[preset]
+    args = (hand, *contract, rules.min_run, rules.ace_wraparound, steal)
+    assert_exists_match((args,), K.contract_exists)
