@@ -587,6 +587,298 @@ static PyObject *k_contract_exists(PyObject *self, PyObject *args) {
     return PyBool_FromLong(exists_runs(counts, &w, 0, runs, stealable));
 }
 
+
+/* ========================================================= melds._core_combinations (+ bound) */
+/*
+ * The lay-down search (melds._laydown_plan) examines combinations of contract "cores" in a
+ * fixed order and stops after a budget. Enumerating them is most of its time, so the kernel
+ * yields the same combinations in the same order (after best_contract's own arrangement, which
+ * the caller puts first), each with melds._stuck_bound's value: the caller skips the
+ * combinations that bound rules out and runs the exact lay-off closure on the others.
+ */
+
+#define MAXTRIOOPT 1024 /* 13 ranks x 34 distinct options, plus one rank's 220 before dedup */
+#define MAXSPAN 64
+
+typedef struct {
+    int min_run, trios, runs, limit;
+    int pts[NT];
+    int left[NT];
+    int trio_opt[MAXTRIOOPT][3];
+    int n_trio_opt;
+    int span_suit[MAXSPAN], span_start[MAXSPAN];
+    int n_span;
+    unsigned table_ranks, table_suits; /* bitmasks: trio ranks and run suits on the table */
+    /* the combination being built: trio option indices, then run cards */
+    int chosen_trio[8];
+    int run_cards[8][MAXRUN];
+    int n_trio_chosen, n_run_chosen;
+    PyObject *out;
+    PyObject *trio_str, *run_str;
+    int count;
+    int failed;
+} Cores;
+
+static int take_cards(int *left, const int *cards, int n) {
+    int ok = 1;
+    for (int k = 0; k < n; k++) {
+        left[cards[k]]--;
+        ok = ok && left[cards[k]] >= 0;
+    }
+    return ok;
+}
+
+static void give_cards(int *left, const int *cards, int n) {
+    for (int k = 0; k < n; k++) left[cards[k]]++;
+}
+
+static PyObject *int_tuple(const int *xs, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(xs[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* Emit the current combination: (stuck cards, stuck points, melds) as melds._stuck_bound and
+ * the (kind, cards, start, key) form of melds._best_contract_cached. Returns 1 to stop. */
+static int emit_core(Cores *k) {
+    unsigned ranks = k->table_ranks, suits = k->table_suits;
+    for (int t = 0; t < k->n_trio_chosen; t++) ranks |= 1u << (k->trio_opt[k->chosen_trio[t]][0] % NR);
+    for (int r = 0; r < k->n_run_chosen; r++) {
+        int suit = -1;
+        for (int i = 0; i < k->min_run; i++)
+            if (k->run_cards[r][i] != JK) suit = k->run_cards[r][i] / NR;
+        suits |= 1u << suit;
+    }
+    long stuck = 0, stuck_points = 0;
+    for (int c = 0; c < JK; c++)
+        if (k->left[c] && !(ranks >> (c % NR) & 1u) && !(suits >> (c / NR) & 1u)) {
+            stuck += k->left[c];
+            stuck_points += (long)k->left[c] * k->pts[c];
+        }
+    if (!stuck) {
+        stuck = 1;
+        int first = 1;
+        for (int c = 0; c < NT; c++)
+            if (k->left[c] && (first || k->pts[c] < stuck_points)) {
+                stuck_points = k->pts[c];
+                first = 0;
+            }
+    }
+    int n = k->n_trio_chosen + k->n_run_chosen;
+    PyObject *melds_t = PyTuple_New(n);
+    if (melds_t == NULL) return k->failed = 1;
+    for (int t = 0; t < k->n_trio_chosen; t++) {
+        const int *cards = k->trio_opt[k->chosen_trio[t]];
+        PyObject *m = Py_BuildValue("(ONii)", k->trio_str, int_tuple(cards, 3), 0, cards[0] % NR);
+        if (m == NULL) {
+            Py_DECREF(melds_t);
+            return k->failed = 1;
+        }
+        PyTuple_SET_ITEM(melds_t, t, m);
+    }
+    for (int r = 0; r < k->n_run_chosen; r++) {
+        const int *cards = k->run_cards[r];
+        int suit = 0;
+        for (int i = 0; i < k->min_run; i++)
+            if (cards[i] != JK) suit = cards[i] / NR;
+        /* the span's start is stored beside its cards (index min_run) */
+        PyObject *m = Py_BuildValue("(ONii)", k->run_str, int_tuple(cards, k->min_run),
+                                    cards[MAXRUN - 1], suit);
+        if (m == NULL) {
+            Py_DECREF(melds_t);
+            return k->failed = 1;
+        }
+        PyTuple_SET_ITEM(melds_t, k->n_trio_chosen + r, m);
+    }
+    PyObject *row = Py_BuildValue("(llN)", stuck, stuck_points, melds_t);
+    if (row == NULL || PyList_Append(k->out, row) < 0) {
+        Py_XDECREF(row);
+        return k->failed = 1;
+    }
+    Py_DECREF(row);
+    return ++k->count >= k->limit;
+}
+
+static int choose_runs(Cores *k, int first, int to_place) {
+    if (!to_place) {
+        long total = 0;
+        for (int c = 0; c < NT; c++) total += k->left[c];
+        return total >= 1 ? emit_core(k) : 0;
+    }
+    for (int i = first; i < k->n_span; i++) {
+        int suit = k->span_suit[i], start = k->span_start[i];
+        int *cards = k->run_cards[k->n_run_chosen];
+        int naturals = 0;
+        for (int q = 0; q < k->min_run; q++) {
+            int c = suit * NR + (start + q) % NR;
+            int before = 0; /* cards.count(c): copies of c already in this run */
+            for (int p = 0; p < q; p++) before += cards[p] == c;
+            cards[q] = k->left[c] > before ? c : JK;
+            naturals += cards[q] != JK;
+        }
+        if (!naturals) continue;
+        cards[MAXRUN - 1] = start;
+        if (take_cards(k->left, cards, k->min_run)) {
+            k->n_run_chosen++;
+            int stop = choose_runs(k, i, to_place - 1);
+            k->n_run_chosen--;
+            if (stop) {
+                give_cards(k->left, cards, k->min_run);
+                return 1;
+            }
+        }
+        give_cards(k->left, cards, k->min_run);
+    }
+    return 0;
+}
+
+static int choose_trios(Cores *k, int first) {
+    if (k->n_trio_chosen == k->trios) return choose_runs(k, 0, k->runs);
+    for (int i = first; i < k->n_trio_opt; i++) {
+        const int *cards = k->trio_opt[i];
+        if (take_cards(k->left, cards, 3)) {
+            k->chosen_trio[k->n_trio_chosen++] = i;
+            int stop = choose_trios(k, i);
+            k->n_trio_chosen--;
+            if (stop) {
+                give_cards(k->left, cards, 3);
+                return 1;
+            }
+        }
+        give_cards(k->left, cards, 3);
+    }
+    return 0;
+}
+
+static int trio_key(const Cores *k, const int *cards) { /* points of the naturals */
+    int v = 0;
+    for (int q = 0; q < 3; q++)
+        if (cards[q] != JK) v += k->pts[cards[q]];
+    return v;
+}
+
+static PyObject *k_laydown_cores(PyObject *self, PyObject *args) {
+    PyObject *counts_obj, *pts_obj;
+    int trios, runs, min_run, wrap, limit;
+    unsigned table_ranks, table_suits;
+    if (!PyArg_ParseTuple(args, "OiiipOIIi", &counts_obj, &trios, &runs, &min_run, &wrap,
+                          &pts_obj, &table_ranks, &table_suits, &limit))
+        return NULL;
+    Cores *k = PyMem_Calloc(1, sizeof(Cores));
+    if (k == NULL) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int counts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0 || read_counts(pts_obj, k->pts, "pts") < 0)
+        goto done;
+    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN - 1) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        goto done;
+    }
+    k->min_run = min_run;
+    k->trios = trios;
+    k->runs = runs;
+    k->limit = limit;
+    k->table_ranks = table_ranks;
+    k->table_suits = table_suits;
+    memcpy(k->left, counts, sizeof counts);
+    int jokers = counts[JK];
+    /* Trio options: per rank, every distinct multiset of 3, 2, 1 naturals (at most 3 copies of
+     * each) padded with jokers, in sorted order; then a stable sort by the naturals' points. */
+    for (int r = 0; r < NR; r++) {
+        int nat[12], nn = 0;
+        for (int s = 0; s < 4; s++) {
+            int copies = counts[s * NR + r] < 3 ? counts[s * NR + r] : 3;
+            for (int q = 0; q < copies; q++) nat[nn++] = s * NR + r;
+        }
+        for (int kk = 3; kk >= 1; kk--) {
+            if (3 - kk > jokers || kk > nn) continue;
+            /* sorted(set(combinations(naturals, kk))): every combination, then an insertion
+             * sort of the new rows and a pass that keeps the first of each run of equal ones */
+            int idx[3], base = k->n_trio_opt;
+            for (int q = 0; q < kk; q++) idx[q] = q;
+            do {
+                if (k->n_trio_opt >= MAXTRIOOPT) {
+                    PyErr_SetString(PyExc_ValueError, "too many trio options");
+                    goto done;
+                }
+                int *opt = k->trio_opt[k->n_trio_opt++];
+                for (int q = 0; q < 3; q++) opt[q] = q < kk ? nat[idx[q]] : JK;
+            } while (next_combination(idx, kk, nn));
+            for (int i = base + 1; i < k->n_trio_opt; i++) {
+                int tmp[3], j = i - 1;
+                memcpy(tmp, k->trio_opt[i], sizeof tmp);
+                while (j >= base && lex_greater(k->trio_opt[j], tmp, 3)) {
+                    memcpy(k->trio_opt[j + 1], k->trio_opt[j], sizeof tmp);
+                    j--;
+                }
+                memcpy(k->trio_opt[j + 1], tmp, sizeof tmp);
+            }
+            int m = base;
+            for (int i = base; i < k->n_trio_opt; i++) {
+                if (m > base && memcmp(k->trio_opt[m - 1], k->trio_opt[i], sizeof(int) * 3) == 0)
+                    continue;
+                memcpy(k->trio_opt[m++], k->trio_opt[i], sizeof(int) * 3);
+            }
+            k->n_trio_opt = m;
+        }
+    }
+    /* stable insertion sort by descending natural points */
+    for (int i = 1; i < k->n_trio_opt; i++) {
+        int tmp[3];
+        memcpy(tmp, k->trio_opt[i], sizeof tmp);
+        int key = trio_key(k, tmp), j = i - 1;
+        while (j >= 0 && trio_key(k, k->trio_opt[j]) < key) {
+            memcpy(k->trio_opt[j + 1], k->trio_opt[j], sizeof tmp);
+            j--;
+        }
+        memcpy(k->trio_opt[j + 1], tmp, sizeof tmp);
+    }
+    /* Run spans: every suit and start, stable-sorted by the points of the naturals in hand. */
+    int nstarts = wrap ? NR : NR + 2 - min_run;
+    int span_key[MAXSPAN];
+    for (int suit = 0; suit < 4; suit++)
+        for (int st = 0; st < nstarts; st++) {
+            int v = 0;
+            for (int q = 0; q < min_run; q++) {
+                int c = suit * NR + (st + q) % NR;
+                if (counts[c]) v += k->pts[c];
+            }
+            int j = k->n_span++;
+            while (j > 0 && span_key[j - 1] < v) {
+                span_key[j] = span_key[j - 1];
+                k->span_suit[j] = k->span_suit[j - 1];
+                k->span_start[j] = k->span_start[j - 1];
+                j--;
+            }
+            span_key[j] = v;
+            k->span_suit[j] = suit;
+            k->span_start[j] = st;
+        }
+    k->out = PyList_New(0);
+    k->trio_str = PyUnicode_InternFromString("trio");
+    k->run_str = PyUnicode_InternFromString("run");
+    if (k->out == NULL || k->trio_str == NULL || k->run_str == NULL) goto done;
+    if (limit > 0) choose_trios(k, 0);
+    if (k->failed) goto done;
+    result = k->out;
+    k->out = NULL;
+done:
+    Py_XDECREF(k->out);
+    Py_XDECREF(k->trio_str);
+    Py_XDECREF(k->run_str);
+    PyMem_Free(k);
+    return result;
+}
+
 /* ------------------------------------------------------------------------- module */
 
 static PyMethodDef methods[] = {
@@ -594,6 +886,9 @@ static PyMethodDef methods[] = {
      "make_plan(hand, unseen, trios, runs, min_run, wrap) -> (cost, missing, core)"},
     {"contract_exists", k_contract_exists, METH_VARARGS,
      "contract_exists(counts, trios, runs, min_run, wrap, steal) -> bool"},
+    {"laydown_cores", k_laydown_cores, METH_VARARGS,
+     "laydown_cores(counts, trios, runs, min_run, wrap, pts, table_ranks, table_suits, limit)"
+     " -> [(stuck, stuck_points, melds)]"},
     {NULL, NULL, 0, NULL},
 };
 

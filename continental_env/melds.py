@@ -949,15 +949,14 @@ def _laydown_plan(
     floor = min(pts[c] for c in range(NUM_TYPES) if counts[c])
     best_key: _LaydownKey | None = None
     best_own: list[Meld] = []
-    for examined, own in enumerate(_core_combinations(counts, trios, runs, rules, first)):
+    candidates = _core_candidates(counts, trios, runs, rules, first, table, pts)
+    for examined, (bound, arrangement) in enumerate(candidates):
         if examined >= LAYDOWN_BUDGET:
             break
-        rest = list(counts)
-        for meld in own:
-            for c in meld.cards:
-                rest[c] -= 1
-        if best_key is not None and _stuck_bound(rest, table, own, pts) > best_key[:2]:
+        if best_key is not None and bound > best_key[:2]:
             continue
+        own = _as_melds(arrangement)
+        rest = _rest_after(counts, own)
         key, final_own = _closure(rest, table, own, rules, pts)
         if best_key is None or key < best_key:
             best_key, best_own = key, final_own
@@ -970,6 +969,55 @@ def _laydown_plan(
         (RUN, tuple(m.cards), m.start, m.suit) for m in run_melds
     )
     return best_key, arrangement
+
+
+def _as_melds(arrangement: Sequence) -> list[Meld]:
+    """Melds of owner -1 from (kind, cards, start, key) rows; a list of Melds passes through."""
+    return [
+        m
+        if isinstance(m, Meld)
+        else Meld(-1, TRIO, list(m[1]), rank=m[3])
+        if m[0] == TRIO
+        else Meld(-1, RUN, list(m[1]), start=m[2], suit=m[3])
+        for m in arrangement
+    ]
+
+
+def _rest_after(counts: Sequence[int], own: Sequence[Meld]) -> list[int]:
+    rest = list(counts)
+    for meld in own:
+        for c in meld.cards:
+            rest[c] -= 1
+    return rest
+
+
+def _core_candidates(
+    counts: tuple[int, ...],
+    trios: int,
+    runs: int,
+    rules: RuleConfig,
+    first: tuple,
+    table: Sequence[Meld],
+    pts: Sequence[int],
+) -> Iterator[tuple[tuple[int, int], Sequence]]:
+    """(``_stuck_bound``, arrangement) of every core combination in ``_core_combinations``'
+    order. The compiled kernel (``continental_env.kernels``) enumerates them, bounds included,
+    as (kind, cards, start, key) rows; the reference yields lists of Melds."""
+    native = kernels.native
+    if native is None:
+        for own in _core_combinations(counts, trios, runs, rules, first):
+            yield _stuck_bound(_rest_after(counts, own), table, own, pts), own
+        return
+    own = _as_melds(first)
+    yield _stuck_bound(_rest_after(counts, own), table, own, pts), first
+    table_ranks = sum({1 << m.rank for m in table if m.kind == TRIO})
+    table_suits = sum({1 << m.suit for m in table if m.kind == RUN})
+    rows = native.laydown_cores(
+        counts, trios, runs, rules.min_run, rules.ace_wraparound, pts, table_ranks,
+        table_suits, LAYDOWN_BUDGET - 1,
+    )  # fmt: skip
+    for stuck, stuck_points, arrangement in rows:
+        yield (stuck, stuck_points), arrangement
 
 
 def _core_combinations(

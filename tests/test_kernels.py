@@ -25,7 +25,7 @@ from agents.base import PlayerView
 from continental_env import kernels, melds
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import Game
-from continental_env.rules import CONTRACTS, PRESETS, RuleConfig
+from continental_env.rules import CONTRACTS, PRESETS, RuleConfig, points_table
 
 ALL = ("continental", "continental_us", "continental_es")
 K = kernels.compiled
@@ -62,7 +62,7 @@ def recording(module: Any, name: str) -> Iterator[list[tuple]]:
 def references_only() -> Iterator[None]:
     """Run the pure-Python references (and empty the caches that would hide calls)."""
     was = kernels.active()
-    caches = (strong.make_plan, melds._contract_exists)
+    caches = (strong.make_plan, melds._contract_exists, melds._laydown_plan)
     kernels.use(False)
     for fn in caches:
         fn.cache_clear()
@@ -90,9 +90,14 @@ def recorded_calls() -> dict[str, tuple[tuple, ...]]:
         references_only(),
         recording(strong, "make_plan_reference") as plans,
         recording(melds, "_contract_exists_reference") as exists,
+        recording(melds, "_laydown_plan") as laydowns,
     ):
         play_strong_games(range(2))
-    return {"make_plan": tuple(plans), "contract_exists": tuple(exists)}
+    return {
+        "make_plan": tuple(plans),
+        "contract_exists": tuple(exists),
+        "laydown_plan": tuple(laydowns),
+    }
 
 
 def recorded_plan_calls() -> tuple[tuple, ...]:
@@ -245,3 +250,129 @@ def test_contract_exists_kernel_matches_generated_hands(
     rules = PRESETS[preset]
     args = (hand, *contract, rules.min_run, rules.ace_wraparound, steal)
     assert_exists_match((args,), K.contract_exists)
+
+
+# ----------------------------------------------------------------------------- lay-down cores
+
+
+def reference_cores(counts: tuple, trios: int, runs: int, rules: RuleConfig, signature: tuple):
+    """``_core_combinations`` after ``best_contract``'s own arrangement, with their bounds."""
+    first = melds._best_contract_cached(counts, trios, runs, rules, False)
+    table = [melds.Meld(-1, *row) for row in signature]
+    pts = points_table(rules)
+    out = []
+    for i, own in enumerate(melds._core_combinations(counts, trios, runs, rules, first)):
+        if i == melds.LAYDOWN_BUDGET:
+            break
+        if i:
+            bound = melds._stuck_bound(melds._rest_after(counts, own), table, own, pts)
+            rows = tuple(
+                (m.kind, tuple(m.cards), m.start if m.kind == melds.RUN else 0,
+                 m.suit if m.kind == melds.RUN else m.rank)
+                for m in own
+            )  # fmt: skip
+            out.append((*bound, rows))
+    return out
+
+
+def kernel_cores(
+    kernel: Callable, counts: tuple, trios: int, runs: int, rules: RuleConfig, signature: tuple
+):
+    table = [melds.Meld(-1, *row) for row in signature]
+    ranks = sum({1 << m.rank for m in table if m.kind == melds.TRIO})
+    suits = sum({1 << m.suit for m in table if m.kind == melds.RUN})
+    return kernel(
+        counts, trios, runs, rules.min_run, rules.ace_wraparound, points_table(rules), ranks,
+        suits, melds.LAYDOWN_BUDGET - 1,
+    )  # fmt: skip
+
+
+def assert_cores_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
+    mismatches = [args for args in calls if reference_cores(*args) != kernel_cores(kernel, *args)]
+    assert not mismatches, (
+        f"{len(mismatches)} of {len(calls)} enumerations differ, first {mismatches[0]}"
+    )
+
+
+def exact_laydowns() -> tuple[tuple, ...]:
+    """Recorded lay-down searches that enumerate cores: a contract in hand of at most 20 cards."""
+    return tuple(
+        args
+        for args in recorded_calls()["laydown_plan"]
+        if sum(args[0]) <= melds.LAYDOWN_EXACT_CARDS
+        and melds._best_contract_cached(*args[:4], False) is not None
+    )
+
+
+@needs_kernels
+def test_laydown_cores_kernel_matches_recorded_calls() -> None:
+    calls = exact_laydowns()
+    assert len(calls) > 50
+    assert max(sum(args[0]) for args in calls) >= 16  # the slow tail: 16-20 cards
+    assert any(args[4] for args in calls)  # some with melds on the table
+    assert_cores_match(calls, K.laydown_cores)
+
+
+@needs_kernels
+def test_laydown_plan_identical_with_and_without_kernels() -> None:
+    """The whole lay-down choice (cores, bound, exact closure) on every recorded call."""
+    plan = melds._laydown_plan.__wrapped__
+    calls = recorded_calls()["laydown_plan"]
+    assert calls
+    for args in calls:
+        fast = plan(*args)
+        with references_only():
+            slow = plan(*args)
+        assert fast == slow, args
+
+
+def broken_laydown_cores(counts, trios, runs, min_run, wrap, pts, ranks, suits, limit):  # type: ignore[no-untyped-def]
+    """An off-by-one kernel: one core combination fewer than the budget allows."""
+    return K.laydown_cores(counts, trios, runs, min_run, wrap, pts, ranks, suits, limit)[:-1]
+
+
+@needs_kernels
+def test_positive_control_a_wrong_cores_kernel_fails() -> None:
+    with pytest.raises(AssertionError, match="enumerations differ"):
+        assert_cores_match(exact_laydowns(), broken_laydown_cores)
+
+
+@st.composite
+def laydown_cases(draw: st.DrawFn) -> tuple[tuple[int, ...], int, int, RuleConfig]:
+    """A hand of 10-20 cards that holds its contract: the contract's melds (naturals of a
+    rank, a suit's consecutive ranks, some replaced by jokers) and random cards besides."""
+    rules = PRESETS[draw(st.sampled_from(ALL))]
+    trios, runs = draw(st.sampled_from(CONTRACTS))
+    counts = [0] * NUM_TYPES
+    for _ in range(trios):
+        rank = draw(st.integers(0, 12))
+        for suit in draw(st.lists(st.integers(0, 3), min_size=3, max_size=4)):
+            counts[suit * 13 + rank] += 1
+    for _ in range(runs):
+        suit, start = draw(st.integers(0, 3)), draw(st.integers(0, 14 - rules.min_run))
+        for i in range(rules.min_run):
+            counts[suit * 13 + (start + i) % 13] += 1
+    for _ in range(draw(st.integers(0, 2))):  # jokers stand in for some naturals
+        held = [c for c in range(JOKER) if counts[c]]
+        c = draw(st.sampled_from(held))
+        counts[c] -= 1
+        counts[JOKER] += 1
+    size = sum(counts)
+    extra = draw(st.lists(st.integers(0, JOKER), min_size=max(0, 10 - size), max_size=20 - size))
+    for c in extra:
+        counts[c] += 1
+    return tuple(counts), trios, runs, rules
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(case=laydown_cases())
+@needs_kernels
+def test_laydown_cores_kernel_matches_generated_hands(case: tuple) -> None:
+    hand, trios, runs, rules = case
+    if melds._best_contract_cached(hand, trios, runs, rules, False) is None:
+        return  # a hand of exactly the contract's cards keeps none back: no lay-down
+    assert_cores_match(((hand, trios, runs, rules, ()),), K.laydown_cores)
+    plan = melds._laydown_plan.__wrapped__
+    fast = plan(hand, trios, runs, rules, ())
+    with references_only():
+        assert plan(hand, trios, runs, rules, ()) == fast
