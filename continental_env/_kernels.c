@@ -879,6 +879,240 @@ done:
     return result;
 }
 
+
+/* ====================================================================== features.hand_analysis */
+/*
+ * Distance to the contract (features._Plans): a branch and bound over run windows, trio ranks by
+ * their marginal costs at each leaf. Integers only; the visiting order is the reference's, so
+ * the first best plan (which fixes the cards "in trios" and "in runs") is the same one. Sets of
+ * card ids are 64-bit masks (53 card types).
+ */
+
+typedef unsigned long long Mask;
+#define ALL_CARDS ((((Mask)1) << NT) - 1)
+
+typedef struct {
+    int trios, runs, jokers, hand_size, slots, min_run;
+    int nw;
+    int win[MAXW][MAXRUN];
+    int static_empty[MAXW];
+    int best;
+    Mask reducers;
+    /* the run naturals taken at each depth, and the first best plan */
+    int took[8][MAXRUN], n_took[8], depth;
+    int plan_took[8][MAXRUN], plan_n_took[8], plan_depth;
+    int plan_ranks[8], plan_n_ranks;
+    int plan_left[NT];
+} Plans;
+
+/* features._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
+static void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
+                        Mask *bare_mask, Mask *fill_mask) {
+    int marg[NR * 8], rk[NR * 8], mm[NR * 8], n = 0;
+    for (int r = 0; r < NR; r++) {
+        int prev = 0;
+        for (int m = 1; m <= trios; m++) {
+            int total = 3 * m - left[r] > 0 ? 3 * m - left[r] : 0;
+            marg[n] = total - prev;
+            rk[n] = r;
+            mm[n] = m;
+            n++;
+            prev = total;
+        }
+    }
+    /* the `trios` smallest by (marginal, rank, m): items are generated in (rank, m) order, so
+     * a stable selection on the marginal gives the tuple order */
+    int chosen[8], taken[NR * 8];
+    memset(taken, 0, sizeof(int) * n);
+    *empty = 0;
+    *bare_n = 0;
+    *bare_mask = 0;
+    for (int k = 0; k < trios; k++) {
+        int b = -1;
+        for (int i = 0; i < n; i++)
+            if (!taken[i] && (b < 0 || marg[i] < marg[b])) b = i;
+        taken[b] = 1;
+        chosen[k] = b;
+        *empty += marg[b];
+        ranks[k] = rk[b];
+        if (mm[b] > left[rk[b]]) { /* a trio with no natural of the hand */
+            (*bare_n)++;
+            for (int s = 0; s < 4; s++) *bare_mask |= ((Mask)1) << (s * NR + rk[b]);
+        }
+    }
+    int threshold = trios ? marg[chosen[trios - 1]] : 0;
+    *fill_mask = 0;
+    for (int i = 0; i < n; i++)
+        if (0 < marg[i] && marg[i] <= threshold)
+            for (int s = 0; s < 4; s++) *fill_mask |= ((Mask)1) << (s * NR + rk[i]);
+}
+
+static void plans_trios(Plans *p, const int *work, int empty, int seeds, Mask missing, Mask bare) {
+    int term_hand = p->slots + 1 - p->hand_size;
+    int pre = empty - p->jokers;
+    if (term_hand > pre) pre = term_hand;
+    if (seeds > pre) pre = seeds;
+    if (pre > p->best) return; /* trios only add empty slots */
+    int trio_empty = 0, ranks[8], bare_n = 0;
+    Mask trio_bare = 0, fill = 0;
+    if (p->trios) {
+        int left[NR];
+        for (int r = 0; r < NR; r++)
+            left[r] = work[r] + work[NR + r] + work[2 * NR + r] + work[3 * NR + r];
+        trio_choice(left, p->trios, &trio_empty, ranks, &bare_n, &trio_bare, &fill);
+    }
+    int term_empty = empty + trio_empty - p->jokers;
+    int term_seed = seeds + bare_n;
+    int cost = term_empty;
+    if (term_hand > cost) cost = term_hand;
+    if (term_seed > cost) cost = term_seed;
+    if (cost < 0) cost = 0;
+    if (cost > p->best) return;
+    if (cost < p->best) {
+        p->best = cost;
+        p->reducers = 0;
+        p->plan_depth = p->depth;
+        memcpy(p->plan_took, p->took, sizeof p->took);
+        memcpy(p->plan_n_took, p->n_took, sizeof p->n_took);
+        p->plan_n_ranks = p->trios;
+        memcpy(p->plan_ranks, ranks, sizeof(int) * p->trios);
+        memcpy(p->plan_left, work, sizeof p->plan_left);
+    }
+    if (cost == 0) return;
+    /* A card reduces this plan's distance when it lowers every term at the maximum. */
+    Mask allowed = ALL_CARDS;
+    int any = 0;
+    if (term_empty == cost) {
+        allowed = missing | (((Mask)1) << JK) | fill;
+        any = 1;
+    }
+    if (term_seed == cost) {
+        Mask seed = bare | trio_bare;
+        allowed = any ? (allowed & seed) : seed;
+    }
+    p->reducers |= allowed;
+}
+
+static void plans_runs(Plans *p, int *work, int first, int empty, int seeds, Mask missing,
+                       Mask bare) {
+    int left = p->runs - p->depth;
+    if (left == 0) {
+        plans_trios(p, work, empty, seeds, missing, bare);
+        return;
+    }
+    for (int i = first; i < p->nw; i++) {
+        if (p->best == 0) return; /* in hand: no card reduces a distance of 0 */
+        int e = empty + left * p->static_empty[i] - p->jokers;
+        int t = p->slots + 1 - p->hand_size;
+        if (t > e) e = t;
+        if (seeds > e) e = seeds;
+        if (e < 0) e = 0;
+        if (e > p->best) break; /* windows are sorted: none further can do as well */
+        const int *w = p->win[i];
+        int *took = p->took[p->depth], nt = 0, gaps = 0;
+        Mask gap_mask = 0;
+        for (int k = 0; k < p->min_run; k++) {
+            if (work[w[k]])
+                took[nt++] = w[k];
+            else {
+                gaps++;
+                gap_mask |= ((Mask)1) << w[k];
+            }
+        }
+        for (int k = 0; k < nt; k++) work[took[k]]--;
+        p->n_took[p->depth++] = nt;
+        if (nt)
+            plans_runs(p, work, i, empty + gaps, seeds, missing | gap_mask, bare);
+        else /* no hand natural: one added card must be a natural of it */
+            plans_runs(p, work, i, empty + gaps, seeds + 1, missing | gap_mask, bare | gap_mask);
+        p->depth--;
+        for (int k = 0; k < nt; k++) work[took[k]]++;
+    }
+}
+
+static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
+    PyObject *counts_obj;
+    int trios, runs, min_run, wrap;
+    if (!PyArg_ParseTuple(args, "Oiiip", &counts_obj, &trios, &runs, &min_run, &wrap))
+        return NULL;
+    int counts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0) return NULL;
+    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        return NULL;
+    }
+    Plans *p = PyMem_Calloc(1, sizeof(Plans));
+    if (p == NULL) return PyErr_NoMemory();
+    p->trios = trios;
+    p->runs = runs;
+    p->min_run = min_run;
+    p->jokers = counts[JK];
+    for (int c = 0; c < NT; c++) p->hand_size += counts[c];
+    p->slots = 3 * trios + min_run * runs;
+    p->best = 1000000000;
+    /* windows (features._windows_for), stable-sorted by hand naturals covered, most first */
+    int starts[NR + 1];
+    int ns = min_span_starts(min_run, wrap, starts);
+    int covered[MAXW];
+    for (int suit = 0; suit < 4; suit++)
+        for (int s = 0; s < ns; s++) {
+            int w[MAXRUN], n = 0;
+            for (int i = 0; i < min_run; i++) {
+                w[i] = suit * NR + (starts[s] + i) % NR;
+                n += counts[w[i]] != 0;
+            }
+            int j = p->nw++;
+            while (j > 0 && covered[j - 1] < n) {
+                covered[j] = covered[j - 1];
+                memcpy(p->win[j], p->win[j - 1], sizeof(int) * MAXRUN);
+                j--;
+            }
+            covered[j] = n;
+            memcpy(p->win[j], w, sizeof(int) * MAXRUN);
+        }
+    for (int i = 0; i < p->nw; i++) p->static_empty[i] = min_run - covered[i];
+    int work[NT];
+    memcpy(work, counts, sizeof work);
+    plans_runs(p, work, 0, 0, 0, 0, 0);
+
+    int in_trio[NT] = {0}, in_run[NT] = {0};
+    for (int d = 0; d < p->plan_depth; d++)
+        for (int k = 0; k < p->plan_n_took[d]; k++) in_run[p->plan_took[d][k]]++;
+    int seen_rank[NR] = {0};
+    for (int k = 0; k < p->plan_n_ranks; k++) {
+        int r = p->plan_ranks[k];
+        if (seen_rank[r]) continue; /* set(trio_ranks) */
+        seen_rank[r] = 1;
+        for (int s = 0; s < 4; s++) in_trio[s * NR + r] += p->plan_left[s * NR + r];
+    }
+    if (counts[JK]) {
+        int placed = 0;
+        for (int c = 0; c < NT; c++) placed += in_trio[c] + in_run[c];
+        int used = p->slots - placed < counts[JK] ? p->slots - placed : counts[JK];
+        (runs ? in_run : in_trio)[JK] = used > 0 ? used : 0;
+    }
+    int best = p->best;
+    Mask reducers = p->reducers;
+    PyMem_Free(p);
+    PyObject *red = PyList_New(0);
+    if (red == NULL) return NULL;
+    for (int c = 0; c < NT; c++)
+        if (reducers >> c & 1) {
+            PyObject *v = PyLong_FromLong(c);
+            if (v == NULL || PyList_Append(red, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(red);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+    PyObject *fs = PyFrozenSet_New(red);
+    Py_DECREF(red);
+    if (fs == NULL) return NULL;
+    return Py_BuildValue("(iNNN)", best, fs, counts_tuple(in_trio), counts_tuple(in_run));
+}
+
 /* ------------------------------------------------------------------------- module */
 
 static PyMethodDef methods[] = {
@@ -886,6 +1120,8 @@ static PyMethodDef methods[] = {
      "make_plan(hand, unseen, trios, runs, min_run, wrap) -> (cost, missing, core)"},
     {"contract_exists", k_contract_exists, METH_VARARGS,
      "contract_exists(counts, trios, runs, min_run, wrap, steal) -> bool"},
+    {"hand_analysis", k_hand_analysis, METH_VARARGS,
+     "hand_analysis(counts, trios, runs, min_run, wrap) -> (distance, reducers, in_trio, in_run)"},
     {"laydown_cores", k_laydown_cores, METH_VARARGS,
      "laydown_cores(counts, trios, runs, min_run, wrap, pts, table_ranks, table_suits, limit)"
      " -> [(stuck, stuck_points, melds)]"},

@@ -22,7 +22,7 @@ from reference import examples
 
 from agents import strong
 from agents.base import PlayerView
-from continental_env import kernels, melds
+from continental_env import features, kernels, melds
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import Game
 from continental_env.rules import CONTRACTS, PRESETS, RuleConfig, points_table
@@ -62,7 +62,12 @@ def recording(module: Any, name: str) -> Iterator[list[tuple]]:
 def references_only() -> Iterator[None]:
     """Run the pure-Python references (and empty the caches that would hide calls)."""
     was = kernels.active()
-    caches = (strong.make_plan, melds._contract_exists, melds._laydown_plan)
+    caches = (
+        strong.make_plan,
+        melds._contract_exists,
+        melds._laydown_plan,
+        features.hand_analysis,
+    )
     kernels.use(False)
     for fn in caches:
         fn.cache_clear()
@@ -74,13 +79,19 @@ def references_only() -> Iterator[None]:
             fn.cache_clear()
 
 
-def play_strong_games(seeds: range, presets: tuple[str, ...] = ALL) -> None:
+def play_strong_games(seeds: range, presets: tuple[str, ...] = ALL) -> list[tuple]:
+    """Play seeded games; returns ``hand_analysis``' arguments for the actor at every decision
+    (what the v1 observation asks of it)."""
+    analyses = []
     for preset in presets:
         for seed in seeds:
             game = Game.new(preset, 4, seed=seed)
             bots = [strong.StrongAgent(s) for s in range(4)]
             while not game.is_over:
+                hand = tuple(game.state.hands[game.actor])
+                analyses.append((hand, *game.contract, game.rules))
                 game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    return list(dict.fromkeys(analyses))
 
 
 @cache
@@ -92,8 +103,9 @@ def recorded_calls() -> dict[str, tuple[tuple, ...]]:
         recording(melds, "_contract_exists_reference") as exists,
         recording(melds, "_laydown_plan") as laydowns,
     ):
-        play_strong_games(range(2))
+        analyses = play_strong_games(range(2))
     return {
+        "hand_analysis": tuple(analyses),
         "make_plan": tuple(plans),
         "contract_exists": tuple(exists),
         "laydown_plan": tuple(laydowns),
@@ -376,3 +388,51 @@ def test_laydown_cores_kernel_matches_generated_hands(case: tuple) -> None:
     fast = plan(hand, trios, runs, rules, ())
     with references_only():
         assert plan(hand, trios, runs, rules, ()) == fast
+
+
+# ----------------------------------------------------------------------------- hand_analysis
+
+
+def assert_analyses_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
+    def run(args: tuple) -> tuple:
+        counts, trios, runs, rules = args
+        return kernel(counts, trios, runs, rules.min_run, rules.ace_wraparound)
+
+    mismatches = [args for args in calls if features.hand_analysis_reference(*args) != run(args)]
+    assert not mismatches, (
+        f"{len(mismatches)} of {len(calls)} analyses differ, first {mismatches[0]}"
+    )
+
+
+@needs_kernels
+def test_hand_analysis_kernel_matches_recorded_calls() -> None:
+    calls = recorded_calls()["hand_analysis"]
+    assert len(calls) > 2_000
+    distances = {features.hand_analysis_reference(*args)[0] for args in calls[::50]}
+    assert len(distances) > 3  # near and far hands alike
+    assert_analyses_match(calls, K.hand_analysis)
+
+
+def broken_hand_analysis(counts, trios, runs, min_run, wrap):  # type: ignore[no-untyped-def]
+    """An off-by-one kernel: a distance one short on hands not yet in hand."""
+    distance, reducers, in_trio, in_run = K.hand_analysis(counts, trios, runs, min_run, wrap)
+    return max(0, distance - 1), reducers, in_trio, in_run
+
+
+@needs_kernels
+def test_positive_control_a_wrong_hand_analysis_kernel_fails() -> None:
+    with pytest.raises(AssertionError, match="analyses differ"):
+        assert_analyses_match(recorded_calls()["hand_analysis"], broken_hand_analysis)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    hand=st.one_of(hands(1, 10), hands(11, 20), hands(46, 70)),
+    contract=st.sampled_from(CONTRACTS),
+    preset=st.sampled_from(ALL),
+)
+@needs_kernels
+def test_hand_analysis_kernel_matches_generated_hands(
+    hand: tuple, contract: tuple[int, int], preset: str
+) -> None:
+    assert_analyses_match(((hand, *contract, PRESETS[preset]),), K.hand_analysis)
