@@ -131,7 +131,12 @@ def record_calls(strong_seeds: int, search_seeds: list[int]) -> dict[str, list[t
     from continental_env import kernels, melds
     from continental_env.game import Game
 
-    calls: dict[str, list[tuple]] = {"make_plan": [], "has_contract": [], "best_laydown": []}
+    calls: dict[str, list[tuple]] = {
+        "make_plan": [],
+        "has_contract": [],
+        "best_laydown": [],
+        "hand_analysis": [],
+    }
     spies = (
         (strong, "make_plan_reference", "make_plan"),
         (melds, "_contract_exists_reference", "has_contract"),
@@ -153,6 +158,9 @@ def record_calls(strong_seeds: int, search_seeds: list[int]) -> dict[str, list[t
             game = Game.new("continental", 4, seed=seed)
             bots = [strong.StrongAgent(s) for s in range(4)]
             while not game.is_over:
+                # what a v1 observation asks of hand_analysis: the actor's hand and contract
+                hand = tuple(game.state.hands[game.actor])
+                calls["hand_analysis"].append((hand, *game.contract, game.rules))
                 game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
         for seed in search_seeds:
             game = Game.new("continental", 4, seed=seed)
@@ -179,7 +187,7 @@ def time_each(fn, calls: list[tuple]) -> list[float]:  # type: ignore[no-untyped
 
 def bench_calls(strong_seeds: int, search_seeds: list[int]) -> dict:
     from agents import strong
-    from continental_env import kernels, melds
+    from continental_env import features, kernels, melds
 
     calls = record_calls(strong_seeds, search_seeds)
     native = kernels.compiled
@@ -190,6 +198,9 @@ def bench_calls(strong_seeds: int, search_seeds: list[int]) -> dict:
 
     def exists_kernel(counts, trios, runs, min_run, wrap, steal):  # type: ignore[no-untyped-def]
         return native.contract_exists(counts, trios, runs, min_run, wrap, steal)
+
+    def analysis_kernel(counts, trios, runs, rules):  # type: ignore[no-untyped-def]
+        return native.hand_analysis(counts, trios, runs, rules.min_run, rules.ace_wraparound)
 
     laydown = melds._laydown_plan.__wrapped__
 
@@ -205,6 +216,7 @@ def bench_calls(strong_seeds: int, search_seeds: list[int]) -> dict:
         "make_plan": (strong.make_plan_reference, plan_kernel),
         "has_contract": (melds._contract_exists_reference, exists_kernel),
         "best_laydown": (laydown_reference, laydown),
+        "hand_analysis": (features.hand_analysis_reference, analysis_kernel),
     }
     for name, (reference, kernel) in functions.items():
         rows = calls[name]
