@@ -611,12 +611,25 @@ class _Search:
         return self.first_only
 
 
+def _search(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
+) -> list | None:
+    """``_Search(...).run(first_only)``: the compiled kernel when built
+    (``continental_env.kernels``), else the class above; the same arrangement either way."""
+    native = kernels.native
+    if native is None:
+        return _Search(counts, trios, runs, rules).run(first_only)
+    return native.contract_search(
+        counts, trios, runs, rules.min_run, rules.ace_wraparound, points_table(rules), first_only
+    )
+
+
 # Lay-downs are rare (once per seat and round), so a small cache is enough here.
 @lru_cache(maxsize=2_048)
 def _best_contract_cached(
     counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
 ) -> tuple | None:
-    result = _Search(counts, trios, runs, rules).run(first_only)
+    result = _search(counts, trios, runs, rules, first_only)
     if result is not None and sum(len(m[1]) for m in result) == sum(counts):
         # Every card placed, but one must stay in hand: the best lay-down keeps some card c and
         # arranges the rest as well as possible, so search each hand minus one card (exact;
@@ -629,7 +642,7 @@ def _best_contract_cached(
                 break
             rest = list(counts)
             rest[c] -= 1
-            found = _Search(rest, trios, runs, rules).run(first_only)
+            found = _search(tuple(rest), trios, runs, rules, first_only)
             if found is None:
                 continue
             placed = sum(pts[x] for m in found for x in m[1])

@@ -63,6 +63,7 @@ def references_only() -> Iterator[None]:
     """Run the pure-Python references (and empty the caches that would hide calls)."""
     was = kernels.active()
     caches = (
+        melds._best_contract_cached,
         strong.make_plan,
         melds._contract_exists,
         melds._laydown_plan,
@@ -102,6 +103,7 @@ def recorded_calls() -> dict[str, tuple[tuple, ...]]:
         recording(strong, "make_plan_reference") as plans,
         recording(melds, "_contract_exists_reference") as exists,
         recording(melds, "_laydown_plan") as laydowns,
+        recording(melds, "_search") as searches,
     ):
         analyses = play_strong_games(range(2))
     return {
@@ -109,6 +111,7 @@ def recorded_calls() -> dict[str, tuple[tuple, ...]]:
         "make_plan": tuple(plans),
         "contract_exists": tuple(exists),
         "laydown_plan": tuple(laydowns),
+        "contract_search": tuple(dict.fromkeys(searches)),
     }
 
 
@@ -436,3 +439,62 @@ def test_hand_analysis_kernel_matches_generated_hands(
     hand: tuple, contract: tuple[int, int], preset: str
 ) -> None:
     assert_analyses_match(((hand, *contract, PRESETS[preset]),), K.hand_analysis)
+
+
+# ----------------------------------------------------------------------------- _Search
+
+
+def search_rows(found: list | None) -> list | None:
+    return None if found is None else [(k, tuple(c), s, key) for k, c, s, key in found]
+
+
+def assert_searches_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
+    def run(args: tuple) -> list | None:
+        counts, trios, runs, rules, first_only = args
+        pts = points_table(rules)
+        return kernel(counts, trios, runs, rules.min_run, rules.ace_wraparound, pts, first_only)
+
+    mismatches = [
+        args for args in calls if search_rows(melds._Search(*args[:4]).run(args[4])) != run(args)
+    ]
+    assert not mismatches, (
+        f"{len(mismatches)} of {len(calls)} arrangements differ, first {mismatches[0]}"
+    )
+
+
+@needs_kernels
+def test_contract_search_kernel_matches_recorded_calls() -> None:
+    calls = recorded_calls()["contract_search"]
+    assert len(calls) > 100
+    found = [melds._Search(*args[:4]).run(args[4]) is None for args in calls]
+    assert any(found) and not all(found)  # hands with and without an arrangement
+    assert_searches_match(calls, K.contract_search)
+
+
+def broken_contract_search(counts, trios, runs, min_run, wrap, pts, first_only):  # type: ignore[no-untyped-def]
+    """An off-by-one kernel: the runs' starts one position late."""
+    found = K.contract_search(counts, trios, runs, min_run, wrap, pts, first_only)
+    if found is None:
+        return None
+    return [(k, c, s + 1 if k == melds.RUN else s, key) for k, c, s, key in found]
+
+
+@needs_kernels
+def test_positive_control_a_wrong_contract_search_kernel_fails() -> None:
+    with pytest.raises(AssertionError, match="arrangements differ"):
+        assert_searches_match(recorded_calls()["contract_search"], broken_contract_search)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    hand=st.one_of(hands(3, 20), hands(21, 45), hands(46, 70)),
+    contract=st.sampled_from(CONTRACTS),
+    preset=st.sampled_from(ALL),
+    first_only=st.booleans(),
+)
+@needs_kernels
+def test_contract_search_kernel_matches_generated_hands(
+    hand: tuple, contract: tuple[int, int], preset: str, first_only: bool
+) -> None:
+    args = (hand, *contract, PRESETS[preset], first_only)
+    assert_searches_match((args,), K.contract_search)
