@@ -6,8 +6,8 @@ shared machine does not distort them:
 1. **search games.** 4-player ``continental`` games with ``search`` (4 worlds) in seat 0 and
    ``strong`` in the others (``agents.search.bench``'s game), played by the base commit and by
    this checkout in alternating child processes; every game's action hash must match.
-2. **per call.** Argument tuples recorded from seeded games (strong at every seat, and the same
-   search games), then each hot function timed on them: the pure-Python reference (the base
+2. **per call.** Argument tuples recorded from seeded games (strong at every seat, random play
+   for the long hands, and one search game), then each hot function timed on them: the pure-Python reference (the base
    commit's code) and the compiled kernel, by the actor's hand size.
 
     python scripts/bench_kernels.py --base 5894364 --games 3 --reps 2 \\
@@ -123,10 +123,14 @@ def bucket(size: int) -> str:
     return ">70"
 
 
-def record_calls(strong_seeds: int, search_seeds: list[int]) -> dict[str, list[tuple]]:
+def record_calls(
+    strong_seeds: int, random_seeds: int, search_seeds: list[int]
+) -> dict[str, list[tuple]]:
     """Arguments of the references' calls in seeded games (every call, caches emptied)."""
     from agents import strong
     from agents.base import PlayerView
+    from agents.handtools import unseen_counts
+    from agents.random_agent import RandomAgent
     from agents.search import SearchAgent
     from continental_env import kernels, melds
     from continental_env.game import Game
@@ -162,6 +166,18 @@ def record_calls(strong_seeds: int, search_seeds: list[int]) -> dict[str, list[t
                 hand = tuple(game.state.hands[game.actor])
                 calls["hand_analysis"].append((hand, *game.contract, game.rules))
                 game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+        # Random play builds the long hands (30-70 cards) of the table's right-hand columns;
+        # make_plan is asked what strong would ask there (the actor's hand and unseen cards).
+        for seed in range(random_seeds):
+            game = Game.new("continental", 4, seed=seed)
+            bots = [RandomAgent(seed * 4 + s) for s in range(4)]
+            while not game.is_over:
+                view = PlayerView(game, game.actor)
+                hand = tuple(game.state.hands[game.actor])
+                calls["hand_analysis"].append((hand, *game.contract, game.rules))
+                unseen = tuple(unseen_counts(view))
+                calls["make_plan"].append((hand, unseen, *game.contract, game.rules))
+                game.apply(bots[game.actor].act(view))
         for seed in search_seeds:
             game = Game.new("continental", 4, seed=seed)
             bots = [SearchAgent(seed, 4)] + [strong.StrongAgent(s) for s in range(1, 4)]
@@ -185,11 +201,11 @@ def time_each(fn, calls: list[tuple]) -> list[float]:  # type: ignore[no-untyped
     return out
 
 
-def bench_calls(strong_seeds: int, search_seeds: list[int]) -> dict:
+def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -> dict:
     from agents import strong
     from continental_env import features, kernels, melds
 
-    calls = record_calls(strong_seeds, search_seeds)
+    calls = record_calls(strong_seeds, random_seeds, search_seeds)
     native = kernels.compiled
     assert native is not None, "kernels not built"
 
@@ -261,6 +277,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=2, help="alternating repetitions")
     parser.add_argument("--seed", type=int, default=1000, help="first game seed")
     parser.add_argument("--call-games", type=int, default=3, help="strong games to record calls")
+    parser.add_argument("--random-games", type=int, default=2, help="random games (long hands)")
     parser.add_argument("--skip-games", action="store_true", help="only the per-call table")
     parser.add_argument("--out", type=Path, default=ROOT / "results/speed_kernels_search.json")
     args = parser.parse_args()
@@ -288,7 +305,7 @@ def main() -> None:
             f"{g['cpu_s_per_game']['kernels']:.2f} s, ratio {g['ratio_kernels_to_base']:.3f}, "
             f"actions identical: {g['actions_identical']}"
         )
-    result["per_call"] = bench_calls(args.call_games, [args.seed])
+    result["per_call"] = bench_calls(args.call_games, args.random_games, [args.seed])
     for name, row in result["per_call"].items():
         print(f"{name}: {row['calls']} calls, x{row['speedup']:.1f}")
         for key, e in row["by_hand_size"].items():
