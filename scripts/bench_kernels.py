@@ -139,9 +139,11 @@ def record_calls(
         "make_plan": [],
         "has_contract": [],
         "best_laydown": [],
+        "best_contract": [],
         "hand_analysis": [],
     }
     spies = (
+        (melds, "_search", "best_contract"),
         (strong, "make_plan_reference", "make_plan"),
         (melds, "_contract_exists_reference", "has_contract"),
         (melds, "_laydown_plan", "best_laydown"),
@@ -204,6 +206,7 @@ def time_each(fn, calls: list[tuple]) -> list[float]:  # type: ignore[no-untyped
 def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -> dict:
     from agents import strong
     from continental_env import features, kernels, melds
+    from continental_env.rules import points_table
 
     calls = record_calls(strong_seeds, random_seeds, search_seeds)
     native = kernels.compiled
@@ -218,6 +221,14 @@ def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -
     def analysis_kernel(counts, trios, runs, rules):  # type: ignore[no-untyped-def]
         return native.hand_analysis(counts, trios, runs, rules.min_run, rules.ace_wraparound)
 
+    def search_reference(counts, trios, runs, rules, first_only):  # type: ignore[no-untyped-def]
+        return melds._Search(counts, trios, runs, rules).run(first_only)
+
+    def search_kernel(counts, trios, runs, rules, first_only):  # type: ignore[no-untyped-def]
+        pts = points_table(rules)
+        wrap = rules.ace_wraparound
+        return native.contract_search(counts, trios, runs, rules.min_run, wrap, pts, first_only)
+
     laydown = melds._laydown_plan.__wrapped__
 
     def laydown_reference(*args):  # type: ignore[no-untyped-def]
@@ -231,6 +242,7 @@ def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -
     functions = {
         "make_plan": (strong.make_plan_reference, plan_kernel),
         "has_contract": (melds._contract_exists_reference, exists_kernel),
+        "best_contract": (search_reference, search_kernel),
         "best_laydown": (laydown_reference, laydown),
         "hand_analysis": (features.hand_analysis_reference, analysis_kernel),
     }
