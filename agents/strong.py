@@ -52,6 +52,7 @@ from agents.handtools import (
     partner_table,
     unseen_counts,
 )
+from continental_env import kernels
 from continental_env.cards import (
     JOKER,
     NUM_RANKS,
@@ -112,7 +113,24 @@ class Plan:
 def make_plan(
     hand: tuple[int, ...], unseen: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
 ) -> Plan:
-    """The cheapest plan for the contract from ``hand`` given the ``unseen`` copies."""
+    """The cheapest plan for the contract from ``hand`` given the ``unseen`` copies.
+
+    Runs the compiled kernel when it is built (``continental_env.kernels``), else
+    ``make_plan_reference``; both return the same plan, ties and float bits included.
+    """
+    native = kernels.native
+    if native is not None:
+        cost, missing, core = native.make_plan(
+            hand, unseen, trios, runs, rules.min_run, rules.ace_wraparound
+        )
+        return Plan(cost, missing, core)
+    return make_plan_reference(hand, unseen, trios, runs, rules)
+
+
+def make_plan_reference(
+    hand: tuple[int, ...], unseen: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
+) -> Plan:
+    """``make_plan`` in pure Python: the readable definition the compiled kernel follows."""
     jokers = hand[JOKER]
     joker_help = 0.5 * unseen[JOKER]
     slot_of = [_slot_cost(u + joker_help) for u in unseen]  # one missing copy of each card

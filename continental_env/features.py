@@ -61,6 +61,7 @@ from typing import Any
 
 import numpy as np
 
+from continental_env import kernels
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
 from continental_env.layout import consecutive_slices
 from continental_env.melds import _min_spans
@@ -225,8 +226,19 @@ def hand_analysis(
 ) -> tuple[int, frozenset[int], tuple[int, ...], tuple[int, ...]]:
     """(distance, card types that reduce it, hand cards in trios, hand cards in runs).
 
-    Cached: it depends on the hand, the contract and the rules only.
+    Cached: it depends on the hand, the contract and the rules only. The compiled kernel runs
+    when built (``continental_env.kernels``), else ``hand_analysis_reference``.
     """
+    native = kernels.native
+    if native is not None:
+        return native.hand_analysis(counts, trios, runs, rules.min_run, rules.ace_wraparound)
+    return hand_analysis_reference(counts, trios, runs, rules)
+
+
+def hand_analysis_reference(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
+) -> tuple[int, frozenset[int], tuple[int, ...], tuple[int, ...]]:
+    """``hand_analysis`` in pure Python: the readable definition the kernel follows."""
     plans = _Plans(counts, trios, runs, rules)
     plans.search(counts)
     in_trio = [0] * NUM_TYPES

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import accumulate, combinations, combinations_with_replacement, product
 
+from continental_env import kernels
 from continental_env.cards import (
     JOKER,
     NUM_RANKS,
@@ -610,12 +611,25 @@ class _Search:
         return self.first_only
 
 
+def _search(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
+) -> list | None:
+    """``_Search(...).run(first_only)``: the compiled kernel when built
+    (``continental_env.kernels``), else the class above; the same arrangement either way."""
+    native = kernels.native
+    if native is None:
+        return _Search(counts, trios, runs, rules).run(first_only)
+    return native.contract_search(
+        counts, trios, runs, rules.min_run, rules.ace_wraparound, points_table(rules), first_only
+    )
+
+
 # Lay-downs are rare (once per seat and round), so a small cache is enough here.
 @lru_cache(maxsize=2_048)
 def _best_contract_cached(
     counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
 ) -> tuple | None:
-    result = _Search(counts, trios, runs, rules).run(first_only)
+    result = _search(counts, trios, runs, rules, first_only)
     if result is not None and sum(len(m[1]) for m in result) == sum(counts):
         # Every card placed, but one must stay in hand: the best lay-down keeps some card c and
         # arranges the rest as well as possible, so search each hand minus one card (exact;
@@ -628,7 +642,7 @@ def _best_contract_cached(
                 break
             rest = list(counts)
             rest[c] -= 1
-            found = _Search(rest, trios, runs, rules).run(first_only)
+            found = _search(tuple(rest), trios, runs, rules, first_only)
             if found is None:
                 continue
             placed = sum(pts[x] for m in found for x in m[1])
@@ -683,6 +697,19 @@ def _contract_exists(
     counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
 ) -> bool:
     """Existence only, on the hot path of every legal-action query of a player not yet down.
+
+    The compiled kernel when built (``continental_env.kernels``), else the reference below.
+    """
+    native = kernels.native
+    if native is not None:
+        return native.contract_exists(counts, trios, runs, min_run, wrap, steal)
+    return _contract_exists_reference(counts, trios, runs, min_run, wrap, steal)
+
+
+def _contract_exists_reference(
+    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
+) -> bool:
+    """``_contract_exists`` in pure Python, the readable definition the kernel follows.
 
     Minimal melds suffice: any run holds a run of exactly ``min_run`` cards with a natural, and
     any trio three cards with a natural, and smaller melds leave more for the rest. So runs are
@@ -935,15 +962,14 @@ def _laydown_plan(
     floor = min(pts[c] for c in range(NUM_TYPES) if counts[c])
     best_key: _LaydownKey | None = None
     best_own: list[Meld] = []
-    for examined, own in enumerate(_core_combinations(counts, trios, runs, rules, first)):
+    candidates = _core_candidates(counts, trios, runs, rules, first, table, pts)
+    for examined, (bound, arrangement) in enumerate(candidates):
         if examined >= LAYDOWN_BUDGET:
             break
-        rest = list(counts)
-        for meld in own:
-            for c in meld.cards:
-                rest[c] -= 1
-        if best_key is not None and _stuck_bound(rest, table, own, pts) > best_key[:2]:
+        if best_key is not None and bound > best_key[:2]:
             continue
+        own = _as_melds(arrangement)
+        rest = _rest_after(counts, own)
         key, final_own = _closure(rest, table, own, rules, pts)
         if best_key is None or key < best_key:
             best_key, best_own = key, final_own
@@ -956,6 +982,55 @@ def _laydown_plan(
         (RUN, tuple(m.cards), m.start, m.suit) for m in run_melds
     )
     return best_key, arrangement
+
+
+def _as_melds(arrangement: Sequence) -> list[Meld]:
+    """Melds of owner -1 from (kind, cards, start, key) rows; a list of Melds passes through."""
+    return [
+        m
+        if isinstance(m, Meld)
+        else Meld(-1, TRIO, list(m[1]), rank=m[3])
+        if m[0] == TRIO
+        else Meld(-1, RUN, list(m[1]), start=m[2], suit=m[3])
+        for m in arrangement
+    ]
+
+
+def _rest_after(counts: Sequence[int], own: Sequence[Meld]) -> list[int]:
+    rest = list(counts)
+    for meld in own:
+        for c in meld.cards:
+            rest[c] -= 1
+    return rest
+
+
+def _core_candidates(
+    counts: tuple[int, ...],
+    trios: int,
+    runs: int,
+    rules: RuleConfig,
+    first: tuple,
+    table: Sequence[Meld],
+    pts: Sequence[int],
+) -> Iterator[tuple[tuple[int, int], Sequence]]:
+    """(``_stuck_bound``, arrangement) of every core combination in ``_core_combinations``'
+    order. The compiled kernel (``continental_env.kernels``) enumerates them, bounds included,
+    as (kind, cards, start, key) rows; the reference yields lists of Melds."""
+    native = kernels.native
+    if native is None:
+        for own in _core_combinations(counts, trios, runs, rules, first):
+            yield _stuck_bound(_rest_after(counts, own), table, own, pts), own
+        return
+    own = _as_melds(first)
+    yield _stuck_bound(_rest_after(counts, own), table, own, pts), first
+    table_ranks = sum({1 << m.rank for m in table if m.kind == TRIO})
+    table_suits = sum({1 << m.suit for m in table if m.kind == RUN})
+    rows = native.laydown_cores(
+        counts, trios, runs, rules.min_run, rules.ace_wraparound, pts, table_ranks,
+        table_suits, LAYDOWN_BUDGET - 1,
+    )  # fmt: skip
+    for stuck, stuck_points, arrangement in rows:
+        yield (stuck, stuck_points), arrangement
 
 
 def _core_combinations(

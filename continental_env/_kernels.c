@@ -1,0 +1,1510 @@
+/*
+ * Compiled kernels for the hot pure functions of 53-count tuples.
+ *
+ * Each function here is a line-by-line port of a pure-Python reference that stays in the
+ * package as the readable definition (continental_env/kernels.py says which, and how to pick
+ * the reference at run time). The ports must return exactly what the reference returns, ties
+ * included, so that the bots' decisions are bit-identical whichever path runs:
+ *
+ * - every sort reproduces Python's stable sort on the same keys (ties broken by the original
+ *   position, which is what a stable sort keeps);
+ * - floating point follows the same operations in the same order (Python floats are IEEE
+ *   doubles; the build turns off contraction into fused multiply-adds), and `sum()` of floats
+ *   is emulated as the running interpreter does it (plain left-to-right before 3.12,
+ *   Neumaier-compensated from 3.12 on);
+ * - enumerations (combinations, combinations with replacement) visit in itertools' order.
+ *
+ * Card ids: 0..51 are naturals (suit * 13 + rank, rank 0 = ace), 52 is the joker.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NT 53    /* card types */
+#define JK 52    /* the joker */
+#define NR 13    /* ranks */
+#define MAXW 64  /* run windows: 4 suits x at most 14 starts */
+#define MAXRUN 13
+
+/* ------------------------------------------------------------------------- helpers */
+
+/* Read a sequence of 53 non-negative ints (a tuple on the hot path) into `out`. */
+static int read_counts(PyObject *obj, int *out, const char *name) {
+    PyObject *seq = PySequence_Fast(obj, "counts must be a sequence");
+    if (seq == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NT) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %d card counts, got %zd", name, NT,
+                     PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (int i = 0; i < NT; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (v < 0 || v > 1000000) {
+            PyErr_Format(PyExc_ValueError, "%s[%d] = %ld is not a card count", name, i, v);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *counts_tuple(const int *c) {
+    PyObject *t = PyTuple_New(NT);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < NT; i++) {
+        PyObject *v = PyLong_FromLong(c[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+static inline int pymod(int a, int m) { /* Python's a % m for m > 0 */
+    int r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+/* sum() of a list of floats as the running interpreter computes it. Python 3.12 made sum()
+ * of floats compensated (Neumaier); earlier versions add left to right. An empty list sums to
+ * the int 0 there; callers handle that case themselves. */
+static double py_sum(const double *x, int n) {
+    if (n == 0) return 0.0;
+    double f = x[0];
+#if PY_VERSION_HEX >= 0x030C0000
+    double c = 0.0;
+    for (int i = 1; i < n; i++) {
+        double t = f + x[i];
+        if (fabs(f) >= fabs(x[i]))
+            c += (f - t) + x[i];
+        else
+            c += (x[i] - t) + f;
+        f = t;
+    }
+    if (c != 0.0 && isfinite(c)) f += c;
+#else
+    for (int i = 1; i < n; i++) f += x[i];
+#endif
+    return f;
+}
+
+/* Rank lists of every run of exactly `min_run` positions (melds._min_spans): the first rank of
+ * each span; position i of the span is rank (first + i) % 13. */
+static int min_span_starts(int min_run, int wrap, int *starts) {
+    int n = wrap ? NR : 14 - min_run + 1;
+    for (int s = 0; s < n; s++) starts[s] = s;
+    return n;
+}
+
+/* ========================================================================= strong.make_plan */
+
+static inline double slot_cost(double unseen) { return 1.0 + 1.5 / (unseen + 0.25); }
+
+typedef struct {
+    double key;
+    int r;
+    double slot;
+} TrioCand;
+
+typedef struct {
+    double cost;
+    int w; /* index into the sorted windows: order of the card tuples */
+} RunCand;
+
+static int cmp_trio(const void *a, const void *b) {
+    const TrioCand *x = a, *y = b;
+    if (x->key < y->key) return -1;
+    if (x->key > y->key) return 1;
+    return x->r - y->r; /* the ranks differ: (key, r) decides the tuple order */
+}
+
+static int cmp_run(const void *a, const void *b) {
+    const RunCand *x = a, *y = b;
+    if (x->cost < y->cost) return -1;
+    if (x->cost > y->cost) return 1;
+    return x->w - y->w; /* windows are numbered in their tuple order */
+}
+
+static const double *g_bounds; /* qsort has no context argument */
+static int cmp_bound(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    if (g_bounds[x] < g_bounds[y]) return -1;
+    if (g_bounds[x] > g_bounds[y]) return 1;
+    return x - y; /* stable: the earlier combination first */
+}
+
+static int cmp_desc(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+static int lex_greater(const int *a, const int *b, int n) {
+    for (int k = 0; k < n; k++)
+        if (a[k] != b[k]) return a[k] > b[k];
+    return 0;
+}
+
+/* Windows of strong._run_windows: every suit and span as card tuples, sorted and distinct. */
+static int run_windows(int min_run, int wrap, int win[][MAXRUN]) {
+    int starts[NR + 1];
+    int ns = min_span_starts(min_run, wrap, starts);
+    int n = 0;
+    for (int suit = 0; suit < 4; suit++)
+        for (int s = 0; s < ns; s++) {
+            for (int i = 0; i < min_run; i++) win[n][i] = suit * NR + (starts[s] + i) % NR;
+            n++;
+        }
+    /* sort lexicographically (insertion sort: at most 56 windows) */
+    for (int i = 1; i < n; i++) {
+        int tmp[MAXRUN];
+        memcpy(tmp, win[i], sizeof tmp);
+        int j = i - 1;
+        while (j >= 0 && lex_greater(win[j], tmp, min_run)) {
+            memcpy(win[j + 1], win[j], sizeof tmp);
+            j--;
+        }
+        memcpy(win[j + 1], tmp, sizeof tmp);
+    }
+    /* drop duplicates (the set in the reference) */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (m && memcmp(win[m - 1], win[i], sizeof(int) * min_run) == 0) continue;
+        if (m != i) memcpy(win[m], win[i], sizeof(int) * MAXRUN);
+        m++;
+    }
+    return m;
+}
+
+/* Next combination of `k` indices out of `n` in itertools' order; 0 when done. */
+static int next_combination(int *idx, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == i + n - k) i--;
+    if (i < 0) return 0;
+    idx[i]++;
+    for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
+/* Next combination with replacement in itertools' order; 0 when done. */
+static int next_combination_r(int *idx, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == n - 1) i--;
+    if (i < 0) return 0;
+    int v = idx[i] + 1;
+    for (int j = i; j < k; j++) idx[j] = v;
+    return 1;
+}
+
+#define MAXCOMBO 4096
+#define MAXSLOTS 96
+
+static PyObject *k_make_plan(PyObject *self, PyObject *args) {
+    PyObject *hand_obj, *unseen_obj;
+    int trios, runs, min_run, wrap;
+    if (!PyArg_ParseTuple(args, "OOiiip", &hand_obj, &unseen_obj, &trios, &runs, &min_run, &wrap))
+        return NULL;
+    int hand[NT], unseen[NT];
+    if (read_counts(hand_obj, hand, "hand") < 0 || read_counts(unseen_obj, unseen, "unseen") < 0)
+        return NULL;
+    if (trios < 0 || runs < 0 || trios > 7 || runs > 4 || min_run < 1 || min_run > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        return NULL;
+    }
+    const int jokers = hand[JK];
+    const double joker_help = 0.5 * unseen[JK];
+    double slot_of[NT];
+    for (int c = 0; c < NT; c++) slot_of[c] = slot_cost(unseen[c] + joker_help);
+
+    /* Trio candidates: every rank by the cost of the slots it still needs. */
+    TrioCand trio_cands[NR];
+    int nt = 0;
+    if (trios) {
+        for (int r = 0; r < NR; r++) {
+            int have = 0, left = 0;
+            for (int s = 0; s < 4; s++) {
+                have += hand[s * NR + r];
+                left += unseen[s * NR + r];
+            }
+            double slot = slot_cost(left + joker_help);
+            int need = 3 - have > 0 ? 3 - have : 0;
+            trio_cands[nt].key = need * slot - 0.01 * have;
+            trio_cands[nt].r = r;
+            trio_cands[nt].slot = slot;
+            nt++;
+        }
+        qsort(trio_cands, nt, sizeof(TrioCand), cmp_trio);
+        if (nt > trios + 3) nt = trios + 3; /* EXTRA_TRIO_CANDIDATES */
+    }
+
+    /* Run candidates: windows holding a hand natural, by the cost of their missing cards. */
+    static int win[MAXW][MAXRUN];
+    int nw = run_windows(min_run, wrap, win);
+    RunCand run_cands[2 * MAXW];
+    int nr = 0;
+    if (runs) {
+        for (int w = 0; w < nw; w++) {
+            int held = 0;
+            double cost = 0.0;
+            for (int i = 0; i < min_run; i++) {
+                int c = win[w][i];
+                if (hand[c])
+                    held++;
+                else
+                    cost += slot_of[c];
+            }
+            if (held) {
+                run_cands[nr].cost = cost;
+                run_cands[nr].w = w;
+                nr++;
+            }
+        }
+        if (nr < runs) {
+            for (int w = 0; w < nw; w++) {
+                double xs[MAXRUN] = {0};
+                for (int i = 0; i < min_run; i++) xs[i] = slot_of[win[w][i]];
+                run_cands[nr].cost = py_sum(xs, min_run);
+                run_cands[nr].w = w;
+                nr++;
+            }
+        }
+        qsort(run_cands, nr, sizeof(RunCand), cmp_run);
+        if (nr > runs + 3) nr = runs + 3; /* EXTRA_RUN_CANDIDATES */
+    }
+
+    /* Combinations, in itertools' order. */
+    static int run_combos[MAXCOMBO][4];
+    int n_run_combos = 0;
+    if (runs && nr > 0) {
+        int idx[4] = {0, 0, 0, 0};
+        do {
+            if (n_run_combos >= MAXCOMBO) {
+                PyErr_SetString(PyExc_ValueError, "too many run combinations");
+                return NULL;
+            }
+            memcpy(run_combos[n_run_combos++], idx, sizeof idx);
+        } while (next_combination_r(idx, runs, nr));
+    } else if (!runs) {
+        n_run_combos = 1; /* [()] */
+    }
+    static int trio_combos[MAXCOMBO][8];
+    int n_trio_combos = 0;
+    if (trios) {
+        if (trios <= nt) {
+            int idx[8];
+            for (int i = 0; i < trios; i++) idx[i] = i;
+            do {
+                if (n_trio_combos >= MAXCOMBO) {
+                    PyErr_SetString(PyExc_ValueError, "too many trio combinations");
+                    return NULL;
+                }
+                memcpy(trio_combos[n_trio_combos++], idx, sizeof idx);
+            } while (next_combination(idx, trios, nt));
+        }
+    } else {
+        n_trio_combos = 1;
+    }
+
+    /* Lower bounds of each run combination's cost (see the reference for why they hold). */
+    double dearest[2 * MAXW];
+    for (int k = 0; k < nr; k++) {
+        double d = 0.0;
+        int any = 0;
+        for (int i = 0; i < min_run; i++) {
+            int c = win[run_cands[k].w][i];
+            if (!hand[c] && (!any || slot_of[c] > d)) {
+                d = slot_of[c];
+                any = 1;
+            }
+        }
+        dearest[k] = any ? d : 0.0;
+    }
+    static double bounds[MAXCOMBO];
+    static int order[MAXCOMBO];
+    for (int p = 0; p < n_run_combos; p++) {
+        double bound = 0.0;
+        for (int j = 0; j < runs; j++) bound += run_cands[run_combos[p][j]].cost;
+        if (jokers && runs) {
+            double m = dearest[run_combos[p][0]];
+            for (int j = 1; j < runs; j++)
+                if (dearest[run_combos[p][j]] > m) m = dearest[run_combos[p][j]];
+            bound -= jokers * m;
+        }
+        bounds[p] = bound;
+        order[p] = p;
+    }
+    g_bounds = bounds;
+    qsort(order, n_run_combos, sizeof(int), cmp_bound);
+
+    int have_best = 0, best_int_zero = 0;
+    double best_cost = 0.0;
+    int best_missing = 0, best_pos = 0, best_tpos = 0;
+    int best_used[NT];
+    int best_run_combo = 0, best_trio_combo = 0;
+
+    for (int oi = 0; oi < n_run_combos; oi++) {
+        int pos = order[oi];
+        if (have_best && bounds[pos] > best_cost + 2e-9) break;
+        int need[NT];
+        memset(need, 0, sizeof need);
+        double slots[MAXSLOTS];
+        int ns = 0;
+        for (int j = 0; j < runs; j++) {
+            const int *cards = win[run_cands[run_combos[pos][j]].w];
+            for (int i = 0; i < min_run; i++) {
+                int c = cards[i];
+                int k = need[c];
+                need[c] = k + 1;
+                if (k >= hand[c]) {
+                    int extra = k - hand[c];
+                    int u = unseen[c] - extra;
+                    slots[ns++] = extra == 0 ? slot_of[c] : slot_cost((u > 0 ? u : 0) + joker_help);
+                }
+            }
+        }
+        int used[NT];
+        for (int c = 0; c < NT; c++) used[c] = need[c] < hand[c] ? need[c] : hand[c];
+        int trio_n[NR]; /* missing slots of each trio candidate given the runs' cards */
+        for (int t = 0; t < nt; t++) {
+            int r = trio_cands[t].r, have = 0;
+            for (int s = 0; s < 4; s++) {
+                int left = hand[s * NR + r] - used[s * NR + r];
+                if (left > 0) have += left;
+            }
+            trio_n[t] = 3 - have > 0 ? 3 - have : 0;
+        }
+        for (int tp = 0; tp < n_trio_combos; tp++) {
+            double t_slots[MAXSLOTS];
+            int n = ns;
+            memcpy(t_slots, slots, sizeof(double) * ns);
+            for (int j = 0; j < trios; j++) {
+                int t = trio_combos[tp][j];
+                for (int q = 0; q < trio_n[t]; q++) t_slots[n++] = trio_cands[t].slot;
+            }
+            qsort(t_slots, n, sizeof(double), cmp_desc); /* equal doubles are interchangeable */
+            int filled = jokers < n ? jokers : n;
+            int nrest = n - filled;
+            double cost = py_sum(t_slots + filled, nrest);
+            if (!have_best || cost < best_cost - 1e-9 ||
+                (cost <= best_cost + 1e-9 &&
+                 (pos < best_pos || (pos == best_pos && tp < best_tpos)))) {
+                have_best = 1;
+                best_cost = cost;
+                best_int_zero = nrest == 0; /* sum([]) is the int 0 */
+                best_missing = nrest;
+                memcpy(best_used, used, sizeof used);
+                best_run_combo = pos;
+                best_trio_combo = tp;
+                best_pos = pos;
+                best_tpos = tp;
+            }
+        }
+    }
+    if (!have_best) {
+        PyErr_SetString(PyExc_AssertionError, "make_plan found no combination");
+        return NULL;
+    }
+
+    /* The core: what the plan's runs and trios use, every joker, and run extensions. */
+    int core[NT];
+    int *used = best_used;
+    for (int j = 0; j < trios; j++) {
+        int r = trio_cands[trio_combos[best_trio_combo][j]].r;
+        for (int s = 0; s < 4; s++) {
+            int c = s * NR + r;
+            int left = hand[c] - used[c];
+            if (left > 0) used[c] += left;
+        }
+    }
+    for (int c = 0; c < NT; c++) core[c] = used[c];
+    core[JK] = jokers;
+    for (int j = 0; j < runs; j++) {
+        const int *cards = win[run_cands[run_combos[best_run_combo][j]].w];
+        int suit = cards[0] / NR;
+        for (int e = 0; e < 2; e++) { /* HIGH, then LOW; a fresh run for each end */
+            int start = cards[0] % NR, n = min_run;
+            for (;;) {
+                /* melds.end_card: the natural that extends this end, if the end is open */
+                if (n >= NR) break;
+                if (!wrap && (e == 1 ? !(start > 0) : !(start + n - 1 < NR))) break;
+                int c = suit * NR + pymod(start + (e == 1 ? -1 : n), NR);
+                int in_window = 0;
+                for (int i = 0; i < min_run; i++) in_window |= cards[i] == c;
+                if (hand[c] <= core[c] || in_window) break;
+                core[c] += 1;
+                n++; /* melds.extend_run */
+                if (e == 1) start = wrap ? pymod(start - 1, NR) : start - 1;
+            }
+        }
+    }
+    PyObject *core_t = counts_tuple(core);
+    if (core_t == NULL) return NULL;
+    PyObject *cost_obj = best_int_zero ? PyLong_FromLong(0) : PyFloat_FromDouble(best_cost);
+    if (cost_obj == NULL) {
+        Py_DECREF(core_t);
+        return NULL;
+    }
+    return Py_BuildValue("(NiN)", cost_obj, best_missing, core_t);
+}
+
+/* ===================================================================== melds._contract_exists */
+
+typedef struct {
+    int cards[MAXW][MAXRUN];
+    int n;
+    int size;
+    int steal;
+    int trios;
+} Windows;
+
+/* melds._trios_fit: the cheapest marginal joker costs, rank by rank, add up. */
+static int trios_fit(const int *counts, const int *stealable, int trios, int jokers) {
+    if (trios == 0) return 1;
+    int costs[NR * 8];
+    int n = 0;
+    for (int r = 0; r < NR; r++) {
+        int have = counts[r] + counts[NR + r] + counts[2 * NR + r] + counts[3 * NR + r];
+        int avail = have + stealable[r];
+        int prev = 0;
+        int top = avail < trios ? avail : trios;
+        for (int m = 1; m <= top; m++) {
+            int total = 3 * m - have > 0 ? 3 * m - have : 0;
+            costs[n++] = total - prev;
+            prev = total;
+        }
+    }
+    if (n < trios) return 0;
+    /* the sum of the `trios` smallest costs (partial selection sort: trios is small) */
+    int sum = 0;
+    for (int k = 0; k < trios; k++) {
+        int best = k;
+        for (int i = k + 1; i < n; i++)
+            if (costs[i] < costs[best]) best = i;
+        int tmp = costs[k];
+        costs[k] = costs[best];
+        costs[best] = tmp;
+        sum += costs[k];
+    }
+    return sum <= jokers;
+}
+
+static int exists_runs(int *work, const Windows *w, int first, int runs, int *stealable);
+
+static int try_window(int *work, const Windows *w, int i, const int *taken, int nt, int runs,
+                      int *stealable) {
+    int need = w->size - nt;
+    if (nt == 0 || need > work[JK]) return 0;
+    for (int k = 0; k < nt; k++) work[taken[k]]--;
+    work[JK] -= need;
+    int mark = w->steal && nt >= 2;
+    if (mark)
+        for (int k = 0; k < nt; k++) stealable[taken[k] % NR]++;
+    int found = exists_runs(work, w, i, runs - 1, stealable);
+    if (mark)
+        for (int k = 0; k < nt; k++) stealable[taken[k] % NR]--;
+    for (int k = 0; k < nt; k++) work[taken[k]]++;
+    work[JK] += need;
+    return found;
+}
+
+static int exists_runs(int *work, const Windows *w, int first, int runs, int *stealable) {
+    if (runs == 0) return trios_fit(work, stealable, w->trios, work[JK]);
+    for (int i = first; i < w->n; i++) {
+        const int *cards = w->cards[i];
+        int present[MAXRUN], np = 0;
+        for (int k = 0; k < w->size; k++)
+            if (work[cards[k]]) present[np++] = cards[k];
+        if (np == 0 || w->size - np > work[JK]) continue;
+        /* Every natural the window covers; then, with another run still to place, smaller
+         * subsets while the jokers last (a joker may stand in for a natural another run needs).
+         * The answer is a yes/no, so the order of the subsets does not change it. */
+        if (try_window(work, w, i, present, np, runs, stealable)) return 1;
+        if (runs >= 2 && np >= 2) {
+            for (int k = np - 1; k >= 1; k--) {
+                if (w->size - k > work[JK]) continue;
+                int idx[MAXRUN], taken[MAXRUN];
+                for (int q = 0; q < k; q++) idx[q] = q;
+                do {
+                    for (int q = 0; q < k; q++) taken[q] = present[idx[q]];
+                    if (try_window(work, w, i, taken, k, runs, stealable)) return 1;
+                } while (next_combination(idx, k, np));
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *k_contract_exists(PyObject *self, PyObject *args) {
+    PyObject *counts_obj;
+    int trios, runs, min_run, wrap, steal;
+    if (!PyArg_ParseTuple(args, "Oiiipp", &counts_obj, &trios, &runs, &min_run, &wrap, &steal))
+        return NULL;
+    int counts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0) return NULL;
+    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        return NULL;
+    }
+    int stealable[NR] = {0};
+    if (runs == 0) return PyBool_FromLong(trios_fit(counts, stealable, trios, counts[JK]));
+    Windows w;
+    w.n = 0;
+    w.size = min_run;
+    w.steal = steal;
+    w.trios = trios;
+    int starts[NR + 1];
+    int ns = min_span_starts(min_run, wrap, starts);
+    int least = min_run - counts[JK] > 1 ? min_run - counts[JK] : 1;
+    for (int suit = 0; suit < 4; suit++) {
+        const int *row = counts + suit * NR;
+        int any = 0;
+        for (int r = 0; r < NR; r++) any |= row[r] != 0;
+        if (!any) continue;
+        for (int s = 0; s < ns; s++) {
+            int naturals = 0;
+            for (int i = 0; i < min_run; i++) naturals += row[(starts[s] + i) % NR] != 0;
+            if (naturals >= least) {
+                for (int i = 0; i < min_run; i++)
+                    w.cards[w.n][i] = suit * NR + (starts[s] + i) % NR;
+                w.n++;
+            }
+        }
+    }
+    if (w.n == 0) Py_RETURN_FALSE;
+    return PyBool_FromLong(exists_runs(counts, &w, 0, runs, stealable));
+}
+
+
+/* ========================================================= melds._core_combinations (+ bound) */
+/*
+ * The lay-down search (melds._laydown_plan) examines combinations of contract "cores" in a
+ * fixed order and stops after a budget. Enumerating them is most of its time, so the kernel
+ * yields the same combinations in the same order (after best_contract's own arrangement, which
+ * the caller puts first), each with melds._stuck_bound's value: the caller skips the
+ * combinations that bound rules out and runs the exact lay-off closure on the others.
+ */
+
+#define MAXTRIOOPT 1024 /* 13 ranks x 34 distinct options, plus one rank's 220 before dedup */
+#define MAXSPAN 64
+
+typedef struct {
+    int min_run, trios, runs, limit;
+    int pts[NT];
+    int left[NT];
+    int trio_opt[MAXTRIOOPT][3];
+    int n_trio_opt;
+    int span_suit[MAXSPAN], span_start[MAXSPAN];
+    int n_span;
+    unsigned table_ranks, table_suits; /* bitmasks: trio ranks and run suits on the table */
+    /* the combination being built: trio option indices, then run cards */
+    int chosen_trio[8];
+    int run_cards[8][MAXRUN];
+    int n_trio_chosen, n_run_chosen;
+    PyObject *out;
+    PyObject *trio_str, *run_str;
+    int count;
+    int failed;
+} Cores;
+
+static int take_cards(int *left, const int *cards, int n) {
+    int ok = 1;
+    for (int k = 0; k < n; k++) {
+        left[cards[k]]--;
+        ok = ok && left[cards[k]] >= 0;
+    }
+    return ok;
+}
+
+static void give_cards(int *left, const int *cards, int n) {
+    for (int k = 0; k < n; k++) left[cards[k]]++;
+}
+
+static PyObject *int_tuple(const int *xs, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(xs[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* Emit the current combination: (stuck cards, stuck points, melds) as melds._stuck_bound and
+ * the (kind, cards, start, key) form of melds._best_contract_cached. Returns 1 to stop. */
+static int emit_core(Cores *k) {
+    unsigned ranks = k->table_ranks, suits = k->table_suits;
+    for (int t = 0; t < k->n_trio_chosen; t++) ranks |= 1u << (k->trio_opt[k->chosen_trio[t]][0] % NR);
+    for (int r = 0; r < k->n_run_chosen; r++) {
+        int suit = -1;
+        for (int i = 0; i < k->min_run; i++)
+            if (k->run_cards[r][i] != JK) suit = k->run_cards[r][i] / NR;
+        suits |= 1u << suit;
+    }
+    long stuck = 0, stuck_points = 0;
+    for (int c = 0; c < JK; c++)
+        if (k->left[c] && !(ranks >> (c % NR) & 1u) && !(suits >> (c / NR) & 1u)) {
+            stuck += k->left[c];
+            stuck_points += (long)k->left[c] * k->pts[c];
+        }
+    if (!stuck) {
+        stuck = 1;
+        int first = 1;
+        for (int c = 0; c < NT; c++)
+            if (k->left[c] && (first || k->pts[c] < stuck_points)) {
+                stuck_points = k->pts[c];
+                first = 0;
+            }
+    }
+    int n = k->n_trio_chosen + k->n_run_chosen;
+    PyObject *melds_t = PyTuple_New(n);
+    if (melds_t == NULL) return k->failed = 1;
+    for (int t = 0; t < k->n_trio_chosen; t++) {
+        const int *cards = k->trio_opt[k->chosen_trio[t]];
+        PyObject *m = Py_BuildValue("(ONii)", k->trio_str, int_tuple(cards, 3), 0, cards[0] % NR);
+        if (m == NULL) {
+            Py_DECREF(melds_t);
+            return k->failed = 1;
+        }
+        PyTuple_SET_ITEM(melds_t, t, m);
+    }
+    for (int r = 0; r < k->n_run_chosen; r++) {
+        const int *cards = k->run_cards[r];
+        int suit = 0;
+        for (int i = 0; i < k->min_run; i++)
+            if (cards[i] != JK) suit = cards[i] / NR;
+        /* the span's start is stored beside its cards (index min_run) */
+        PyObject *m = Py_BuildValue("(ONii)", k->run_str, int_tuple(cards, k->min_run),
+                                    cards[MAXRUN - 1], suit);
+        if (m == NULL) {
+            Py_DECREF(melds_t);
+            return k->failed = 1;
+        }
+        PyTuple_SET_ITEM(melds_t, k->n_trio_chosen + r, m);
+    }
+    PyObject *row = Py_BuildValue("(llN)", stuck, stuck_points, melds_t);
+    if (row == NULL || PyList_Append(k->out, row) < 0) {
+        Py_XDECREF(row);
+        return k->failed = 1;
+    }
+    Py_DECREF(row);
+    return ++k->count >= k->limit;
+}
+
+static int choose_runs(Cores *k, int first, int to_place) {
+    if (!to_place) {
+        long total = 0;
+        for (int c = 0; c < NT; c++) total += k->left[c];
+        return total >= 1 ? emit_core(k) : 0;
+    }
+    for (int i = first; i < k->n_span; i++) {
+        int suit = k->span_suit[i], start = k->span_start[i];
+        int *cards = k->run_cards[k->n_run_chosen];
+        int naturals = 0;
+        for (int q = 0; q < k->min_run; q++) {
+            int c = suit * NR + (start + q) % NR;
+            int before = 0; /* cards.count(c): copies of c already in this run */
+            for (int p = 0; p < q; p++) before += cards[p] == c;
+            cards[q] = k->left[c] > before ? c : JK;
+            naturals += cards[q] != JK;
+        }
+        if (!naturals) continue;
+        cards[MAXRUN - 1] = start;
+        if (take_cards(k->left, cards, k->min_run)) {
+            k->n_run_chosen++;
+            int stop = choose_runs(k, i, to_place - 1);
+            k->n_run_chosen--;
+            if (stop) {
+                give_cards(k->left, cards, k->min_run);
+                return 1;
+            }
+        }
+        give_cards(k->left, cards, k->min_run);
+    }
+    return 0;
+}
+
+static int choose_trios(Cores *k, int first) {
+    if (k->n_trio_chosen == k->trios) return choose_runs(k, 0, k->runs);
+    for (int i = first; i < k->n_trio_opt; i++) {
+        const int *cards = k->trio_opt[i];
+        if (take_cards(k->left, cards, 3)) {
+            k->chosen_trio[k->n_trio_chosen++] = i;
+            int stop = choose_trios(k, i);
+            k->n_trio_chosen--;
+            if (stop) {
+                give_cards(k->left, cards, 3);
+                return 1;
+            }
+        }
+        give_cards(k->left, cards, 3);
+    }
+    return 0;
+}
+
+static int trio_key(const Cores *k, const int *cards) { /* points of the naturals */
+    int v = 0;
+    for (int q = 0; q < 3; q++)
+        if (cards[q] != JK) v += k->pts[cards[q]];
+    return v;
+}
+
+static PyObject *k_laydown_cores(PyObject *self, PyObject *args) {
+    PyObject *counts_obj, *pts_obj;
+    int trios, runs, min_run, wrap, limit;
+    unsigned table_ranks, table_suits;
+    if (!PyArg_ParseTuple(args, "OiiipOIIi", &counts_obj, &trios, &runs, &min_run, &wrap,
+                          &pts_obj, &table_ranks, &table_suits, &limit))
+        return NULL;
+    Cores *k = PyMem_Calloc(1, sizeof(Cores));
+    if (k == NULL) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int counts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0 || read_counts(pts_obj, k->pts, "pts") < 0)
+        goto done;
+    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN - 1) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        goto done;
+    }
+    k->min_run = min_run;
+    k->trios = trios;
+    k->runs = runs;
+    k->limit = limit;
+    k->table_ranks = table_ranks;
+    k->table_suits = table_suits;
+    memcpy(k->left, counts, sizeof counts);
+    int jokers = counts[JK];
+    /* Trio options: per rank, every distinct multiset of 3, 2, 1 naturals (at most 3 copies of
+     * each) padded with jokers, in sorted order; then a stable sort by the naturals' points. */
+    for (int r = 0; r < NR; r++) {
+        int nat[12], nn = 0;
+        for (int s = 0; s < 4; s++) {
+            int copies = counts[s * NR + r] < 3 ? counts[s * NR + r] : 3;
+            for (int q = 0; q < copies; q++) nat[nn++] = s * NR + r;
+        }
+        for (int kk = 3; kk >= 1; kk--) {
+            if (3 - kk > jokers || kk > nn) continue;
+            /* sorted(set(combinations(naturals, kk))): every combination, then an insertion
+             * sort of the new rows and a pass that keeps the first of each run of equal ones */
+            int idx[3], base = k->n_trio_opt;
+            for (int q = 0; q < kk; q++) idx[q] = q;
+            do {
+                if (k->n_trio_opt >= MAXTRIOOPT) {
+                    PyErr_SetString(PyExc_ValueError, "too many trio options");
+                    goto done;
+                }
+                int *opt = k->trio_opt[k->n_trio_opt++];
+                for (int q = 0; q < 3; q++) opt[q] = q < kk ? nat[idx[q]] : JK;
+            } while (next_combination(idx, kk, nn));
+            for (int i = base + 1; i < k->n_trio_opt; i++) {
+                int tmp[3], j = i - 1;
+                memcpy(tmp, k->trio_opt[i], sizeof tmp);
+                while (j >= base && lex_greater(k->trio_opt[j], tmp, 3)) {
+                    memcpy(k->trio_opt[j + 1], k->trio_opt[j], sizeof tmp);
+                    j--;
+                }
+                memcpy(k->trio_opt[j + 1], tmp, sizeof tmp);
+            }
+            int m = base;
+            for (int i = base; i < k->n_trio_opt; i++) {
+                if (m > base && memcmp(k->trio_opt[m - 1], k->trio_opt[i], sizeof(int) * 3) == 0)
+                    continue;
+                memcpy(k->trio_opt[m++], k->trio_opt[i], sizeof(int) * 3);
+            }
+            k->n_trio_opt = m;
+        }
+    }
+    /* stable insertion sort by descending natural points */
+    for (int i = 1; i < k->n_trio_opt; i++) {
+        int tmp[3];
+        memcpy(tmp, k->trio_opt[i], sizeof tmp);
+        int key = trio_key(k, tmp), j = i - 1;
+        while (j >= 0 && trio_key(k, k->trio_opt[j]) < key) {
+            memcpy(k->trio_opt[j + 1], k->trio_opt[j], sizeof tmp);
+            j--;
+        }
+        memcpy(k->trio_opt[j + 1], tmp, sizeof tmp);
+    }
+    /* Run spans: every suit and start, stable-sorted by the points of the naturals in hand. */
+    int nstarts = wrap ? NR : NR + 2 - min_run;
+    int span_key[MAXSPAN];
+    for (int suit = 0; suit < 4; suit++)
+        for (int st = 0; st < nstarts; st++) {
+            int v = 0;
+            for (int q = 0; q < min_run; q++) {
+                int c = suit * NR + (st + q) % NR;
+                if (counts[c]) v += k->pts[c];
+            }
+            int j = k->n_span++;
+            while (j > 0 && span_key[j - 1] < v) {
+                span_key[j] = span_key[j - 1];
+                k->span_suit[j] = k->span_suit[j - 1];
+                k->span_start[j] = k->span_start[j - 1];
+                j--;
+            }
+            span_key[j] = v;
+            k->span_suit[j] = suit;
+            k->span_start[j] = st;
+        }
+    k->out = PyList_New(0);
+    k->trio_str = PyUnicode_InternFromString("trio");
+    k->run_str = PyUnicode_InternFromString("run");
+    if (k->out == NULL || k->trio_str == NULL || k->run_str == NULL) goto done;
+    if (limit > 0) choose_trios(k, 0);
+    if (k->failed) goto done;
+    result = k->out;
+    k->out = NULL;
+done:
+    Py_XDECREF(k->out);
+    Py_XDECREF(k->trio_str);
+    Py_XDECREF(k->run_str);
+    PyMem_Free(k);
+    return result;
+}
+
+
+/* ====================================================================== features.hand_analysis */
+/*
+ * Distance to the contract (features._Plans): a branch and bound over run windows, trio ranks by
+ * their marginal costs at each leaf. Integers only; the visiting order is the reference's, so
+ * the first best plan (which fixes the cards "in trios" and "in runs") is the same one. Sets of
+ * card ids are 64-bit masks (53 card types).
+ */
+
+typedef unsigned long long Mask;
+#define ALL_CARDS ((((Mask)1) << NT) - 1)
+
+typedef struct {
+    int trios, runs, jokers, hand_size, slots, min_run;
+    int nw;
+    int win[MAXW][MAXRUN];
+    int static_empty[MAXW];
+    int best;
+    Mask reducers;
+    /* the run naturals taken at each depth, and the first best plan */
+    int took[8][MAXRUN], n_took[8], depth;
+    int plan_took[8][MAXRUN], plan_n_took[8], plan_depth;
+    int plan_ranks[8], plan_n_ranks;
+    int plan_left[NT];
+} Plans;
+
+/* features._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
+static void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
+                        Mask *bare_mask, Mask *fill_mask) {
+    int marg[NR * 8], rk[NR * 8], mm[NR * 8], n = 0;
+    for (int r = 0; r < NR; r++) {
+        int prev = 0;
+        for (int m = 1; m <= trios; m++) {
+            int total = 3 * m - left[r] > 0 ? 3 * m - left[r] : 0;
+            marg[n] = total - prev;
+            rk[n] = r;
+            mm[n] = m;
+            n++;
+            prev = total;
+        }
+    }
+    /* the `trios` smallest by (marginal, rank, m): items are generated in (rank, m) order, so
+     * a stable selection on the marginal gives the tuple order */
+    int chosen[8], taken[NR * 8];
+    memset(taken, 0, sizeof(int) * n);
+    *empty = 0;
+    *bare_n = 0;
+    *bare_mask = 0;
+    for (int k = 0; k < trios; k++) {
+        int b = -1;
+        for (int i = 0; i < n; i++)
+            if (!taken[i] && (b < 0 || marg[i] < marg[b])) b = i;
+        taken[b] = 1;
+        chosen[k] = b;
+        *empty += marg[b];
+        ranks[k] = rk[b];
+        if (mm[b] > left[rk[b]]) { /* a trio with no natural of the hand */
+            (*bare_n)++;
+            for (int s = 0; s < 4; s++) *bare_mask |= ((Mask)1) << (s * NR + rk[b]);
+        }
+    }
+    int threshold = trios ? marg[chosen[trios - 1]] : 0;
+    *fill_mask = 0;
+    for (int i = 0; i < n; i++)
+        if (0 < marg[i] && marg[i] <= threshold)
+            for (int s = 0; s < 4; s++) *fill_mask |= ((Mask)1) << (s * NR + rk[i]);
+}
+
+static void plans_trios(Plans *p, const int *work, int empty, int seeds, Mask missing, Mask bare) {
+    int term_hand = p->slots + 1 - p->hand_size;
+    int pre = empty - p->jokers;
+    if (term_hand > pre) pre = term_hand;
+    if (seeds > pre) pre = seeds;
+    if (pre > p->best) return; /* trios only add empty slots */
+    int trio_empty = 0, ranks[8], bare_n = 0;
+    Mask trio_bare = 0, fill = 0;
+    if (p->trios) {
+        int left[NR];
+        for (int r = 0; r < NR; r++)
+            left[r] = work[r] + work[NR + r] + work[2 * NR + r] + work[3 * NR + r];
+        trio_choice(left, p->trios, &trio_empty, ranks, &bare_n, &trio_bare, &fill);
+    }
+    int term_empty = empty + trio_empty - p->jokers;
+    int term_seed = seeds + bare_n;
+    int cost = term_empty;
+    if (term_hand > cost) cost = term_hand;
+    if (term_seed > cost) cost = term_seed;
+    if (cost < 0) cost = 0;
+    if (cost > p->best) return;
+    if (cost < p->best) {
+        p->best = cost;
+        p->reducers = 0;
+        p->plan_depth = p->depth;
+        memcpy(p->plan_took, p->took, sizeof p->took);
+        memcpy(p->plan_n_took, p->n_took, sizeof p->n_took);
+        p->plan_n_ranks = p->trios;
+        memcpy(p->plan_ranks, ranks, sizeof(int) * p->trios);
+        memcpy(p->plan_left, work, sizeof p->plan_left);
+    }
+    if (cost == 0) return;
+    /* A card reduces this plan's distance when it lowers every term at the maximum. */
+    Mask allowed = ALL_CARDS;
+    int any = 0;
+    if (term_empty == cost) {
+        allowed = missing | (((Mask)1) << JK) | fill;
+        any = 1;
+    }
+    if (term_seed == cost) {
+        Mask seed = bare | trio_bare;
+        allowed = any ? (allowed & seed) : seed;
+    }
+    p->reducers |= allowed;
+}
+
+static void plans_runs(Plans *p, int *work, int first, int empty, int seeds, Mask missing,
+                       Mask bare) {
+    int left = p->runs - p->depth;
+    if (left == 0) {
+        plans_trios(p, work, empty, seeds, missing, bare);
+        return;
+    }
+    for (int i = first; i < p->nw; i++) {
+        if (p->best == 0) return; /* in hand: no card reduces a distance of 0 */
+        int e = empty + left * p->static_empty[i] - p->jokers;
+        int t = p->slots + 1 - p->hand_size;
+        if (t > e) e = t;
+        if (seeds > e) e = seeds;
+        if (e < 0) e = 0;
+        if (e > p->best) break; /* windows are sorted: none further can do as well */
+        const int *w = p->win[i];
+        int *took = p->took[p->depth], nt = 0, gaps = 0;
+        Mask gap_mask = 0;
+        for (int k = 0; k < p->min_run; k++) {
+            if (work[w[k]])
+                took[nt++] = w[k];
+            else {
+                gaps++;
+                gap_mask |= ((Mask)1) << w[k];
+            }
+        }
+        for (int k = 0; k < nt; k++) work[took[k]]--;
+        p->n_took[p->depth++] = nt;
+        if (nt)
+            plans_runs(p, work, i, empty + gaps, seeds, missing | gap_mask, bare);
+        else /* no hand natural: one added card must be a natural of it */
+            plans_runs(p, work, i, empty + gaps, seeds + 1, missing | gap_mask, bare | gap_mask);
+        p->depth--;
+        for (int k = 0; k < nt; k++) work[took[k]]++;
+    }
+}
+
+static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
+    PyObject *counts_obj;
+    int trios, runs, min_run, wrap;
+    if (!PyArg_ParseTuple(args, "Oiiip", &counts_obj, &trios, &runs, &min_run, &wrap))
+        return NULL;
+    int counts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0) return NULL;
+    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        return NULL;
+    }
+    Plans *p = PyMem_Calloc(1, sizeof(Plans));
+    if (p == NULL) return PyErr_NoMemory();
+    p->trios = trios;
+    p->runs = runs;
+    p->min_run = min_run;
+    p->jokers = counts[JK];
+    for (int c = 0; c < NT; c++) p->hand_size += counts[c];
+    p->slots = 3 * trios + min_run * runs;
+    p->best = 1000000000;
+    /* windows (features._windows_for), stable-sorted by hand naturals covered, most first */
+    int starts[NR + 1];
+    int ns = min_span_starts(min_run, wrap, starts);
+    int covered[MAXW];
+    for (int suit = 0; suit < 4; suit++)
+        for (int s = 0; s < ns; s++) {
+            int w[MAXRUN], n = 0;
+            for (int i = 0; i < min_run; i++) {
+                w[i] = suit * NR + (starts[s] + i) % NR;
+                n += counts[w[i]] != 0;
+            }
+            int j = p->nw++;
+            while (j > 0 && covered[j - 1] < n) {
+                covered[j] = covered[j - 1];
+                memcpy(p->win[j], p->win[j - 1], sizeof(int) * MAXRUN);
+                j--;
+            }
+            covered[j] = n;
+            memcpy(p->win[j], w, sizeof(int) * MAXRUN);
+        }
+    for (int i = 0; i < p->nw; i++) p->static_empty[i] = min_run - covered[i];
+    int work[NT];
+    memcpy(work, counts, sizeof work);
+    plans_runs(p, work, 0, 0, 0, 0, 0);
+
+    int in_trio[NT] = {0}, in_run[NT] = {0};
+    for (int d = 0; d < p->plan_depth; d++)
+        for (int k = 0; k < p->plan_n_took[d]; k++) in_run[p->plan_took[d][k]]++;
+    int seen_rank[NR] = {0};
+    for (int k = 0; k < p->plan_n_ranks; k++) {
+        int r = p->plan_ranks[k];
+        if (seen_rank[r]) continue; /* set(trio_ranks) */
+        seen_rank[r] = 1;
+        for (int s = 0; s < 4; s++) in_trio[s * NR + r] += p->plan_left[s * NR + r];
+    }
+    if (counts[JK]) {
+        int placed = 0;
+        for (int c = 0; c < NT; c++) placed += in_trio[c] + in_run[c];
+        int used = p->slots - placed < counts[JK] ? p->slots - placed : counts[JK];
+        (runs ? in_run : in_trio)[JK] = used > 0 ? used : 0;
+    }
+    int best = p->best;
+    Mask reducers = p->reducers;
+    PyMem_Free(p);
+    PyObject *red = PyList_New(0);
+    if (red == NULL) return NULL;
+    for (int c = 0; c < NT; c++)
+        if (reducers >> c & 1) {
+            PyObject *v = PyLong_FromLong(c);
+            if (v == NULL || PyList_Append(red, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(red);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+    PyObject *fs = PyFrozenSet_New(red);
+    Py_DECREF(red);
+    if (fs == NULL) return NULL;
+    return Py_BuildValue("(iNNN)", best, fs, counts_tuple(in_trio), counts_tuple(in_run));
+}
+
+
+/* ============================================================ melds._Search (best_contract) */
+/*
+ * Branch and bound over run windows, then an exact choice of trio ranks (melds._Search): the
+ * arrangement of exactly `trios` trios and `runs` runs placing the most points. Integers only;
+ * the windows, the trio combinations and the meld building follow the reference in order, so
+ * the first best arrangement found is the same one.
+ */
+
+#define MAXWIN 720   /* 4 suits x 13 starts x 13 lengths */
+#define MAXMELD 160  /* cards in one meld: a trio may take every natural of its rank and jokers */
+
+typedef struct {
+    int value, suit, start, n, pad_low, pad_high;
+} Window;
+
+typedef struct {
+    int cards[MAXRUN + 1];
+    int len, suit, start, naturals;
+} RunPick;
+
+typedef struct {
+    int trios, runs, min_run, wrap, first_only;
+    int pts[NT];
+    int total_points;
+    int best_value;
+    int trio_bound, joker_bound;
+    Window win[MAXWIN];
+    int nw;
+    RunPick chosen[8];
+    int depth;
+    /* the best arrangement: trio melds, then run melds */
+    int n_trio, n_run;
+    int trio_cards[8][MAXMELD], trio_len[8], trio_rank[8];
+    int run_cards[8][MAXMELD], run_len[8], run_start[8], run_suit[8];
+    int found;
+    int overflow;
+} Search;
+
+static int search_finish(Search *S, const int *counts_in, const int *trio_m, int value);
+
+static int search_leaf(Search *S, const int *counts, int run_value) {
+    if (S->trios == 0) return search_finish(S, counts, NULL, run_value);
+    int jokers = counts[JK];
+    int left_by_rank[NR], value_by_rank[NR], stealable[NR] = {0};
+    for (int r = 0; r < NR; r++) {
+        left_by_rank[r] = value_by_rank[r] = 0;
+        for (int s = 0; s < 4; s++) {
+            left_by_rank[r] += counts[s * NR + r];
+            value_by_rank[r] += S->pts[s * NR + r] * counts[s * NR + r];
+        }
+    }
+    for (int d = 0; d < S->depth; d++)
+        if (S->chosen[d].naturals >= 2)
+            for (int k = 0; k < S->chosen[d].len; k++)
+                if (S->chosen[d].cards[k] != JK) stealable[S->chosen[d].cards[k] % NR]++;
+    int ranks[NR], nr = 0;
+    for (int r = 0; r < NR; r++)
+        if (left_by_rank[r] + stealable[r] > 0) ranks[nr++] = r;
+    if (!nr) return 0;
+    int best_m[NR], have_best = 0, best_val = -1;
+    int idx[8] = {0};
+    do { /* combinations_with_replacement(ranks, trios) */
+        int m[NR] = {0};
+        for (int j = 0; j < S->trios; j++) m[ranks[idx[j]]]++;
+        int cost = 0, val = 0, ok = 1;
+        for (int j = 0; j < S->trios && ok; j++) {
+            int r = ranks[idx[j]];
+            if (j && ranks[idx[j - 1]] == r) continue; /* each distinct rank once */
+            int have = left_by_rank[r];
+            int steal = m[r] - have > 0 ? m[r] - have : 0;
+            if (steal > stealable[r]) {
+                ok = 0;
+                break;
+            }
+            int more = 3 * m[r] - have - steal;
+            cost += steal + (more > 0 ? more : 0);
+            val += value_by_rank[r];
+        }
+        if (ok && cost <= jokers && val > best_val) {
+            best_val = val;
+            memcpy(best_m, m, sizeof m);
+            have_best = 1;
+        }
+    } while (next_combination_r(idx, S->trios, nr));
+    if (!have_best) return 0;
+    return search_finish(S, counts, best_m, run_value + best_val);
+}
+
+static int search_runs(Search *S, const int *counts, int first, int value) {
+    if (S->depth == S->runs) return search_leaf(S, counts, value);
+    int left = S->runs - S->depth;
+    for (int i = first; i < S->nw; i++) {
+        const Window *w = &S->win[i];
+        if (value + left * w->value + S->trio_bound + S->joker_bound <= S->best_value)
+            break; /* windows are sorted by value: nothing further can beat the best */
+        int need = w->pad_low + w->pad_high;
+        for (int k = 0; k < w->n; k++) need += counts[w->suit * NR + (w->start + k) % NR] == 0;
+        if (need > counts[JK]) continue;
+        /* melds._take_run on a copy of the counts */
+        int sub[NT];
+        memcpy(sub, counts, sizeof sub);
+        RunPick *pick = &S->chosen[S->depth];
+        int len = 0, naturals = 0, gained = 0;
+        for (int k = 0; k < w->pad_low; k++) pick->cards[len++] = JK;
+        for (int k = 0; k < w->n; k++) {
+            int c = w->suit * NR + (w->start + k) % NR;
+            if (sub[c] > 0) {
+                sub[c]--;
+                pick->cards[len++] = c;
+                naturals++;
+                gained += S->pts[c];
+            } else {
+                pick->cards[len++] = JK;
+            }
+        }
+        for (int k = 0; k < w->pad_high; k++) pick->cards[len++] = JK;
+        sub[JK] -= len - naturals;
+        if (naturals == 0) continue;
+        pick->len = len;
+        pick->suit = w->suit;
+        pick->start = w->start - w->pad_low;
+        pick->naturals = naturals;
+        S->depth++;
+        int stop = search_runs(S, sub, i, value + gained);
+        S->depth--;
+        if (stop) return 1;
+    }
+    return 0;
+}
+
+/* Build the arrangement (melds._Search._finish) and keep it if it places more points. */
+static int search_finish(Search *S, const int *counts_in, const int *trio_m, int value) {
+    (void)value;
+    int counts[NT];
+    memcpy(counts, counts_in, sizeof counts);
+    int nrun = S->depth;
+    int run_cards[8][MAXMELD], run_len[8], run_start[8], run_suit[8];
+    for (int d = 0; d < nrun; d++) {
+        memcpy(run_cards[d], S->chosen[d].cards, sizeof(int) * S->chosen[d].len);
+        run_len[d] = S->chosen[d].len;
+        run_start[d] = S->chosen[d].start;
+        run_suit[d] = S->chosen[d].suit;
+    }
+    int ntrio = 0;
+    int trio_cards[8][MAXMELD], trio_len[8];
+    if (trio_m != NULL) {
+        for (int r = 0; r < NR; r++) { /* sorted(trio_ranks.items()) */
+            int m = trio_m[r];
+            if (!m) continue;
+            int naturals[MAXMELD], nn = 0;
+            for (int s = 0; s < 4; s++) {
+                int c = s * NR + r;
+                for (int q = 0; q < counts[c]; q++) {
+                    if (nn >= MAXMELD) return S->overflow = 1;
+                    naturals[nn++] = c;
+                }
+                counts[c] = 0;
+            }
+            /* steal missing naturals from runs, a joker taking their place */
+            while (nn < m) {
+                int stolen = 0;
+                for (int d = 0; d < nrun && !stolen; d++) {
+                    int nat = 0, hit = -1;
+                    for (int k = 0; k < run_len[d]; k++)
+                        if (run_cards[d][k] != JK) {
+                            nat++;
+                            if (hit < 0 && run_cards[d][k] % NR == r) hit = k;
+                        }
+                    if (hit >= 0 && nat >= 2) {
+                        naturals[nn++] = run_cards[d][hit];
+                        run_cards[d][hit] = JK;
+                        counts[JK]--;
+                        stolen = 1;
+                    }
+                }
+                if (!stolen) return 0; /* guarded by the caller's stealable count */
+            }
+            for (int g = 0; g < m; g++) { /* naturals[g::m] */
+                int *t = trio_cards[ntrio];
+                int len = 0;
+                for (int q = g; q < nn; q += m) t[len++] = naturals[q];
+                int need = 3 - len > 0 ? 3 - len : 0;
+                counts[JK] -= need;
+                for (int q = 0; q < need; q++) t[len++] = JK;
+                trio_len[ntrio++] = len;
+            }
+        }
+        if (counts[JK] < 0) return 0;
+        if (trio_len[0] + counts[JK] > MAXMELD) return S->overflow = 1;
+        for (int q = 0; q < counts[JK]; q++) trio_cards[0][trio_len[0]++] = JK;
+        counts[JK] = 0;
+    } else {
+        /* No trio: spare jokers extend runs, then replace cheaper naturals in runs. */
+        for (int d = 0; d < nrun; d++) {
+            while (counts[JK] > 0 && run_len[d] < NR) {
+                if (S->wrap || run_start[d] + run_len[d] - 1 < NR) {
+                    run_cards[d][run_len[d]++] = JK;
+                } else if (run_start[d] > 0) {
+                    memmove(run_cards[d] + 1, run_cards[d], sizeof(int) * run_len[d]);
+                    run_cards[d][0] = JK;
+                    run_len[d]++;
+                    run_start[d]--;
+                } else {
+                    break;
+                }
+                counts[JK]--;
+            }
+        }
+        while (counts[JK] > 0) {
+            int bi = -1, bk = -1;
+            for (int d = 0; d < nrun; d++) {
+                int nat = 0, k = -1;
+                for (int q = 0; q < run_len[d]; q++)
+                    if (run_cards[d][q] != JK) {
+                        nat++;
+                        if (k < 0 || S->pts[run_cards[d][q]] < S->pts[run_cards[d][k]]) k = q;
+                    }
+                if (nat >= 2 &&
+                    (bi < 0 || S->pts[run_cards[d][k]] < S->pts[run_cards[bi][bk]])) {
+                    bi = d;
+                    bk = k;
+                }
+            }
+            if (bi < 0 || S->pts[run_cards[bi][bk]] >= S->pts[JK]) break;
+            counts[run_cards[bi][bk]]++;
+            run_cards[bi][bk] = JK;
+            counts[JK]--;
+        }
+    }
+    int leftover = 0;
+    for (int c = 0; c < NT; c++) leftover += counts[c] * S->pts[c];
+    int placed = S->total_points - leftover;
+    if (placed > S->best_value) {
+        S->best_value = placed;
+        S->found = 1;
+        S->n_trio = ntrio;
+        S->n_run = nrun;
+        for (int t = 0; t < ntrio; t++) {
+            memcpy(S->trio_cards[t], trio_cards[t], sizeof(int) * trio_len[t]);
+            S->trio_len[t] = trio_len[t];
+            int rank = -1;
+            for (int q = 0; q < trio_len[t] && rank < 0; q++)
+                if (trio_cards[t][q] != JK) rank = trio_cards[t][q] % NR;
+            S->trio_rank[t] = rank;
+        }
+        for (int d = 0; d < nrun; d++) {
+            memcpy(S->run_cards[d], run_cards[d], sizeof(int) * run_len[d]);
+            S->run_len[d] = run_len[d];
+            S->run_start[d] = pymod(run_start[d], S->wrap ? 13 : 14);
+            S->run_suit[d] = run_suit[d];
+        }
+    }
+    return S->first_only;
+}
+
+static PyObject *k_contract_search(PyObject *self, PyObject *args) {
+    PyObject *counts_obj, *pts_obj;
+    int trios, runs, min_run, wrap, first_only;
+    if (!PyArg_ParseTuple(args, "OiiipOp", &counts_obj, &trios, &runs, &min_run, &wrap, &pts_obj,
+                          &first_only))
+        return NULL;
+    Search *S = PyMem_Calloc(1, sizeof(Search));
+    if (S == NULL) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    int counts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0 || read_counts(pts_obj, S->pts, "pts") < 0)
+        goto done;
+    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        goto done;
+    }
+    S->trios = trios;
+    S->runs = runs;
+    S->min_run = min_run;
+    S->wrap = wrap;
+    S->first_only = first_only;
+    S->best_value = -1;
+    for (int c = 0; c < NT; c++) S->total_points += counts[c] * S->pts[c];
+    int jokers = counts[JK];
+    if (runs) { /* melds._windows, then a stable sort by value, highest first */
+        for (int suit = 0; suit < 4; suit++) {
+            int base = suit * NR, present[NR], any = 0, first_present = -1;
+            for (int r = 0; r < NR; r++) {
+                present[r] = counts[base + r] > 0;
+                any |= present[r];
+                if (present[r] && first_present < 0) first_present = r;
+            }
+            if (!any) continue;
+            int max_start = wrap ? NR - 1 : NR;
+            for (int start = 0; start <= max_start; start++)
+                for (int n = 1; n <= NR; n++) {
+                    if (!wrap && start + n - 1 > 13) continue;
+                    if (!present[start % NR] || !present[(start + n - 1) % NR]) continue;
+                    if (wrap && n == NR && start != first_present) continue;
+                    int gaps = 0, value = 0;
+                    for (int i = 0; i < n; i++) {
+                        int r = (start + i) % NR;
+                        if (present[r])
+                            value += S->pts[base + r];
+                        else
+                            gaps++;
+                    }
+                    int pad = min_run - n > 0 ? min_run - n : 0;
+                    if (gaps + pad > jokers) continue;
+                    int pad_high = 0, pad_low = 0;
+                    if (pad) {
+                        int room_high = wrap ? NR - n : NR - (start + n - 1);
+                        pad_high = pad < room_high ? pad : room_high;
+                        pad_low = pad - pad_high;
+                        if (!wrap && pad_low > start) continue;
+                        if (n + pad > NR) continue;
+                    }
+                    Window w = {value, suit, start, n, pad_low, pad_high};
+                    int j = S->nw++;
+                    while (j > 0 && S->win[j - 1].value < value) {
+                        S->win[j] = S->win[j - 1];
+                        j--;
+                    }
+                    S->win[j] = w;
+                }
+        }
+    }
+    int rank_values[NR];
+    for (int r = 0; r < NR; r++) {
+        rank_values[r] = 0;
+        for (int s = 0; s < 4; s++) rank_values[r] += S->pts[s * NR + r] * counts[s * NR + r];
+    }
+    for (int k = 0; k < trios && k < NR; k++) { /* the best `trios` ranks by natural points */
+        int b = k;
+        for (int i = k + 1; i < NR; i++)
+            if (rank_values[i] > rank_values[b]) b = i;
+        int tmp = rank_values[k];
+        rank_values[k] = rank_values[b];
+        rank_values[b] = tmp;
+        S->trio_bound += rank_values[k];
+    }
+    S->joker_bound = counts[JK] * S->pts[JK];
+    search_runs(S, counts, 0, 0);
+    if (S->overflow) {
+        PyErr_SetString(PyExc_ValueError, "a meld of this hand is too long for the kernel");
+        goto done;
+    }
+    if (!S->found) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    result = PyList_New(S->n_trio + S->n_run);
+    if (result == NULL) goto done;
+    for (int t = 0; t < S->n_trio; t++) {
+        PyObject *m = Py_BuildValue("(sNii)", "trio", int_tuple(S->trio_cards[t], S->trio_len[t]),
+                                    0, S->trio_rank[t]);
+        if (m == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, t, m);
+    }
+    for (int d = 0; d < S->n_run; d++) {
+        PyObject *m = Py_BuildValue("(sNii)", "run", int_tuple(S->run_cards[d], S->run_len[d]),
+                                    S->run_start[d], S->run_suit[d]);
+        if (m == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, S->n_trio + d, m);
+    }
+done:
+    PyMem_Free(S);
+    return result;
+}
+
+/* ------------------------------------------------------------------------- module */
+
+static PyMethodDef methods[] = {
+    {"make_plan", k_make_plan, METH_VARARGS,
+     "make_plan(hand, unseen, trios, runs, min_run, wrap) -> (cost, missing, core)"},
+    {"contract_exists", k_contract_exists, METH_VARARGS,
+     "contract_exists(counts, trios, runs, min_run, wrap, steal) -> bool"},
+    {"contract_search", k_contract_search, METH_VARARGS,
+     "contract_search(counts, trios, runs, min_run, wrap, pts, first_only) -> melds or None"},
+    {"hand_analysis", k_hand_analysis, METH_VARARGS,
+     "hand_analysis(counts, trios, runs, min_run, wrap) -> (distance, reducers, in_trio, in_run)"},
+    {"laydown_cores", k_laydown_cores, METH_VARARGS,
+     "laydown_cores(counts, trios, runs, min_run, wrap, pts, table_ranks, table_suits, limit)"
+     " -> [(stuck, stuck_points, melds)]"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels",
+                                    "Compiled kernels (see continental_env/kernels.py).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }
