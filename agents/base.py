@@ -16,20 +16,31 @@ from typing import TYPE_CHECKING, Protocol
 from continental_env.cards import NUM_TYPES
 from continental_env.game import Game
 from continental_env.melds import Meld
+from continental_env.public_log import PublicLog
 from continental_env.rules import RuleConfig
+from continental_env.state import State
 
 if TYPE_CHECKING:
     import numpy as np
 
 
 class PlayerView:
-    """What seat ``seat`` may see of a game, copied out of the engine at construction."""
+    """What seat ``seat`` may see of a game, copied out of the engine at construction.
+
+    The view holds a redacted copy of the position (``State.redacted``) and nothing else of the
+    game: the hidden fields (other hands' unseen cards, the stock's order, the generator, the
+    deal seeds) are not reachable through it. The copy costs a few shallow list copies: hidden
+    fields are built empty rather than copied, and the generator is a shared placeholder that
+    draws nothing. A bot may change the view's lists freely; the game does not see it.
+    """
 
     def __init__(self, game: Game, seat: int, *, redact: bool = True) -> None:
         # A copy of the position with everything this seat may not see emptied out: which fields
         # are hidden is declared once, on the fields of ``continental_env.state.State``.
         # ``redact=False`` reads the position in place instead (``in_world``).
         state = game.state.redacted(seat) if redact else game.state
+        if redact:
+            _rekey_log(game, state)
         self.seat = seat
         self.num_players = game.num_players
         self.rules: RuleConfig = game.rules
@@ -55,8 +66,8 @@ class PlayerView:
         self.points = game.points
         # Legal actions depend only on the actor's own hand and public state.
         self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
-        self._game = game  # only for observation(), through a redacted copy
-        self._moves = state.moves
+        self._setup = game.setup
+        self._state = state  # the redacted position (the sampled world itself for in_world)
         self._observations: dict[int, np.ndarray] = {}
 
     @classmethod
@@ -91,12 +102,11 @@ class PlayerView:
         if obs is None:
             from continental_env.env import encode_observation
 
-            if self._game.state.moves != self._moves:
-                raise RuntimeError("the game has moved on since this view was taken")
             layout = _layout(self.num_players, version)
-            # encode_observation reads only the seat's own hand and public state (the hidden-
-            # information tests check it), so the live game gives the redacted game's vector.
-            obs = self._observations[version] = encode_observation(self._game, self.seat, layout)
+            # The redacted position as a game: the encoder reads only the seat's own hand and
+            # public state, so this is the live game's vector (tests/test_agents.py checks it).
+            game = Game.from_state(self._setup, self._state)
+            obs = self._observations[version] = encode_observation(game, self.seat, layout)
         return obs
 
     def action_mask(self) -> np.ndarray:
@@ -106,6 +116,18 @@ class PlayerView:
         mask = np.zeros(self.layout.num_actions, dtype=np.int8)
         mask[self.legal_actions] = 1
         return mask
+
+
+def _rekey_log(game: Game, state: State) -> None:
+    """Key the redacted copy's public log by the redacted deal seeds.
+
+    A log's key names its round by the round's deal seed, which is hidden (it fixes the deal):
+    the copy gets the key of its own, redacted, position when the log is the current round's,
+    and no key otherwise, so that its entries stay readable and the seed unreachable.
+    """
+    log = state.public_log
+    live = PublicLog.key_for(game.state.round_index, game.state.deal_seeds)
+    log.key = PublicLog.key_for(state.round_index, state.deal_seeds) if log.key == live else None
 
 
 @functools.cache
