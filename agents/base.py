@@ -23,6 +23,8 @@ from continental_env.state import State
 if TYPE_CHECKING:
     import numpy as np
 
+    from continental_env.env import ObservationEncoder
+
 
 class PlayerView:
     """What seat ``seat`` may see of a game, copied out of the engine at construction.
@@ -100,13 +102,13 @@ class PlayerView:
         observation version (0: ``continental_v0``, 1: ``continental_v1``)."""
         obs = self._observations.get(version)
         if obs is None:
-            from continental_env.env import encode_observation
-
-            layout = _layout(self.num_players, version)
             # The redacted position as a game: the encoder reads only the seat's own hand and
             # public state, so this is the live game's vector (tests/test_agents.py checks it).
+            # The environment's incremental encoder, shared per table size and version, gives
+            # ``encode_observation``'s vector (tests/test_observation*.py) in a fresh array.
             game = Game.from_state(self._setup, self._state)
-            obs = self._observations[version] = encode_observation(game, self.seat, layout)
+            encoder = _encoder(self.num_players, version)
+            obs = self._observations[version] = encoder.encode(game, self.seat)
         return obs
 
     def action_mask(self) -> np.ndarray:
@@ -131,10 +133,10 @@ def _rekey_log(game: Game, state: State) -> None:
 
 
 @functools.cache
-def _layout(num_players: int, version: int) -> dict[str, slice]:
-    from continental_env.env import observation_layout
+def _encoder(num_players: int, version: int) -> ObservationEncoder:
+    from continental_env.env import ObservationEncoder
 
-    return observation_layout(num_players, version)
+    return ObservationEncoder(num_players, version)
 
 
 def _redacted(game: Game, seat: int) -> Game:
