@@ -715,12 +715,15 @@ class State:
         """
         mine = self.__dict__
         out = State.__new__(State)
-        out.__dict__.update(
-            {
-                name: codec.copy(mine[name]) if redact is None else redact(mine[name], seat, self)
-                for name, codec, redact in _COPY_PLAN
-            }
-        )
+        values = out.__dict__
+        for name, copy, redact in _COPY_PLAN:
+            value = mine[name]
+            if redact is not None:
+                values[name] = redact(value, seat, self)
+            elif copy is None:
+                values[name] = value
+            else:
+                values[name] = copy(value)
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -750,7 +753,21 @@ class State:
 
 
 _FIELDS = fields(State)
-_COPY_PLAN = tuple((f.name, f.metadata["codec"], f.metadata["redact"]) for f in _FIELDS)
+
+
+def _copier(codec: Codec) -> Callable[[Any], Any] | None:
+    """The codec's ``copy`` as the cheapest callable: None for an immutable value, ``list.copy``
+    (in C) for a flat list, else the codec's own method."""
+    kind = type(codec).copy
+    if kind is Codec.copy:
+        return None
+    if kind is FlatList.copy:
+        return list.copy
+    return codec.copy
+
+
+# (name, copy or None, redact or None) per field: what a seat's redacted copy does with each.
+_COPY_PLAN = tuple((f.name, _copier(f.metadata["codec"]), f.metadata["redact"]) for f in _FIELDS)
 _STORED = tuple(f for f in _FIELDS if not isinstance(f.metadata["codec"], Derived))
 _PER_ROUND = tuple(f for f in _FIELDS if f.metadata["per_round"])
 FIELD_NAMES = tuple(f.name for f in _FIELDS)
