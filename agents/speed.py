@@ -118,8 +118,27 @@ def row_ppo(deals: int) -> dict[str, Any]:
     }
 
 
-def row_train(recipe: str) -> dict[str, Any]:
+ABLATIONS = ("lean", "kl-once")
+
+
+def _ablate(names: Sequence[str]) -> None:
+    """Undo training levers of this tree, to measure what each gave: ``lean`` (sb3-contrib's
+    rollout step instead of ``LeanPolicy``'s), ``kl-once`` (the KL reference recomputed on
+    every minibatch of every epoch)."""
+    if not names:
+        return
+    from agents import kl_ppo
+
+    if "lean" in names:
+        del kl_ppo.LeanPolicy.forward  # back to MaskableActorCriticPolicy.forward
+    if "kl-once" in names:
+        kl_ppo.KLPolicy.prepare_reference = lambda self, buffer, chunk=1024: None
+
+
+def row_train(recipe: str, ablate: Sequence[str] = ()) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
+
+    _ablate(ablate)
 
     learn = MaskablePPO.learn
     measured: dict[str, float] = {}
@@ -142,6 +161,7 @@ def row_train(recipe: str) -> dict[str, Any]:
         "steps": measured["steps"],
         "cpu_s": measured["cpu"],
         "recipe": recipe,
+        "ablated": list(ablate),
     }
 
 
@@ -236,7 +256,7 @@ def run_row(name: str, args: argparse.Namespace) -> dict[str, Any]:
     if name == "search":
         return row_search(args.search_games)
     if name == "train":
-        return row_train(args.recipe)
+        return row_train(args.recipe, [a for a in args.ablate.split(",") if a])
     if name == "evaluate":
         return row_evaluate(args.deals)
     if name == "ppo":
@@ -265,7 +285,9 @@ def unpack(rev: str, repo: Path, into: Path) -> str:
     return short.stdout.strip()
 
 
-def measure(tree: Path, row: str, args: argparse.Namespace, recipe: str) -> dict[str, Any]:
+def measure(
+    tree: Path, row: str, args: argparse.Namespace, recipe: str, ablate: str = ""
+) -> dict[str, Any]:
     """One row on ``tree`` in a fresh subprocess running this file's measuring code."""
     with tempfile.TemporaryDirectory() as tmp:
         runner = Path(tmp) / "speed_runner.py"
@@ -276,7 +298,7 @@ def measure(tree: Path, row: str, args: argparse.Namespace, recipe: str) -> dict
         cmd = [sys.executable, str(runner), "--row", row, "--out", str(out), "--recipe", recipe]
         cmd += [f"--deals={args.deals}", f"--ppo-deals={args.ppo_deals}"]
         cmd += [f"--search-games={args.search_games}", f"--aec-passes={args.aec_passes}"]
-        cmd += [f"--aec-decisions={args.aec_decisions}"]
+        cmd += [f"--aec-decisions={args.aec_decisions}", f"--ablate={ablate}"]
         done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             tail = "\n".join(done.stderr.strip().splitlines()[-5:])
@@ -351,6 +373,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--baseline-recipe", default=RECIPE_5894364, help="train flags of the baseline tree"
     )
+    parser.add_argument(
+        "--ablate",
+        default="",
+        help=f"train: undo some of {','.join(ABLATIONS)} on this tree (what each lever gave)",
+    )
     parser.add_argument("--row", default=None, help=argparse.SUPPRESS)  # internal: one row
     parser.add_argument("--out", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -362,6 +389,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = [r for r in rows if r not in ROWS]
     if unknown or not rows:
         parser.error(f"--rows {args.rows!r}: choose among {','.join(ROWS)}")
+    bad = [a for a in args.ablate.split(",") if a and a not in ABLATIONS]
+    if bad:
+        parser.error(f"--ablate {args.ablate!r}: choose among {','.join(ABLATIONS)}")
     for flag in ("deals", "ppo_deals", "search_games", "aec_passes", "aec_decisions"):
         if getattr(args, flag) < 1:
             parser.error(f"--{flag.replace('_', '-')} must be at least 1")
@@ -391,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"speed: {head_label} against {base} ({args.against}); CPU time of each process")
         for row in rows:
             base_row = measure(Path(tmp), row, args, args.baseline_recipe)
-            head_row = measure(here, row, args, args.recipe)
+            head_row = measure(here, row, args, args.recipe, args.ablate)
             results[row] = {"base": base_row, "head": head_row}
             print(f"  {row}: {base} {base_row}\n  {row}: {head_label} {head_row}", flush=True)
     lines, table_rows = table(results, base, head_label)

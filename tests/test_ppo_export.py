@@ -7,6 +7,7 @@ the torch policy's on recorded observations.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -131,3 +132,25 @@ def test_export_numpy_command_writes_beside_the_zip(tmp_path) -> None:
     assert export.meta["source_sha256"] == file_sha256(model)
     for (w1, b1), (w2, b2) in zip(export.weights, shipped.weights, strict=True):
         assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+
+
+def test_a_numpy_policy_runs_blas_on_one_thread() -> None:
+    pytest.importorskip("threadpoolctl")
+    code = (
+        "from threadpoolctl import threadpool_info\n"
+        "from agents.ppo_agent import load_agent\n"
+        "def blas():\n"
+        "    return sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'})\n"
+        "print(blas())\n"
+        f"load_agent('{SHIPPED[0]}')\n"
+        "print(blas())\n"
+    )
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="2", OMP_NUM_THREADS="2")
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    before, after = done.stdout.split()
+    if before == "[]":
+        pytest.skip("no BLAS library that threadpoolctl knows")
+    assert before == "[2]" and after == "[1]"  # the control: two threads before loading
