@@ -72,11 +72,11 @@ def row_search(games: int) -> dict[str, Any]:
     return {"value": cpu / games, "unit": "CPU s per game", "higher_is_better": False}
 
 
-def _deal_games(names: list[str], deals: int) -> int:
+def _deal_games(names: list[str], deals: int, first: int = 0) -> int:
     from agents.evaluate import derive_seed, play_game, rotations
 
     played = 0
-    for deal in range(deals):
+    for deal in range(first, first + deals):
         game_seed = derive_seed(11, "deal", deal)
         for k, seating in enumerate(rotations(names)):
             seeds = [derive_seed(11, "agent", deal, k, s) for s in range(len(seating))]
@@ -89,7 +89,7 @@ def row_evaluate(deals: int) -> dict[str, Any]:
     from agents.evaluate import lineup
 
     names = lineup(["strong", "greedy"], 4)
-    _deal_games(names, 1)  # warm-up: imports and the bots' caches, as in a long evaluation
+    _deal_games(names, 1, first=1000)  # warm-up on another deal: imports, first caches
     start = time.process_time()
     played = _deal_games(names, deals)
     cpu = time.process_time() - start
@@ -105,6 +105,7 @@ def row_ppo(deals: int) -> dict[str, Any]:
     make_agent(model, 0)
     load = time.process_time() - start
     names = lineup([model, "strong"], 4)
+    _deal_games(names, 1, first=1000)  # warm-up on another deal, as for ``evaluate``
     start = time.process_time()
     played = _deal_games(names, deals)
     cpu = time.process_time() - start
@@ -306,6 +307,15 @@ def measure(
         return json.loads(out.read_text())
 
 
+def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run with the median value (an error if any run failed)."""
+    failed = [r for r in runs if "error" in r]
+    if failed:
+        return failed[0]
+    ordered = sorted(runs, key=lambda r: r["value"])
+    return dict(ordered[(len(ordered) - 1) // 2], runs=[r["value"] for r in runs])
+
+
 def _fmt(value: float) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:,.3g}"
 
@@ -336,6 +346,9 @@ def table(
             continue
         lower = a.get("higher_is_better") is False
         speedup = a["value"] / b["value"] if lower else b["value"] / a["value"]
+        if name == "aec" and "vs_openspiel" in a and "vs_openspiel" in b:
+            # Each side against OpenSpiel in its own process: the yardstick cancels the load.
+            speedup = b["vs_openspiel"] / a["vs_openspiel"]
         notes = []
         if name == "search":
             notes.append(f"CPU per game {b['value'] / a['value']:.2f}x")
@@ -367,6 +380,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=6, help="evaluate: deals (x4 seatings)")
     parser.add_argument("--ppo-deals", type=int, default=2, help="ppo: deals (x4 seatings)")
     parser.add_argument("--search-games", type=int, default=2, help="search: games")
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="runs per side and row, alternating (median)"
+    )
     parser.add_argument("--aec-passes", type=int, default=7, help="aec: alternating passes")
     parser.add_argument("--aec-decisions", type=int, default=4000, help="aec: decisions a pass")
     parser.add_argument("--recipe", default=RECIPE, help="train flags of this tree")
@@ -392,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bad = [a for a in args.ablate.split(",") if a and a not in ABLATIONS]
     if bad:
         parser.error(f"--ablate {args.ablate!r}: choose among {','.join(ABLATIONS)}")
-    for flag in ("deals", "ppo_deals", "search_games", "aec_passes", "aec_decisions"):
+    for flag in ("repeats", "deals", "ppo_deals", "search_games", "aec_passes", "aec_decisions"):
         if getattr(args, flag) < 1:
             parser.error(f"--{flag.replace('_', '-')} must be at least 1")
     if args.json:
@@ -420,10 +436,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(exc))
         print(f"speed: {head_label} against {base} ({args.against}); CPU time of each process")
         for row in rows:
-            base_row = measure(Path(tmp), row, args, args.baseline_recipe)
-            head_row = measure(here, row, args, args.recipe, args.ablate)
-            results[row] = {"base": base_row, "head": head_row}
-            print(f"  {row}: {base} {base_row}\n  {row}: {head_label} {head_row}", flush=True)
+            runs: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
+            for r in range(args.repeats):  # alternating order: base first, then head first
+                order = ("base", "head") if r % 2 == 0 else ("head", "base")
+                for side in order:
+                    if side == "base":
+                        runs[side].append(measure(Path(tmp), row, args, args.baseline_recipe))
+                    else:
+                        runs[side].append(measure(here, row, args, args.recipe, args.ablate))
+                    print(f"  {row}: {side} {runs[side][-1]}", flush=True)
+            results[row] = {side: _median_run(runs[side]) for side in runs}
     lines, table_rows = table(results, base, head_label)
     print("\n".join(lines))
     if args.json:

@@ -59,5 +59,6 @@ def test_the_table_orients_every_ratio_as_a_speed_up() -> None:
     assert by_row["search"]["speedup"] == pytest.approx(4.0)  # 4x less CPU per game
     assert by_row["evaluate"]["speedup"] == pytest.approx(2.5)
     assert "speedup" not in by_row["ppo"]
+    assert by_row["aec"]["speedup"] == pytest.approx(1.1 / 0.9)  # against the yardstick
     text = "\n".join(lines)
     assert "CPU per game 0.25x" in text and "0.90x -> **1.10x**" in text and "boom" in text
