@@ -307,13 +307,20 @@ def measure(
         return json.loads(out.read_text())
 
 
+MEDIANS = ("value", "openspiel", "vs_openspiel", "load_cpu_s", "cpu_s")
+
+
 def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """The run with the median value (an error if any run failed)."""
+    """One side's runs of a row: each figure the median over the runs (an error if any run
+    failed), the values of every run kept."""
     failed = [r for r in runs if "error" in r]
     if failed:
         return failed[0]
-    ordered = sorted(runs, key=lambda r: r["value"])
-    return dict(ordered[(len(ordered) - 1) // 2], runs=[r["value"] for r in runs])
+    out = dict(runs[0], runs=[r["value"] for r in runs])
+    for key in MEDIANS:
+        if key in out:
+            out[key] = statistics.median(r[key] for r in runs)
+    return out
 
 
 def _fmt(value: float) -> str:

@@ -62,3 +62,14 @@ def test_the_table_orients_every_ratio_as_a_speed_up() -> None:
     assert by_row["aec"]["speedup"] == pytest.approx(1.1 / 0.9)  # against the yardstick
     text = "\n".join(lines)
     assert "CPU per game 0.25x" in text and "0.90x -> **1.10x**" in text and "boom" in text
+
+
+def test_each_side_takes_the_median_of_its_runs() -> None:
+    runs = [
+        {"value": 3.0, "unit": "u", "vs_openspiel": 0.7},
+        {"value": 1.0, "unit": "u", "vs_openspiel": 0.9},
+    ]
+    merged = speed._median_run(runs)
+    assert merged["value"] == 2.0 and merged["vs_openspiel"] == pytest.approx(0.8)
+    assert merged["runs"] == [3.0, 1.0]
+    assert "error" in speed._median_run([*runs, {"error": "exit 1"}])
