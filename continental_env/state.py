@@ -417,7 +417,10 @@ class HiddenRandom(random.Random):
         super().seed(a, version)
 
     def setstate(self, state: Any) -> None:
-        raise RuntimeError("a redacted position's generator is hidden: its state is fixed")
+        # A copy (pickle, deepcopy) restores its state once; the shared instance never does.
+        if getattr(self, "_sealed", False):
+            raise RuntimeError("a redacted position's generator is hidden: its state is fixed")
+        super().setstate(state)
 
 
 HIDDEN_RNG = HiddenRandom(0)

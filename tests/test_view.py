@@ -124,3 +124,16 @@ def test_strong_and_greedy_play_a_whole_game_through_views() -> None:
         action = bots[game.actor].act(PlayerView(game, game.actor))
         assert game.is_legal(action)
         game.apply(action)
+
+
+def test_a_view_copies_and_pickles_and_its_copies_stay_hidden() -> None:
+    import copy
+    import pickle
+
+    game = _positions(7)[4]
+    view = PlayerView(game, game.actor)
+    for twin in (copy.deepcopy(view), pickle.loads(pickle.dumps(view))):
+        assert twin.hand == view.hand and twin.legal_actions == view.legal_actions
+        with pytest.raises(RuntimeError, match="hidden"):
+            twin._state.rng.random()
+        assert twin.observation().tolist() == view.observation().tolist()
