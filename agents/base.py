@@ -16,20 +16,33 @@ from typing import TYPE_CHECKING, Protocol
 from continental_env.cards import NUM_TYPES
 from continental_env.game import Game
 from continental_env.melds import Meld
+from continental_env.public_log import PublicLog
 from continental_env.rules import RuleConfig
+from continental_env.state import State
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from continental_env.env import ObservationEncoder
+
 
 class PlayerView:
-    """What seat ``seat`` may see of a game, copied out of the engine at construction."""
+    """What seat ``seat`` may see of a game, copied out of the engine at construction.
+
+    The view holds a redacted copy of the position (``State.redacted``) and nothing else of the
+    game: the hidden fields (other hands' unseen cards, the stock's order, the generator, the
+    deal seeds) are not reachable through it. The copy costs a few shallow list copies: hidden
+    fields are built empty rather than copied, and the generator is a shared placeholder that
+    draws nothing. A bot may change the view's lists freely; the game does not see it.
+    """
 
     def __init__(self, game: Game, seat: int, *, redact: bool = True) -> None:
         # A copy of the position with everything this seat may not see emptied out: which fields
         # are hidden is declared once, on the fields of ``continental_env.state.State``.
         # ``redact=False`` reads the position in place instead (``in_world``).
         state = game.state.redacted(seat) if redact else game.state
+        if redact:
+            _rekey_log(game, state)
         self.seat = seat
         self.num_players = game.num_players
         self.rules: RuleConfig = game.rules
@@ -55,8 +68,8 @@ class PlayerView:
         self.points = game.points
         # Legal actions depend only on the actor's own hand and public state.
         self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
-        self._game = game  # only for observation(), through a redacted copy
-        self._moves = state.moves
+        self._setup = game.setup
+        self._state = state  # the redacted position (the sampled world itself for in_world)
         self._observations: dict[int, np.ndarray] = {}
 
     @classmethod
@@ -89,14 +102,13 @@ class PlayerView:
         observation version (0: ``continental_v0``, 1: ``continental_v1``)."""
         obs = self._observations.get(version)
         if obs is None:
-            from continental_env.env import encode_observation
-
-            if self._game.state.moves != self._moves:
-                raise RuntimeError("the game has moved on since this view was taken")
-            layout = _layout(self.num_players, version)
-            # encode_observation reads only the seat's own hand and public state (the hidden-
-            # information tests check it), so the live game gives the redacted game's vector.
-            obs = self._observations[version] = encode_observation(self._game, self.seat, layout)
+            # The redacted position as a game: the encoder reads only the seat's own hand and
+            # public state, so this is the live game's vector (tests/test_agents.py checks it).
+            # The environment's incremental encoder, shared per table size and version, gives
+            # ``encode_observation``'s vector (tests/test_observation*.py) in a fresh array.
+            game = Game.from_state(self._setup, self._state)
+            encoder = _encoder(self.num_players, version)
+            obs = self._observations[version] = encoder.encode(game, self.seat)
         return obs
 
     def action_mask(self) -> np.ndarray:
@@ -108,11 +120,23 @@ class PlayerView:
         return mask
 
 
-@functools.cache
-def _layout(num_players: int, version: int) -> dict[str, slice]:
-    from continental_env.env import observation_layout
+def _rekey_log(game: Game, state: State) -> None:
+    """Key the redacted copy's public log by the redacted deal seeds.
 
-    return observation_layout(num_players, version)
+    A log's key names its round by the round's deal seed, which is hidden (it fixes the deal):
+    the copy gets the key of its own, redacted, position when the log is the current round's,
+    and no key otherwise, so that its entries stay readable and the seed unreachable.
+    """
+    log = state.public_log
+    live = PublicLog.key_for(game.state.round_index, game.state.deal_seeds)
+    log.key = PublicLog.key_for(state.round_index, state.deal_seeds) if log.key == live else None
+
+
+@functools.cache
+def _encoder(num_players: int, version: int) -> ObservationEncoder:
+    from continental_env.env import ObservationEncoder
+
+    return ObservationEncoder(num_players, version)
 
 
 def _redacted(game: Game, seat: int) -> Game:

@@ -50,6 +50,7 @@ COMMANDS: dict[str, Command] = {
             "train-rllib", "agents.rllib", "multi-agent self-play on Ray RLlib ([rllib] extra)"
         ),
         Command("bench", "continental_env.bench", "measure the environment's throughput"),
+        Command("speed", "agents.speed", "the speed table, this tree against another revision"),
         Command("web", "continental_web", "play against the bots in your browser ([web] extra)"),
     )
 }

@@ -29,6 +29,7 @@ with feature groups zeroed (an ablation, ``dropped`` in its metadata) gets them 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import zipfile
@@ -45,6 +46,23 @@ ENVS = ("continental_v0", "continental_v1")
 META_MEMBER = "continental.json"  # the metadata's name inside a model .zip
 
 
+@functools.cache
+def single_thread_blas() -> None:
+    """Limit this process's BLAS to one thread (once; threadpoolctl, if installed).
+
+    One observation at a time through the MLP is a matrix-vector product of a few hundred
+    thousand multiply-adds: BLAS threads only wait on each other. On a busy 2-core machine
+    OpenBLAS's default threads made each forward pass 80x dearer in CPU time (8 ms instead of
+    0.1 ms). Process-wide, as ``OMP_NUM_THREADS=1`` would be; a process that plays numpy
+    policies does no large linear algebra of its own.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class NumpyPolicy:
     """The actor of an SB3 MLP policy as numpy arrays; an agent of the ``act(view)`` protocol."""
 
@@ -59,6 +77,7 @@ class NumpyPolicy:
     ) -> None:
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation={activation!r}: choose one of {ACTIVATIONS}")
+        single_thread_blas()
         # Stored transposed (in x out) and contiguous, for obs @ W.
         self.weights = [
             (np.ascontiguousarray(w.T, dtype=np.float32), b.astype(np.float32)) for w, b in weights
@@ -290,9 +309,70 @@ def check_env(meta: dict[str, Any] | None, name: str, num_players: int, env: str
 _LOADED: dict[tuple[str, float], tuple[list[tuple[np.ndarray, np.ndarray]], str, Any]] = {}
 
 
+def numpy_export_path(path: str | os.PathLike) -> str:
+    """Where the numpy export of a model ``.zip`` lives: beside it, ``NAME.npz``."""
+    root, _ext = os.path.splitext(os.fspath(path))
+    return root + ".npz"
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def export_numpy(src: str, dst: str | None = None) -> str:
+    """Write the actor of the SB3 model ``src`` (.zip) as a numpy ``.npz`` beside it (or to
+    ``dst``): its weights, activation and metadata, with the zip's SHA-256 (``source_sha256``)
+    so that a stale export of a changed zip is never used. Needs torch; returns the path."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(src, device="cpu")
+    meta = dict(read_zip_metadata(src) or {})
+    meta["source"] = os.path.basename(src)
+    meta["source_sha256"] = file_sha256(src)
+    out = dst or numpy_export_path(src)
+    NumpyPolicy.from_sb3(model.policy, meta=meta).save_npz(out)
+    return out
+
+
+def _zip_through_export(path: str) -> NumpyPolicy | None:
+    """The numpy export beside the model ``path`` (.zip) if it was written from these exact
+    bytes, else None (no export, or an export of another version of the file)."""
+    export = numpy_export_path(path)
+    if not os.path.isfile(export):
+        return None
+    policy = NumpyPolicy.load_npz(export)
+    if (policy.meta or {}).get("source_sha256") != file_sha256(path):
+        return None
+    meta = {k: v for k, v in policy.meta.items() if k not in ("source", "source_sha256")}
+    policy.meta = meta or None
+    return policy
+
+
+def _zip_through_torch(path: str) -> NumpyPolicy:
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError:
+        raise ValueError(
+            f"ppo:{path}: no numpy export of this model beside it (or one of another version), "
+            "and torch is not installed to read the zip: run "
+            f"'python -m agents.ppo_agent export-numpy {path}' where torch is, or install "
+            "continental-rl[train]"
+        ) from None
+    model = MaskablePPO.load(path, device="cpu")
+    return NumpyPolicy.from_sb3(model.policy, meta=read_zip_metadata(path))
+
+
 def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -> NumpyPolicy:
     """A trained agent from an SB3 MaskablePPO ``.zip`` or a ``.npz`` snapshot (``ppo:PATH``).
 
+    A ``.zip`` is read through its numpy export (``NAME.npz`` beside it, written by
+    ``python -m agents.ppo_agent export-numpy NAME.zip``) when that export was written from the
+    same bytes, so playing a shipped model never imports torch; otherwise through SB3 (torch).
     The weights are read once per file (and modification time) and shared: the evaluation
     harness builds a fresh agent for every game. A missing or unreadable file is a ValueError.
     """
@@ -304,10 +384,11 @@ def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -
             if str(path).endswith(".npz"):
                 policy = NumpyPolicy.load_npz(path)
             else:
-                from sb3_contrib import MaskablePPO
-
-                model = MaskablePPO.load(path, device="cpu")
-                policy = NumpyPolicy.from_sb3(model.policy, meta=read_zip_metadata(path))
+                policy = _zip_through_export(path) or _zip_through_torch(path)
+        except ValueError as exc:
+            if str(exc).startswith(f"ppo:{path}:"):
+                raise
+            raise ValueError(f"ppo:{path}: cannot read the model ({exc})") from exc
         except Exception as exc:  # a truncated zip, a foreign file: one line, not a traceback
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise ValueError(f"ppo:{path}: cannot read the model ({first})") from exc
@@ -345,9 +426,35 @@ def export_model(src: str, dst: str) -> None:
     os.replace(tmp, dst)
 
 
+def main(argv: list[str] | None = None) -> int:
+    """``python -m agents.ppo_agent export CHECKPOINT.zip OUT.zip`` (a checkpoint without its
+    optimizer state) or ``export-numpy MODEL.zip [OUT.npz]`` (the actor for play without torch,
+    by default beside the zip, where ``ppo:MODEL.zip`` finds it)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m agents.ppo_agent")
+    sub = parser.add_subparsers(dest="command", required=True)
+    export = sub.add_parser("export", help="a checkpoint without its optimizer state")
+    export.add_argument("checkpoint")
+    export.add_argument("out")
+    numpy_export = sub.add_parser("export-numpy", help="the actor as numpy arrays (.npz)")
+    numpy_export.add_argument("models", nargs="+", help="model .zip files")
+    numpy_export.add_argument("--out", default=None, help="output path (one model only)")
+    args = parser.parse_args(argv)
+    if args.command == "export":
+        export_model(args.checkpoint, args.out)
+        return 0
+    if args.out is not None and len(args.models) != 1:
+        parser.error("--out names the output of one model; give one model or leave it out")
+    for model in args.models:
+        if not os.path.isfile(model) or not model.endswith(".zip"):
+            parser.error(f"{model}: not a model .zip file")
+    for model in args.models:
+        print(f"{model} -> {export_numpy(model, args.out)}")
+    return 0
+
+
 if __name__ == "__main__":
     import sys
 
-    if len(sys.argv) != 4 or sys.argv[1] != "export":
-        sys.exit("usage: python -m agents.ppo_agent export CHECKPOINT.zip OUT.zip")
-    export_model(sys.argv[2], sys.argv[3])
+    sys.exit(main())

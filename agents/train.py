@@ -90,12 +90,12 @@ class Config:
     opponents: str = opt("greedy", "opponent pool, comma separated agent names; 'self' = snapshots")
     round_episodes: bool = opt(True, "end the learner's episode at each round's end")
     total_timesteps: int = opt(2_000_000, "learner decisions to train for, in all (not per run)")
-    num_envs: int = opt(4, "parallel environments")
+    num_envs: int = opt(8, "environments stepped together (one policy forward for all)")
     vec_env: str = opt("subproc", "'subproc' (one process per env) or 'dummy' (in process)")
     net_arch: str = opt("256,256", "hidden layer sizes of the policy and value MLPs")
     activation: str = opt("relu", "hidden activation: relu or tanh")
     learning_rate: float = opt(3e-4, "Adam learning rate")
-    n_steps: int = opt(512, "rollout length per environment between updates")
+    n_steps: int = opt(256, "rollout length per environment between updates")
     batch_size: int = opt(1024, "minibatch size")
     n_epochs: int = opt(4, "passes over each rollout")
     gamma: float = opt(0.995, "discount factor")
@@ -773,11 +773,10 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
             venv.env_method("add_snapshot", str(snap))
         print(f"resuming {run_dir} at step {model.num_timesteps}", flush=True)
     else:
-        policy_class: Any = "MlpPolicy"
-        if cfg.kl_coef > 0:
-            from agents.kl_ppo import KLPolicy
+        # MaskablePPO's MlpPolicy with a lean rollout step (``agents.kl_ppo.LeanPolicy``).
+        from agents.kl_ppo import KLPolicy, LeanPolicy
 
-            policy_class = KLPolicy
+        policy_class: Any = KLPolicy if cfg.kl_coef > 0 else LeanPolicy
         model = MaskablePPO(
             policy_class,
             venv,

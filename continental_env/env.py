@@ -426,7 +426,7 @@ class raw_env(AECEnv, EzPickle):
         mask = bytearray(self.num_actions)
         game = self._game
         if game.actor == seat:
-            for action in game.legal_actions():
+            for action in game._legal_ids():  # the cached list, read only
                 mask[action] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
@@ -539,13 +539,16 @@ class ObservationEncoder:
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat``, equal to ``encode_observation``'s."""
         p = self.num_players
+        st = game.state  # read the position's fields directly (no property per read)
         obs = self._vectors[seat]
         seen = self._seen[seat]
         top = [0] * NUM_TYPES
-        if game.discard and game.phase != "game_over":
-            top[game.discard[-1]] = 1
-        counts = game.hands[seat] + top + game.seen_discards
-        known = game.known
+        phase = st.phase
+        discard = st.discard
+        if discard and phase != "game_over":
+            top[discard[-1]] = 1
+        counts = st.hands[seat] + top + st.seen_discards
+        known = st.known
         for other in self._others[seat]:
             counts += known[other]
         front = self._front
@@ -556,40 +559,45 @@ class ObservationEncoder:
         if seen[0] != fits:
             obs[self._fits][:NUM_TYPES] = fits
             seen[0] = fits.copy()
-        melds = [(m.owner, m.cards) for m in game.table]
-        if seen[1] != melds:
+        table = st.table
+        if seen[1] is None or len(seen[1]) != len(table) or seen[1] != _meld_key(table):
             planes = [0] * (PLANE * p)
-            for owner, cards in melds:
-                off = PLANE * ((owner - seat) % p)
-                for c in cards:
+            for meld in table:
+                off = PLANE * ((meld.owner - seat) % p)
+                for c in meld.cards:
                     planes[off + c] += 1
             obs[self._table] = planes
-            seen[1] = [(owner, list(cards)) for owner, cards in melds]
+            seen[1] = _meld_key(table)
         # The scalars in the layout's order: round, phase, contract, then per relative seat the
         # hand sizes, lay-downs, scores and claims, then stock and turn.
         scalars = [0.0] * 12
-        scalars[game.round - 1] = 1.0
-        phase = _PHASE_INDEX.get(game.phase)
-        if phase is not None:
-            scalars[7 + phase] = 1.0
+        scalars[st.round - 1] = 1.0
+        phase_index = _PHASE_INDEX.get(phase)
+        if phase_index is not None:
+            scalars[7 + phase_index] = 1.0
         trios, runs = game.contract
         scalars[10] = trios / 3.0
         scalars[11] = runs / 3.0
         order = self._orders[seat]
-        sizes = game.hand_sizes
-        down = game.laid_down
-        scores = game.scores
-        claims = game.claims
+        sizes = st.hand_sizes
+        down = st.laid_down
+        scores = st.scores
+        claims = st.claims
         scalars += [sizes[s] / 20.0 for s in order]
         scalars += [1.0 if down[s] else 0.0 for s in order]
         scalars += [scores[s] / 100.0 for s in order]
         scalars += [claims[s] for s in order]
-        scalars.append(len(game.stock) / 100.0)
-        scalars.append(game.turn / game.rules.max_turns_per_round)
+        scalars.append(len(st.stock) / 100.0)
+        scalars.append(st.turn / game.rules.max_turns_per_round)
         obs[self._scalars :] = scalars
         if self._features is None:
             return obs.copy()
         return np.concatenate((obs, encode_features(game, seat, self._features)))
+
+
+def _meld_key(table: list[Any]) -> list[tuple[int, tuple[int, ...]]]:
+    """What the table planes depend on: each meld's owner and cards."""
+    return [(m.owner, tuple(m.cards)) for m in table]
 
 
 def _raw_attribute(name: str, after_reset: bool) -> property:

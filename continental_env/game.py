@@ -916,9 +916,8 @@ EFFECTS: dict[str, Callable[..., None]] = {
 
 
 def _state_field(name: str) -> property:
-    def get(game: Game) -> Any:
-        return getattr(game.state, name)
-
+    # attrgetter reads ``game.state.<name>`` in C: these properties are read on every step.
+    get = operator.attrgetter(f"state.{name}")
     return property(get, doc=f"``state.{name}``: the position's field (read-only; see ``State``).")
 
 

@@ -397,6 +397,36 @@ class Rng(Codec):
         return rng
 
 
+class HiddenRandom(random.Random):
+    """The generator of a redacted position: hidden, so it draws nothing.
+
+    One shared instance (``HIDDEN_RNG``) stands in every seat's view, so a view costs no
+    generator copy; drawing from it raises. A clone of a redacted position gets an ordinary
+    generator in the same (seed 0) state, as before.
+    """
+
+    def random(self) -> float:
+        raise RuntimeError("a redacted position's generator is hidden: it draws nothing")
+
+    def getrandbits(self, k: int) -> int:
+        raise RuntimeError("a redacted position's generator is hidden: it draws nothing")
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        if getattr(self, "_sealed", False):
+            raise RuntimeError("a redacted position's generator is hidden: it cannot be reseeded")
+        super().seed(a, version)
+
+    def setstate(self, state: Any) -> None:
+        # A copy (pickle, deepcopy) restores its state once; the shared instance never does.
+        if getattr(self, "_sealed", False):
+            raise RuntimeError("a redacted position's generator is hidden: its state is fixed")
+        super().setstate(state)
+
+
+HIDDEN_RNG = HiddenRandom(0)
+HIDDEN_RNG._sealed = True
+
+
 class Seeds(FlatList):
     """One deal seed per round of the rules."""
 
@@ -639,9 +669,7 @@ class State:
     )
     # This round's generator: its deal and any re-formed stock (hidden).
     rng: random.Random = field(
-        metadata=_spec(
-            Rng(), lambda s: random.Random(), redact=lambda v, seat, st: random.Random(0)
-        )
+        metadata=_spec(Rng(), lambda s: random.Random(), redact=lambda v, seat, st: HIDDEN_RNG)
     )
     # One seed per round, drawn from the game's seed at creation (hidden: they fix the deals).
     deal_seeds: list[int] = field(
@@ -682,12 +710,23 @@ class State:
         return State(**{f.name: f.metadata["codec"].copy(getattr(self, f.name)) for f in _FIELDS})
 
     def redacted(self, seat: int) -> State:
-        """A copy holding only what ``seat`` may see: hidden fields emptied (sizes kept)."""
-        out = self.clone()
-        for f in _FIELDS:
-            redact = f.metadata["redact"]
+        """A copy holding only what ``seat`` may see: hidden fields emptied (sizes kept).
+
+        A hidden field is never copied: its redacted value is built from the original (a
+        seat's view is taken at every decision, and cloning the generator only to replace it
+        was most of its cost).
+        """
+        mine = self.__dict__
+        out = State.__new__(State)
+        values = out.__dict__
+        for name, copy, redact in _COPY_PLAN:
+            value = mine[name]
             if redact is not None:
-                setattr(out, f.name, redact(getattr(out, f.name), seat, self))
+                values[name] = redact(value, seat, self)
+            elif copy is None:
+                values[name] = value
+            else:
+                values[name] = copy(value)
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -717,6 +756,21 @@ class State:
 
 
 _FIELDS = fields(State)
+
+
+def _copier(codec: Codec) -> Callable[[Any], Any] | None:
+    """The codec's ``copy`` as the cheapest callable: None for an immutable value, ``list.copy``
+    (in C) for a flat list, else the codec's own method."""
+    kind = type(codec).copy
+    if kind is Codec.copy:
+        return None
+    if kind is FlatList.copy:
+        return list.copy
+    return codec.copy
+
+
+# (name, copy or None, redact or None) per field: what a seat's redacted copy does with each.
+_COPY_PLAN = tuple((f.name, _copier(f.metadata["codec"]), f.metadata["redact"]) for f in _FIELDS)
 _STORED = tuple(f for f in _FIELDS if not isinstance(f.metadata["codec"], Derived))
 _PER_ROUND = tuple(f for f in _FIELDS if f.metadata["per_round"])
 FIELD_NAMES = tuple(f.name for f in _FIELDS)

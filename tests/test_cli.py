@@ -32,7 +32,7 @@ def test_an_unknown_command_is_one_line(capsys: pytest.CaptureFixture[str]) -> N
     err = capsys.readouterr().err.strip()
     assert (
         err
-        == "continental: unknown command 'plya'; choose one of play, evaluate, leaderboard, train, train-rllib, bench, web"
+        == "continental: unknown command 'plya'; choose one of play, evaluate, leaderboard, train, train-rllib, bench, speed, web"
     )
 
 

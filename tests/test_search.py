@@ -121,10 +121,15 @@ def test_search_is_deterministic_for_a_seed_and_budget() -> None:
 
 
 class _Cheater(SearchAgent):
-    """Positive control: rolls out the live game behind the view (the real hidden cards)."""
+    """Positive control: rolls out the live game (the real hidden cards), handed to it aside
+    from the view (a view holds no reference to the game)."""
+
+    def __init__(self, live: Game, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.live = live
 
     def _worlds(self, view, rng):  # type: ignore[no-untyped-def]
-        return [view._game.clone() for _ in range(self.sims)]
+        return [self.live.clone() for _ in range(self.sims)]
 
 
 def _searched_states(seeds: tuple[int, ...]):
@@ -147,7 +152,9 @@ def test_search_decision_does_not_depend_on_hidden_cards() -> None:
                 SearchAgent(7, 2, rule=rule).act(PlayerView(g, g.actor)) for g in (game, other)
             ]
             assert honest[0] == honest[1]
-        cheat = [_Cheater(7, 2, rule="argmin").act(PlayerView(g, g.actor)) for g in (game, other)]
+        cheat = [
+            _Cheater(g, 7, 2, rule="argmin").act(PlayerView(g, g.actor)) for g in (game, other)
+        ]
         cheater_changed += cheat[0] != cheat[1]
         compared += 1
         if compared >= 12:

@@ -665,11 +665,19 @@ def test_replay_frames_show_one_seat_only(client, app):
 def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
     """Positive control: a builder that adds an opponent's hand is caught."""
     real = web_session.seat_state
+    behind: dict[int, Any] = {}  # a view holds no reference to its game: note it on the side
+
+    class SpiedView(web_session.PlayerView):
+        def __init__(self, game, seat, **kwargs):
+            super().__init__(game, seat, **kwargs)
+            behind[id(self)] = game
+
+    monkeypatch.setattr(web_session, "PlayerView", SpiedView)
 
     def leaky(view, names, log, extra=None):
         state = real(view, names, log, extra)
         other = (view.seat + 1) % view.num_players
-        game = view._game  # the live engine behind the view
+        game = behind[id(view)]  # the live engine behind the view
         state["seats"][other]["hand"] = [
             card_to_str(c) for c in range(NUM_TYPES) for _ in range(game.hands[other][c])
         ]
@@ -681,7 +689,8 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
 
     def stock_leak(view, names, log, extra=None):
         state = real(view, names, log, extra)
-        state["next_card"] = card_to_str(view._game.stock[-1]) if view._game.stock else None
+        stock = behind[id(view)].stock
+        state["next_card"] = card_to_str(stock[-1]) if stock else None
         return state
 
     monkeypatch.setattr(web_session, "seat_state", stock_leak)

@@ -1,0 +1,156 @@
+"""Shipped PPO models play without torch, through their numpy export beside the ``.zip``.
+
+The export (``python -m agents.ppo_agent export-numpy``) holds the actor's weights and the
+zip's SHA-256; ``ppo:PATH.zip`` reads it when it matches the zip's bytes, and its decisions are
+the torch policy's on recorded observations.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import tomllib
+
+from agents import make_agent
+from agents.base import PlayerView
+from agents.ppo_agent import (
+    _LOADED,
+    NumpyPolicy,
+    file_sha256,
+    load_agent,
+    numpy_export_path,
+)
+from continental_env.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "agents" / "models"
+SHIPPED = sorted(MODELS.glob("*.zip"))
+
+
+def test_every_shipped_model_has_a_current_numpy_export_and_the_package_ships_it() -> None:
+    assert SHIPPED
+    for model in SHIPPED:
+        export = Path(numpy_export_path(model))
+        assert export.is_file(), f"{export} missing: python -m agents.ppo_agent export-numpy"
+        assert NumpyPolicy.load_npz(str(export)).meta["source_sha256"] == file_sha256(model)
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert "models/*.npz" in data["tool"]["setuptools"]["package-data"]["agents"]
+
+
+def _recorded(players: int = 4, steps: int = 300) -> list[tuple[np.ndarray, list[int]]]:
+    """v1 observations and legal actions of real decisions with a choice (greedy/strong play)."""
+    game = Game.new("continental", players, seed=21)
+    bots = [make_agent(n, s) for s, n in enumerate(("strong", "greedy", "strong", "greedy"))]
+    out = []
+    for _ in range(steps):
+        if game.is_over:
+            break
+        view = PlayerView(game, game.actor)
+        if len(view.legal_actions) > 1:
+            out.append((view.observation(1), list(view.legal_actions)))
+        game.apply(bots[game.actor].act(view))
+    return out
+
+
+def test_the_export_chooses_what_the_torch_policy_chooses() -> None:
+    sb3 = pytest.importorskip("sb3_contrib")
+    model_path = SHIPPED[0]
+    torch_model = sb3.MaskablePPO.load(model_path, device="cpu")
+    agent = load_agent(str(model_path))
+    assert "source_sha256" not in (agent.meta or {})  # the export's own keys stay inside it
+    records = _recorded()
+    assert len(records) > 100
+    for obs, legal in records:
+        mask = np.zeros(agent.num_actions, dtype=bool)
+        mask[legal] = True
+        expected, _ = torch_model.predict(obs, action_masks=mask, deterministic=True)
+        assert agent.act_from_observation(obs, legal) == int(expected)
+
+
+def _copy_model(tmp_path: Path) -> Path:
+    model = tmp_path / "m.zip"
+    shutil.copy(SHIPPED[0], model)
+    shutil.copy(numpy_export_path(SHIPPED[0]), numpy_export_path(model))
+    return model
+
+
+def test_a_zip_loads_through_its_export_without_torch(tmp_path, monkeypatch) -> None:
+    model = _copy_model(tmp_path)
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)  # importing it now fails
+    _LOADED.clear()
+    agent = load_agent(str(model))
+    assert agent.obs_size == 1827 and agent.env == "continental_v1"
+
+
+def test_a_stale_export_is_not_used(tmp_path, monkeypatch) -> None:
+    model = _copy_model(tmp_path)
+    with open(model, "ab") as f:  # the zip changed after its export was written
+        f.write(b"\0")
+    monkeypatch.setitem(sys.modules, "sb3_contrib", None)
+    _LOADED.clear()
+    with pytest.raises(ValueError, match="export-numpy"):
+        load_agent(str(model))
+    # Positive control: the export of the same bytes is used.
+    shutil.copy(SHIPPED[0], model)
+    _LOADED.clear()
+    assert load_agent(str(model)).num_actions == 1631
+
+
+def test_evaluating_a_shipped_model_never_imports_torch() -> None:
+    model = SHIPPED[0].relative_to(ROOT)
+    code = (
+        "import sys\n"
+        "from agents.evaluate import main\n"
+        f"main(['--agents', 'ppo:{model},strong', '--games', '1', '--rounds', '1',"
+        " '--seed', '3', '--jobs', '1'])\n"
+        "assert 'torch' not in sys.modules, 'torch was imported'\n"
+        "assert 'sb3_contrib' not in sys.modules\n"
+        "print('no torch')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert "no torch" in done.stdout
+
+
+def test_export_numpy_command_writes_beside_the_zip(tmp_path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.ppo_agent import main
+
+    model = tmp_path / "x.zip"
+    shutil.copy(SHIPPED[0], model)
+    assert main(["export-numpy", str(model)]) == 0
+    export = NumpyPolicy.load_npz(numpy_export_path(model))
+    shipped = NumpyPolicy.load_npz(numpy_export_path(SHIPPED[0]))
+    assert export.meta["source_sha256"] == file_sha256(model)
+    for (w1, b1), (w2, b2) in zip(export.weights, shipped.weights, strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+
+
+def test_a_numpy_policy_runs_blas_on_one_thread() -> None:
+    pytest.importorskip("threadpoolctl")
+    code = (
+        "from threadpoolctl import threadpool_info\n"
+        "from agents.ppo_agent import load_agent\n"
+        "def blas():\n"
+        "    return sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'})\n"
+        "print(blas())\n"
+        f"load_agent('{SHIPPED[0]}')\n"
+        "print(blas())\n"
+    )
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="2", OMP_NUM_THREADS="2")
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    before, after = done.stdout.split()
+    if before == "[]":
+        pytest.skip("no BLAS library that threadpoolctl knows")
+    assert before == "[2]" and after == "[1]"  # the control: two threads before loading
