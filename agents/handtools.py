@@ -49,13 +49,27 @@ def contract_bits(contract: tuple[int, int]) -> int:
 
 def partners(hand: list[int], card: int, table: tuple[tuple[int, ...], ...], bits: int) -> int:
     """How many other cards of the hand start a contract meld with ``card``."""
-    row = table[card]
-    n = 0
-    for c in range(NUM_TYPES):
-        k = hand[c] - (1 if c == card else 0)
-        if k > 0 and row[c] & bits:
-            n += k
+    columns = _partner_columns(table, bits)[card]
+    n = sum(map(hand.__getitem__, columns))
+    if card in columns and hand[card] > 0:
+        n -= 1  # the card itself is not its own partner (another copy of it is)
     return n
+
+
+# (table, bits) -> per card, the card types that start a meld with it under ``bits``. Keyed by
+# the table's identity (``pair_table`` returns one cached tuple per rules), which is kept in the
+# entry so the key cannot be reused by another object.
+_COLUMNS: dict[
+    tuple[int, int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+] = {}
+
+
+def _partner_columns(table: tuple[tuple[int, ...], ...], bits: int) -> tuple[tuple[int, ...], ...]:
+    entry = _COLUMNS.get((id(table), bits))
+    if entry is None or entry[0] is not table:
+        columns = tuple(tuple(c for c in range(NUM_TYPES) if row[c] & bits) for row in table)
+        entry = _COLUMNS[(id(table), bits)] = (table, columns)
+    return entry[1]
 
 
 def unseen_counts(view: PlayerView) -> list[int]:
