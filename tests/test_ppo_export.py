@@ -11,11 +11,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
-import tomllib
 
 from agents import make_agent
 from agents.base import PlayerView
