@@ -8,6 +8,7 @@
 | ``greedy`` | the simplest sound play (``agents.greedy``) |
 | ``strong`` | the best heuristic bot (today ``strong@v1``; see ``CURRENT``) |
 | ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``), frozen |
+| ``strong@v2`` | v1 with a whole-table feed model, the feed sign fixed once down, danger-aware dumping, inference from discards and declines, tunable timing (``agents.strong_v2``), frozen |
 | ``search``, ``search:N`` | the best search bot (today ``search@v1``, ``search@v1:N``) |
 | ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.search``), frozen |
 | ``search-oracle``, ``search-oracle:N`` | diagnostic only: ``search@v1`` rolling out the *real* hidden hands (stock reshuffled); reads hidden state, refused by the evaluation harness unless allowed (``agents.search_oracle``) |
@@ -36,7 +37,7 @@ AGENT_NAMES = ("random", "greedy", "strong", "search")
 DEFAULT_GAME = "contract"
 # The version each bare name plays. A frozen version never changes; only this table moves.
 CURRENT = {"strong": "strong@v1", "search": "search@v1"}
-VERSIONS = {"strong": ("strong@v1",), "search": ("search@v1",)}
+VERSIONS = {"strong": ("strong@v1", "strong@v2"), "search": ("search@v1",)}
 
 
 def is_oracle(name: str) -> bool:
@@ -60,6 +61,10 @@ def _versioned(name: str, seed: int | None) -> Any:
         from agents.strong import StrongAgent
 
         bot = StrongAgent(seed)
+    elif base == "strong@v2" and not sep:
+        from agents.strong_v2 import StrongV2Agent
+
+        bot = StrongV2Agent(seed)
     elif base == "search@v1":
         from agents.search import make_search
 
