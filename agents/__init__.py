@@ -9,6 +9,7 @@
 | ``strong`` | the best heuristic bot (today ``strong@v1``; see ``CURRENT``) |
 | ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``), frozen |
 | ``strong@v2`` | v1 with a whole-table feed model, the feed sign fixed once down, danger-aware dumping, inference from discards and declines, tunable timing (``agents.strong_v2``), frozen |
+| ``strong-v2:K=V[:K=V...]`` | experimental, not frozen: ``strong@v2`` with constants overridden (``:v1`` first starts from v1's constants), for ablations and tuning |
 | ``search``, ``search:N`` | the best search bot (today ``search@v1``, ``search@v1:N``) |
 | ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.search``), frozen |
 | ``search-oracle``, ``search-oracle:N`` | diagnostic only: ``search@v1`` rolling out the *real* hidden hands (stock reshuffled); reads hidden state, refused by the evaluation harness unless allowed (``agents.search_oracle``) |
@@ -96,6 +97,10 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
         return load_agent(name[6:], seed)
     if "@" in name:
         return _versioned(name, seed)
+    if name.startswith("strong-v2:"):
+        from agents.strong_v2 import make_variant
+
+        return make_variant(name, seed)
     if name == "search-oracle" or name.startswith("search-oracle:"):
         from agents.search_oracle import make_oracle_search
 

@@ -263,6 +263,33 @@ class StrongV2Agent(StrongAgent):
         return pen
 
 
+def make_variant(spec: str, seed: int | None) -> StrongV2Agent:
+    """``strong-v2:K=V[:K=V...]``: v2 with some constants overridden (not a frozen version).
+
+    ``strong-v2:v1:...`` starts from v1's constants (``Params.v1()``, the feed sign fixed)
+    instead of v2's; e.g. ``strong-v2:v1:feed_other=1`` adds only the whole-table feed model.
+    """
+    parts = spec.split(":")
+    if parts[0] != "strong-v2" or len(parts) < 2:
+        raise ValueError(f"variant {spec!r}: expected strong-v2:KEY=VALUE[:KEY=VALUE...]")
+    base = Params()
+    if parts[1] == "v1":
+        base, parts = Params.v1(), parts[1:]
+    values: dict[str, float] = {}
+    for part in parts[1:]:
+        key, eq, value = part.partition("=")
+        try:
+            if not eq:
+                raise ValueError(part)
+            values[key] = float(value)
+        except ValueError:
+            raise ValueError(f"variant {spec!r}: {part!r} is not KEY=NUMBER") from None
+    Params.from_dict(values)  # names an unknown key
+    bot = StrongV2Agent(seed, replace(base, **values))
+    bot.name = spec
+    return bot
+
+
 def _shown_by_seat(view: PlayerView) -> list[list[int]] | None:
     """Per seat, the cards it discarded or declined this round (the engine's public log), or
     None when the view's game carries no log for this round (e.g. a sampled world)."""
@@ -279,4 +306,4 @@ def _shown_by_seat(view: PlayerView) -> list[list[int]] | None:
     return out
 
 
-__all__ = ["Params", "StrongV2Agent"]
+__all__ = ["Params", "StrongV2Agent", "make_variant"]

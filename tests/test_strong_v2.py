@@ -137,3 +137,18 @@ def test_tuner_resumes_to_the_uninterrupted_result(tmp_path) -> None:  # type: i
     with pytest.raises(ValueError, match="deals"):
         ts.tune(generations=3, state_path=str(part), json_path=None, resume=True,
                 deals=2, popsize=2, seed=5, rounds=[1])  # fmt: skip
+
+
+def test_variants_override_constants_by_name() -> None:
+    from agents.strong_v2 import make_variant
+
+    bot = make_agent("strong-v2:danger_cards=2:feed_other=0.5", 1)
+    assert bot.params == Params(danger_cards=2.0, feed_other=0.5)
+    assert bot.name == "strong-v2:danger_cards=2:feed_other=0.5"
+    assert make_variant("strong-v2:v1:feed_other=1", 0).params == Params(
+        **{**Params.v1().to_dict(), "feed_other": 1.0}
+    )
+    for bad, why in (("strong-v2:nope=1", "nope"), ("strong-v2:feed_other", "KEY=NUMBER"),
+                     ("strong-v2:feed_other=x", "KEY=NUMBER"), ("strong-v2", "expected")):  # fmt: skip
+        with pytest.raises(ValueError, match=why):
+            make_variant(bad, 0)
