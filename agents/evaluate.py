@@ -342,7 +342,7 @@ def evaluate(
     base = lineup(agents, players)
     if sprt is not None and len(set(base)) < 2:
         raise ValueError("--sprt compares the candidate with an opponent: name two agents")
-    for name in dict.fromkeys(agents):
+    for name in dict.fromkeys([*agents, *(mixed or ())]):
         # Fail fast, before any game: a bad name, a missing model, a model for another table.
         check_table(spec.make_agent(name, 0), players)
     seatings = rotations(base)

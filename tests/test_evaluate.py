@@ -453,3 +453,10 @@ def test_sizing_helpers() -> None:
     assert deals_for_power(35, 5) == 385
     with pytest.raises(ValueError):
         deals_for_half_width(35, 0)
+
+
+def test_a_bad_mixed_table_fails_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / "never.ckpt"
+    with pytest.raises(ValueError, match="unknown agent 'nope'"):
+        ev.evaluate(["greedy", "random"], players=2, games=1, mixed=["nope"], checkpoint=str(path))
+    assert not path.exists()
