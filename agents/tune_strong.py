@@ -214,6 +214,36 @@ def _report(st: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def plot_history(report: dict[str, Any], path: str) -> None:
+    """Every evaluation's value by generation, the generations' means and the defaults' value."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    history = report["history"]
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    gens = sorted({h["generation"] for h in history})
+    ax.scatter([h["generation"] for h in history], [h["value"] for h in history], s=14,
+               color="tab:blue", alpha=0.6, label="one candidate")  # fmt: skip
+    means = [sum(h["value"] for h in history if h["generation"] == g)
+             / sum(1 for h in history if h["generation"] == g) for g in gens]  # fmt: skip
+    ax.plot(gens, means, "o-", color="tab:red", label="generation mean")
+    if report.get("defaults_value") is not None:
+        ax.axhline(report["defaults_value"], color="grey", ls="--", label="v2 defaults")
+    ax.axhline(0.0, color="black", lw=0.8)
+    cfg = report["config"]
+    ax.set_xlabel("CMA-ES generation")
+    ax.set_ylabel("v2 - strong@v1, points/game (lower is better)")
+    ax.set_title(f"Tuning strong@v2 on {cfg['deals']} common deals x 4 seatings "
+                 f"(seed {cfg['seed']}, popsize {cfg['popsize']})", fontsize=9)  # fmt: skip
+    ax.set_xticks(gens)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     parser = ArgumentParser(prog="python -m agents.tune_strong", description=__doc__.split("\n")[0])
@@ -221,10 +251,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--popsize", type=int, default=8)
     parser.add_argument("--generations", type=int, default=20)
     parser.add_argument("--seed", type=int, default=7301)
-    parser.add_argument("--state", required=True, help="checkpoint file (pickle)")
+    parser.add_argument("--state", default=None, help="checkpoint file (pickle)")
     parser.add_argument("--json", default=None, help="the report, rewritten after each step")
     parser.add_argument("--resume", action="store_true", help="continue from --state")
+    parser.add_argument("--plot", default=None, help="instead: plot the --json report here")
     args = parser.parse_args(argv)
+    if args.plot:
+        if not args.json:
+            parser.error("--plot reads the --json report")
+        with open(args.json) as fh:
+            plot_history(json.load(fh), args.plot)
+        return 0
+    if not args.state:
+        parser.error("--state PATH is needed to tune")
     for flag, value in (("--deals", args.deals), ("--popsize", args.popsize),
                         ("--generations", args.generations)):  # fmt: skip
         if value < 1 or (flag == "--popsize" and value < 2):
