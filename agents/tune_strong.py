@@ -11,8 +11,8 @@ Every candidate of every generation plays the *same* deals (common random number
 comparison between candidates is paired; the winner must then be measured on fresh deals.
 
 **Search space.** ``SPACE`` lists the tuned constants of ``agents.strong_v2.Params`` with their
-ranges; CMA-ES works on the unit cube (each constant scaled to [0, 1]), starts from the defaults
-with step 0.2 and keeps inside the bounds. Its generator is seeded from ``--seed``.
+ranges; CMA-ES works on the unit cube (each constant scaled to [0, 1]), starts from the hand-set
+constants (``agents.strong_v2.HAND_SET``; "defaults" in the report) with step 0.2 and keeps inside the bounds. Its generator is seeded from ``--seed``.
 
 **Resumable.** After every evaluation the state file (a pickle: the optimiser as it was before
 this generation's ``tell``, the generation's asked points and the values found so far) is
@@ -37,7 +37,7 @@ from agents.base import PlayerView
 from agents.cli import ArgumentParser
 from agents.evaluate import derive_seed
 from agents.strong import StrongAgent
-from agents.strong_v2 import Params, StrongV2Agent
+from agents.strong_v2 import HAND_SET, Params, StrongV2Agent
 from continental_env.game import Game
 from continental_env.rules import RuleConfig, resolve_rules
 
@@ -69,7 +69,7 @@ def from_unit(x: Sequence[float], base: Params | None = None) -> Params:
     values = {}
     for v, (k, (lo, hi)) in zip(x, SPACE.items(), strict=True):
         values[k] = lo + min(1.0, max(0.0, float(v))) * (hi - lo)
-    return replace(base or Params(), **values)
+    return replace(base or HAND_SET, **values)
 
 
 def deal_difference(
@@ -146,7 +146,7 @@ def tune(
             )
     else:
         es = cma.CMAEvolutionStrategy(
-            to_unit(Params()), 0.2,
+            to_unit(HAND_SET), 0.2,
             {"bounds": [0.0, 1.0], "popsize": popsize, "seed": seed, "verbose": -9},
         )  # fmt: skip
         st = {"deals": deals, "seed": seed, "popsize": popsize, "es": es, "generation": 0,
@@ -157,7 +157,7 @@ def tune(
     if st["baseline"] is None:
         # The defaults on the same deals: the reference every candidate is compared with.
         cpu = time.process_time()
-        st["baseline"] = objective(Params(), deals, seed, rules)
+        st["baseline"] = objective(HAND_SET, deals, seed, rules)
         st["cpu_s"] += time.process_time() - cpu
         print(f"defaults: {st['baseline']:+.2f} points/game vs strong@v1", flush=True)
         save()
@@ -206,7 +206,7 @@ def _report(st: dict[str, Any]) -> dict[str, Any]:
         "generations_done": st["generation"],
         "evaluations": len(history),
         "cpu_seconds": st["cpu_s"],
-        "defaults": {k: Params().to_dict()[k] for k in SPACE},
+        "defaults": {k: HAND_SET.to_dict()[k] for k in SPACE},
         "defaults_value": st["baseline"],
         "favourite": {k: favourite[k] for k in SPACE},
         "best_evaluated": best,
