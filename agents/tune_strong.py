@@ -230,7 +230,9 @@ def plot_history(report: dict[str, Any], path: str) -> None:
              / sum(1 for h in history if h["generation"] == g) for g in gens]  # fmt: skip
     ax.plot(gens, means, "o-", color="tab:red", label="generation mean")
     if report.get("defaults_value") is not None:
-        ax.axhline(report["defaults_value"], color="grey", ls="--", label="hand-set start (HAND_SET)")
+        ax.axhline(
+            report["defaults_value"], color="grey", ls="--", label="hand-set start (HAND_SET)"
+        )
     ax.axhline(0.0, color="black", lw=0.8)
     cfg = report["config"]
     ax.set_xlabel("CMA-ES generation")
