@@ -152,3 +152,14 @@ def test_variants_override_constants_by_name() -> None:
                      ("strong-v2:feed_other=x", "KEY=NUMBER"), ("strong-v2", "expected")):  # fmt: skip
         with pytest.raises(ValueError, match=why):
             make_variant(bad, 0)
+
+
+def test_the_documented_hand_set_variant_is_hand_set() -> None:
+    from agents.strong_v2 import HAND_SET
+
+    name = (
+        "strong-v2:feed_next=2:feed_other=1:feed_down=3:safe_weight=0.5:danger_cards=3:"
+        "danger_points_up=0.3:danger_points_down=0.5:laydown_points=25:laydown_turns=2:"
+        "short_hand=4:take_gain=0.5"
+    )
+    assert make_agent(name, 0).params == HAND_SET
