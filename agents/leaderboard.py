@@ -13,12 +13,16 @@ once per seat rotation, on the identical deck order. So each agent meets every o
 same cards, and the luck of the deal cancels within a table. ``--deals N`` deals give
 ``N x tables x P`` games.
 
-**Per agent.** Mean points per game with a 95% Student-t interval over deals (an agent's games of
-one deal are averaged first: they share the cards); win rate (the seat with the lowest total
-wins; ties split) with a 95% Wilson interval over its seat-games; an OpenSkill (Plackett-Luce)
+**Per agent.** The version it played (``strong`` -> ``strong@v1``, ``agents.versioned_name``);
+mean points per game with a 95% Student-t interval over deals (an agent's games of one deal are
+averaged first: they share the cards); win rate (the seat with the lowest total wins; ties split),
+its per-deal shares with the same t interval over deals; an OpenSkill (Plackett-Luce)
 rating updated game by game in deal, table and rotation order (an agent's several seats of one
 game would get the mean update; at a round-robin table each agent has one seat). Agents are
-ranked by mean points (lower is better).
+ranked by mean points (lower is better). Each agent's row also compares it with the next one down:
+the paired per-deal difference with its 95% t interval, and whether that interval excludes 0
+(``separated``); where it does not, the table says the two are not separated at these deals.
+Agents whose names contain ``oracle`` are refused unless ``--allow-oracle`` is given.
 
 Results depend only on ``--seed`` (deal seeds and bot seeds are derived from it, the deal's index,
 the table and the rotation), never on ``--jobs``: deals are played in worker processes but
@@ -33,13 +37,13 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from agents.cli import ArgumentParser, check_output_path, parse_names
 from agents.evaluate import derive_seed, play_game, rotations
 from agents.ppo_agent import check_table
-from agents.stats import mean_ci95, wilson_ci95, win_shares
+from agents.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
 from continental_env.rules import PRESETS
 
 SCHEMA = "continental-leaderboard/1"
@@ -94,11 +98,15 @@ def leaderboard(
     preset: str = "continental",
     jobs: int = 1,
     progress: bool = False,
+    allow_oracle: bool = False,
 ) -> dict[str, Any]:
     """Play the round robin and return the report (see the module docstring)."""
     from openskill.models import PlackettLuce
 
-    from agents import make_agent
+    from agents import make_agent, versioned_name
+    from agents.evaluate import refuse_oracles
+
+    refuse_oracles(agents, allow_oracle)
 
     if deals < 2:
         raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
@@ -113,15 +121,18 @@ def leaderboard(
     model = PlackettLuce()
     ratings = {n: model.rating(name=n) for n in agents}
     per_deal: dict[str, list[float]] = {n: [] for n in agents}
+    win_deal: dict[str, list[float]] = {n: [] for n in agents}
     wins = dict.fromkeys(agents, 0.0)
     seat_games = dict.fromkeys(agents, 0)
     start = time.perf_counter()
     for games in _run(tasks, jobs, progress):
         points: dict[str, list[int]] = {n: [] for n in agents}
+        won: dict[str, list[float]] = {n: [] for n in agents}
         for g in games:
             names, scores = g["names"], g["scores"]
             for n, s, w in zip(names, scores, win_shares(scores), strict=True):
                 points[n].append(s)
+                won[n].append(w)
                 wins[n] += w
                 seat_games[n] += 1
             teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma)] for n in names]
@@ -136,13 +147,15 @@ def leaderboard(
                 ratings[n] = model.rating(mu=mu / k, sigma=sigma / k, name=n)
         for n in agents:
             per_deal[n].append(sum(points[n]) / len(points[n]))
+            win_deal[n].append(sum(won[n]) / len(won[n]))
     seconds = time.perf_counter() - start
     rows = {}
     for n in agents:
         m, lo, hi = mean_ci95(per_deal[n])
-        rate, wlo, whi = wilson_ci95(wins[n], seat_games[n])
+        rate, wlo, whi = rate_ci95(win_deal[n])
         r = ratings[n]
         rows[n] = {
+            "version": versioned_name(n),
             "games": seat_games[n],
             "mean_points": m,
             "mean_points_ci95": [lo, hi],
@@ -151,6 +164,11 @@ def leaderboard(
             "openskill": {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()},
         }
     ranking = sorted(agents, key=lambda n: (rows[n]["mean_points"], n))
+    for upper, lower in pairwise(ranking):
+        d, lo, hi = paired_diff_ci95(per_deal[upper], per_deal[lower])
+        rows[upper]["vs_next"] = {
+            "agent": lower, "mean_diff": d, "ci95": [lo, hi], "separated": hi < 0 or lo > 0,
+        }  # fmt: skip
     return {
         "schema": SCHEMA,
         "config": {
@@ -176,16 +194,25 @@ def markdown(report: dict[str, Any]) -> str:
         f"{cfg['deals']} deals x {len(cfg['tables'])} tables x {cfg['players']} rotations, "
         f"preset `{cfg['preset']}`, seed {cfg['seed']}",
         "",
-        "| rank | agent | games | mean points [95% CI] | win rate [95% Wilson] | OpenSkill ordinal |",
-        "|---:|---|---:|---|---|---:|",
+        "| rank | agent | version | games | mean points [95% CI] | win rate [95% CI over deals] "
+        "| OpenSkill ordinal | minus the next [95% CI], separated? |",
+        "|---:|---|---|---:|---|---|---:|---|",
     ]
     for i, n in enumerate(report["ranking"], 1):
         a = report["agents"][n]
         lo, hi = a["mean_points_ci95"]
         wlo, whi = a["win_rate_ci95"]
+        nxt = a.get("vs_next")
+        sep = ""
+        if nxt:
+            nlo, nhi = nxt["ci95"]
+            sep = f"{nxt['mean_diff']:.1f} [{nlo:.1f}, {nhi:.1f}], " + (
+                "yes" if nxt["separated"] else "**not separated**"
+            )
         lines.append(
-            f"| {i} | `{n}` | {a['games']} | {a['mean_points']:.1f} [{lo:.1f}, {hi:.1f}] | "
-            f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}] | {a['openskill']['ordinal']:.2f} |"
+            f"| {i} | `{n}` | `{a.get('version', n)}` | {a['games']} | "
+            f"{a['mean_points']:.1f} [{lo:.1f}, {hi:.1f}] | "
+            f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}] | {a['openskill']['ordinal']:.2f} | {sep} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -234,6 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plot", default=None, help="write a PNG plot here")
     parser.add_argument("--markdown", default=None, help="write the Markdown table here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--allow-oracle", action="store_true",
+        help="allow diagnostic agents that read the hidden state (names with 'oracle')",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
         names = parse_names(args.agents, "--agents")
@@ -253,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.preset,
             args.jobs,
             progress=not args.no_progress,
+            allow_oracle=args.allow_oracle,
         )
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))

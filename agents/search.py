@@ -1,4 +1,8 @@
-"""The ``search`` bot: determinized flat Monte Carlo search (PIMC) that guards ``strong``'s move.
+"""The ``search@v1`` bot: determinized flat Monte Carlo search (PIMC) that guards ``strong``'s move.
+
+A frozen version (``make_agent("search@v1")``, ``search@v1:N``; ``tests/test_versions.py`` pins its
+moves): it keeps ``strong@v1`` (``agents.strong.StrongAgent``) as its base and rollout policy, and
+its decisions never change. ``search`` names the current best search (``agents.CURRENT``).
 
 ``make_agent("search", seed)`` uses the default budget (``DEFAULT_SIMS`` worlds per decision);
 ``make_agent("search:N", seed)`` uses ``N``; ``search:N:ROLLOUT[:RULE]`` picks the rollout policy

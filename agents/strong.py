@@ -1,4 +1,8 @@
-"""The ``strong`` bot: plays to win by valuing cards against what is still out there.
+"""The ``strong@v1`` bot: plays to win by valuing cards against what is still out there.
+
+This is a frozen version (``make_agent("strong@v1")``; ``tests/test_versions.py`` pins its moves on
+recorded games): its decisions never change. Improvements go into a later version that subclasses
+it (``agents.strong_v2``); ``strong`` names the current best (``agents.CURRENT``).
 
 The heart of the bot is a **plan**: the cheapest way to complete the round's contract from the
 hand, where a missing card costs more the fewer copies of it are unseen (not in the own hand, the

@@ -165,7 +165,9 @@ def test_cli_writes_the_documented_json_and_a_png(tmp_path: Path) -> None:
         assert set(a["openskill"]) == {"mu", "sigma", "ordinal"}
         assert set(a["points_by_round"]) == {"1"}
     assert report["config"]["games"] == 4 and report["config"]["deals"] == 2
-    assert set(report["timing"]) == {"seconds", "games_per_s", "decisions_per_s"}
+    assert set(report["timing"]) >= {"seconds", "games_per_s", "decisions_per_s", "cpu_seconds"}
+    assert report["config"]["versions"] == {"strong": "strong@v1", "greedy": "greedy"}
+    assert report["agents"]["strong"]["version"] == "strong@v1"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -285,3 +287,176 @@ def test_fifteen_text_report_and_cli(tmp_path: Path, capsys: pytest.CaptureFixtu
     ):
         with pytest.raises(SystemExit):
             ev.main([*argv, "--games", "1", "--no-progress"])
+
+
+# ----------------------------------------------------------------------------- trust at small margins
+
+
+def _strip(report: dict) -> dict:
+    report = json.loads(json.dumps(report))
+    report.pop("timing")
+    report["config"].pop("jobs")
+    report.get("mixed", {}).pop("timing", None)
+    return report
+
+
+def test_win_rate_interval_is_over_deals_not_games() -> None:
+    report = _small(1)
+    greedy = report["agents"]["greedy"]
+    # The t interval over the 4 per-deal win shares, not Wilson over 12 seat-games.
+    from agents.stats import rate_ci95
+
+    shares = []
+    for d in range(4):
+        result = ev.play_deal(
+            (d, 5, ev.rotations(ev.lineup(["greedy", "random"], 3)), "contract",
+             {"rules": ev.resolve_rules("continental").with_rounds((1, 3)).to_dict()})
+        )  # fmt: skip
+        wins = [win_shares(g["scores"])[k] for k, g in enumerate(result["games"])]
+        shares.append(sum(wins) / len(wins))
+    rate, lo, hi = rate_ci95(shares)
+    assert greedy["win_rate"] == pytest.approx(rate)
+    assert greedy["win_rate_ci95"] == [pytest.approx(lo), pytest.approx(hi)]
+
+
+def test_per_round_paired_differences_add_up_to_the_game() -> None:
+    report = _small(1)
+    paired = report["paired"]["random"]
+    by = paired["by_round"]
+    assert set(by) == {"1", "3"}
+    assert sum(r["mean_diff"] for r in by.values()) == pytest.approx(paired["mean_diff"])
+    for r in by.values():
+        assert r["ci95"][0] <= r["mean_diff"] <= r["ci95"][1] and r["deals"] == 4
+    assert paired["sd_per_deal"] > 0
+    lo, hi = paired["win_rate_diff_ci95"]
+    assert lo <= paired["win_rate_diff"] <= hi
+    assert "by round: 1:" in ev.format_report(report)
+
+
+def test_resume_gives_the_report_of_an_uninterrupted_run(tmp_path: Path) -> None:
+    kw = dict(players=3, games=6, seed=8, rounds=[1, 2])
+    whole = ev.evaluate(["greedy", "random"], **kw)
+    path = tmp_path / "run.ckpt"
+    # Interrupted after 3 deals, the last line half written.
+    ev.evaluate(["greedy", "random"], **{**kw, "games": 3}, checkpoint=str(path))
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 3
+    path.write_text("".join(lines) + lines[-1][: len(lines[-1]) // 2])
+    resumed = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path), resume=True)
+    assert resumed["timing"]["resumed_deals"] == 3
+    assert _strip(resumed) == _strip(whole)
+    assert len(path.read_text().splitlines()) == 1 + 6
+    # Resuming a finished run plays nothing and gives the same report again.
+    again = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path), resume=True)
+    assert again["timing"]["resumed_deals"] == 6 and _strip(again) == _strip(whole)
+    # Another evaluation's checkpoint is refused, naming what differs; the file is unchanged.
+    before = path.read_text()
+    with pytest.raises(ValueError, match="seed"):
+        ev.evaluate(["greedy", "random"], **{**kw, "seed": 9}, checkpoint=str(path), resume=True)
+    assert path.read_text() == before
+
+
+def test_resume_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.ckpt"
+    args = ["--agents", "greedy,random", "--players", "2", "--games", "3", "--seed", "4",
+            "--rounds", "1", "--no-progress", "--checkpoint", str(path)]  # fmt: skip
+    assert ev.main(args) == 0
+    first = capsys.readouterr().out
+    assert ev.main([*args, "--resume"]) == 0
+    second = capsys.readouterr().out
+    assert "3 deals resumed" in second
+    assert first.splitlines()[:-1] == second.splitlines()[:-1]
+    with pytest.raises(SystemExit):
+        ev.main(["--agents", "greedy,random", "--resume", "--no-progress"])
+
+
+def test_oracle_agents_are_refused_unless_allowed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="'search-oracle:2' reads the true hidden state"):
+        ev.evaluate(["search-oracle:2", "strong"], players=2, games=1, rounds=[1])
+    with pytest.raises(ValueError, match="oracle"):
+        ev.evaluate(["greedy", "random"], players=2, games=1, rounds=[1], mixed=["search-oracle"])
+    with pytest.raises(SystemExit):
+        ev.main(["--agents", "search-oracle,strong", "--games", "1", "--no-progress"])
+    assert "--allow-oracle" in capsys.readouterr().err
+    report = ev.evaluate(
+        ["search-oracle:2", "strong"], players=2, games=1, rounds=[1], allow_oracle=True
+    )
+    assert report["agents"]["search-oracle:2"]["games"] == 2
+
+
+def test_oracle_search_rolls_out_the_real_hands() -> None:
+    import random
+
+    from agents import make_agent
+    from agents.base import PlayerView
+    from continental_env.game import Game
+
+    game = Game.new("continental", 3, seed=4)
+    bot = make_agent("search-oracle:3", 1)
+    view = PlayerView(game, game.actor)
+    worlds = bot._worlds(view, random.Random(0))
+    assert len(worlds) == 3
+    for w in worlds:  # positive control: the hidden hands are the real ones
+        assert w.state.hands == game.state.hands
+        assert sorted(w.state.stock) == sorted(game.state.stock)
+    assert len({tuple(w.state.stock) for w in worlds}) == 3  # ... the stock order is not
+
+
+def test_sprt_stops_early_when_the_gap_is_large() -> None:
+    from agents.stats import SPRT
+
+    report = ev.evaluate(
+        ["strong", "random"], players=2, games=60, seed=3, rounds=[1], sprt=SPRT(0, 5, burn_in=5)
+    )
+    seq = report["sequential"]
+    assert seq["decision"] == "H1" and seq["deals"] == report["config"]["deals"] < 60
+    assert seq["llr"] >= seq["bounds"][1]
+    assert "sequential test" in ev.format_report(report)
+
+
+def test_sprt_accepts_the_null_between_equal_bots_and_checks_its_settings() -> None:
+    from agents.stats import SPRT
+
+    test = SPRT(0, 5, burn_in=5).start()
+    decision = None
+    for i in range(400):
+        decision = test.update(30.0 if i % 2 else -30.0)
+        if decision:
+            break
+    assert decision == "H0"
+    with pytest.raises(ValueError, match="two different means"):
+        SPRT(1, 1)
+    with pytest.raises(ValueError, match="error rates"):
+        SPRT(0, 5, alpha=0.7)
+    with pytest.raises(ValueError, match="--sprt 'x,1'"):
+        ev.parse_sprt("x,1")
+
+
+def test_mixed_table_row(tmp_path: Path) -> None:
+    report = ev.evaluate(
+        ["greedy", "random"], players=3, games=2, seed=2, rounds=[1], mixed=["strong", "random"]
+    )
+    mixed = report["mixed"]
+    assert mixed["lineup"] == ["greedy", "strong", "random"]
+    assert set(mixed["paired"]) == {"strong", "random"}
+    # The mixed table is the plain evaluation of that line-up on the same seed.
+    alone = ev.evaluate(["greedy", "strong", "random"], players=3, games=2, seed=2, rounds=[1])
+    assert mixed["agents"] == alone["agents"]
+    assert "mixed table (greedy, strong (strong@v1), random" in ev.format_report(report)
+
+
+def test_sizing_helpers() -> None:
+    from agents.stats import deals_for_half_width, deals_for_power
+
+    # (1.96 * 35 / 3)^2 = 522.9 -> 523; (2.80 * 35 / 5)^2 = 384.6 -> 385
+    assert deals_for_half_width(35, 3) == 523
+    assert deals_for_power(35, 5) == 385
+    with pytest.raises(ValueError):
+        deals_for_half_width(35, 0)
+
+
+def test_a_bad_mixed_table_fails_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / "never.ckpt"
+    with pytest.raises(ValueError, match="unknown agent 'nope'"):
+        ev.evaluate(["greedy", "random"], players=2, games=1, mixed=["nope"], checkpoint=str(path))
+    assert not path.exists()

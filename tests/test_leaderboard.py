@@ -82,3 +82,26 @@ def test_continental_command_runs_the_leaderboard(capsys) -> None:  # type: igno
     argv = ["leaderboard", "--agents", "greedy,random", "--players", "2", "--deals", "2"]
     assert cli.main([*argv, "--no-progress"]) == 0
     assert "| `greedy` |" in capsys.readouterr().out
+
+
+def test_rows_name_versions_and_say_whether_neighbours_separate() -> None:
+    report = leaderboard(["random", "greedy", "strong"], 3, players=3, seed=5)
+    rows = report["agents"]
+    assert rows["strong"]["version"] == "strong@v1" and rows["random"]["version"] == "random"
+    first, second, last = report["ranking"]
+    nxt = rows[first]["vs_next"]
+    assert nxt["agent"] == second and "vs_next" not in rows[last]
+    lo, hi = nxt["ci95"]
+    assert lo <= nxt["mean_diff"] <= hi
+    assert nxt["separated"] == (hi < 0 or lo > 0)
+    text = markdown(report)
+    assert "`strong@v1`" in text
+    assert ("yes" in text) or ("not separated" in text)
+
+
+def test_oracle_agents_are_refused_unless_allowed(capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match="oracle"):
+        leaderboard(["search-oracle:2", "random"], 2, players=2)
+    with pytest.raises(SystemExit):
+        main(["--agents", "search-oracle,random", "--no-progress"])
+    assert "--allow-oracle" in capsys.readouterr().err

@@ -1,0 +1,89 @@
+"""Frozen bot versions: ``strong@v1`` and ``search@v1`` play recorded games move for move.
+
+The digests below were recorded at commit 5894364 (before any later version existed), with the
+bare names ``strong``/``search``: the sha256 of the comma-joined action ids of a whole seeded game
+(first 16 hex digits). A frozen version must reproduce them forever; a change that moves one is a
+new version (``name@v2``), never an edit of a frozen one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from agents import CURRENT, is_oracle, make_agent, versioned_name
+from agents.base import PlayerView
+from continental_env.game import Game
+from continental_env.rules import resolve_rules
+
+# (seat names, game seed, rounds or None for all seven, preset) -> (digest, actions, scores)
+RECORDED = [
+    (("strong@v1",) * 4, 11, None, "continental", ("050bcf335057f7db", 798, [369, 225, 385, 498])),
+    (("strong@v1",) * 4, 12, None, "continental", ("1e9698ec710d2e29", 837, [265, 180, 432, 434])),
+    (("strong@v1",) * 3, 21, None, "continental", ("fdd2063dd77dc5b6", 629, [230, 65, 107])),
+    (("strong@v1",) * 4, 22, (3, 5, 7), "continental_es", ("be3afa1f995419e0", 429, [75, 90, 130, 155])),
+    (("search@v1",) + ("strong@v1",) * 3, 13, (1, 4, 7), "continental", ("cc7b1655b6817ad2", 326, [142, 21, 94, 133])),
+    (("strong@v1", "search@v1:2", "strong@v1", "search@v1"), 14, (2, 6), "continental", ("092be924703dcd03", 149, [157, 175, 0, 76])),
+    (("search@v1:8", "strong@v1", "strong@v1"), 15, (5, 7), "continental", ("007b87778e3d1818", 218, [231, 104, 0])),
+]  # fmt: skip
+
+
+def play_digest(names: tuple[str, ...], seed: int, rounds, preset: str):  # type: ignore[no-untyped-def]
+    """Play one seeded game; (digest of its actions, number of actions, final scores, deviations)."""
+    rules = resolve_rules(preset)
+    if rounds:
+        rules = rules.with_rounds(tuple(rounds))
+    game = Game.new(rules, len(names), seed=seed)
+    bots = [make_agent(n, seed * 10 + s) for s, n in enumerate(names)]
+    actions = []
+    while not game.is_over:
+        action = bots[game.actor].act(PlayerView(game, game.actor))
+        actions.append(action)
+        game.apply(action)
+    digest = hashlib.sha256(",".join(map(str, actions)).encode()).hexdigest()[:16]
+    deviations = sum(getattr(b, "deviations", 0) for b in bots)
+    return digest, len(actions), list(game.scores), deviations
+
+
+@pytest.mark.parametrize(("names", "seed", "rounds", "preset", "expected"), RECORDED)
+def test_frozen_versions_replay_recorded_games(names, seed, rounds, preset, expected) -> None:  # type: ignore[no-untyped-def]
+    digest, count, scores, _ = play_digest(names, seed, rounds, preset)
+    assert (digest, count, scores) == expected
+
+
+def test_recorded_search_games_include_a_deviation_from_strong() -> None:
+    # Otherwise the search pins would only pin strong's moves.
+    names, seed, rounds, preset, expected = RECORDED[4]
+    digest, _count, _scores, deviations = play_digest(names, seed, rounds, preset)
+    assert digest == expected[0] and deviations >= 1
+
+
+def test_bare_names_play_the_current_version() -> None:
+    assert versioned_name("strong") == CURRENT["strong"]
+    assert versioned_name("search") == CURRENT["search"]
+    assert versioned_name("search:8") == CURRENT["search"] + ":8"
+    assert versioned_name("search:2:fast:argmin") == CURRENT["search"] + ":2:fast:argmin"
+    assert versioned_name("greedy") == "greedy"
+    assert versioned_name("ppo:agents/models/strong.zip") == "ppo:agents/models/strong.zip"
+    # The bare name keeps its own label, the versioned one its version.
+    assert make_agent("strong", 1).name == "strong"
+    assert make_agent("strong@v1", 1).name == "strong@v1"
+    assert make_agent("search@v1:3", 1).name == "search@v1:3"
+    assert type(make_agent("strong", 1)) is type(make_agent(CURRENT["strong"], 1))
+
+
+def test_unknown_versions_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="'strong@v9'"):
+        make_agent("strong@v9", 0)
+    with pytest.raises(ValueError, match="'strong@v1:3'"):
+        make_agent("strong@v1:3", 0)
+
+
+def test_oracle_names_are_recognised() -> None:
+    assert is_oracle("search-oracle") and is_oracle("search-oracle:16")
+    assert not is_oracle("search@v1") and not is_oracle("strong")
+    bot = make_agent("search-oracle:3", 2)
+    assert bot.name == "search-oracle:3" and bot.sims == 3
+    with pytest.raises(ValueError, match="integer"):
+        make_agent("search-oracle:x", 0)
