@@ -17,7 +17,11 @@ AGENT_NAMES = ("random", "greedy", "strong")
 
 
 def make_agent(name: str, seed: int | None = None) -> Any:
-    """A fifteen-card bot by name: ``random``, ``greedy`` or ``strong``."""
+    """A fifteen-card bot by name: ``random``, ``greedy``, ``strong`` or ``ppo:PATH`` (a trained model)."""
+    if name.startswith("ppo:"):
+        from agents.side_single_agent import load_policy
+
+        return load_policy("fifteen", name[4:], seed)
     if name == "random":
         from agents.random_agent import RandomAgent
 
