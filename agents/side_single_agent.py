@@ -150,3 +150,41 @@ def make_worker_env(**kwargs: Any) -> SingleAgentSideGame:
     """``make_env`` for a worker process: Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     return make_env(**kwargs)
+
+
+def teacher_decisions(
+    game: str, options: dict[str, Any], task: tuple[str, int, Any, int, int, int]
+) -> dict[str, Any]:
+    """A teacher bot's decisions in one side game, for ``train.py --bc-teacher`` (the contract
+    game's ``teacher_decisions`` shape): observations, legal actions, actions and each decision's
+    return (the seat's chips from that decision to the game's end, in the AEC rewards' scale)."""
+    from agents import make_agent
+    from agents.games import game_spec
+
+    teacher, players, _preset, game_seed, agent_seed, _version = task
+    spec = game_spec(game)
+    module = importlib.import_module(f"continental_env.{game}.env")
+    layout = module.observation_layout(players)
+    state = spec.new_game(players, game_seed, dict(options))
+    bots = [make_agent(teacher, agent_seed + s, game=game) for s in range(players)]
+    obs, legal, actions, seats, before = [], [], [], [], []
+    while not state.is_over:
+        seat = state.actor
+        choices = state.legal_actions()
+        action = bots[seat].act(spec.view(state, seat))
+        if len(choices) > 1:  # forced moves teach nothing
+            obs.append(module.encode_observation(state, seat, layout))
+            legal.append(np.array(choices, dtype=np.int16))
+            actions.append(action)
+            seats.append(seat)
+            before.append(spec.final_scores(state)[seat])
+        state.apply(action)
+    final = spec.final_scores(state)
+    scale = 10.0 if game == "fifteen" else float(state.stake)
+    returns = [(final[s] - b) / scale for s, b in zip(seats, before, strict=True)]
+    return {
+        "obs": np.array(obs, dtype=np.float32),
+        "legal": legal,
+        "actions": np.array(actions, dtype=np.int64),
+        "returns": np.array(returns, dtype=np.float32),
+    }
