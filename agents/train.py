@@ -10,6 +10,12 @@ per-round relative rewards ((mean of the others' points - own points) / 100 at e
     continental train --opponents greedy --total-timesteps 5000000      # a run in runs/NAME
     continental train --resume runs/NAME --total-timesteps 8000000     # continue it
     tensorboard --logdir runs
+    continental train --game knock --opponents greedy,strong,self    # the knock game (Part 3)
+
+``--game fifteen|knock`` trains a side game's learner seat (``agents.side_single_agent``: chips
+rewards, ``--game-options`` such as ``hands=1`` or ``stake=50``); ``--preset``, ``--rounds``
+and ``--init-policy`` are the contract game's; ``--bc-teacher`` clones a side game's bot. Checkpoints, resume and snapshots
+work the same, and the models record their game (``side_metadata``).
 
 (``python train.py ...`` and ``python -m agents.train ...`` are the same command.) Every flag is
 checked before anything is created: a bad value is one line naming the flag (exit status 2) and
@@ -81,6 +87,8 @@ def opt(default: Any, help: str) -> Any:
 @dataclass
 class Config:
     exp_name: str = opt("ppo_continental", "prefix of the run name")
+    game: str = opt("contract", "game: contract, fifteen or knock (RULES.md Parts 1-3)")
+    game_options: str = opt("", "side game options, key=value,... (fifteen: hands=1)")
     run_name: str = opt("", "run directory name under --runs-dir (default: generated)")
     runs_dir: str = opt("runs", "where run directories (TensorBoard logs, checkpoints) go")
     seed: int = opt(1, "seeds python, numpy, torch and every environment")
@@ -192,6 +200,10 @@ def validate(cfg: Config) -> None:
     need(cfg.exp_name != "" and os.sep not in cfg.exp_name, "exp_name", "a non-empty name, no /")
     need(os.sep not in cfg.run_name and cfg.run_name not in (".", ".."), "run_name", "a name, no /")
     need(0 <= cfg.seed < 2**32, "seed", "must be in 0 .. 2**32 - 1")
+    need(cfg.game in ("contract", "fifteen", "knock"), "game", "choose contract, fifteen or knock")
+    side = cfg.game != "contract"
+    if side:
+        validate_side(cfg)
     need(cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
     rules = resolve_rules(cfg.preset)
     rounds = parse_rounds(cfg.rounds)  # its message names the flag
@@ -201,7 +213,8 @@ def validate(cfg: Config) -> None:
     except ValueError as exc:
         raise ValueError(f"--rounds {cfg.rounds!r}: {exc}") from None
     try:
-        rules.check_players(cfg.players)
+        if not side:
+            rules.check_players(cfg.players)
     except ValueError as exc:
         raise ValueError(f"--players {cfg.players}: {exc}") from None
     need(cfg.total_timesteps >= 1, "total_timesteps", "must be at least 1")
@@ -246,7 +259,7 @@ def validate(cfg: Config) -> None:
         bots.append(("bc_teacher", cfg.bc_teacher))
     for name, bot in bots:
         try:
-            check_table(make_agent(bot, 0), cfg.players)
+            check_table(make_agent(bot, 0, game=cfg.game), cfg.players)
         except ValueError as exc:
             raise ValueError(f"{_flag(name)} {bot!r}: {exc}") from None
     if cfg.run_name and not cfg.resume:
@@ -255,6 +268,27 @@ def validate(cfg: Config) -> None:
              f"{run_dir} already holds a run; continue it with --resume {run_dir}")  # fmt: skip
     if os.path.exists(cfg.runs_dir) and not os.path.isdir(cfg.runs_dir):
         raise ValueError(f"--runs-dir {cfg.runs_dir!r}: is not a directory")
+
+
+def side_options(cfg: Config) -> dict[str, Any]:
+    """``--game-options`` of a side game as a dict (``hands=1,max_hands=3``)."""
+    from agents.games import game_spec
+
+    pairs = [p for p in cfg.game_options.split(",") if p.strip()]
+    return game_spec(cfg.game).parse_options(pairs) if cfg.game != "contract" else {}
+
+
+def validate_side(cfg: Config) -> None:
+    """The checks of a side game (``--game fifteen|knock``): its table and options."""
+    from agents.games import game_spec
+
+    if cfg.init_policy:
+        raise ValueError(f"--init-policy {cfg.init_policy!r}: the contract game's only")
+    try:
+        game_spec(cfg.game).check_options(cfg.players, side_options(cfg))
+    except ValueError as exc:
+        raise ValueError(f"--game {cfg.game} --players {cfg.players} "
+                         f"--game-options {cfg.game_options!r}: {exc}") from None  # fmt: skip
 
 
 def check_init_policy(cfg: Config) -> None:
@@ -276,6 +310,10 @@ def check_init_policy(cfg: Config) -> None:
 
 def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
     """What this run's models are trained for (``features``: ``continental_v1``, else v0)."""
+    if cfg.get("game", "contract") != "contract":
+        from agents.side_single_agent import side_metadata
+
+        return side_metadata(cfg["game"], cfg["players"], side_options(Config(**cfg)))
     version = 1 if cfg.get("features") else 0
     return model_metadata(cfg["players"], cfg["preset"], parse_rounds(cfg["rounds"]), version)
 
@@ -383,13 +421,16 @@ def evaluate_policy(
     preset: str,
     deals: int,
     seed: int,
+    game: str = "contract",
+    options: dict[str, Any] | None = None,
 ) -> dict[str, float]:
     """Mean points per game of the policy (a ``.npz``, v0 or v1: it records which) and of
     ``opponent``, and their difference."""
     from agents.evaluate import evaluate
 
     name = f"ppo:{policy_path}"
-    report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset)
+    report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset,
+                      game=game, options=options)  # fmt: skip
     paired = report["paired"][opponent]
     return {
         "points": report["agents"][name]["mean_points"],
@@ -459,6 +500,11 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
     parts: list[dict[str, np.ndarray]] = []
     n = 0
     game = 0
+    worker: Any = teacher_decisions
+    if cfg.game != "contract":
+        from agents.side_single_agent import teacher_decisions as side_teacher
+
+        worker = partial(side_teacher, cfg.game, side_options(cfg))
     with mp.get_context("fork").Pool(cfg.num_envs, initializer=_ignore_sigint) as pool:
         while n < cfg.bc_samples and not stop.requested:
             tasks = [
@@ -473,7 +519,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
                 for i in range(64)
             ]
             game += len(tasks)
-            for part in pool.imap_unordered(teacher_decisions, tasks):
+            for part in pool.imap_unordered(worker, tasks):
                 parts.append(part)
                 n += len(part["actions"])
     obs = torch.as_tensor(np.concatenate([p["obs"] for p in parts]))
@@ -602,18 +648,20 @@ class TrainingCallback(BaseCallback):
         NumpyPolicy.from_sb3(self.model.policy, meta=self.model_meta()).save_npz(str(path))
         t = time.time()
         result = evaluate_policy(path, cfg.eval_opponent, cfg.players, cfg.preset, cfg.eval_deals,
-                                 seed=10_000)  # fmt: skip
+                                 seed=10_000, game=cfg.game, options=side_options(cfg))  # fmt: skip
         for key in ("points", "opponent_points", "diff"):
             self.logger.record(f"eval/{key}_vs_{cfg.eval_opponent}", result[key])
         self.logger.record("eval/seconds", time.time() - t)
         msg = (
             f"[eval @ {self.num_timesteps}] vs {cfg.eval_opponent}: "
-            f"{result['points']:.1f} vs {result['opponent_points']:.1f} points/game "
+            f"{result['points']:.1f} vs {result['opponent_points']:.1f} "
+            f"{'points' if cfg.game == 'contract' else 'chips'}/game "
             f"(diff {result['diff']:+.1f} [{result['diff_ci95_low']:.1f}, "
             f"{result['diff_ci95_high']:.1f}], {result['games']} games)"
         )
         (tqdm.write if self.bar is not None else print)(msg)
-        if self.best is None or result["diff"] < self.best:
+        sign = -1 if cfg.game == "contract" else 1  # points: lower is better; chips: higher
+        if self.best is None or sign * result["diff"] > sign * self.best:
             self.best = result["diff"]
             save_checkpoint(self.model, self.ckpt_dir, "best", {**self.extra(), "eval": result})
 
@@ -672,6 +720,22 @@ def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
         )
         for rank in range(cfg.num_envs)
     ]
+    if cfg.game != "contract":  # a side game's learner seat instead
+        from agents import side_single_agent
+
+        make = side_single_agent.make_worker_env if subproc else side_single_agent.make_env
+        factories = [
+            partial(
+                make,
+                game=cfg.game,
+                num_players=cfg.players,
+                seed=base_seed + rank,
+                opponents=parse_names(cfg.opponents, "--opponents"),
+                mask_in_info=True,
+                **side_options(cfg),
+            )
+            for rank in range(cfg.num_envs)
+        ]
     if subproc:
         return VecMonitor(MasksFromInfo(SubprocVecEnv(factories, start_method="forkserver")))
     return VecMonitor(MasksFromInfo(DummyVecEnv(factories)))

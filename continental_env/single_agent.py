@@ -27,6 +27,8 @@ names for ``agents.make_agent``, bot objects, and ``"self"`` snapshots.
 | ``make_opponent`` | None | ``make_opponent(name, seed) -> opponent`` for the pool's names |
 | ``load_snapshot`` | None | ``load_snapshot(path) -> opponent`` for ``add_snapshot`` |
 | ``version`` | 0 | the observation: 0 = ``continental_v0``, 1 = ``continental_v1`` |
+| ``illegal`` | ``"raise"`` | an illegal learner action: ``"raise"`` ValueError, nothing changes; ``"terminate"`` ends the episode with reward ``illegal_reward`` and ``info["illegal_action"] = True`` (what checkers that sample unmasked actions need) |
+| ``illegal_reward`` | -1.0 | the reward of an illegal action under ``illegal="terminate"`` |
 
 The observation space is ``Box(0, inf)`` of the v0 size for v0 and ``Box(-inf, inf)`` of the v1
 size for v1 (the bounds the first models of the v1 observation were trained with, so that they
@@ -92,8 +94,14 @@ class SingleAgentContinental(gymnasium.Env):
         make_opponent: Callable[[str, int], Opponent] | None = None,
         load_snapshot: Callable[[str], Opponent] | None = None,
         version: int = 0,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
+        if illegal not in ("raise", "terminate"):
+            raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
         rounds_arg = list(rounds) if isinstance(rounds, (list, tuple)) else rounds
         self._aec = raw_env(
             num_players=num_players, preset=preset, rounds=rounds_arg, reward=reward,
@@ -196,6 +204,7 @@ class SingleAgentContinental(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
+            self._agents = {}  # opponents are rebuilt from the new generator: same seed, same game
             self._game_running = False
         self._skipped = 0
         if not self._game_running or self.game.is_over:
@@ -222,6 +231,11 @@ class SingleAgentContinental(gymnasium.Env):
         aec = self._aec
         agent = aec.possible_agents[self.learner]
         rounds_before = len(self.game.state.round_history)
+        if self.illegal == "terminate" and not self._legal(action):
+            self._episode_open = False
+            self._game_running = False  # the next reset deals a new game
+            info = {"illegal_action": True, "seat": self.learner}
+            return self._observe(), self.illegal_reward, True, False, self._with_mask(info)
         aec.step(int(action))  # raises ValueError on an illegal action
         reward = aec.rewards[agent]
         if not self.game.is_over and not self._round_over(rounds_before):
@@ -234,6 +248,13 @@ class SingleAgentContinental(gymnasium.Env):
             info["round_points"] = [r["points"][self.learner] for r in game.state.round_history]
             info["score"] = game.state.scores[self.learner]
         return self._observe(), float(reward), terminated, False, self._with_mask(info)
+
+    def _legal(self, action: Any) -> bool:
+        try:
+            move = operator.index(action)
+        except TypeError:
+            return False
+        return 0 <= move < self.num_actions and move in self.game.legal_actions()
 
     def _new_game(self) -> None:
         self._aec.reset(seed=self._rng.getrandbits(64))

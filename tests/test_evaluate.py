@@ -279,7 +279,7 @@ def test_fifteen_text_report_and_cli(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "game fifteen (hands=1)" in out and "chips: higher is better" in out
     assert "chips/game" in out
     for argv in (
-        ["--game", "fifteen", "--agents", "strong,random"],
+        ["--game", "fifteen", "--agents", "search,random"],
         ["--game", "fifteen", "--set", "stake=5"],
         ["--game", "fifteen", "--preset", "continental_us"],
         ["--game", "fifteen", "--players", "13"],

@@ -56,7 +56,7 @@ def test_end_of_input_leaves_cleanly_and_bad_tables_are_refused() -> None:
     with pytest.raises(ValueError, match="--seat 5"):
         FifteenHumanGame(["greedy"], seat=5)
     with pytest.raises(SystemExit):
-        main(["--opponents", "strong"])
+        main(["--opponents", "search"])
 
 
 def test_continental_play_game_fifteen_hands_over_to_the_fifteen_card_game(
@@ -73,7 +73,7 @@ def test_continental_play_game_fifteen_hands_over_to_the_fifteen_card_game(
     assert code == 0 and "Fifteen-card Continental, 2 players" in out and "Bye" in out
     for argv, message in (
         (["--game", "poker"], "unknown game 'poker'"),
-        (["--game", "fifteen", "--opponents", "strong"], "unknown agent 'strong'"),
+        (["--game", "fifteen", "--opponents", "search"], "unknown agent 'search'"),
         (["--game", "fifteen", "--preset", "continental_us"], "unrecognized arguments"),
     ):
         with pytest.raises(SystemExit) as exc:

@@ -47,8 +47,9 @@ def test_greedy_knocks_and_ends_hands_at_an_all_greedy_table() -> None:
 def test_make_agent_knows_the_knock_bots_and_refuses_others() -> None:
     assert make_agent("greedy", 1, game="knock").name == "greedy"
     assert make_agent("random", 1, game="knock").name == "random"
+    assert make_agent("strong", 1, game="knock").name == "strong"
     with pytest.raises(ValueError, match="knock game"):
-        make_agent("strong", 1, game="knock")
+        make_agent("search", 1, game="knock")
 
 
 def bot_says(g: Game) -> str:

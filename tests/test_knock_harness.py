@@ -85,7 +85,7 @@ def test_knock_text_report_cli_and_bench(
     assert code == 0
     out = capsys.readouterr().out
     assert "game knock" in out and "chips: higher is better" in out
-    for argv in (["--agents", "strong,random"], ["--set", "target=5"], ["--players", "7"]):
+    for argv in (["--agents", "search,random"], ["--set", "target=5"], ["--players", "7"]):
         with pytest.raises(SystemExit):
             ev.main(["--game", "knock", *argv, "--games", "1", "--no-progress"])
     argv = ["bench", "--game", "knock", "--games", "1", "--players", "2", "--repeats", "1"]

@@ -60,7 +60,7 @@ def test_end_of_input_leaves_cleanly_and_bad_tables_are_refused() -> None:
     with pytest.raises(ValueError, match=r"seats 2\.\.6"):
         KnockHumanGame(["greedy"] * 6, seed=1)
     with pytest.raises(SystemExit):
-        main(["--opponents", "strong"])
+        main(["--opponents", "search"])
     with pytest.raises(SystemExit):
         main(["--stake", "7"])
 
@@ -78,5 +78,5 @@ def test_continental_play_game_knock_hands_over_to_the_knock_game(
     out = capsys.readouterr().out
     assert code == 0 and "Knock Continental, 2 players, stake 50" in out and "Bye" in out
     with pytest.raises(SystemExit) as exc:
-        contract_play.main(["--game", "knock", "--opponents", "strong"])
-    assert exc.value.code == 2 and "unknown agent 'strong'" in capsys.readouterr().err
+        contract_play.main(["--game", "knock", "--opponents", "search"])
+    assert exc.value.code == 2 and "unknown agent 'search'" in capsys.readouterr().err

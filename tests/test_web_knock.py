@@ -47,10 +47,10 @@ def scripted(app, game: Game) -> str:
 
 def test_options_offer_the_knock_game_with_its_own_bots(client):
     games = client.get("/api/options").json()["games"]
-    assert games["knock"]["opponents"] == ["random", "greedy"]
+    assert games["knock"]["opponents"] == ["random", "greedy", "strong"]
     assert games["knock"]["presets"]["knock"] == {"min_players": 2, "max_players": 6}
-    r = client.post("/api/games", json={"game": "knock", "opponents": ["strong"]})
-    assert r.status_code == 400 and "unknown opponent 'strong' for knock" in r.json()["error"]
+    r = client.post("/api/games", json={"game": "knock", "opponents": ["search"]})
+    assert r.status_code == 400 and "unknown opponent 'search' for knock" in r.json()["error"]
     r = client.post("/api/games", json={"game": "knock", "opponents": ["greedy"] * 6})
     assert r.status_code == 400 and "7 players: the knock game allows 2..6" in r.json()["error"]
     r = client.post("/api/games", json={"game": "knock", "opponents": ["greedy"], "hands": 2})

@@ -1,7 +1,7 @@
 """Bots for the fifteen-card game (RULES.md Part 2), on the one ``act(view) -> action id`` protocol.
 
 ``FifteenView`` is what a seat may see; ``make_agent(name, seed, game="fifteen")`` builds the bots
-(``random``: ``agents.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.fifteen.greedy``).
+(``random``: ``agents.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.fifteen.greedy``; ``strong``: ``agents.fifteen.strong``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ from agents.fifteen.view import FifteenView, view_for
 __all__ = ["AGENT_NAMES", "FifteenView", "make_agent", "view_for"]
 
 
-AGENT_NAMES = ("random", "greedy")
+AGENT_NAMES = ("random", "greedy", "strong")
 
 
 def make_agent(name: str, seed: int | None = None) -> Any:
-    """A fifteen-card bot by name: ``random`` or ``greedy``."""
+    """A fifteen-card bot by name: ``random``, ``greedy``, ``strong`` or ``ppo:PATH`` (a trained model)."""
+    if name.startswith("ppo:"):
+        from agents.side_single_agent import load_policy
+
+        return load_policy("fifteen", name[4:], seed)
     if name == "random":
         from agents.random_agent import RandomAgent
 
@@ -26,6 +30,10 @@ def make_agent(name: str, seed: int | None = None) -> Any:
         from agents.fifteen.greedy import FifteenGreedyAgent
 
         return FifteenGreedyAgent(seed)
+    if name == "strong":
+        from agents.fifteen.strong import FifteenStrongAgent
+
+        return FifteenStrongAgent(seed)
     raise ValueError(
         f"unknown agent {name!r} for the fifteen-card game; choose one of {', '.join(AGENT_NAMES)}"
     )

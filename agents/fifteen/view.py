@@ -8,8 +8,18 @@ bot's decision changes when they change).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import numpy as np
+
 from continental_env.cards import NUM_TYPES
+from continental_env.fifteen.env import encode_observation, observation_layout
 from continental_env.fifteen.game import Game, action_to_str
+
+
+@lru_cache(maxsize=16)
+def _layout(num_players: int) -> dict[str, slice]:
+    return observation_layout(num_players)
 
 
 class FifteenView:
@@ -33,6 +43,9 @@ class FifteenView:
         self.stock_size = len(game.stock)
         self.turn = game.turn
         # Legal actions depend only on the actor's own hand and public state.
+        # The seat's observation vector of the AEC environment (leak-free, tested there), for
+        # trained policies; copied out like the rest.
+        self.observation: np.ndarray = encode_observation(game, seat, _layout(game.num_players))
         self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
 
     @property

@@ -1,7 +1,7 @@
 """Bots for the knock game (RULES.md Part 3), on the one ``act(view) -> action id`` protocol.
 
 ``KnockView`` is what a seat may see; ``make_agent(name, seed, game="knock")`` builds the bots
-(``random``: ``agents.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.knock.greedy``).
+(``random``: ``agents.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.knock.greedy``; ``strong``: ``agents.knock.strong``).
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ from agents.knock.view import KnockView, view_for
 __all__ = ["AGENT_NAMES", "KnockView", "make_agent", "view_for"]
 
 
-AGENT_NAMES = ("random", "greedy")
+AGENT_NAMES = ("random", "greedy", "strong")
 
 
 def make_agent(name: str, seed: int | None = None) -> Any:
-    """A knock bot by name: ``random`` or ``greedy``."""
+    """A knock bot by name: ``random``, ``greedy``, ``strong`` or ``ppo:PATH`` (a trained model)."""
+    if name.startswith("ppo:"):
+        from agents.side_single_agent import load_policy
+
+        return load_policy("knock", name[4:], seed)
     if name == "random":
         from agents.random_agent import RandomAgent
 
@@ -26,6 +30,10 @@ def make_agent(name: str, seed: int | None = None) -> Any:
         from agents.knock.greedy import KnockGreedyAgent
 
         return KnockGreedyAgent(seed)
+    if name == "strong":
+        from agents.knock.strong import KnockStrongAgent
+
+        return KnockStrongAgent(seed)
     raise ValueError(
         f"unknown agent {name!r} for the knock game; choose one of {', '.join(AGENT_NAMES)}"
     )

@@ -8,8 +8,18 @@ checks that no bot's decision changes when they change).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import numpy as np
+
 from continental_env.cards import NUM_TYPES
+from continental_env.knock.env import encode_observation, observation_layout
 from continental_env.knock.game import Game, action_to_str, buy_cost
+
+
+@lru_cache(maxsize=16)
+def _layout(num_players: int) -> dict[str, slice]:
+    return observation_layout(num_players)
 
 
 class KnockView:
@@ -37,6 +47,9 @@ class KnockView:
         self.turn = game.turn
         mine = game.actor == seat
         # Legal actions depend only on the actor's own hand and public state.
+        # The seat's observation vector of the AEC environment (leak-free, tested there), for
+        # trained policies; copied out like the rest.
+        self.observation: np.ndarray = encode_observation(game, seat, _layout(game.num_players))
         self.legal_actions: list[int] = list(game.legal_actions()) if mine else []
         self.buy_back_total = game.buy_back_total(seat) if mine and game.phase == "buy" else None
         self.buy_cost = buy_cost(game.stake, game.buys[seat])

@@ -69,7 +69,8 @@ cards not taken from the discard pile are absent (tested, with positive controls
 | ``win`` | the game's end | +1 shared among the highest totals, -1 shared among the rest |
 
 At a hand's end ``infos`` carry ``hand`` (its number), ``chips`` (that seat's net chips) and
-``winner`` (the winner's relative seat, or None when the stock or the turn limit ended it).
+``winner`` (the winner's relative seat, or -1 when the stock or the turn limit ended it;
+infos never hold None).
 
 ## Errors, copies and positions
 
@@ -347,7 +348,7 @@ class raw_env(SideGameEnv, AECEnv, EzPickle):
             self.infos[agent] = {
                 "hand": record["hand"],
                 "chips": chips,
-                "winner": None if winner is None else (winner - seat) % p,
+                "winner": -1 if winner is None else (winner - seat) % p,
             }
             if self.reward_mode == "chips":
                 self.rewards[agent] += chips / CHIP_SCALE

@@ -82,7 +82,7 @@ cards not taken from the discard pile are absent (tested, with positive controls
 
 At a hand's end ``infos`` carry ``hand`` (its number), ``points`` (that seat's points in the
 hand), ``chips`` (that seat's chips moved by the hand so far) and ``announcer`` (the announcer's
-relative seat, or None when the stock or the turn limit ended it). Eliminated seats stay in
+relative seat, or -1 when the stock or the turn limit ended it; infos never hold None). Eliminated seats stay in
 ``agents`` (they never act again) until the game ends, so that each gets its final reward.
 
 ## Errors, copies and positions
@@ -381,7 +381,7 @@ class raw_env(SideGameEnv, AECEnv, EzPickle):
                 "hand": record["hand"],
                 "points": record["points"][seat],
                 "chips": record["chips"][seat],
-                "announcer": None if announcer is None else (announcer - seat) % p,
+                "announcer": -1 if announcer is None else (announcer - seat) % p,
             }
 
 
