@@ -95,7 +95,8 @@ Every id has a text form (``env.unwrapped.game.action_to_str``); the layout:
 | ``win`` | the game's end | +1 shared among the lowest totals, -1 shared among the rest |
 
 Rewards reach every agent through ``rewards`` on the step where the round ends; ``infos`` then
-carry ``round_points`` (that seat's points), ``round`` and ``closer`` (relative seat or None).
+carry ``round_points`` (that seat's points), ``round`` and ``closer`` (relative seat, or -1 when
+the round ended without one: ``infos`` never hold None, so replay buffers type them as integers).
 
 ## Errors, copies and positions
 
@@ -391,7 +392,7 @@ class raw_env(AECEnv, EzPickle):
             self.infos[agent] = {
                 "round": result["round"],
                 "round_points": points[seat],
-                "closer": None if closer is None else (closer - seat) % p,
+                "closer": -1 if closer is None else (closer - seat) % p,
             }
             if self.reward_mode == "relative":
                 self.rewards[agent] += relative_reward(points, seat)

@@ -12,6 +12,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from helpers import make_game
 from pettingzoo.test import api_test, seed_test
 
 import continental_env
+from continental_env import PRESETS
 from continental_env.game import Game
 
 # api_test warns about any environment missing from its own built-in name lists. Each of
@@ -381,3 +383,25 @@ def test_illegal_terminate_mode_ends_the_game_with_a_penalty() -> None:
         env.step(env.unwrapped.game.action_from_str("close"))
     assert env.unwrapped.rewards[agent] == -1
     assert all(env.unwrapped.terminations.values())
+
+
+def test_a_round_without_a_closer_says_minus_one_not_none() -> None:
+    rules = replace(PRESETS["continental"], max_turns_per_round=3)
+    env = continental_env.env(num_players=2, preset=rules, rounds=1)
+    env.reset(seed=5)
+    rng = random.Random(5)
+    infos: dict = {}
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            infos[agent] = info
+            env.step(None)
+            continue
+        game = env.unwrapped.game
+        legal = [int(a) for a in obs["action_mask"].nonzero()[0]]
+        # never lay down or close, so only the turn limit can end the round
+        legal = [a for a in legal if game.action_to_str(a) not in ("laydown", "close")] or legal
+        env.step(rng.choice(legal))
+    assert env.unwrapped.game.round_history[0]["closer"] is None  # the engine's record
+    assert {info["closer"] for info in infos.values()} == {-1}
+    assert not any(v is None for info in infos.values() for v in info.values())
