@@ -154,3 +154,33 @@ def test_a_numpy_policy_runs_blas_on_one_thread() -> None:
     if before == "[]":
         pytest.skip("no BLAS library that threadpoolctl knows")
     assert before == "[2]" and after == "[1]"  # the control: two threads before loading
+
+
+@pytest.mark.parametrize("game", ["fifteen", "knock"])
+def test_the_side_game_exports_choose_what_their_torch_policies_choose(game: str) -> None:
+    sb3 = pytest.importorskip("sb3_contrib")
+    import importlib
+
+    model_path = MODELS / f"ppo_{game}_4p.zip"
+    torch_model = sb3.MaskablePPO.load(model_path, device="cpu")
+    agent = load_agent(str(model_path))
+    env = importlib.import_module(f"continental_env.{game}").env(num_players=4)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    compared = 0
+    for _ in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+        if len(legal) > 1:
+            expected, _ = torch_model.predict(
+                obs["observation"], action_masks=obs["action_mask"].astype(bool), deterministic=True
+            )
+            assert agent.act_from_observation(obs["observation"], legal) == int(expected)
+            compared += 1
+        env.step(int(rng.choice(legal)))
+        if compared >= 150:
+            break
+    assert compared >= 50
