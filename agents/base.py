@@ -85,6 +85,11 @@ class PlayerView:
         return cls(world, seat, redact=False)
 
     @property
+    def public_log(self) -> PublicLog:
+        """The round's public action log (who discarded, declined, claimed what), as everyone saw it."""
+        return self._state.public_log
+
+    @property
     def discard_top(self) -> int | None:
         """The top card of the discard pile, or None."""
         return self.discard[-1] if self.discard else None

@@ -175,6 +175,9 @@ def play_game(
     spec = game_spec(game) if isinstance(game, str) else game
     state = spec.new_game(len(names), game_seed, dict(options or {}))
     bots = [spec.make_agent(name, seed) for name, seed in zip(names, agent_seeds, strict=True)]
+    for bot in bots:  # diagnostics that read the true hidden state (refused unless allowed)
+        if getattr(bot, "reads_hidden_state", False):
+            bot.attach(state)
     fingerprints = [spec.deal_fingerprint(state)]
     deal = spec.deal_number(state)
     decisions = 0

@@ -310,8 +310,7 @@ def make_variant(spec: str, seed: int | None) -> StrongV2Agent:
 def _shown_by_seat(view: PlayerView) -> list[list[int]] | None:
     """Per seat, the cards it discarded or declined this round (the engine's public log), or
     None when the view's game carries no log for this round (e.g. a sampled world)."""
-    game = getattr(view, "_game", None)
-    log = getattr(getattr(game, "state", None), "public_log", None)
+    log = view.public_log
     n = view.num_players
     if log is None or len(log.discarded) != NUM_TYPES * n or len(log.declined) != NUM_TYPES * n:
         return None

@@ -394,6 +394,9 @@ def test_oracle_search_rolls_out_the_real_hands() -> None:
     game = Game.new("continental", 3, seed=4)
     bot = make_agent("search-oracle:3", 1)
     view = PlayerView(game, game.actor)
+    with pytest.raises(RuntimeError, match="attach"):  # a view alone holds nothing hidden
+        bot._worlds(view, random.Random(0))
+    bot.attach(game)
     worlds = bot._worlds(view, random.Random(0))
     assert len(worlds) == 3
     for w in worlds:  # positive control: the hidden hands are the real ones
