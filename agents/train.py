@@ -485,6 +485,10 @@ def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np
 
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the training process's to handle
+    # A forked worker inherits the training process's SIGTERM handler, which only asks for a
+    # clean stop; the pool ends its workers with SIGTERM, so they must die of it (a worker that
+    # caught it kept waiting for tasks and the pool's exit waited for it forever).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: StopRequest) -> None:
