@@ -169,6 +169,40 @@ def check_output_path(path: str, flag: str) -> None:
         raise ValueError(f"{flag} {path}: cannot be written ({reason})") from None
 
 
+def check_plot_path(path: str, flag: str = "--plot") -> None:
+    """Refuse, before any work, a plot path whose extension matplotlib cannot write."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    extension = os.path.splitext(path)[1].lstrip(".").lower()
+    if extension not in kinds:
+        choices = ", ".join(f".{k}" for k in sorted(kinds))
+        raise ValueError(
+            f"{flag} {path}: matplotlib cannot write {extension or 'no extension'!r}; use one of {choices}"
+        )
+    check_output_path(path, flag)
+
+
+def write_json_atomic(path: str, data: object) -> None:
+    """Write ``data`` as indented JSON to ``path`` all at once: a temporary file beside it, then
+    a rename, so an interrupted write never leaves half a report."""
+    import json
+
+    parent = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(data, fh, indent=2)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with one-line errors: ``PROG: error: MESSAGE (PROG --help lists the options)``.
 

@@ -113,7 +113,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agents import is_oracle, versioned_name
-from agents.cli import ArgumentParser, check_output_path, parse_names, parse_rounds
+from agents.cli import (
+    ArgumentParser,
+    check_output_path,
+    check_plot_path,
+    parse_names,
+    parse_rounds,
+    write_json_atomic,
+)
 from agents.games import DEFAULT_GAME, GameSpec, game_names, game_spec
 from agents.ppo_agent import check_table
 from agents.stats import (
@@ -897,9 +904,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:  # every output path is checked before the first game, so no report is lost at the end
-        for flag, path in (("--json", args.json), ("--plot", args.plot)):
-            if path:
-                check_output_path(path, flag)
+        if args.json:
+            check_output_path(args.json, "--json")
+        if args.plot:
+            check_plot_path(args.plot)
         if args.from_json:
             try:
                 with open(args.from_json) as f:
@@ -952,9 +960,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     print(format_report(report))
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
+        write_json_atomic(args.json, report)
     if args.plot:
         plot_report(report, args.plot)
     return 0

@@ -31,7 +31,6 @@ collected in order.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import sys
@@ -40,11 +39,17 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, pairwise
 from typing import Any
 
-from agents.cli import ArgumentParser, check_output_path, parse_names
+from agents.cli import (
+    ArgumentParser,
+    check_output_path,
+    check_plot_path,
+    parse_names,
+    write_json_atomic,
+)
 from agents.evaluate import derive_seed, play_game, rotations
 from agents.ppo_agent import check_table
 from agents.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
-from continental_env.rules import PRESETS
+from continental_env.rules import PRESETS, resolve_rules
 
 SCHEMA = "continental-leaderboard/1"
 
@@ -268,14 +273,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         names = parse_names(args.agents, "--agents")
+        try:
+            resolve_rules(args.preset).check_players(args.players)
+        except ValueError as exc:
+            raise ValueError(f"--players {args.players}: {exc}") from None
         tables(names, args.players)
-        for flag, path in (
-            ("--json", args.json),
-            ("--plot", args.plot),
-            ("--markdown", args.markdown),
-        ):
+        for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
             if path:
                 check_output_path(path, flag)
+        if args.plot:
+            check_plot_path(args.plot)
         report = leaderboard(
             names,
             args.deals,
@@ -291,9 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     table = markdown(report)
     print(table, end="")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(report, fh, indent=2)
-            fh.write("\n")
+        write_json_atomic(args.json, report)
     if args.markdown:
         with open(args.markdown, "w") as fh:
             fh.write(table)

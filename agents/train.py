@@ -907,7 +907,20 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
         print(
             f"stopped at step {model.num_timesteps}; continue with --resume {run_dir}", flush=True
         )
+    else:
+        print(finished_message(cfg, run_dir, model.num_timesteps), flush=True)
     return model
+
+
+def finished_message(cfg: Config, run_dir: Path, steps: int) -> str:
+    """Where a finished run's model is and the command that evaluates it."""
+    model = run_dir / "checkpoints" / "last.zip"
+    game = "" if cfg.game == "contract" else f" --game {cfg.game}"
+    return (
+        f"done: {steps} steps; the model is {model}\n"
+        f"evaluate it: continental evaluate{game} --agents ppo:{model},strong "
+        f"--players {cfg.players} --games 200"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

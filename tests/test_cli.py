@@ -141,3 +141,52 @@ def test_bench_covers_the_fifteen_card_game(capsys: pytest.CaptureFixture[str]) 
         with pytest.raises(SystemExit) as exit_info:
             cli.main(["bench", "--game", "fifteen", *bad])
         assert exit_info.value.code == 2
+
+
+def test_a_plot_path_matplotlib_cannot_write_is_refused_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for command in (
+        ["evaluate", "--agents", "greedy,random", "--games", "50"],
+        ["leaderboard", "--agents", "greedy,random", "--deals", "50"],
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main([*command, "--no-progress", "--plot", str(tmp_path / "x.txt")])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert "--plot" in err and "'txt'" in err and ".png" in err and err.count("\n") == 0
+
+
+def test_leaderboard_refuses_a_table_size_the_preset_cannot_seat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for players in ("0", "1", "9"):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(["leaderboard", "--agents", "greedy,random", "--players", players])
+        assert exit_info.value.code == 2
+        assert f"--players {players}" in capsys.readouterr().err
+
+
+def test_reports_are_written_whole(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    args = ["evaluate", "--agents", "greedy,random", "--players", "2", "--games", "1",
+            "--rounds", "1", "--no-progress", "--json", str(out)]  # fmt: skip
+    assert cli.main(args) == 0
+    assert json.loads(out.read_text())["config"]["deals"] == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left
+
+
+def test_an_interrupted_json_write_leaves_the_old_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r.json"
+    out.write_text('{"old": true}\n')
+
+    def broken_dump(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(json, "dump", broken_dump)
+    with pytest.raises(KeyboardInterrupt):
+        cli.write_json_atomic(str(out), {"new": True})
+    assert json.loads(out.read_text()) == {"old": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]

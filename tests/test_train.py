@@ -57,9 +57,12 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
         "--checkpoint-every", "128", "--snapshot-every", "128",
         "--eval-every", "256", "--eval-opponent", "random", "--eval-deals", "1",
     ]  # fmt: skip
-    run_train(*common, "--total-timesteps", "256")
+    finished = run_train(*common, "--total-timesteps", "256")
     run_dir = tmp_path / "smoke"
     ckpt = run_dir / "checkpoints"
+    # The run ends by saying where its model is and how to evaluate it.
+    assert f"the model is {ckpt / 'last.zip'}" in finished.stdout
+    assert f"continental evaluate --agents ppo:{ckpt / 'last.zip'},strong" in finished.stdout
     first = json.loads((ckpt / "last.json").read_text())
     assert first["num_timesteps"] == 256
     assert (ckpt / "last.zip").exists() and (ckpt / "best.zip").exists()
