@@ -42,16 +42,21 @@ class LeanPolicy(MaskableActorCriticPolicy):
     large minibatches) is sb3-contrib's.
     """
 
+    def _latents(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The actor's and the critic's latent vectors (shared or separate feature extractors)."""
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            return self.mlp_extractor(features)
+        pi_features, vf_features = features
+        return (
+            self.mlp_extractor.forward_actor(pi_features),
+            self.mlp_extractor.forward_critic(vf_features),
+        )
+
     def forward(
         self, obs: torch.Tensor, deterministic: bool = False, action_masks: Any = None
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        features = self.extract_features(obs)
-        if self.share_features_extractor:
-            latent_pi, latent_vf = self.mlp_extractor(features)
-        else:
-            pi_features, vf_features = features
-            latent_pi = self.mlp_extractor.forward_actor(pi_features)
-            latent_vf = self.mlp_extractor.forward_critic(vf_features)
+        latent_pi, latent_vf = self._latents(obs)
         values = self.value_net(latent_vf)
         logits = self.action_net(latent_pi)
         if action_masks is not None:
@@ -136,13 +141,7 @@ class KLPolicy(LeanPolicy):
     def evaluate_actions(
         self, obs: torch.Tensor, actions: torch.Tensor, action_masks: Any = None
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        features = self.extract_features(obs)
-        if self.share_features_extractor:
-            latent_pi, latent_vf = self.mlp_extractor(features)
-        else:
-            pi_features, vf_features = features
-            latent_pi = self.mlp_extractor.forward_actor(pi_features)
-            latent_vf = self.mlp_extractor.forward_critic(vf_features)
+        latent_pi, latent_vf = self._latents(obs)
         distribution = self._get_action_dist_from_latent(latent_pi)
         if action_masks is not None:
             distribution.apply_masking(action_masks)

@@ -170,25 +170,13 @@ def _ours(seed: int) -> Callable[[int], None]:
     import numpy as np
 
     import continental_env
+    from continental_env.bench import _random_play
 
     env = continental_env.env(num_players=4)
     rng = np.random.default_rng(seed)
 
-    def play() -> Any:
-        g = 0
-        while True:
-            env.reset(seed=seed + g)
-            g += 1
-            for _agent in env.agent_iter():
-                obs, _reward, term, trunc, _info = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                legal = obs["action_mask"].nonzero()[0]
-                env.step(int(legal[rng.integers(len(legal))]))
-                yield
-
-    it = play()
+    # The same random legal play as `continental bench` (both trees have this function).
+    it = _random_play(env, rng, seed, None)
 
     def run(n: int) -> None:
         for _ in range(n):
