@@ -32,7 +32,7 @@ def side_metadata(game: str, num_players: int, options: dict[str, Any] | None = 
     """What a side-game model is trained for: its environment, the package version, the table."""
     from continental_env import __version__
 
-    module = importlib.import_module(f"continental_env.{game}.env")
+    module = importlib.import_module(f"continental_env.{game}.aec")
     layout = module.observation_layout(num_players)
     return {
         "env": SIDE_ENVS[game],
@@ -163,7 +163,7 @@ def teacher_decisions(
 
     teacher, players, _preset, game_seed, agent_seed, _version = task
     spec = game_spec(game)
-    module = importlib.import_module(f"continental_env.{game}.env")
+    module = importlib.import_module(f"continental_env.{game}.aec")
     layout = module.observation_layout(players)
     state = spec.new_game(players, game_seed, dict(options))
     bots = [make_agent(teacher, agent_seed + s, game=game) for s in range(players)]

@@ -16,7 +16,7 @@ from typing import Any
 
 from agents import make_agent
 from agents.base import PlayerView
-from continental_env.env import ObservationEncoder
+from continental_env.aec import ObservationEncoder
 from continental_env.game import Game
 from continental_env.single_agent import SELF, SingleAgentContinental
 

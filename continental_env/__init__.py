@@ -1,16 +1,19 @@
 """Continental: the contract rummy card game as a PettingZoo AEC environment.
 
-``continental_env.env(...)`` / ``raw_env(...)`` are imported lazily, so that the engine
-(``cards``, ``rules``, ``melds``, ``game``) imports without gymnasium or PettingZoo. The
-fifteen-card game is the subpackage ``continental_env.fifteen`` (``fifteen.Game``,
-``fifteen.env``) and the knock game ``continental_env.knock`` (``knock.Game``, ``knock.env``),
-on the same card codec and meld validator.
+``continental_env.env(...)`` / ``raw_env(...)`` are plain functions that import the environment
+(``continental_env.aec``) when called, so that the engine (``cards``, ``rules``, ``melds``,
+``game``) imports without gymnasium or PettingZoo, and so that they pickle (``functools.partial``
+into a spawned process). The fifteen-card game is the subpackage ``continental_env.fifteen``
+(``fifteen.Game``, ``fifteen.env``) and the knock game ``continental_env.knock`` (``knock.Game``,
+``knock.env``), on the same card codec and meld validator. ``continental_env.registry`` holds the
+registry ids and the old module path ``continental_env.env``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from continental_env.registry import alias_module, register_if_pettingzoo_loaded
 from continental_env.rules import PRESETS, RuleConfig
 
 __version__ = "0.2.0"
@@ -18,14 +21,18 @@ __all__ = ["PRESETS", "RuleConfig", "__version__", "env", "raw_env"]
 
 
 def env(**kwargs: Any) -> Any:
-    """The wrapped AEC environment (see ``continental_env.env``'s module docstring)."""
-    import importlib
+    """The wrapped AEC environment (``continental_env.aec``'s module docstring)."""
+    from continental_env.aec import env as make
 
-    return importlib.import_module("continental_env.env").env(**kwargs)
+    return make(**kwargs)
 
 
 def raw_env(**kwargs: Any) -> Any:
-    """The unwrapped AEC environment, same keyword arguments as ``env``."""
-    from continental_env.env import raw_env as raw
+    """The unwrapped AEC environment (``ContinentalEnv``), same keyword arguments as ``env``."""
+    from continental_env.aec import ContinentalEnv
 
-    return raw(**kwargs)
+    return ContinentalEnv(**kwargs)
+
+
+alias_module("continental_env.env", "continental_env.aec")
+register_if_pettingzoo_loaded()

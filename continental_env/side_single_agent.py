@@ -84,7 +84,7 @@ class SingleAgentSideGame(gymnasium.Env):
             raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: choose 'ansi' or None")
-        module = importlib.import_module(f"continental_env.{game}.env")
+        module = importlib.import_module(f"continental_env.{game}.aec")
         self._aec = module.raw_env(num_players=num_players, reward=reward, **options)
         self.game_name = game
         self.options = dict(options)

@@ -66,7 +66,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from continental_env.env import ObservationEncoder, raw_env
+from continental_env.aec import ObservationEncoder, raw_env
 from continental_env.game import Game
 from continental_env.rules import RuleConfig
 

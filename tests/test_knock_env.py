@@ -46,7 +46,7 @@ def test_pettingzoo_seed_test_passes(players: int) -> None:
 def test_registry_and_module_import() -> None:
     import pettingzoo
 
-    import continental_env.knock.env  # noqa: F401  (rebinds knock.env to the module)
+    import continental_env.knock.env  # noqa: F401  (the old module path; knock.env stays the factory)
 
     env = pettingzoo.make("aec", "continental/knock_v0", num_players=3)
     env.reset(seed=0)
@@ -288,7 +288,7 @@ def test_positive_controls_own_hand_and_taken_cards_change_the_observation() -> 
 def test_a_leaky_encoder_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     # Positive control for the comparison itself: an encoder that leaks the next player's hand
     # into the known-cards plane makes the hidden-card test fail.
-    import continental_env.knock.env as env_module
+    import continental_env.knock.aec as env_module
 
     real = env_module.encode_observation
 

@@ -1,8 +1,10 @@
 """The fifteen-card game (RULES.md Part 2): a pure engine and a PettingZoo AEC environment.
 
 ``fifteen.Game`` is the engine (``continental_env.fifteen.game``); ``fifteen.env(...)`` and
-``fifteen.raw_env(...)`` (``continental_env.fifteen.env``, its docstring is the documentation
-page) are imported lazily so that the engine imports without gymnasium or PettingZoo.
+``fifteen.raw_env(...)`` are plain functions that import the environment (``continental_env.fifteen.aec``,
+its docstring is the documentation page) when called, so that the engine imports without
+gymnasium or PettingZoo and the factories pickle. ``continental_env.fifteen.env`` stays importable as
+a module path (``continental_env.registry``) without rebinding ``fifteen.env``.
 """
 
 from __future__ import annotations
@@ -10,19 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from continental_env.fifteen.game import Game
+from continental_env.registry import alias_module
 
 __all__ = ["Game", "env", "raw_env"]
 
 
 def env(**kwargs: Any) -> Any:
-    """The wrapped AEC environment (see ``continental_env.fifteen.env``'s module docstring)."""
-    from continental_env.fifteen.env import env as make
+    """The wrapped AEC environment (``continental_env.fifteen.aec``'s module docstring)."""
+    from continental_env.fifteen.aec import env as make
 
     return make(**kwargs)
 
 
 def raw_env(**kwargs: Any) -> Any:
-    """The unwrapped AEC environment, same keyword arguments as ``env``."""
-    from continental_env.fifteen.env import raw_env as raw
+    """The unwrapped AEC environment (``FifteenEnv``), same keyword arguments as ``env``."""
+    from continental_env.fifteen.aec import FifteenEnv
 
-    return raw(**kwargs)
+    return FifteenEnv(**kwargs)
+
+
+alias_module("continental_env.fifteen.env", "continental_env.fifteen.aec")

@@ -1,8 +1,10 @@
 """The knock game (RULES.md Part 3): a pure engine and a PettingZoo AEC environment.
 
 ``knock.Game`` is the engine (``continental_env.knock.game``); ``knock.env(...)`` and
-``knock.raw_env(...)`` (``continental_env.knock.env``, its docstring is the documentation page)
-are imported lazily so that the engine imports without gymnasium or PettingZoo.
+``knock.raw_env(...)`` are plain functions that import the environment (``continental_env.knock.aec``,
+its docstring is the documentation page) when called, so that the engine imports without
+gymnasium or PettingZoo and the factories pickle. ``continental_env.knock.env`` stays importable as
+a module path (``continental_env.registry``) without rebinding ``knock.env``.
 """
 
 from __future__ import annotations
@@ -10,19 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from continental_env.knock.game import Game
+from continental_env.registry import alias_module
 
 __all__ = ["Game", "env", "raw_env"]
 
 
 def env(**kwargs: Any) -> Any:
-    """The wrapped AEC environment (see ``continental_env.knock.env``'s module docstring)."""
-    from continental_env.knock.env import env as make
+    """The wrapped AEC environment (``continental_env.knock.aec``'s module docstring)."""
+    from continental_env.knock.aec import env as make
 
     return make(**kwargs)
 
 
 def raw_env(**kwargs: Any) -> Any:
-    """The unwrapped AEC environment, same keyword arguments as ``env``."""
-    from continental_env.knock.env import raw_env as raw
+    """The unwrapped AEC environment (``KnockEnv``), same keyword arguments as ``env``."""
+    from continental_env.knock.aec import KnockEnv
 
-    return raw(**kwargs)
+    return KnockEnv(**kwargs)
+
+
+alias_module("continental_env.knock.env", "continental_env.knock.aec")

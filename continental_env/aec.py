@@ -6,7 +6,8 @@ A PettingZoo AEC environment for **Continental**, the seven-round contract rummy
 | | |
 |---|---|
 | import | ``import continental_env; env = continental_env.env(num_players=4, version=1)`` |
-| registry | ``pettingzoo.make("aec", "continental/continental_v1")`` (or ``_v0``) after ``import continental_env.env`` |
+| class | ``continental_env.aec.ContinentalEnv`` (``raw_env``), a ``CardGameEnv`` |
+| registry | ``pettingzoo.make("aec", "continental/continental_v1")`` (or ``_v0``) after ``import continental_env.aec`` (``continental_env.registry``) |
 | agents | ``player_0`` .. ``player_{n-1}`` (2-8, as the preset allows) |
 | action space | ``Discrete(N)``, N fixed by the number of players (1,631 for 4) |
 | observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
@@ -98,13 +99,34 @@ Rewards reach every agent through ``rewards`` on the step where the round ends; 
 carry ``round_points`` (that seat's points), ``round`` and ``closer`` (relative seat, or -1 when
 the round ended without one: ``infos`` never hold None, so replay buffers type them as integers).
 
+## State
+
+``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
+the parts every game shares (``continental_env.card_game_env``: every hand, the stock's and the
+discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
+and the dealer, seats absolute), then:
+
+| name | size | content |
+|---|---|---|
+| ``table`` | 65 P | cards in the melds each seat (0 .. P-1) laid down or extended |
+| ``round`` | 7 | one-hot of the round number |
+| ``phase`` | 3 | one-hot draw / claim / play |
+| ``contract`` | 2 | trios / 3, runs / 3 |
+| ``laid_down`` | P | 1 if that seat has laid down |
+| ``scores`` | P | cumulative points per seat / 100 |
+| ``claims`` | P | claims per seat this round |
+| ``stock_size`` | 1 | stock size / 100 |
+| ``turn`` | 1 | turns this round / max_turns_per_round |
+
 ## Errors, copies and positions
 
 An action outside the action space (``10**6``, ``2.5``) raises ``ValueError`` with the engine's
 message (the value and the range), on ``env()`` as on ``raw_env``; the state is unchanged. Seeds
 may be any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
-environment keep its game, agents, rewards, flags and agent to act. Assigning
-``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
+environment keep its game, agents, rewards, flags and agent to act; ``continental_env.env`` and
+``raw_env`` are plain functions, so ``functools.partial(continental_env.env, ...)`` pickles into
+spawned processes. Assigning ``env.unwrapped.game`` puts another position behind the table (the
+observation cache follows it).
 
 ## Version history
 
@@ -119,38 +141,47 @@ environment keep its game, agents, rewards, flags and agent to act. Assigning
 
 from __future__ import annotations
 
-import operator
-import random
-import sys
-import types
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from continental_env.actions import num_actions
+from continental_env.card_game_env import (
+    PLANE,
+    CardGameEnv,
+    DirectOrderEnforcingWrapper,
+    ExplainedOutOfBoundsWrapper,
+    layout_size,
+    wrap,
+)
 from continental_env.cards import NUM_TYPES
 from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
 from continental_env.layout import consecutive_slices
-from continental_env.rewards import relative_reward, win_rewards
+from continental_env.registry import register_envs
+from continental_env.rewards import relative_reward
 from continental_env.rules import RuleConfig, resolve_rules
 
-PLANE = 65  # 5 x 13
-# What a running environment carries besides its game (kept by pickle and copy.deepcopy).
-_POSITION_FIELDS = (
-    "agents",
-    "rewards",
-    "_cumulative_rewards",
-    "terminations",
-    "truncations",
-    "infos",
-    "agent_selection",
-)
+__all__ = [
+    "PLANE",
+    "REWARD_MODES",
+    "VERSIONS",
+    "ContinentalEnv",
+    "DirectOrderEnforcingWrapper",
+    "ExplainedOutOfBoundsWrapper",
+    "ObservationEncoder",
+    "check_version",
+    "encode_observation",
+    "env",
+    "env_name",
+    "env_v0",
+    "env_v1",
+    "observation_layout",
+    "observation_size",
+    "raw_env",
+]
 REWARD_MODES = ("relative", "points", "win")
 VERSIONS = (0, 1)  # continental_v0, continental_v1
 
@@ -183,7 +214,7 @@ def observation_layout(num_players: int, version: int = 0) -> dict[str, slice]:
 
 def observation_size(layout: dict[str, slice]) -> int:
     """Length of the vector a layout describes."""
-    return max(sl.stop for sl in layout.values())
+    return layout_size(layout)
 
 
 def _v0_layout(num_players: int) -> dict[str, slice]:
@@ -208,15 +239,18 @@ def _v0_layout(num_players: int) -> dict[str, slice]:
     return consecutive_slices(parts)
 
 
-class raw_env(AECEnv, EzPickle):
-    """The unwrapped AEC environment; see the module docstring."""
+class ContinentalEnv(CardGameEnv):
+    """The unwrapped AEC environment of the contract game (``raw_env``); see the module docstring.
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"],
-        "name": "continental_v0",
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    What the game supplies to ``CardGameEnv``: its encoder (``ObservationEncoder``), the
+    ``relative`` and ``points`` rewards at each round's end, and its part of ``state()``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {**CardGameEnv.metadata, "name": "continental_v0"}
+    GAME = Game
+    GAME_LABEL = "continental_env.game.Game"
+    RENDER_MODULE = "continental_env.render"
+    REWARD_MODES = REWARD_MODES
 
     def __init__(
         self,
@@ -228,161 +262,41 @@ class raw_env(AECEnv, EzPickle):
         version: int = 0,
     ) -> None:
         EzPickle.__init__(self, num_players, preset, rounds, reward, render_mode, version)
-        super().__init__()
         self.version = check_version(version)
         self.metadata = {**self.metadata, "name": env_name(version)}
         rules = resolve_rules(preset)
         if rounds is not None:
             rules = rules.with_rounds(rounds)
         rules.check_players(num_players)
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward={reward!r}: choose one of {REWARD_MODES}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode={render_mode!r}: choose one of {self.metadata['render_modes']}"
-            )
         self.rules = rules
-        self.num_players = num_players
-        self.reward_mode = reward
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_layout = observation_layout(num_players, version)
-        self.obs_size = observation_size(self.observation_layout)
-        self.plane_slices = {
-            name: self.observation_layout[name]
-            for name in ("hand", "discard_top", "discards_seen", "known_opp", "table", "fits")
-        }
-        self.num_actions = num_actions(num_players)
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
-        # One space object per agent, the same object on every call.
         # Scores go negative with a one_turn_bonus (continental_us: -10); the rest (the v1
         # features too) is >= 0.
-        low = np.zeros(self.obs_size, dtype=np.float32)
-        low[self.observation_layout["scores"]] = -np.inf
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, np.inf, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self._seeder = random.Random()
-        self._game: Game | None = None
-        self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
-        self._obs_game: Game | None = None  # the cache belongs to this game object ...
-        self._obs_moves = -1  # ... at this move count
+        super().__init__(
+            num_players,
+            reward,
+            render_mode,
+            num_actions=num_actions(num_players),
+            observation_layout=observation_layout(num_players, version),
+            plane_names=("hand", "discard_top", "discards_seen", "known_opp", "table", "fits"),
+            unbounded=("scores",),
+        )
         self._encoder = ObservationEncoder(num_players, version)
 
-    # ------------------------------------------------------------------ the engine
+    def new_game(self, seed: int) -> Game:
+        return Game.new(self.rules, self.num_players, seed=seed)
 
-    @property
-    def game(self) -> Game | None:
-        """The engine behind the table (None before the first ``reset``)."""
-        return self._game
+    def encode(self, game: Game, seat: int) -> np.ndarray:
+        return self._encoder.encode(game, seat)
 
-    @game.setter
-    def game(self, game: Game) -> None:
-        """Put another position behind the table (a test scenario, a loaded state).
+    def before_step(self, game: Game) -> int:
+        return len(game.round_history)
 
-        The observation cache is dropped and, once the environment has been reset, the agent to
-        act follows the new game.
-        """
-        if not isinstance(game, Game):
-            raise ValueError(f"game must be a continental_env.game.Game, not {type(game).__name__}")
-        if game.num_players != self.num_players:
-            raise ValueError(
-                f"game has {game.num_players} players; this environment seats {self.num_players}"
-            )
-        self._game = game
-        self._obs_cache = {}
-        self._obs_game = None
-        self._obs_moves = -1
-        if self.agents and game.actor is not None:
-            self.agent_selection = self.possible_agents[game.actor]
-
-    # ------------------------------------------------------------------ pickling
-
-    def __getstate__(self) -> dict[str, Any]:
-        """The constructor arguments (EzPickle) plus the position: the game, the agents, the
-        rewards and flags, the agent to act and the reset seeder, so that ``pickle`` and
-        ``copy.deepcopy`` of a running environment continue the same game."""
-        state = EzPickle.__getstate__(self)
-        if self._game is not None:
-            state["position"] = {
-                "game": self._game,
-                "seeder": self._seeder.getstate(),
-                **{name: getattr(self, name) for name in _POSITION_FIELDS},
-            }
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        EzPickle.__setstate__(self, state)
-        position = state.get("position")
-        if position is None:
-            return
-        self._game = position["game"]
-        self._seeder.setstate(position["seeder"])
-        for name in _POSITION_FIELDS:
-            setattr(self, name, position[name])
-
-    # ------------------------------------------------------------------ spaces
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    # ------------------------------------------------------------------ episode
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            try:
-                seed = operator.index(seed)  # any integer kind: int, numpy integers
-            except TypeError:
-                raise ValueError(f"seed {seed!r} is not an integer") from None
-            self._seeder = random.Random(seed)
-        self._game = Game.new(self.rules, self.num_players, seed=self._seeder.getrandbits(64))
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.game.actor]
-        self._obs_cache = {}
-        self._obs_game = None
-        self._obs_moves = -1
-
-    def step(self, action: int) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        game = self._game
-        rounds_before = len(game.round_history)
-        game.apply(action)  # raises ValueError, state unchanged, if illegal
+    def score_step(self, game: Game, mark: int) -> bool:
+        """Each round the action ended: its rewards (``relative``, ``points``) and infos."""
         history = game.round_history
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.infos = {a: {} for a in self.agents}
-        scored = len(history) > rounds_before
-        for result in history[rounds_before:]:
+        for result in history[mark:]:
             self._round_rewards(result)
-        if game.is_over:
-            if self.reward_mode == "win":
-                self._win_rewards()
-                scored = True
-            self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            self.agent_selection = self.possible_agents[game.actor]
-        if scored:  # otherwise every reward is 0.0 and the sums stay as they are
-            self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        return len(history) > mark
 
     def _round_rewards(self, result: dict[str, Any]) -> None:
         points = result["points"]
@@ -399,60 +313,41 @@ class raw_env(AECEnv, EzPickle):
             elif self.reward_mode == "points":
                 self.rewards[agent] += -points[seat] / 100.0
 
-    def _win_rewards(self) -> None:
-        shares = win_rewards(self.num_players, self.game.winners())
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] += shares[seat]
+    def state_parts(self, num_players: int) -> list[tuple[str, int]]:
+        p = num_players
+        return [
+            ("table", PLANE * p),
+            ("round", 7),
+            ("phase", 3),
+            ("contract", 2),
+            ("laid_down", p),
+            ("scores", p),
+            ("claims", p),
+            ("stock_size", 1),
+            ("turn", 1),
+        ]
 
-    # ------------------------------------------------------------------ observations
+    def encode_state_extra(self, game: Game, vector: np.ndarray) -> None:
+        layout = self.state_layout
+        base = layout["table"].start
+        for meld in game.table:
+            off = base + PLANE * meld.owner
+            for c in meld.cards:
+                vector[off + c] += 1.0
+        vector[layout["round"].start + game.round - 1] = 1.0
+        phase = _PHASE_INDEX.get(game.phase)
+        if phase is not None:
+            vector[layout["phase"].start + phase] = 1.0
+        trios, runs = game.contract
+        vector[layout["contract"]] = (trios / 3.0, runs / 3.0)
+        vector[layout["laid_down"]] = [1.0 if down else 0.0 for down in game.laid_down]
+        vector[layout["scores"]] = [score / 100.0 for score in game.scores]
+        vector[layout["claims"]] = game.claims
+        vector[layout["stock_size"].start] = len(game.stock) / 100.0
+        vector[layout["turn"].start] = game.turn / game.rules.max_turns_per_round
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        game = self._game
-        if self._obs_moves != game.moves or self._obs_game is not game:
-            self._obs_cache = {}
-            self._obs_game = game
-            self._obs_moves = game.moves
-        cached = self._obs_cache.get(agent)
-        if cached is None:
-            seat = self.agent_name_mapping[agent]
-            cached = {
-                "observation": self._encoder.encode(game, seat),
-                "action_mask": self._mask(seat),
-            }
-            self._obs_cache[agent] = cached
-        return cached
 
-    def _mask(self, seat: int) -> np.ndarray:
-        """A new int8 mask: 1 at the legal ids of the seat to act, all 0 for the others."""
-        mask = bytearray(self.num_actions)
-        game = self._game
-        if game.actor == seat:
-            for action in game._legal_ids():  # the cached list, read only
-                mask[action] = 1
-        return np.frombuffer(mask, dtype=np.int8)
-
-    def action_mask(self, agent: str | None = None) -> np.ndarray:
-        """The action mask of an agent (default: the one to act), from the observation cache."""
-        return self.observe(agent or self.agent_selection)["action_mask"]
-
-    # ------------------------------------------------------------------ rendering
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("You are calling render without specifying any render mode.")
-            return None
-        from continental_env.render import render_table
-
-        text = render_table(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+raw_env = ContinentalEnv
 
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
@@ -601,115 +496,9 @@ def _meld_key(table: list[Any]) -> list[tuple[int, tuple[int, ...]]]:
     return [(m.owner, tuple(m.cards)) for m in table]
 
 
-def _raw_attribute(name: str, after_reset: bool) -> property:
-    """A wrapper property that reads ``name`` from the raw environment in one step.
-
-    With ``after_reset``, it defers to the wrapper's ``__getattr__`` (by raising
-    AttributeError) until the wrapper has seen a reset, so OrderEnforcingWrapper's error stays.
-    """
-    if after_reset:
-
-        def get(self: Any) -> Any:
-            if not self._has_reset:
-                raise AttributeError(name)
-            return getattr(self._raw, name)
-
-    else:
-
-        def get(self: Any) -> Any:
-            return getattr(self._raw, name)
-
-    return property(get, doc=f"The raw environment's ``{name}``.")
-
-
-# What an agent loop reads every decision (``agent_iter``, ``last``, ``step``): the position's
-# attributes.
-_LOOP_ATTRIBUTES = _POSITION_FIELDS
-
-
-def _reads_raw_attributes(after_reset: bool) -> Callable[[type], type]:
-    """Class decorator: the loop's attributes become ``_raw_attribute`` properties."""
-
-    def install(cls: type) -> type:
-        for name in _LOOP_ATTRIBUTES:
-            setattr(cls, name, _raw_attribute(name, after_reset))
-        return cls
-
-    return install
-
-
-@_reads_raw_attributes(after_reset=False)
-class ExplainedOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper`` with the engine's explanation.
-
-    An action outside the action space (``10**6``, ``-1``, ``2.5``, ``None`` for a live agent)
-    raises ``ValueError`` with the engine's message, which names the value and the range, instead
-    of a bare ``AssertionError``; the state is unchanged. In-range actions go through the standard
-    wrapper unchanged.
-
-    The attributes an agent loop reads every decision (``agent_selection``, ``agents``, the
-    reward, termination, truncation and info dicts) are properties that read the raw
-    environment directly instead of going down the wrappers' ``__getattr__`` chain; the wrappers
-    in between keep no such attributes of their own, so the values are the same.
-    """
-
-    def __init__(self, env: AECEnv) -> None:
-        super().__init__(env)
-        self._raw = env.unwrapped
-        # Each agent's number of actions (the spaces are Discrete from 0 and never change).
-        self._sizes = {a: int(env.action_space(a).n) for a in env.possible_agents}
-
-    def step(self, action: Any) -> None:
-        raw = self._raw
-        agent = raw.agent_selection
-        if type(action) is int and 0 <= action < self._sizes[agent]:
-            self.env.step(action)  # the common case: a plain int in range
-            return
-        space = raw.action_space(agent)
-        if action is not None and space.contains(action):
-            self.env.step(action)
-            return
-        done = raw.terminations[agent] or raw.truncations[agent]
-        if action is None and done:
-            self.env.step(action)
-            return
-        if done:
-            raise ValueError(f"{agent} is done: step(None) is the only action, not {action!r}")
-        try:
-            index = operator.index(action)
-        except TypeError:
-            index = -1
-        if not 0 <= index < space.n:
-            # Never a legal id: the engine refuses it with its message, changing nothing.
-            raw.game.apply(action)
-        self.env.step(index)  # an integer kind the space does not recognise, in range
-
-
-@_reads_raw_attributes(after_reset=True)
-class DirectOrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper``, its checks unchanged, with the attributes an agent
-    loop reads every decision as properties that read the raw environment directly (after the
-    first reset; before it, the standard error), instead of two ``__getattr__`` hops per read.
-    """
-
-    def __init__(self, env: AECEnv) -> None:
-        super().__init__(env)
-        self._raw = env.unwrapped
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
 def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (see the module docstring)."""
-    environment: AECEnv = raw_env(**kwargs)
-    if illegal == "terminate":
-        environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    elif illegal != "raise":
-        raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
-    environment = ExplainedOutOfBoundsWrapper(environment)
-    environment = DirectOrderEnforcingWrapper(environment)
-    return environment
+    return wrap(ContinentalEnv(**kwargs), illegal)
 
 
 def env_v0(**kwargs: Any) -> AECEnv:
@@ -722,26 +511,4 @@ def env_v1(**kwargs: Any) -> AECEnv:
     return env(version=1, **kwargs)
 
 
-def _register() -> None:
-    try:
-        from pettingzoo import aec_registry, register
-    except ImportError:  # an older PettingZoo without a registry
-        return
-    for version in VERSIONS:
-        name = f"continental/{env_name(version)}"
-        if name not in aec_registry:
-            register("aec", name, entry_point=f"continental_env.env:env_v{version}")
-
-
-_register()
-
-
-class _CallableModule(types.ModuleType):
-    """``import continental_env.env`` rebinds ``continental_env.env`` to this module (Python
-    sets a package attribute per imported submodule); calling it keeps working."""
-
-    def __call__(self, **kwargs: Any) -> AECEnv:
-        return env(**kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+register_envs()

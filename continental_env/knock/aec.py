@@ -9,7 +9,8 @@ is ``continental_env.knock.game``.
 | | |
 |---|---|
 | import | ``from continental_env import knock; env = knock.env(num_players=4)`` |
-| registry | ``pettingzoo.make("aec", "continental/knock_v0")`` after ``import continental_env.knock.env`` |
+| class | ``continental_env.knock.aec.KnockEnv`` (``raw_env``), a ``CardGameEnv`` |
+| registry | ``pettingzoo.make("aec", "continental/knock_v0")`` after ``import continental_env.knock.aec`` (``continental_env.registry``) |
 | agents | ``player_0`` .. ``player_{n-1}`` (2-6) |
 | action space | ``Discrete(220)`` for every table size |
 | observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
@@ -85,12 +86,33 @@ hand), ``chips`` (that seat's chips moved by the hand so far) and ``announcer`` 
 relative seat, or -1 when the stock or the turn limit ended it; infos never hold None). Eliminated seats stay in
 ``agents`` (they never act again) until the game ends, so that each gets its final reward.
 
+## State
+
+``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
+the parts every game shares (``continental_env.card_game_env``: every hand, the stock's and the
+discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
+and the dealer, seats absolute), then:
+
+| name | size | content |
+|---|---|---|
+| ``phase`` | 3 | one-hot draw / play / buy |
+| ``in_game`` | P | 1 if that seat is still in the game |
+| ``scores`` | P | points per seat / 100 |
+| ``chips`` | P | net chips per seat / stake |
+| ``buys`` | P | buy-backs made per seat |
+| ``pot`` | 1 | the pot / stake |
+| ``stock_size`` | 1 | stock size / 100 |
+| ``turn`` | 1 | discards this hand / max_turns_per_hand |
+| ``hand_number`` | 1 | hands dealt / max_hands |
+
 ## Errors, copies and positions
 
 An illegal action raises ``ValueError`` with the engine's reason and changes nothing, on ``env()``
 as on ``raw_env``; so does an action outside the action space (``10**6``, ``2.5``). Seeds may be
 any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
-environment keep its game, agents, rewards, flags and agent to act. Assigning
+environment keep its game, agents, rewards, flags and agent to act; ``knock.env`` and
+``knock.raw_env`` are plain functions that pickle (``functools.partial`` into a spawned process).
+Assigning
 ``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
 
 ## Settled rules (RULES.md Part 3)
@@ -114,46 +136,45 @@ hand with no announcer; ``max_hands`` ends the game, the lowest total winning.
 
 from __future__ import annotations
 
-import operator
-import random
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from continental_env.cards import NUM_TYPES
+from continental_env.card_game_env import (
+    PLANE,
+    SIDE_PLANES,
+    CardGameEnv,
+    encode_side_planes,
+    side_planes,
+    wrap,
+)
 from continental_env.knock.game import NUM_ACTIONS, Game, buy_cost
 from continental_env.layout import consecutive_slices
-from continental_env.side_env import SideGameEnv, make_callable, register, wrap
+from continental_env.registry import register_envs
 
-PLANE = 65  # 5 x 13
+__all__ = [
+    "NUM_ACTIONS",
+    "PLANE",
+    "REWARD_MODES",
+    "KnockEnv",
+    "encode_observation",
+    "env",
+    "observation_layout",
+    "raw_env",
+]
 REWARD_MODES = ("chips", "win")
 POINT_SCALE = 100.0
-PLANE_NAMES = ("hand", "discard_top", "discards_seen", "known_opp")
+PLANE_NAMES = SIDE_PLANES
 PHASE_INDEX = {"draw": 0, "play": 1, "buy": 2}
-# What a running environment carries besides its game (kept by pickle and copy.deepcopy).
-_POSITION_FIELDS = (
-    "agents",
-    "rewards",
-    "_cumulative_rewards",
-    "terminations",
-    "truncations",
-    "infos",
-    "agent_selection",
-    "_paid",
-)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
     """Names of the observation's parts mapped to their slices (see the module table)."""
     p = num_players
     parts = [
-        ("hand", PLANE),
-        ("discard_top", PLANE),
-        ("discards_seen", PLANE),
-        ("known_opp", PLANE * (p - 1)),
+        *side_planes(p),
         ("phase", 3),
         ("in_game", p),
         ("dealer", p),
@@ -173,20 +194,9 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     """The observation vector of ``seat`` (see the module docstring); public information only."""
     p = game.num_players
     obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
-    n = NUM_TYPES
-    base = layout["hand"].start
-    obs[base : base + n] = game.hands[seat]
-    if game.discard:
-        obs[layout["discard_top"].start + game.discard[-1]] = 1.0
-    base = layout["discards_seen"].start
-    obs[base : base + n] = game.seen_discards
-    base = layout["known_opp"].start
-    for k in range(1, p):
-        off = base + PLANE * (k - 1)
-        obs[off : off + n] = game.known[(seat + k) % p]
+    order = encode_side_planes(obs, game, seat, layout, show_top=True)
     if game.phase in PHASE_INDEX:
         obs[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
-    order = [(seat + k) % p for k in range(p)]
     obs[layout["in_game"]] = [1.0 if game.in_game[s] else 0.0 for s in order]
     obs[layout["dealer"].start + (game.dealer - seat) % p] = 1.0
     obs[layout["scores"]] = [game.scores[s] / POINT_SCALE for s in order]
@@ -203,21 +213,20 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     return obs
 
 
-class raw_env(SideGameEnv, AECEnv, EzPickle):
-    """The unwrapped AEC environment; see the module docstring."""
+class KnockEnv(CardGameEnv):
+    """The unwrapped AEC environment of the knock game (``raw_env``); see the module docstring.
 
-    NUM_ACTIONS = NUM_ACTIONS
+    What the game supplies to ``CardGameEnv``: its encoder, the ``chips`` rewards (each step's
+    change in net chips, which ``_paid`` tracks), the hand infos and its part of ``state()``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {**CardGameEnv.metadata, "name": "knock_v0"}
+    GAME = Game
+    GAME_LABEL = "knock.Game"
     RENDER_MODULE = "continental_env.knock.render"
-    metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["human", "ansi"],
-        "name": "knock_v0",
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
-
-    def encode(self, game: Game, seat: int) -> np.ndarray:
-        """This seat's observation (``encode_observation``, looked up when called)."""
-        return encode_observation(game, seat, self.observation_layout)
+    REWARD_MODES = REWARD_MODES
+    EXTRA_POSITION_FIELDS = ("_paid",)
+    NUM_ACTIONS = NUM_ACTIONS
 
     def __init__(
         self,
@@ -231,164 +240,91 @@ class raw_env(SideGameEnv, AECEnv, EzPickle):
         EzPickle.__init__(
             self, num_players, stake, max_turns_per_hand, max_hands, reward, render_mode
         )
-        super().__init__()
         # Validates every option with the engine's own messages.
         Game(num_players, stake, max_turns_per_hand, max_hands)
-        if reward not in REWARD_MODES:
-            raise ValueError(f"reward={reward!r}: choose one of {REWARD_MODES}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode={render_mode!r}: choose one of {self.metadata['render_modes']}"
-            )
-        self.num_players = num_players
         self.options = {
             "stake": stake,
             "max_turns_per_hand": max_turns_per_hand,
             "max_hands": max_hands,
         }
-        self.reward_mode = reward
-        self.render_mode = render_mode
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_layout = observation_layout(num_players)
-        self.obs_size = self.observation_layout["hand_number"].stop
-        self.plane_slices = {name: self.observation_layout[name] for name in PLANE_NAMES}
-        self.num_actions = NUM_ACTIONS
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        low = np.zeros(self.obs_size, dtype=np.float32)
-        for name in ("scores", "chips"):
-            low[self.observation_layout[name]] = -np.inf  # rummy / color points, net chips
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(low, np.inf, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self._seeder = random.Random()
-        self._game: Game | None = None
+        super().__init__(
+            num_players,
+            reward,
+            render_mode,
+            num_actions=NUM_ACTIONS,
+            observation_layout=observation_layout(num_players),
+            plane_names=PLANE_NAMES,
+            unbounded=("scores", "chips"),  # rummy / color points, net chips
+        )
         self._paid = [0] * num_players  # each seat's net chips already given as rewards
-        self._obs_cache: dict[str, dict[str, np.ndarray]] = {}
-        self._obs_game: Game | None = None  # the cache belongs to this game object ...
-        self._obs_moves = -1  # ... at this move count
 
-    @property
-    def game(self) -> Game | None:
-        """The engine behind the table (None before the first ``reset``)."""
-        return self._game
+    def new_game(self, seed: int) -> Game:
+        return Game.new(self.num_players, seed=seed, **self.options)
 
-    @game.setter
-    def game(self, game: Game) -> None:
-        """Put another position behind the table; the observation cache and, once reset, the
-        agent to act follow it (chips rewards then count from that position's chips)."""
-        if not isinstance(game, Game):
-            raise ValueError(f"game must be a knock.Game, not {type(game).__name__}")
-        if game.num_players != self.num_players:
-            raise ValueError(
-                f"game has {game.num_players} players; this environment seats {self.num_players}"
-            )
-        self._game = game
-        self._paid = list(game.chips)
-        self._obs_cache = {}
-        self._obs_game = None
-        if self.agents and game.actor is not None:
-            self.agent_selection = self.possible_agents[game.actor]
+    def encode(self, game: Game, seat: int) -> np.ndarray:
+        """This seat's observation (``encode_observation``, looked up when called)."""
+        return encode_observation(game, seat, self.observation_layout)
 
-    def __getstate__(self) -> dict[str, Any]:
-        """The constructor arguments (EzPickle) plus the running position, so that ``pickle`` and
-        ``copy.deepcopy`` of a running environment continue the same game."""
-        state = EzPickle.__getstate__(self)
-        if self._game is not None:
-            state["position"] = {
-                "game": self._game,
-                "seeder": self._seeder.getstate(),
-                **{name: getattr(self, name) for name in _POSITION_FIELDS},
-            }
-        return state
+    def on_new_position(self, game: Game, fresh: bool) -> None:
+        # Fresh: the ante is paid out with the first step; assigned: chips count from here.
+        self._paid = [0] * self.num_players if fresh else list(game.chips)
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        EzPickle.__setstate__(self, state)
-        position = state.get("position")
-        if position is None:
-            return
-        self._game = position["game"]
-        self._seeder.setstate(position["seeder"])
-        for name in _POSITION_FIELDS:
-            setattr(self, name, position[name])
+    def before_step(self, game: Game) -> int:
+        return len(game.hand_history)
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    # ------------------------------------------------------------------ episode
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            try:
-                seed = operator.index(seed)  # any integer kind: int, numpy integers
-            except TypeError:
-                raise ValueError(f"seed {seed!r} is not an integer") from None
-            self._seeder = random.Random(seed)
-        self._game = Game.new(self.num_players, seed=self._seeder.getrandbits(64), **self.options)
-        self._paid = [0] * self.num_players  # the ante is paid out with the first step
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self._game.actor]
-        self._obs_cache = {}
-        self._obs_game = None
-        self._obs_moves = -1
-
-    def step(self, action: int) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        game = self.game
-        hands_before = len(game.hand_history)
-        game.apply(action)  # raises ValueError, state unchanged, if illegal
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: 0.0 for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        for record in game.hand_history[hands_before:]:
-            self._hand_infos(record)
-        if self.reward_mode == "chips":
-            for seat, a in enumerate(self.possible_agents):
-                self.rewards[a] = (game.chips[seat] - self._paid[seat]) / game.stake
-            self._paid = list(game.chips)
-        if game.is_over:
-            if self.reward_mode == "win":
-                self._win_rewards()
-            self.terminations = {a: True for a in self.agents}
-        else:
-            self.agent_selection = self.possible_agents[game.actor]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def _hand_infos(self, record: dict[str, Any]) -> None:
+    def score_step(self, game: Game, mark: int) -> bool:
+        """Each ended hand's infos; under ``chips``, every seat's change in net chips / stake."""
         p = self.num_players
-        announcer = record["announcer"]
+        for record in game.hand_history[mark:]:
+            announcer = record["announcer"]
+            for seat, agent in enumerate(self.possible_agents):
+                self.infos[agent] = {
+                    "hand": record["hand"],
+                    "points": record["points"][seat],
+                    "chips": record["chips"][seat],
+                    "announcer": -1 if announcer is None else (announcer - seat) % p,
+                }
+        if self.reward_mode != "chips":
+            return False
         for seat, agent in enumerate(self.possible_agents):
-            self.infos[agent] = {
-                "hand": record["hand"],
-                "points": record["points"][seat],
-                "chips": record["chips"][seat],
-                "announcer": -1 if announcer is None else (announcer - seat) % p,
-            }
+            self.rewards[agent] = (game.chips[seat] - self._paid[seat]) / game.stake
+        self._paid = list(game.chips)
+        return True
+
+    def state_parts(self, num_players: int) -> list[tuple[str, int]]:
+        p = num_players
+        return [
+            ("phase", 3),
+            ("in_game", p),
+            ("scores", p),
+            ("chips", p),
+            ("buys", p),
+            ("pot", 1),
+            ("stock_size", 1),
+            ("turn", 1),
+            ("hand_number", 1),
+        ]
+
+    def encode_state_extra(self, game: Game, vector: np.ndarray) -> None:
+        layout = self.state_layout
+        if game.phase in PHASE_INDEX:
+            vector[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
+        vector[layout["in_game"]] = [1.0 if alive else 0.0 for alive in game.in_game]
+        vector[layout["scores"]] = [score / POINT_SCALE for score in game.scores]
+        vector[layout["chips"]] = [chips / game.stake for chips in game.chips]
+        vector[layout["buys"]] = game.buys
+        vector[layout["pot"].start] = game.pot / game.stake
+        vector[layout["stock_size"].start] = len(game.stock) / 100.0
+        vector[layout["turn"].start] = game.turn / game.max_turns_per_hand
+        vector[layout["hand_number"].start] = (game.hand_index + 1) / game.max_hands
+
+
+raw_env = KnockEnv
 
 
 def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's standard wrappers (see the module docstring)."""
-    return wrap(raw_env(**kwargs), illegal)
+    return wrap(KnockEnv(**kwargs), illegal)
 
 
-register("continental/knock_v0", "continental_env.knock.env:env")
-make_callable(__name__, env)
+register_envs()

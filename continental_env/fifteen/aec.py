@@ -1,0 +1,290 @@
+"""# Fifteen-card Continental (``fifteen_v0``)
+
+A PettingZoo AEC environment for the **fifteen-card game** of ``RULES.md`` Part 2 (seed 001,
+"Continental Rummy"): 15 cards each, draw one, discard one, and go out by laying down all 15 as
+sequences of one suit in one of three shapes. The engine is ``continental_env.fifteen.game``.
+
+| | |
+|---|---|
+| import | ``from continental_env import fifteen; env = fifteen.env(num_players=4)`` |
+| class | ``continental_env.fifteen.aec.FifteenEnv`` (``raw_env``), a ``CardGameEnv`` |
+| registry | ``pettingzoo.make("aec", "continental/fifteen_v0")`` after ``import continental_env.fifteen.aec`` (``continental_env.registry``) |
+| agents | ``player_0`` .. ``player_{n-1}`` (2-12) |
+| action space | ``Discrete(109)`` for every table size |
+| observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
+
+## Arguments
+
+| argument | default | meaning |
+|---|---|---|
+| ``num_players`` | 4 | 2-12 (2 decks + 2 jokers up to 5 players, 3 + 3 up to 8, 4 + 4 up to 12) |
+| ``target`` | 50 | the game ends after the hand in which a total reaches it (``None``: no target) |
+| ``hands`` | None | the game ends after this many hands (``hands=1``: one-hand episodes) |
+| ``max_turns_per_hand`` | 200 | safety net: a hand ends with no winner after this many discards |
+| ``max_hands`` | 100 | safety net: the game ends after this many hands |
+| ``reward`` | ``"chips"`` | ``chips`` or ``win`` (below) |
+| ``render_mode`` | None | ``"ansi"`` (returns the table as text) or ``"human"`` (prints it) |
+| ``illegal`` | ``"raise"`` | ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper (-1, game over) |
+
+## Observation
+
+``observation`` is a float32 vector of *count planes* followed by scalars. A plane is a 5 x 13
+grid of card counts (rows C D H S, the fifth row holds the jokers in column 0), flattened row by
+row: index ``suit * 13 + rank`` for naturals and 52 for the joker. Seats are relative: ``+1`` is
+the next player to the left.
+
+| name | size | content |
+|---|---|---|
+| ``hand`` | 65 | own hand |
+| ``discard_top`` | 65 | the up-card (top of the discard pile) |
+| ``discards_seen`` | 65 | every card turned up or discarded face up this hand |
+| ``known_opp`` | 65 (P-1) | cards each opponent (+1 .. +P-1) is known to hold because they took them |
+| ``phase`` | 2 | one-hot draw / play |
+| ``first_turn`` | P | 1 if that relative seat has not completed a turn this hand (7 / 10 bonus) |
+| ``dealer`` | P | one-hot relative seat of the dealer |
+| ``scores`` | P | chips per relative seat / 50 |
+| ``stock`` | 1 | stock size / 100 |
+| ``turn`` | 1 | discards this hand / max_turns_per_hand |
+| ``hand_number`` | 1 | hands played / max_hands |
+
+``env.unwrapped.observation_layout`` maps each name to its slice; ``plane_slices`` gives the
+count planes, each reshapeable to ``(5, 13)``. Only the acting agent gets a non-zero
+``action_mask``. The observation never contains hidden information: the stock and opponents'
+cards not taken from the discard pile are absent (tested, with positive controls).
+
+## Actions
+
+| ids | text | when legal |
+|---|---|---|
+| 0 | ``draw`` | start of a turn: draw the top stock card |
+| 1 | ``take`` | start of a turn, the discard pile has a card: take the up-card |
+| 2 | ``out`` | start of the player's first turn of the hand: the 15 cards dealt go out |
+| 3 + c | ``discard C`` | after drawing: discard card type c (0..52) |
+| 56 + c | ``out C`` | after drawing: discard c, the other 15 go out |
+
+## Rewards
+
+| mode | when | value |
+|---|---|---|
+| ``chips`` (default, zero-sum) | each hand's end | net chips won or lost in the hand / 10 |
+| ``win`` | the game's end | +1 shared among the highest totals, -1 shared among the rest |
+
+At a hand's end ``infos`` carry ``hand`` (its number), ``chips`` (that seat's net chips) and
+``winner`` (the winner's relative seat, or -1 when the stock or the turn limit ended it;
+infos never hold None).
+
+## State
+
+``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
+the parts every game shares (``continental_env.card_game_env``: every hand, the stock's and the
+discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
+and the dealer, seats absolute), then:
+
+| name | size | content |
+|---|---|---|
+| ``phase`` | 2 | one-hot draw / play |
+| ``first_turn`` | P | 1 if that seat has not completed a turn this hand |
+| ``scores`` | P | chips per seat / 50 |
+| ``stock_size`` | 1 | stock size / 100 |
+| ``turn`` | 1 | discards this hand / max_turns_per_hand |
+| ``hand_number`` | 1 | hands played / max_hands |
+
+## Errors, copies and positions
+
+An illegal action raises ``ValueError`` with the engine's reason and changes nothing, on ``env()``
+as on ``raw_env``; so does an action outside the action space (``10**6``, ``2.5``). Seeds may be
+any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
+environment keep its game, agents, rewards, flags and agent to act; ``fifteen.env`` and
+``fifteen.raw_env`` are plain functions that pickle (``functools.partial`` into a spawned
+process). Assigning
+``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
+
+## Settled rules (RULES.md Part 2)
+
+Sequences of 3-5 cards of one suit, aces low (``A 2 3``) or high (``Q K A``) but never around the
+corner (``K A 2``); jokers wild, a natural in every sequence; going out only as 3+3+3+3+3,
+4+4+4+3 or 5+4+3+3, offered only when the cards really go out. The winner collects from each
+opponent 1, plus 2 per joker laid down, plus 7 for going out on their first turn after drawing or
+10 without drawing, plus 10 with no joker, plus 10 when every natural is of one suit. A stock
+that cannot be re-formed, or ``max_turns_per_hand`` discards, ends a hand with no winner; the
+game ends at ``target``, after ``hands`` hands or after ``max_hands`` hands.
+
+## Version history
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+
+from continental_env.card_game_env import (
+    PLANE,
+    SIDE_PLANES,
+    CardGameEnv,
+    encode_side_planes,
+    side_planes,
+    wrap,
+)
+from continental_env.fifteen.game import NUM_ACTIONS, Game
+from continental_env.layout import consecutive_slices
+from continental_env.registry import register_envs
+
+__all__ = [
+    "CHIP_SCALE",
+    "NUM_ACTIONS",
+    "PLANE",
+    "REWARD_MODES",
+    "FifteenEnv",
+    "encode_observation",
+    "env",
+    "observation_layout",
+    "raw_env",
+]
+REWARD_MODES = ("chips", "win")
+CHIP_SCALE = 10.0
+SCORE_SCALE = 50.0
+PLANE_NAMES = SIDE_PLANES
+PHASE_INDEX = {"draw": 0, "play": 1}
+
+
+def observation_layout(num_players: int) -> dict[str, slice]:
+    """Names of the observation's parts mapped to their slices (see the module table)."""
+    p = num_players
+    parts = [
+        *side_planes(p),
+        ("phase", 2),
+        ("first_turn", p),
+        ("dealer", p),
+        ("scores", p),
+        ("stock", 1),
+        ("turn", 1),
+        ("hand_number", 1),
+    ]
+    return consecutive_slices(parts)
+
+
+def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
+    """The observation vector of ``seat`` (see the module docstring); public information only."""
+    p = game.num_players
+    obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
+    order = encode_side_planes(obs, game, seat, layout, show_top=not game.is_over)
+    if game.phase in PHASE_INDEX:
+        obs[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
+    obs[layout["first_turn"]] = [0.0 if game.has_played[s] else 1.0 for s in order]
+    obs[layout["dealer"].start + (game.dealer - seat) % p] = 1.0
+    obs[layout["scores"]] = [game.scores[s] / SCORE_SCALE for s in order]
+    obs[layout["stock"].start] = len(game.stock) / 100.0
+    obs[layout["turn"].start] = game.turn / game.max_turns_per_hand
+    obs[layout["hand_number"].start] = game.hand_index / game.max_hands
+    return obs
+
+
+class FifteenEnv(CardGameEnv):
+    """The unwrapped AEC environment of the fifteen-card game (``raw_env``); see the module
+    docstring.
+
+    What the game supplies to ``CardGameEnv``: its encoder, the ``chips`` rewards at each hand's
+    end, the hand infos and its part of ``state()``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {**CardGameEnv.metadata, "name": "fifteen_v0"}
+    GAME = Game
+    GAME_LABEL = "fifteen.Game"
+    RENDER_MODULE = "continental_env.fifteen.render"
+    REWARD_MODES = REWARD_MODES
+    NUM_ACTIONS = NUM_ACTIONS
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        target: int | None = 50,
+        hands: int | None = None,
+        max_turns_per_hand: int = 200,
+        max_hands: int = 100,
+        reward: str = "chips",
+        render_mode: str | None = None,
+    ) -> None:
+        EzPickle.__init__(
+            self, num_players, target, hands, max_turns_per_hand, max_hands, reward, render_mode
+        )
+        # Validates every option with the engine's own messages.
+        Game(num_players, target, hands, max_turns_per_hand, max_hands)
+        self.options = {
+            "target": target,
+            "hands": hands,
+            "max_turns_per_hand": max_turns_per_hand,
+            "max_hands": max_hands,
+        }
+        super().__init__(
+            num_players,
+            reward,
+            render_mode,
+            num_actions=NUM_ACTIONS,
+            observation_layout=observation_layout(num_players),
+            plane_names=PLANE_NAMES,
+            unbounded=("scores",),  # chips go negative
+        )
+
+    def new_game(self, seed: int) -> Game:
+        return Game.new(self.num_players, seed=seed, **self.options)
+
+    def encode(self, game: Game, seat: int) -> np.ndarray:
+        """This seat's observation (``encode_observation``, looked up when called)."""
+        return encode_observation(game, seat, self.observation_layout)
+
+    def before_step(self, game: Game) -> int:
+        return len(game.hand_history)
+
+    def score_step(self, game: Game, mark: int) -> bool:
+        """Each hand the action ended: its infos and, under ``chips``, net chips / 10."""
+        p = self.num_players
+        records = game.hand_history[mark:]
+        for record in records:
+            winner = record["winner"]
+            for seat, agent in enumerate(self.possible_agents):
+                chips = record["chips"][seat]
+                self.infos[agent] = {
+                    "hand": record["hand"],
+                    "chips": chips,
+                    "winner": -1 if winner is None else (winner - seat) % p,
+                }
+                if self.reward_mode == "chips":
+                    self.rewards[agent] += chips / CHIP_SCALE
+        return bool(records)
+
+    def state_parts(self, num_players: int) -> list[tuple[str, int]]:
+        p = num_players
+        return [
+            ("phase", 2),
+            ("first_turn", p),
+            ("scores", p),
+            ("stock_size", 1),
+            ("turn", 1),
+            ("hand_number", 1),
+        ]
+
+    def encode_state_extra(self, game: Game, vector: np.ndarray) -> None:
+        layout = self.state_layout
+        if game.phase in PHASE_INDEX:
+            vector[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
+        vector[layout["first_turn"]] = [0.0 if played else 1.0 for played in game.has_played]
+        vector[layout["scores"]] = [score / SCORE_SCALE for score in game.scores]
+        vector[layout["stock_size"].start] = len(game.stock) / 100.0
+        vector[layout["turn"].start] = game.turn / game.max_turns_per_hand
+        vector[layout["hand_number"].start] = game.hand_index / game.max_hands
+
+
+raw_env = FifteenEnv
+
+
+def env(illegal: str = "raise", **kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's standard wrappers (see the module docstring)."""
+    return wrap(FifteenEnv(**kwargs), illegal)
+
+
+register_envs()

@@ -1,0 +1,78 @@
+"""Names the outside world looks the environments up by: registry ids and old module paths.
+
+**Registry ids.** ``register_envs()`` adds the four PettingZoo ids (below) to PettingZoo's
+registry; each points at a plain factory function, so ``pettingzoo.make`` imports the game's
+environment only when called. Every env module calls it when it loads (a first ``env()`` does),
+and the package calls it at import when PettingZoo is already loaded, which costs nothing then:
+``import pettingzoo`` followed by any ``import continental_env...`` is enough for
+``pettingzoo.make("aec", "continental/knock_v0")``. Without PettingZoo loaded the package imports
+none of it (the engine stays free of RL libraries), and ``register_envs()`` does the import.
+
+| id | factory |
+|---|---|
+| ``continental/continental_v0`` | ``continental_env.aec:env_v0`` |
+| ``continental/continental_v1`` | ``continental_env.aec:env_v1`` |
+| ``continental/fifteen_v0`` | ``continental_env.fifteen:env`` |
+| ``continental/knock_v0`` | ``continental_env.knock:env`` |
+
+**Old module paths.** The env modules were once ``continental_env.env``,
+``continental_env.fifteen.env`` and ``continental_env.knock.env``: the same names as the
+packages' factory functions, so importing one rebound the factory to a module (Python sets a
+package attribute per imported submodule), and the factory no longer pickled. The modules are
+now ``aec``; ``alias_module`` keeps each old path importable (``from continental_env.env import
+raw_env``) as an entry in ``sys.modules``, a plain module whose attributes are read from the new
+module on first use (PEP 562 ``__getattr__``). An import finds the entry there and binds nothing
+on the package, so ``continental_env.env`` stays the factory function whatever is imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import Any
+
+AEC_IDS = {
+    "continental/continental_v0": "continental_env.aec:env_v0",
+    "continental/continental_v1": "continental_env.aec:env_v1",
+    "continental/fifteen_v0": "continental_env.fifteen:env",
+    "continental/knock_v0": "continental_env.knock:env",
+}
+
+
+def register_envs() -> None:
+    """Add the ``AEC_IDS`` to PettingZoo's registry (once; skipped on a PettingZoo without one)."""
+    try:
+        from pettingzoo import register, spec
+        from pettingzoo.env_registry.exceptions import PettingZooRegistryError
+    except ImportError:  # an older PettingZoo without a registry
+        return
+    for env_id, entry_point in AEC_IDS.items():
+        try:
+            spec("aec", env_id)  # the registry keys ids in its own spelling (_v0 as -v0)
+        except PettingZooRegistryError:  # not registered yet
+            register("aec", env_id, entry_point=entry_point)
+
+
+def register_if_pettingzoo_loaded() -> None:
+    """``register_envs()`` when PettingZoo is already imported (free then); else nothing."""
+    if "pettingzoo" in sys.modules:
+        register_envs()
+
+
+def alias_module(old: str, new: str) -> None:
+    """Make the module path ``old`` import as a view of module ``new`` (module docstring)."""
+    if old in sys.modules:
+        return
+    alias = types.ModuleType(old, f"The old path of ``{new}``: its names, read from it.")
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__") and name != "__all__":
+            raise AttributeError(name)  # import machinery probes (__path__, __file__ ...)
+        return getattr(importlib.import_module(new), name)
+
+    def __dir__() -> list[str]:
+        return dir(importlib.import_module(new))
+
+    vars(alias).update(__getattr__=__getattr__, __dir__=__dir__)
+    sys.modules[old] = alias
