@@ -1,4 +1,12 @@
-"""A single-learner gymnasium view of Continental, for single-agent RL libraries.
+"""A single-learner gymnasium view of each game, for single-agent RL libraries.
+
+``SingleAgentEnv`` is what the three games' learner seats share: the opponent pool, seating,
+seeding, ``action_masks()``, ``illegal="raise"|"terminate"``, the opponents' turns inside
+``step()`` and the observation (the AEC environment's encoder, ``CardGameEnv.encode``).
+``SingleAgentContinental`` (the contract game, below) and ``SingleAgentSideGame`` (the
+fifteen-card and knock games, after it) add only how an episode starts and ends.
+
+## The contract game: ``SingleAgentContinental``
 
 One seat is the *learner*; the other seats are played by opponents drawn from a pool, inside
 ``step()``. The learner sees exactly what the AEC environment would give it: the observation
@@ -53,10 +61,51 @@ seat, and every live state has a legal action. After the episode ends, ``action_
 a mask with the single action 0, which no one uses but keeps maskable samplers well defined.
 ``mask_in_info`` lets a vectorised trainer read the masks from the step's results instead of a
 second round-trip to each worker process (``agents.train``'s ``MasksFromInfo``).
+
+## The fifteen-card and knock games: ``SingleAgentSideGame``
+
+The counterpart of ``SingleAgentContinental`` for the two side games (also importable from
+``continental_env.side_single_agent``): one seat is the
+*learner*, the other seats are played by opponents inside ``step()``. The learner sees what the
+AEC environment (``continental_env.fifteen.aec`` / ``continental_env.knock.aec``) would give its
+seat: the observation vector and the legal-action mask (``action_masks()``, the method
+sb3-contrib's MaskablePPO looks for). Rewards are the learner's own, from the AEC environment's
+reward logic (``reward="chips"`` by default: chips won or lost / 10 in the fifteen-card game,
+net chips / stake in the knock game, so a game's rewards sum to its result).
+
+An *opponent* is any callable ``opponent(game, seat) -> action id`` that reads only what ``seat``
+may see; the caller supplies them, or supplies ``make_opponent(name, seed)`` to build them from
+names (``agents.side_single_agent.make_env`` wires in the bots: ``random``, ``greedy``,
+``strong``, trained models, and ``"self"`` snapshots). The environment package never imports the
+bots.
+
+| argument | default | meaning |
+|---|---|---|
+| ``game`` | (required) | ``"fifteen"`` or ``"knock"`` |
+| ``num_players`` | 4 | seats at the table (fifteen 2-12, knock 2-6) |
+| ``opponents`` | (required) | the pool: opponent callables, names for ``make_opponent``, or ``"self"`` |
+| ``illegal`` | ``"raise"`` | an illegal learner action: ``"raise"`` ValueError, nothing changes; ``"terminate"`` ends the episode with reward ``illegal_reward`` and ``info["illegal_action"] = True`` |
+| ``illegal_reward`` | -1.0 | the reward of an illegal action under ``illegal="terminate"`` |
+| ``reward`` | ``"chips"`` | as the AEC environment (``chips`` or ``win``) |
+| ``seed`` | None | seeds the deals, the learner's seat and the opponents' draws |
+| ``mask_in_info`` | False | also return the next state's mask as ``info["action_mask"]`` |
+| ``make_opponent`` | None | ``make_opponent(name, seed) -> opponent`` for the pool's names |
+| ``load_snapshot`` | None | ``load_snapshot(path) -> opponent`` for ``add_snapshot`` |
+| ``**options`` | | the game's options: fifteen ``target``, ``hands``, ``max_turns_per_hand``, ``max_hands``; knock ``stake``, ``max_turns_per_hand``, ``max_hands`` |
+
+An episode is one game (``hands=1`` makes one-hand games of the fifteen-card game). Each game the
+learner takes a uniformly random seat and every other seat an opponent drawn uniformly from the
+pool. In the knock game an eliminated learner's episode ends at once: its chips can no longer
+change. ``info`` holds ``seat`` at reset and ``score`` (the learner's final chips) and ``winners``
+(the seats that won the game; never None) at the end.
+
+The learner is only asked to act when the engine awaits its seat; after the episode ends,
+``action_masks()`` returns a mask with the single action 0, which keeps maskable samplers defined.
 """
 
 from __future__ import annotations
 
+import importlib
 import operator
 import random
 from collections.abc import Callable, Sequence
@@ -66,73 +115,63 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from continental_env.aec import ObservationEncoder, raw_env
-from continental_env.game import Game
+from continental_env.aec import raw_env
 from continental_env.rules import RuleConfig
 
 SELF = "self"
 FALLBACK = "random"  # built by make_opponent while a pool of only "self" has no snapshot yet
-Opponent = Callable[[Game, int], int]  # (game, seat) -> a legal action id for that seat
+GAMES = ("fifteen", "knock")
+ILLEGAL_MODES = ("raise", "terminate")
+Opponent = Callable[[Any, int], int]  # (game, seat) -> a legal action id for that seat
 
 
-class SingleAgentContinental(gymnasium.Env):
-    """The learner's seat of a Continental table; see the module docstring."""
+class SingleAgentEnv(gymnasium.Env):
+    """The learner's seat of a table (module docstring); a game's class sets ``_aec`` (the raw
+    AEC environment) and ``observation_space`` and says how an episode starts and ends."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "continental_single_v0"}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "single_v0"}
+    _aec: Any
+    MAKE_ENV_HINT: ClassVar[str] = "agents.single_agent.make_env"
 
     def __init__(
         self,
-        num_players: int = 4,
-        preset: str | RuleConfig = "continental",
-        rounds: int | Sequence[int] | None = None,
-        opponents: Sequence[Opponent | str] = (),
-        reward: str = "relative",
-        round_episodes: bool = False,
-        seed: int | None = None,
-        render_mode: str | None = None,
-        mask_in_info: bool = False,
-        make_opponent: Callable[[str, int], Opponent] | None = None,
-        load_snapshot: Callable[[str], Opponent] | None = None,
-        version: int = 0,
-        illegal: str = "raise",
-        illegal_reward: float = -1.0,
+        num_players: int,
+        opponents: Sequence[Opponent | str],
+        illegal: str,
+        illegal_reward: float,
+        seed: int | None,
+        render_mode: str | None,
+        mask_in_info: bool,
+        make_opponent: Callable[[str, int], Opponent] | None,
+        load_snapshot: Callable[[str], Opponent] | None,
     ) -> None:
         super().__init__()
-        if illegal not in ("raise", "terminate"):
+        if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r}: choose 'ansi' or None")
+        self.num_players = num_players
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
-        rounds_arg = list(rounds) if isinstance(rounds, (list, tuple)) else rounds
-        self._aec = raw_env(
-            num_players=num_players, preset=preset, rounds=rounds_arg, reward=reward,
-            version=version,
-        )  # fmt: skip
-        self.version = version
-        self._encoder = ObservationEncoder(num_players, version)
-        self.make_opponent = make_opponent
-        self.load_snapshot = load_snapshot
-        self.num_players = num_players
-        self.pool: list[Any] = []
-        self.set_opponents(opponents)
-        self.round_episodes = round_episodes
         self.render_mode = render_mode
         self.mask_in_info = mask_in_info
-        self.layout = self._aec.observation_layout
-        self.num_actions = self._aec.num_actions
-        low = 0.0 if version == 0 else -np.inf
-        self.observation_space = spaces.Box(
-            low, np.inf, shape=(self._aec.obs_size,), dtype=np.float32
-        )
-        self.action_space = spaces.Discrete(self.num_actions)
+        self.make_opponent = make_opponent
+        self.load_snapshot = load_snapshot
+        self.pool: list[Any] = []
+        self.set_opponents(opponents)
         self._rng = random.Random(seed)
         self._agents: dict[tuple[str, int], Opponent] = {}  # opponents built by name, per seat
         self._snapshots: list[Opponent] = []
         self.learner = 0
         self.seat_agents: list[Any] = [None] * num_players
-        self._game_running = False
         self._episode_open = False
-        self._skipped = 0
         self.opponent_decisions = 0
+
+    def _init_spaces(self, observation_space: spaces.Space) -> None:
+        self.layout = self._aec.observation_layout
+        self.num_actions = self._aec.num_actions
+        self.observation_space = observation_space
+        self.action_space = spaces.Discrete(self.num_actions)
 
     # ------------------------------------------------------------------ pool
 
@@ -145,13 +184,15 @@ class SingleAgentContinental(gymnasium.Env):
         """Register a frozen learner snapshot for ``"self"`` (read by ``load_snapshot``); keeps
         the newest ``keep``."""
         if self.load_snapshot is None:
-            raise ValueError("add_snapshot needs load_snapshot (e.g. agents.single_agent.make_env)")
+            raise ValueError(f"add_snapshot needs load_snapshot (e.g. {self.MAKE_ENV_HINT})")
         self._snapshots.append(self.load_snapshot(path))
         del self._snapshots[:-keep]
         return len(self._snapshots)
 
     def set_opponents(self, opponents: Sequence[Opponent | str]) -> None:
         """Replace the pool from the next deal on."""
+        if isinstance(opponents, str):
+            raise ValueError(f"opponents={opponents!r}: the pool needs a list of entries")
         if not opponents:
             raise ValueError("opponents: the pool needs at least one entry")
         for entry in opponents:
@@ -159,7 +200,7 @@ class SingleAgentContinental(gymnasium.Env):
                 if entry != SELF and self.make_opponent is None:
                     raise ValueError(
                         f"opponent {entry!r} is a name: pass make_opponent to build it "
-                        "(agents.single_agent.make_env does), or pass opponent callables"
+                        f"({self.MAKE_ENV_HINT} does), or pass opponent callables"
                     )
             elif not callable(entry):
                 raise ValueError(f"opponent {entry!r} is neither a name nor a callable")
@@ -184,6 +225,7 @@ class SingleAgentContinental(gymnasium.Env):
         return agent
 
     def _seat_players(self) -> None:
+        """A uniformly random seat for the learner, an opponent from the pool for every other."""
         p = self.num_players
         self.learner = self._rng.randrange(p)
         self.seat_agents = [
@@ -191,77 +233,20 @@ class SingleAgentContinental(gymnasium.Env):
             for s in range(p)
         ]
 
-    # ------------------------------------------------------------------ gymnasium API
-
-    def reset(
-        self, *, seed: int | None = None, options: dict | None = None
-    ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is not None:
-            try:
-                seed = operator.index(seed)  # any integer kind: int, numpy integers
-            except TypeError:
-                raise ValueError(f"seed {seed!r} is not an integer") from None
-        super().reset(seed=seed)
-        if seed is not None:
-            self._rng = random.Random(seed)
-            self._agents = {}  # opponents are rebuilt from the new generator: same seed, same game
-            self._game_running = False
-        self._skipped = 0
-        if not self._game_running or self.game.is_over:
-            self._new_game()
-        self._seat_players()
-        while True:
-            rounds_before = len(self.game.state.round_history)
-            self._play_opponents(stop_at_round_end=True)
-            if self.game.is_over:
-                self._new_game()
-                self._seat_players()
-            elif len(self.game.state.round_history) == rounds_before:
-                break
-            self._skipped += 1  # a round ended before the learner's first decision in it
-            if self._skipped > 100:
-                raise RuntimeError("the learner never got to act")
-        self._episode_open = True
-        info = {"seat": self.learner, "skipped_rounds": self._skipped}
-        return self._observe(), self._with_mask(info)
-
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if not self._episode_open:
-            raise RuntimeError("step() after the episode ended; call reset()")
-        aec = self._aec
-        agent = aec.possible_agents[self.learner]
-        rounds_before = len(self.game.state.round_history)
-        if self.illegal == "terminate" and not self._legal(action):
-            self._episode_open = False
-            self._game_running = False  # the next reset deals a new game
-            info = {"illegal_action": True, "seat": self.learner}
-            return self._observe(), self.illegal_reward, True, False, self._with_mask(info)
-        aec.step(int(action))  # raises ValueError on an illegal action
-        reward = aec.rewards[agent]
-        if not self.game.is_over and not self._round_over(rounds_before):
-            reward += self._play_opponents(stop_at_round_end=self.round_episodes)
-        game = self.game
-        info: dict[str, Any] = {}
-        terminated = game.is_over or (self.round_episodes and self._round_over(rounds_before))
-        if terminated:
-            self._episode_open = False
-            info["round_points"] = [r["points"][self.learner] for r in game.state.round_history]
-            info["score"] = game.state.scores[self.learner]
-        return self._observe(), float(reward), terminated, False, self._with_mask(info)
-
-    def _legal(self, action: Any) -> bool:
+    def _reseed(self, seed: Any) -> int | None:
+        """``seed`` as an int (any integer kind; ValueError otherwise); a new seed restarts the
+        generator and the opponents built from it (same seed, same game)."""
+        if seed is None:
+            return None
         try:
-            move = operator.index(action)
+            seed = operator.index(seed)
         except TypeError:
-            return False
-        return 0 <= move < self.num_actions and move in self.game.legal_actions()
+            raise ValueError(f"seed {seed!r} is not an integer") from None
+        self._rng = random.Random(seed)
+        self._agents = {}
+        return seed
 
-    def _new_game(self) -> None:
-        self._aec.reset(seed=self._rng.getrandbits(64))
-        self._game_running = True
-
-    def _round_over(self, rounds_before: int) -> bool:
-        return self.round_episodes and len(self.game.state.round_history) > rounds_before
+    # ------------------------------------------------------------------ gymnasium API
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (never all False)."""
@@ -273,29 +258,62 @@ class SingleAgentContinental(gymnasium.Env):
             mask[0] = True
         return mask
 
+    def render(self) -> str | None:
+        return importlib.import_module(self._aec.RENDER_MODULE).render_table(self.game)
+
+    # ------------------------------------------------------------------ internals
+
+    def _legal_move(self, action: Any) -> int | None:
+        """The action as an id if it is legal now, else None."""
+        try:
+            move = operator.index(action)
+        except TypeError:
+            return None
+        if isinstance(action, bool) or not 0 <= move < self.num_actions:
+            return None
+        return move if self.game.is_legal(move) else None
+
+    def _refuse(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """An illegal learner action: ValueError naming it (``raise``, nothing changes), or the
+        episode ends with ``illegal_reward`` (``terminate``)."""
+        try:
+            move = operator.index(action)
+        except TypeError:
+            move = -1
+        if self.illegal == "raise":
+            if isinstance(action, bool) or not 0 <= move < self.num_actions:
+                raise ValueError(f"action {action!r} is not in Discrete({self.num_actions})")
+            self.game.apply(move)  # raises ValueError with the engine's reason
+            raise AssertionError(f"the engine accepted the illegal action {move}")
+        self._episode_open = False
+        self._on_illegal_end()
+        info = {"illegal_action": True, "action": int(move), "seat": self.learner}
+        return self._observe(), self.illegal_reward, True, False, self._with_mask(info)
+
+    def _on_illegal_end(self) -> None:
+        """What a game does when ``illegal="terminate"`` ends an episode."""
+
     def _with_mask(self, info: dict[str, Any]) -> dict[str, Any]:
         if self.mask_in_info:
             info["action_mask"] = self.action_masks()
         return info
 
-    def render(self) -> str | None:
-        from continental_env.render import render_table
-
-        return render_table(self.game)
-
-    # ------------------------------------------------------------------ internals
-
     def _observe(self) -> np.ndarray:
-        return self._encoder.encode(self.game, self.learner)
+        return self._aec.encode(self.game, self.learner)
+
+    def _stop(self) -> bool:
+        """Whether the opponents stop playing: the learner's episode cannot go on."""
+        return self.game.is_over
 
     def _play_opponents(self, stop_at_round_end: bool = False) -> float:
-        """Opponents act until the learner is asked (or the game, or the round, ends)."""
+        """Opponents act until the learner is asked (or ``_stop``, or with ``stop_at_round_end``
+        a round ends); returns the learner's rewards meanwhile."""
         aec = self._aec
         game = self.game
         learner_agent = aec.possible_agents[self.learner]
-        rounds_before = len(game.state.round_history)
+        rounds_before = self._rounds_played()
         reward = 0.0
-        while not game.is_over:
+        while not self._stop():
             seat = game.actor
             if seat == self.learner:
                 break
@@ -304,9 +322,199 @@ class SingleAgentContinental(gymnasium.Env):
             aec.step(action)
             self.opponent_decisions += 1
             reward += aec.rewards[learner_agent]
-            if stop_at_round_end and len(game.state.round_history) > rounds_before:
+            if stop_at_round_end and self._rounds_played() > rounds_before:
                 break
         return reward
+
+    def _rounds_played(self) -> int:
+        return 0
+
+
+class SingleAgentContinental(SingleAgentEnv):
+    """The learner's seat of a Continental table; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "continental_single_v0"}
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        preset: str | RuleConfig = "continental",
+        rounds: int | Sequence[int] | None = None,
+        opponents: Sequence[Opponent | str] = (),
+        reward: str = "relative",
+        round_episodes: bool = False,
+        seed: int | None = None,
+        render_mode: str | None = None,
+        mask_in_info: bool = False,
+        make_opponent: Callable[[str, int], Opponent] | None = None,
+        load_snapshot: Callable[[str], Opponent] | None = None,
+        version: int = 0,
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        super().__init__(
+            num_players, opponents, illegal, illegal_reward, seed, render_mode, mask_in_info,
+            make_opponent, load_snapshot,
+        )  # fmt: skip
+        rounds_arg = list(rounds) if isinstance(rounds, (list, tuple)) else rounds
+        self._aec = raw_env(
+            num_players=num_players, preset=preset, rounds=rounds_arg, reward=reward,
+            version=version,
+        )  # fmt: skip
+        self.version = version
+        self.round_episodes = round_episodes
+        # v0: Box(0, inf); v1: Box(-inf, inf), the bounds the first models of the v1
+        # observation were trained with (so that they load with MaskablePPO.load(path, env=...)).
+        low = 0.0 if version == 0 else -np.inf
+        self._init_spaces(spaces.Box(low, np.inf, shape=(self._aec.obs_size,), dtype=np.float32))
+        self._game_running = False
+        self._skipped = 0
+
+    def reset(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        seed = self._reseed(seed)
+        super().reset(seed=seed)
+        if seed is not None:
+            self._game_running = False
+        self._skipped = 0
+        if not self._game_running or self.game.is_over:
+            self._new_game()
+        self._seat_players()
+        while True:
+            rounds_before = self._rounds_played()
+            self._play_opponents(stop_at_round_end=True)
+            if self.game.is_over:
+                self._new_game()
+                self._seat_players()
+            elif self._rounds_played() == rounds_before:
+                break
+            self._skipped += 1  # a round ended before the learner's first decision in it
+            if self._skipped > 100:
+                raise RuntimeError("the learner never got to act")
+        self._episode_open = True
+        info = {"seat": self.learner, "skipped_rounds": self._skipped}
+        return self._observe(), self._with_mask(info)
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not self._episode_open:
+            raise RuntimeError("step() after the episode ended; call reset()")
+        move = self._legal_move(action)
+        if move is None:
+            return self._refuse(action)
+        aec = self._aec
+        agent = aec.possible_agents[self.learner]
+        rounds_before = self._rounds_played()
+        aec.step(move)
+        reward = aec.rewards[agent]
+        if not self.game.is_over and not self._round_over(rounds_before):
+            reward += self._play_opponents(stop_at_round_end=self.round_episodes)
+        game = self.game
+        info: dict[str, Any] = {}
+        terminated = game.is_over or self._round_over(rounds_before)
+        if terminated:
+            self._episode_open = False
+            info["round_points"] = [r["points"][self.learner] for r in game.state.round_history]
+            info["score"] = game.state.scores[self.learner]
+        return self._observe(), float(reward), terminated, False, self._with_mask(info)
+
+    def _on_illegal_end(self) -> None:
+        self._game_running = False  # the next reset deals a new game
+
+    def _new_game(self) -> None:
+        self._aec.reset(seed=self._rng.getrandbits(64))
+        self._game_running = True
+
+    def _rounds_played(self) -> int:
+        return len(self.game.state.round_history)
+
+    def _round_over(self, rounds_before: int) -> bool:
+        return self.round_episodes and self._rounds_played() > rounds_before
+
+
+class SingleAgentSideGame(SingleAgentEnv):
+    """The learner's seat of a fifteen-card or knock table; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "side_single_v0"}
+    MAKE_ENV_HINT = "agents.side_single_agent.make_env"
+
+    def __init__(
+        self,
+        game: str,
+        num_players: int = 4,
+        opponents: Sequence[Opponent | str] = (),
+        illegal: str = "raise",
+        illegal_reward: float = -1.0,
+        reward: str = "chips",
+        seed: int | None = None,
+        render_mode: str | None = None,
+        mask_in_info: bool = False,
+        make_opponent: Callable[[str, int], Opponent] | None = None,
+        load_snapshot: Callable[[str], Opponent] | None = None,
+        **options: Any,
+    ) -> None:
+        if game not in GAMES:
+            raise ValueError(f"game={game!r}: choose one of {', '.join(GAMES)}")
+        super().__init__(
+            num_players, opponents, illegal, illegal_reward, seed, render_mode, mask_in_info,
+            make_opponent, load_snapshot,
+        )  # fmt: skip
+        module = importlib.import_module(f"continental_env.{game}.aec")
+        self._aec = module.raw_env(num_players=num_players, reward=reward, **options)
+        self.game_name = game
+        self.options = dict(options)
+        agent0 = self._aec.possible_agents[0]
+        self._init_spaces(self._aec.observation_space(agent0)["observation"])
+        self._reward = 0.0  # the learner's rewards before its first decision (the knock ante)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        seed = self._reseed(seed)
+        super().reset(seed=seed)
+        for _attempt in range(100):
+            self._aec.reset(seed=self._rng.getrandbits(64))
+            self._seat_players()
+            self._reward = self._play_opponents()
+            if not self._stop():
+                break
+        else:
+            raise RuntimeError("the learner never got to act in 100 games")
+        self._episode_open = True
+        return self._observe(), self._with_mask({"seat": self.learner})
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if not self._episode_open:
+            raise RuntimeError("step() after the episode ended; call reset()")
+        move = self._legal_move(action)
+        if move is None:
+            return self._refuse(action)
+        aec = self._aec
+        aec.step(move)
+        reward = self._reward + aec.rewards[aec.possible_agents[self.learner]]
+        self._reward = 0.0
+        reward += self._play_opponents()
+        info: dict[str, Any] = {}
+        terminated = self._stop()
+        if terminated:
+            self._episode_open = False
+            game = self.game
+            info["score"] = self._score()
+            info["winners"] = list(game.winners()) if game.is_over else []
+        return self._observe(), float(reward), terminated, False, self._with_mask(info)
+
+    def _score(self) -> float:
+        game = self.game
+        if self.game_name == "knock":
+            return float(game.chips[self.learner])
+        return float(game.scores[self.learner])
+
+    def _stop(self) -> bool:
+        """The game is over or, in the knock game, the learner is out (its chips are final)."""
+        game = self.game
+        if game.is_over:
+            return True
+        return self.game_name == "knock" and not game.in_game[self.learner]
 
 
 def make_env(**kwargs: Any) -> SingleAgentContinental:
