@@ -3,7 +3,7 @@
 | id | game | environment |
 |---|---|---|
 | ``continental/Contract-v1`` | the contract game (``RULES.md`` Part 1) | ``continental_env.single_agent.SingleAgentContinental``, observation ``continental_v1`` |
-| ``continental/Fifteen-v0`` | the fifteen-card game (Part 2) | ``continental_env.side_single_agent.SingleAgentSideGame``, observation ``fifteen_v0`` |
+| ``continental/Fifteen-v0`` | the fifteen-card game (Part 2) | ``continental_env.single_agent.SingleAgentSideGame``, observation ``fifteen_v0`` |
 | ``continental/Knock-v0`` | the knock game (Part 3) | the same class, observation ``knock_v0`` |
 
 ```python
@@ -44,10 +44,8 @@ def make_contract(opponents: Any = ("greedy",), **kwargs: Any) -> Any:
     """``continental/Contract-v1``: the contract game's learner seat, observation v1."""
     from agents.single_agent import make_env
 
-    if isinstance(opponents, str):
-        raise ValueError(f"opponents={opponents!r}: pass a list of names")
     kwargs.setdefault("version", 1)
-    return make_env(opponents=list(opponents), **kwargs)
+    return make_env(opponents=opponents, **kwargs)
 
 
 def make_fifteen(opponents: Any = ("greedy",), **kwargs: Any) -> Any:

@@ -2,7 +2,7 @@
 side-game policies as bots.
 
 ``make_env(game="knock", opponents=["greedy", "self"])`` is
-``continental_env.side_single_agent.SingleAgentSideGame`` whose pool may hold bot names
+``continental_env.single_agent.SingleAgentSideGame`` whose pool may hold bot names
 (``make_agent(name, seed, game=...)``: ``random``, ``greedy``, ``strong``, ``ppo:PATH``), bot
 objects and ``"self"`` (frozen learner snapshots, ``.npz``). Everything here pickles, so
 ``make_env`` works as a ``SubprocVecEnv`` factory.
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import functools
 import importlib
-import signal
 from typing import Any
 
 import numpy as np
 
-from continental_env.side_single_agent import SELF, SingleAgentSideGame
+from agents.single_agent import ignore_sigint, opponent_pool
+from continental_env.single_agent import SingleAgentSideGame
 
 SIDE_ENVS = {"fifteen": "fifteen_v0", "knock": "knock_v0"}
 
@@ -125,18 +125,11 @@ def make_env(game: str, opponents: Any = ("greedy",), **kwargs: Any) -> SingleAg
     """
     from agents import make_agent
 
-    if isinstance(opponents, str):
-        raise ValueError(f"opponents={opponents!r}: pass a list of names")
-    pool: list[Any] = []
-    for entry in opponents:
-        if isinstance(entry, str):
-            if entry != SELF:
-                make_agent(entry, 0, game=game)
-            pool.append(entry)
-        elif hasattr(entry, "act"):
-            pool.append(SideSeatAgent(entry, game))
-        else:
-            pool.append(entry)  # already an opponent callable
+    pool = opponent_pool(
+        opponents,
+        lambda name: make_agent(name, 0, game=game),
+        functools.partial(SideSeatAgent, game=game),
+    )
     return SingleAgentSideGame(
         game=game,
         opponents=pool,
@@ -147,8 +140,8 @@ def make_env(game: str, opponents: Any = ("greedy",), **kwargs: Any) -> SingleAg
 
 
 def make_worker_env(**kwargs: Any) -> SingleAgentSideGame:
-    """``make_env`` for a worker process: Ctrl-C is the parent's to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """``make_env`` for a worker process (``agents.single_agent.ignore_sigint``)."""
+    ignore_sigint()
     return make_env(**kwargs)
 
 

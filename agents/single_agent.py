@@ -12,6 +12,7 @@ as a ``SubprocVecEnv`` factory.
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 from typing import Any
 
 from agents import make_agent
@@ -62,6 +63,28 @@ def snapshot(path: str) -> SeatAgent:
     return SeatAgent(NumpyPolicy.load_npz(path, name=f"self:{path}"))
 
 
+def opponent_pool(
+    opponents: Any, check_name: Callable[[str], Any], wrap: Callable[[Any], Any]
+) -> list[Any]:
+    """A learner environment's pool from names, bot objects and opponent callables, for every
+    game: names are checked now (``check_name`` builds one; a bad name or a missing model fails
+    before any game) and built per seat later, ``"self"`` stays a name, a bot object (it has
+    ``act``) becomes ``wrap(bot)``, an opponent callable stays as it is."""
+    if isinstance(opponents, str):
+        raise ValueError(f"opponents={opponents!r}: pass a list of names")
+    pool: list[Any] = []
+    for entry in opponents:
+        if isinstance(entry, str):
+            if entry != SELF:
+                check_name(entry)
+            pool.append(entry)
+        elif hasattr(entry, "act"):
+            pool.append(wrap(entry))
+        else:
+            pool.append(entry)  # already an opponent callable
+    return pool
+
+
 def make_env(
     opponents: Any = ("random",), features: bool = False, **kwargs: Any
 ) -> SingleAgentContinental:
@@ -73,20 +96,16 @@ def make_env(
     """
     if features:
         kwargs.setdefault("version", 1)
-    pool: list[Any] = []
+    if isinstance(opponents, str):
+        raise ValueError(f"opponents={opponents!r}: pass a list of names")
+    entries: list[Any] = []
     for entry in opponents:
         if isinstance(entry, str) and entry.startswith("bc:"):
             from agents.imitation import load_feature_agent
 
-            pool.append(SeatAgent(load_feature_agent(entry[3:], kwargs.get("num_players", 4))))
-        elif isinstance(entry, str):
-            if entry != SELF:
-                make_agent(entry, 0)  # a bad name or a missing model fails now, with its reason
-            pool.append(entry)
-        elif isinstance(entry, SeatAgent) or not hasattr(entry, "act"):
-            pool.append(entry)  # already an opponent callable
-        else:
-            pool.append(SeatAgent(entry))
+            entry = SeatAgent(load_feature_agent(entry[3:], kwargs.get("num_players", 4)))
+        entries.append(entry)
+    pool = opponent_pool(entries, lambda name: make_agent(name, 0), SeatAgent)
     return SingleAgentContinental(
         opponents=pool, make_opponent=opponent, load_snapshot=snapshot, **kwargs
     )
@@ -94,18 +113,25 @@ def make_env(
 
 __all__ = [
     "SeatAgent",
+    "ignore_sigint",
     "make_env",
     "make_worker_env",
     "opponent",
+    "opponent_pool",
     "snapshot",
 ]
 
 
-def make_worker_env(**kwargs: Any) -> SingleAgentContinental:
-    """``make_env`` for a worker process: Ctrl-C is the parent's to handle.
+def ignore_sigint() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle.
 
     A terminal sends SIGINT to the whole process group; the training process catches it, writes
     its final checkpoint and closes the workers, which must not die first.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def make_worker_env(**kwargs: Any) -> SingleAgentContinental:
+    """``make_env`` for a worker process (``ignore_sigint``)."""
+    ignore_sigint()
     return make_env(**kwargs)
