@@ -521,7 +521,9 @@ class Game(GameBase):
     def _do_laydown(self) -> None:
         trios, runs = self.contract
         s = self.state
-        self._lay_down(best_laydown(self.hand_in_turn(), trios, runs, self.rules, s.table, s.current))
+        self._lay_down(
+            best_laydown(self.hand_in_turn(), trios, runs, self.rules, s.table, s.current)
+        )
 
     def _lay_down(self, melds: list[Meld] | None) -> None:
         """Move the melds from the hand of the player in turn to the table."""
@@ -697,7 +699,9 @@ def _held(kind: str) -> Check:
 
 def _down_before(kind: str) -> Check:
     return Check(
-        lambda g, a: g.laid_down_in_turn(), lambda g, a: f"seat {_seat(g)} must lay down before {kind}", ONCE
+        lambda g, a: g.laid_down_in_turn(),
+        lambda g, a: f"seat {_seat(g)} must lay down before {kind}",
+        ONCE,
     )
 
 
@@ -734,7 +738,11 @@ CHECKS: dict[str, tuple[Check, ...]] = {
     ),
     "close": (
         _NO_JOKERS_OWED,
-        Check(lambda g, a: g.laid_down_in_turn(), lambda g, a: f"seat {_seat(g)} has not laid down", ONCE),
+        Check(
+            lambda g, a: g.laid_down_in_turn(),
+            lambda g, a: f"seat {_seat(g)} has not laid down",
+            ONCE,
+        ),
         Check(
             lambda g, a: g.hand_size_in_turn() == 1,
             lambda g, a: (
