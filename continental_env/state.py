@@ -22,7 +22,11 @@ from typing import Any
 
 from continental_env.actions import ActionLayout, layout_for
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, from_counts
-from continental_env.kernel import (
+from continental_env.kernel import GamePhase, StateBase
+from continental_env.melds import RUN, TRIO, Meld
+from continental_env.public_log import KINDS, NO_CARD, PublicLog
+from continental_env.rules import PRESETS, RuleConfig, deck_counts, points_table
+from continental_env.state_fields import (
     CardCounts,
     CardCountsPerSeat,
     Cards,
@@ -30,14 +34,12 @@ from continental_env.kernel import (
     Count,
     Derived,
     Flag,
-    GamePhase,
     PerSeat,
     PhaseCodec,
     Rng,
     Seat,
     SeatList,
     Seeds,
-    StateBase,
     card_list,
     declare,
     default_per_seat,
@@ -50,9 +52,6 @@ from continental_env.kernel import (
     own_hand_only,
     stock_size_only,
 )
-from continental_env.melds import RUN, TRIO, Meld
-from continental_env.public_log import KINDS, NO_CARD, PublicLog
-from continental_env.rules import PRESETS, RuleConfig, deck_counts, points_table
 
 
 class Phase(GamePhase):

@@ -12,18 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from continental_env.cards import NUM_TYPES
-from continental_env.kernel import (
+from continental_env.kernel import GamePhase, StateBase
+from continental_env.state_fields import (
     CardCounts,
     CardCountsPerSeat,
     Cards,
     Count,
-    GamePhase,
     PhaseCodec,
     Records,
     Rng,
     Seat,
     Seeds,
-    StateBase,
     bools_per_seat,
     declare,
     default_per_seat,

@@ -11,7 +11,8 @@ from typing import Any
 
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str
 from continental_env.fifteen.state import HAND_SIZE, Phase, Setup, State
-from continental_env.kernel import Check, check_history_recorded, fail, load_state
+from continental_env.kernel import Check, check_history_recorded, load_state
+from continental_env.state_fields import fail
 
 LABEL = "fifteen-card game"
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_to_str
-from continental_env.kernel import Check, check_history_recorded, fail, is_int, load_state
+from continental_env.kernel import Check, check_history_recorded, load_state
 from continental_env.knock.state import DECKS, HAND_SIZE, Phase, Setup, State
+from continental_env.state_fields import fail, is_int
 
 LABEL = "knock game"
 ELIMINATED_OVER = 100
