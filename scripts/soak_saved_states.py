@@ -57,7 +57,9 @@ def soak_game(game: Any, seed: int, every: int = 1) -> int:
         if len(actions) % every == 0 or game.is_over:
             saved = json.loads(json.dumps(game.to_dict()))
             loaded = cls.from_dict(saved)
-            assert loaded.to_dict() == saved, f"state after {len(actions)} actions changed on reload"
+            assert loaded.to_dict() == saved, (
+                f"state after {len(actions)} actions changed on reload"
+            )
             assert loaded.legal_actions() == game.legal_actions(), f"legal set after {len(actions)}"
             checked += 1
         if game.is_over:
