@@ -7,11 +7,13 @@ each round's deck and of a re-formed stock, drawn from ``state.rng``, a generato
 round from ``state.deal_seeds`` (drawn from the game's seed at creation).
 
 A ``Game`` is a ``Setup`` (rules, table size, action layout: fixed) and a ``State`` (the
-position), both in ``state.py``; ``game.hands``, ``game.phase`` and every other position field
-read through to ``game.state``. The action ids and their text forms are ``actions.py``. The
-round's public actions are kept as ``state.public_log`` (``public_log.PublicLog``: emptied at each
-deal, recorded in ``apply`` after the legality check and before the effect; public information,
-read by the ``continental_v1`` observation's features).
+position), both in ``state.py``, on the shared engine kernel (``kernel.py``: copies, JSON,
+loading, the legal-action cache and the apply skeleton). ``game.hands``, ``game.phase`` and every
+other position field are read-only properties of ``Game`` reading ``game.state`` (listed in the
+class). The action ids and their text forms are ``actions.py``. The round's public actions are
+kept as ``state.public_log`` (``public_log.PublicLog``: emptied at each deal, recorded in
+``apply`` after the legality check and before the effect; public information, read by the
+``continental_v1`` observation's features).
 
 Reading order: legal actions (one helper per action kind, as OpenSpiel's ``DrawLegalActions``),
 then ``CHECKS``, the conditions each kind must meet (the same checks decide legality and explain
@@ -39,8 +41,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from continental_env.action_checks import CHECKS, EACH, ONCE, Check
 from continental_env.actions import (
     CLAIM,
     CLOSE,
@@ -55,7 +57,7 @@ from continental_env.actions import (
     TAKE,
     ActionLayout,
 )
-from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, card_to_str, format_cards
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, format_cards
 from continental_env.kernel import GameBase, as_seed, state_field
 from continental_env.melds import (
     HIGH,
@@ -84,7 +86,7 @@ from continental_env.rules import (
     resolve_rules,
 )
 from continental_env.state import Phase, Setup, State
-from continental_env.state_check import CHECKS as STATE_CHECKS
+from continental_env.state_check import CHECKS as LOAD_CHECKS
 from continental_env.state_check import may_claim
 
 # The phases bound once at import: attribute access on an enum class is slow in Python 3.11, and
@@ -110,7 +112,7 @@ class Game(GameBase):
     """One game of the contract game. Build it with ``Game.new``; see the module docstring."""
 
     STATE = State
-    CHECKS = STATE_CHECKS
+    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     setup_from_dict = staticmethod(Setup.from_dict)
 
     def __init__(self, rules: RuleConfig, num_players: int) -> None:
@@ -654,200 +656,6 @@ class Game(GameBase):
             f"phase={s.phase}, current={s.current})"
         )
 
-
-# ============================================================================ the rules of each kind
-#
-# ``CHECKS[kind]`` lists, in order, the conditions an action of that kind must meet, each with the
-# words that explain a refusal. ``ONCE`` checks depend on the position only and are tested once
-# before the kind's candidates are listed; ``EACH`` checks are tested on every candidate; ``ARGS``
-# checks hold for every candidate by construction (the card is held, the meld exists, the card
-# fits: the candidate helpers list only those) and so are tested only to explain a refusal. A test
-# walks positions and checks that every legal action passes every check and every other one fails
-# one, so the explanations cannot drift from the rules.
-
-ONCE, EACH, ARGS = "once", "each", "args"
-
-
-@dataclass(frozen=True)
-class Check:
-    """One condition of RULES.md on an action, and the refusal that names it."""
-
-    holds: Callable[[Game, tuple], bool]  # (game, the action's arguments) -> met?
-    why: Callable[[Game, tuple], str]  # the refusal, after "illegal action N ('text') ...: "
-    scope: str  # ONCE, EACH or ARGS (above)
-    # EACH checks only: whether the rule applies at all here (else every candidate passes).
-    active: Callable[[Game], bool] = lambda g: True
-
-
-def _seat(g: Game) -> int:
-    return g.state.current
-
-
-def _card_of(kind: str, args: tuple) -> int:
-    """The card an action takes out of the hand (a lay-off's joker slots are the joker)."""
-    card = args[0]
-    return JOKER if kind == "layoff" and card >= SLOT_JOKER else card
-
-
-def _held(kind: str) -> Check:
-    return Check(
-        lambda g, a: g.hand_in_turn()[_card_of(kind, a)] > 0,
-        lambda g, a: f"{card_to_str(_card_of(kind, a))} is not in seat {_seat(g)}'s hand",
-        ARGS,
-    )
-
-
-def _down_before(kind: str) -> Check:
-    return Check(
-        lambda g, a: g.laid_down_in_turn(),
-        lambda g, a: f"seat {_seat(g)} must lay down before {kind}",
-        ONCE,
-    )
-
-
-_NO_JOKERS_OWED = Check(
-    lambda g, a: not g.state.jokers_owed,
-    lambda g, a: (
-        f"seat {_seat(g)} must first lay off the joker(s) taken by a swap this turn "
-        f"({g.state.jokers_owed} left; {g.rules.name} rules)"
-    ),
-    ONCE,
-)
-_MELD_EXISTS = Check(lambda g, a: g.melds_exist(a[1]), lambda g, a: g.missing_meld(a[1]), ARGS)
-
-CHECKS: dict[str, tuple[Check, ...]] = {
-    "draw": (),
-    "take": (
-        Check(lambda g, a: bool(g.state.discard), lambda g, a: "the discard pile is empty", ONCE),
-    ),
-    "claim": (),
-    "pass": (),
-    "laydown": (
-        Check(
-            lambda g, a: not g.laid_down_in_turn(),
-            lambda g, a: f"seat {_seat(g)} has already laid down this round",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.has_contract_in_hand(),
-            lambda g, a: "the hand holds no {} trio(s) + {} run(s) leaving a card in hand".format(
-                *g.contract
-            ),
-            ONCE,
-        ),
-    ),
-    "close": (
-        _NO_JOKERS_OWED,
-        Check(
-            lambda g, a: g.laid_down_in_turn(),
-            lambda g, a: f"seat {_seat(g)} has not laid down",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.hand_size_in_turn() == 1,
-            lambda g, a: (
-                f"closing needs exactly one card in hand, seat {_seat(g)} holds {g.hand_size_in_turn()}"
-            ),
-            ONCE,
-        ),
-    ),
-    "discard": (
-        _NO_JOKERS_OWED,
-        _held("discard"),
-        Check(
-            lambda g, a: g.hand_size_in_turn() >= 2,
-            lambda g, a: "the last card cannot be discarded, it must be closed",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.discard_allowed(a[0]),
-            lambda g, a: (
-                f"{card_to_str(a[0])} fits a meld on the table and the {g.rules.name} rules "
-                "forbid discarding it before laying down"
-            ),
-            EACH,
-            lambda g: g.rules.discard_restriction,
-        ),
-    ),
-    "layoff": (
-        _held("layoff"),
-        _down_before("layoff"),
-        _MELD_EXISTS,
-        Check(
-            lambda g, a: g.hand_size_in_turn() >= 2,
-            lambda g, a: "a lay-off must leave one card in hand",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.layout.layoff(a[1], a[0]) in g.layoff_ids_on(a[1]),
-            lambda g, a: f"that card does not fit meld {a[1]} ({g.meld_text(a[1])})",
-            ARGS,
-        ),
-        Check(
-            lambda g, a: g.owed_jokers_stay_placeable("layoff", a),
-            lambda g, a: (
-                "after it the joker(s) taken by a swap could no longer be laid off this turn "
-                f"({g.rules.name} rules)"
-            ),
-            EACH,
-            lambda g: g.rules.swapped_joker_laid_off,
-        ),
-    ),
-    "swap": (
-        _held("swap"),
-        _down_before("swap"),
-        _MELD_EXISTS,
-        Check(
-            lambda g, a: g.rules.joker_rule == "swap",
-            lambda g, a: f"the {g.rules.name} rules shift jokers, they do not swap them",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.state.table[a[1]].kind == RUN or not g.rules.swap_run_jokers_only,
-            lambda g, a: f"the {g.rules.name} rules let only a run's jokers be swapped",
-            EACH,
-            lambda g: g.rules.swap_run_jokers_only,
-        ),
-        Check(
-            lambda g, a: a[0] in swap_targets(g.state.table[a[1]]),
-            lambda g, a: f"no joker of meld {a[1]} stands for {card_to_str(a[0])}",
-            ARGS,
-        ),
-        Check(
-            lambda g, a: g.owed_jokers_stay_placeable("swap", a),
-            lambda g, a: (
-                f"the joker taken could not be laid off this turn, as the {g.rules.name} rules "
-                "require (it needs a free place on the table and a card left in hand)"
-            ),
-            EACH,
-            lambda g: g.rules.swapped_joker_laid_off,
-        ),
-    ),
-    "movejoker": (
-        _down_before("movejoker"),
-        Check(
-            lambda g, a: g.melds_exist(a[0], a[1]), lambda g, a: g.missing_meld(a[0], a[1]), ARGS
-        ),
-        Check(
-            lambda g, a: g.rules.joker_rule == "shift",
-            lambda g, a: "only the continental_us rules move jokers between runs",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: not g.state.joker_moved,  # one joker move per turn, so every turn ends
-            lambda g, a: f"seat {_seat(g)} has already moved a joker this turn (one per turn)",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.layout.move(*a) in g.movejoker_ids(),
-            lambda g, a: (
-                f"meld {a[0]} must be seat {_seat(g)}'s own run of 5+ cards with a joker at an "
-                f"end, and meld {a[1]} another run with room at its {a[2]} end"
-            ),
-            ARGS,
-        ),
-    ),
-}
 
 # Each kind's candidate ids (see the helpers in ``Game``); the kinds each phase offers.
 CANDIDATES: dict[str, Callable[[Game], list[int]]] = {

@@ -140,8 +140,9 @@ class StateBase:
         mine = self.__dict__
         out = cls.__new__(cls)
         values = out.__dict__
-        for name, spec in plan_of(cls).specs:
-            values[name] = spec.codec.copy(mine[name])
+        for name, copy, _redact in plan_of(cls).copies:
+            value = mine[name]
+            values[name] = value if copy is None else copy(value)
         return out
 
     def redacted(self, seat: int) -> Any:
@@ -240,10 +241,10 @@ def check_history_recorded(history: str) -> Check:
 class GameBase:
     """Base of each game's engine: its ``setup``, its ``state``, the legal-action cache and the
     apply skeleton. A game defines ``_compute_legal``, ``_illegal_reason``, ``_perform`` and its
-    ``STATE``/``CHECKS``/``LABEL``/``setup_from_dict``."""
+    ``STATE``/``STATE_CHECKS``/``LABEL``/``setup_from_dict``."""
 
     STATE: ClassVar[type[StateBase]]
-    CHECKS: ClassVar[tuple[Check, ...]]
+    STATE_CHECKS: ClassVar[tuple[Check, ...]]
     LABEL: ClassVar[str] = "game"
 
     setup: Any
@@ -330,7 +331,7 @@ class GameBase:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Any:
         """Restore a game from ``to_dict``; one ValueError with the reason if it is malformed."""
-        setup, state = load_state(data, cls.setup_from_dict, cls.STATE, cls.CHECKS, cls.LABEL)
+        setup, state = load_state(data, cls.setup_from_dict, cls.STATE, cls.STATE_CHECKS, cls.LABEL)
         game = cls.from_state(setup, state)
         if not game.is_over and not game.legal_actions():
             raise StateError(

@@ -71,7 +71,7 @@ from continental_env.fifteen.state import (
     State,
     decks_for,
 )
-from continental_env.fifteen.state_check import CHECKS as STATE_CHECKS
+from continental_env.fifteen.state_check import CHECKS as LOAD_CHECKS
 from continental_env.fifteen.state_check import LABEL, target_reached
 from continental_env.kernel import GameBase, as_seed, state_field
 from continental_env.melds import can_go_out, going_out, going_out_discards
@@ -140,7 +140,7 @@ class Game(GameBase):
     """One game of the fifteen-card game. Build it with ``Game.new``; see the module docstring."""
 
     STATE = State
-    CHECKS = STATE_CHECKS
+    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
     setup_from_dict = staticmethod(Setup.from_dict)
     num_actions = NUM_ACTIONS

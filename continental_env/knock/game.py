@@ -118,7 +118,7 @@ from continental_env.knock.state_check import (
     may_buy,
     players_in,
 )
-from continental_env.knock.state_check import CHECKS as STATE_CHECKS
+from continental_env.knock.state_check import CHECKS as LOAD_CHECKS
 from continental_env.melds import (
     best_lays,
     color_discards,
@@ -198,7 +198,7 @@ class Game(GameBase):
     """One game of the knock game. Build it with ``Game.new``; see the module docstring."""
 
     STATE = State
-    CHECKS = STATE_CHECKS
+    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
     setup_from_dict = staticmethod(Setup.from_dict)
     num_actions = NUM_ACTIONS
