@@ -7,11 +7,13 @@ each round's deck and of a re-formed stock, drawn from ``state.rng``, a generato
 round from ``state.deal_seeds`` (drawn from the game's seed at creation).
 
 A ``Game`` is a ``Setup`` (rules, table size, action layout: fixed) and a ``State`` (the
-position), both in ``state.py``; ``game.hands``, ``game.phase`` and every other position field
-read through to ``game.state``. The action ids and their text forms are ``actions.py``. The
-round's public actions are kept as ``state.public_log`` (``public_log.PublicLog``: emptied at each
-deal, recorded in ``apply`` after the legality check and before the effect; public information,
-read by the ``continental_v1`` observation's features).
+position), both in ``state.py``, on the shared engine kernel (``kernel.py``: copies, JSON,
+loading, the legal-action cache and the apply skeleton). ``game.hands``, ``game.phase`` and every
+other position field are read-only properties of ``Game`` reading ``game.state`` (listed in the
+class). The action ids and their text forms are ``actions.py``. The round's public actions are
+kept as ``state.public_log`` (``public_log.PublicLog``: emptied at each deal, recorded in
+``apply`` after the legality check and before the effect; public information, read by the
+``continental_v1`` observation's features).
 
 Reading order: legal actions (one helper per action kind, as OpenSpiel's ``DrawLegalActions``),
 then ``CHECKS``, the conditions each kind must meet (the same checks decide legality and explain
@@ -37,12 +39,10 @@ Specifications of this implementation (where RULES.md leaves a choice to the sof
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
+from continental_env.action_checks import CHECKS, EACH, ONCE, Check
 from continental_env.actions import (
     CLAIM,
     CLOSE,
@@ -57,7 +57,8 @@ from continental_env.actions import (
     TAKE,
     ActionLayout,
 )
-from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, card_to_str, format_cards
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, format_cards
+from continental_env.kernel import GameBase, as_seed, state_field
 from continental_env.melds import (
     HIGH,
     LOW,
@@ -84,8 +85,9 @@ from continental_env.rules import (
     contract_for_round,
     resolve_rules,
 )
-from continental_env.state import FIELD_NAMES, Phase, Setup, State, fail
-from continental_env.state_check import load, may_claim
+from continental_env.state import Phase, Setup, State
+from continental_env.state_check import CHECKS as LOAD_CHECKS
+from continental_env.state_check import may_claim
 
 # The phases bound once at import: attribute access on an enum class is slow in Python 3.11, and
 # the engine compares phases on every action.
@@ -106,33 +108,58 @@ PHASE_OF_KIND = {
 }
 
 
-class Game:
+class Game(GameBase):
     """One game of the contract game. Build it with ``Game.new``; see the module docstring."""
+
+    STATE = State
+    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
+    setup_from_dict = staticmethod(Setup.from_dict)
 
     def __init__(self, rules: RuleConfig, num_players: int) -> None:
         """An undealt game (``Game.new`` deals one); ValueError if the rules refuse the table."""
-        self._bind(Setup.of(rules, num_players))
-        self.state = State.fresh(self.setup)
-        self._legal: list[int] | None = None
-        self._legal_set: frozenset[int] | None = None
-        self._fits: list[int] | None = None
+        setup = Setup.of(rules, num_players)
+        self._attach(setup, State.fresh(setup))
 
-    def _bind(self, setup: Setup) -> None:
-        """Take the static half; its facts are also bound here, for speed (they never change)."""
-        self.setup = setup
+    def _attach(self, setup: Setup, state: State) -> None:
+        """Take the setup and position; the setup's facts are also bound here, for speed (they
+        never change)."""
+        super()._attach(setup, state)
         self.rules: RuleConfig = setup.rules
         self.num_players: int = setup.num_players
         self.layout: ActionLayout = setup.layout
         self.points: tuple[int, ...] = setup.points
+        self._fits: list[int] | None = None
 
-    @classmethod
-    def from_state(cls, setup: Setup, state: State) -> Game:
-        """A game over this setup and position (the position is used as is, not copied)."""
-        game = cls.__new__(cls)
-        game._bind(setup)
-        game.state = state
-        game._legal = game._legal_set = game._fits = None
-        return game
+    # ------------------------------------------------------------------ the position's fields
+    # Each reads (and writes) ``game.state.<field>``; the fields are declared in ``state.py``.
+
+    round = state_field("round", "the round being played (its contract and deal size)")
+    round_index = state_field("round_index", "position of ``round`` in ``rules.rounds``")
+    dealer = state_field("dealer", "the seat that dealt this round")
+    current = state_field("current", "the seat in turn")
+    phase = state_field("phase", "what the position awaits (``Phase``)")
+    asked = state_field("asked", "in a claim window, the seat whose answer is awaited")
+    claim_queue = state_field("claim_queue", "in a claim window, the seats still to be asked")
+    hands = state_field("hands", "each seat's hand as counts per card type")
+    hand_sizes = state_field("hand_sizes", "cards in each hand")
+    stock = state_field("stock", "the face-down stock, top card last")
+    discard = state_field("discard", "the discard pile, top card last")
+    table = state_field("table", "the melds laid down this round, in order")
+    laid_down = state_field("laid_down", "whether each seat has laid its contract down")
+    laid_down_turn = state_field("laid_down_turn", "the turn each seat laid down at, or -1")
+    scores = state_field("scores", "cumulative points per seat")
+    turn = state_field("turn", "turns completed (discards) this round")
+    claims = state_field("claims", "claims each seat has made this round")
+    known = state_field("known", "cards each seat is publicly known to hold")
+    seen_discards = state_field("seen_discards", "counts of every card discarded face up")
+    round_history = state_field("round_history", "one entry per scored round")
+    last_action = state_field("last_action", "each seat's latest action id this round")
+    moves = state_field("moves", "actions applied in the whole game")
+    joker_moved = state_field("joker_moved", "the player in turn has moved a joker (003)")
+    jokers_owed = state_field("jokers_owed", "swapped jokers still to lay off (004)")
+    rng = state_field("rng", "this round's generator")
+    deal_seeds = state_field("deal_seeds", "one deal seed per round")
+    public_log = state_field("public_log", "the round's public actions")
 
     # ------------------------------------------------------------------ construction
 
@@ -144,13 +171,7 @@ class Game:
         seed: int | None = None,
     ) -> Game:
         """A new game with the first round dealt; the same seed deals the same cards."""
-        if seed is not None:
-            try:
-                seed = operator.index(
-                    seed
-                )  # any integer kind (numpy's too); 1.5 or "7" are refused
-            except TypeError:
-                raise ValueError(f"seed {seed!r} must be an integer or None") from None
+        seed = as_seed(seed)
         game = cls(resolve_rules(rules), num_players)
         master = random.Random(seed)
         # One seed per round, drawn up front: a round's cards never depend on how many shuffles
@@ -181,14 +202,10 @@ class Game:
         self._fits = None  # the cached lay-off targets belonged to the last round's table
         self._invalidate()
 
-    def _invalidate(self) -> None:
-        self._legal = None
-        self._legal_set = None
-
     # ------------------------------------------------------------------ the static half
 
     # ``rules``, ``num_players``, ``layout`` (the action ids) and ``points`` (of each card type
-    # left in a hand) are bound by ``_bind``.
+    # left in a hand) are bound by ``_attach``.
 
     @property
     def num_actions(self) -> int:
@@ -247,32 +264,14 @@ class Game:
 
     # ------------------------------------------------------------------ legal actions
 
-    def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat to act, in increasing order (empty when over).
-
-        A new list each call: the caller may change it without touching the game's cache.
-        """
-        return self._legal_ids().copy()
-
-    def _legal_ids(self) -> list[int]:
-        """The cached legal ids (shared: never hand this list out).
-
-        Per kind of the phase: its candidates (one helper each) that pass its ``CHECKS``.
-        """
-        if self._legal is None:
-            legal: list[int] = []
-            for once, candidates, each in _PLANS[self.state.phase]:
-                if all(check.holds(self, ()) for check in once):
-                    legal += self._filter(candidates(self), each) if each else candidates(self)
-            legal.sort()
-            self._legal = legal
-        return self._legal
-
-    def is_legal(self, action: int) -> bool:
-        """Whether an action id is legal now."""
-        if self._legal_set is None:
-            self._legal_set = frozenset(self._legal_ids())
-        return action in self._legal_set
+    def _compute_legal(self) -> list[int]:
+        """Per kind of the phase: its candidates (one helper each) that pass its ``CHECKS``."""
+        legal: list[int] = []
+        for once, candidates, each in _PLANS[self.state.phase]:
+            if all(check.holds(self, ()) for check in once):
+                legal += self._filter(candidates(self), each) if each else candidates(self)
+        legal.sort()
+        return legal
 
     def _filter(self, ids: list[int], checks: tuple[Check, ...]) -> list[int]:
         """The ids that pass the ``EACH`` checks that apply here."""
@@ -304,18 +303,18 @@ class Game:
 
     def _discard_ids(self) -> list[int]:
         """A discard of every card type held."""
-        hand = self._hand()
+        hand = self.hand_in_turn()
         return [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
 
     def _layoff_ids(self) -> list[int]:
         """Every lay-off the hand allows onto every table meld (``melds.layoff_options``)."""
-        return [a for m in range(len(self.state.table)) for a in self._layoff_ids_on(m)]
+        return [a for m in range(len(self.state.table)) for a in self.layoff_ids_on(m)]
 
-    def _layoff_ids_on(self, m: int) -> list[int]:
+    def layoff_ids_on(self, m: int) -> list[int]:
         meld = self.state.table[m]
         own = meld.owner == self.state.current
         ids = []
-        for card, end in layoff_options(meld, self._hand(), self.rules, own):
+        for card, end in layoff_options(meld, self.hand_in_turn(), self.rules, own):
             if card != JOKER:
                 slot = card
             elif meld.kind == TRIO:
@@ -327,7 +326,7 @@ class Game:
 
     def _swap_ids(self) -> list[int]:
         """A swap for every joker on the table whose natural is in hand (``melds.swap_targets``)."""
-        hand = self._hand()
+        hand = self.hand_in_turn()
         swap = self.layout.swap
         return [
             swap(m, c)
@@ -336,7 +335,7 @@ class Game:
             if hand[c]
         ]
 
-    def _movejoker_ids(self) -> list[int]:
+    def movejoker_ids(self) -> list[int]:
         """003: the end joker of each own run of 5+ cards to a free end of every other run."""
         table = self.state.table
         move = self.layout.move
@@ -353,7 +352,7 @@ class Game:
                     )
         return ids
 
-    def _hand(self) -> list[int]:
+    def hand_in_turn(self) -> list[int]:
         return self.state.hands[self.state.current]
 
     def _movable_joker_end(self, m: int) -> str | None:
@@ -366,25 +365,25 @@ class Game:
 
     # ------------------------------------------------------------------ conditions (see CHECKS)
 
-    def _size(self) -> int:
+    def hand_size_in_turn(self) -> int:
         return self.state.hand_sizes[self.state.current]
 
-    def _down(self) -> bool:
+    def laid_down_in_turn(self) -> bool:
         return self.state.laid_down[self.state.current]
 
-    def _has_contract(self) -> bool:
+    def has_contract_in_hand(self) -> bool:
         trios, runs = self.contract
-        return has_contract(self._hand(), trios, runs, self.rules)
+        return has_contract(self.hand_in_turn(), trios, runs, self.rules)
 
-    def _discard_allowed(self, card: int) -> bool:
+    def discard_allowed(self, card: int) -> bool:
         """004: a seat not yet down may not discard a card that fits a table meld, unless every
         card it holds does."""
-        if not self.rules.discard_restriction or self._down() or not self.state.table:
+        if not self.rules.discard_restriction or self.laid_down_in_turn() or not self.state.table:
             return True
         fits = self.fitting_counts()
         if not fits[card]:
             return True
-        hand = self._hand()
+        hand = self.hand_in_turn()
         return all(fits[c] for c in range(NUM_TYPES) if hand[c])
 
     def _joker_room(self) -> tuple[bool, int]:
@@ -398,7 +397,7 @@ class Game:
                 room += NUM_RANKS - len(meld.cards)
         return trio, room
 
-    def _owed_jokers_stay_placeable(self, kind: str, args: tuple) -> bool:
+    def owed_jokers_stay_placeable(self, kind: str, args: tuple) -> bool:
         """004: after this swap or lay-off, every joker taken by a swap can still be laid off.
 
         A joker goes on any trio, or on a free end of a run (a run holds at most 13 cards), and
@@ -407,7 +406,7 @@ class Game:
         """
         if not self.rules.swapped_joker_laid_off:
             return True
-        size = self._size()
+        size = self.hand_size_in_turn()
         owed = self.state.jokers_owed
         trio, room = self._joker_room()
         if kind == "swap":
@@ -421,35 +420,27 @@ class Game:
                 owed = max(0, owed - 1)
         return owed == 0 or (size - owed >= 1 and (trio or room >= owed))
 
-    def _melds_exist(self, *melds: int) -> bool:
+    def melds_exist(self, *melds: int) -> bool:
         return all(m < len(self.state.table) for m in melds)
 
-    def _missing_meld(self, *melds: int) -> str:
+    def missing_meld(self, *melds: int) -> str:
         m = next(m for m in melds if m >= len(self.state.table))
         return f"meld {m} does not exist (the table has {len(self.state.table)})"
 
-    def _meld_text(self, m: int) -> str:
+    def meld_text(self, m: int) -> str:
         meld = self.state.table[m]
         return f"{meld.kind} {format_cards(meld.cards)}"
 
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, action: int) -> None:
-        """Apply a legal action; ValueError naming the action and why if it is illegal."""
-        try:
-            action = operator.index(action)  # ints and numpy integers; 2.5 or "2" are refused
-        except TypeError:
-            raise ValueError(f"action {action!r} is not an integer id") from None
-        if not self.is_legal(action):
-            raise ValueError(self._illegal_reason(action))
+    def _perform(self, action: int) -> None:
+        """``GameBase.apply`` checked the action: record it publicly, then its effect."""
         s = self.state
         kind, *args = self.layout.decode(action)
         actor = self.actor
         # The public record first, while the discard pile still shows what the action saw.
         s.public_log.note(actor, kind, args, s.discard[-1] if s.discard else NO_CARD)
         s.last_action[actor] = action
-        s.moves += 1
-        self._invalidate()
         EFFECTS[kind](self, *args)
 
     def _do_draw(self) -> None:
@@ -532,7 +523,9 @@ class Game:
     def _do_laydown(self) -> None:
         trios, runs = self.contract
         s = self.state
-        self._lay_down(best_laydown(self._hand(), trios, runs, self.rules, s.table, s.current))
+        self._lay_down(
+            best_laydown(self.hand_in_turn(), trios, runs, self.rules, s.table, s.current)
+        )
 
     def _lay_down(self, melds: list[Meld] | None) -> None:
         """Move the melds from the hand of the player in turn to the table."""
@@ -653,25 +646,8 @@ class Game:
         return f"{head}: not legal now"  # unreachable while CHECKS and CANDIDATES agree (tested)
 
     # ------------------------------------------------------------------ copies and JSON
-
-    def clone(self) -> Game:
-        """An independent copy (the generator too)."""
-        game = Game.from_state(self.setup, self.state.clone())
-        game._legal = list(self._legal) if self._legal is not None else None
-        return game
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable dict that ``from_dict`` restores exactly."""
-        return {**self.setup.to_dict(), **self.state.to_dict()}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Restore a game from ``to_dict``; ValueError with the reason if it is malformed."""
-        setup, state = load(data)
-        game = cls.from_state(setup, state)
-        if not game.is_over and not game.legal_actions():
-            fail(f"seat {game.actor} has no legal action in phase {state.phase!r}")
-        return game
+    # ``clone``, ``to_dict`` and ``from_dict`` are ``GameBase``'s: the setup's keys and the
+    # state's declared fields; loading runs ``state_check.CHECKS``.
 
     def __repr__(self) -> str:
         s = self.state
@@ -680,194 +656,6 @@ class Game:
             f"phase={s.phase}, current={s.current})"
         )
 
-
-# ============================================================================ the rules of each kind
-#
-# ``CHECKS[kind]`` lists, in order, the conditions an action of that kind must meet, each with the
-# words that explain a refusal. ``ONCE`` checks depend on the position only and are tested once
-# before the kind's candidates are listed; ``EACH`` checks are tested on every candidate; ``ARGS``
-# checks hold for every candidate by construction (the card is held, the meld exists, the card
-# fits: the candidate helpers list only those) and so are tested only to explain a refusal. A test
-# walks positions and checks that every legal action passes every check and every other one fails
-# one, so the explanations cannot drift from the rules.
-
-ONCE, EACH, ARGS = "once", "each", "args"
-
-
-@dataclass(frozen=True)
-class Check:
-    """One condition of RULES.md on an action, and the refusal that names it."""
-
-    holds: Callable[[Game, tuple], bool]  # (game, the action's arguments) -> met?
-    why: Callable[[Game, tuple], str]  # the refusal, after "illegal action N ('text') ...: "
-    scope: str  # ONCE, EACH or ARGS (above)
-    # EACH checks only: whether the rule applies at all here (else every candidate passes).
-    active: Callable[[Game], bool] = lambda g: True
-
-
-def _seat(g: Game) -> int:
-    return g.state.current
-
-
-def _card_of(kind: str, args: tuple) -> int:
-    """The card an action takes out of the hand (a lay-off's joker slots are the joker)."""
-    card = args[0]
-    return JOKER if kind == "layoff" and card >= SLOT_JOKER else card
-
-
-def _held(kind: str) -> Check:
-    return Check(
-        lambda g, a: g._hand()[_card_of(kind, a)] > 0,
-        lambda g, a: f"{card_to_str(_card_of(kind, a))} is not in seat {_seat(g)}'s hand",
-        ARGS,
-    )
-
-
-def _down_before(kind: str) -> Check:
-    return Check(
-        lambda g, a: g._down(), lambda g, a: f"seat {_seat(g)} must lay down before {kind}", ONCE
-    )
-
-
-_NO_JOKERS_OWED = Check(
-    lambda g, a: not g.state.jokers_owed,
-    lambda g, a: (
-        f"seat {_seat(g)} must first lay off the joker(s) taken by a swap this turn "
-        f"({g.state.jokers_owed} left; {g.rules.name} rules)"
-    ),
-    ONCE,
-)
-_MELD_EXISTS = Check(lambda g, a: g._melds_exist(a[1]), lambda g, a: g._missing_meld(a[1]), ARGS)
-
-CHECKS: dict[str, tuple[Check, ...]] = {
-    "draw": (),
-    "take": (
-        Check(lambda g, a: bool(g.state.discard), lambda g, a: "the discard pile is empty", ONCE),
-    ),
-    "claim": (),
-    "pass": (),
-    "laydown": (
-        Check(
-            lambda g, a: not g._down(),
-            lambda g, a: f"seat {_seat(g)} has already laid down this round",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g._has_contract(),
-            lambda g, a: "the hand holds no {} trio(s) + {} run(s) leaving a card in hand".format(
-                *g.contract
-            ),
-            ONCE,
-        ),
-    ),
-    "close": (
-        _NO_JOKERS_OWED,
-        Check(lambda g, a: g._down(), lambda g, a: f"seat {_seat(g)} has not laid down", ONCE),
-        Check(
-            lambda g, a: g._size() == 1,
-            lambda g, a: (
-                f"closing needs exactly one card in hand, seat {_seat(g)} holds {g._size()}"
-            ),
-            ONCE,
-        ),
-    ),
-    "discard": (
-        _NO_JOKERS_OWED,
-        _held("discard"),
-        Check(
-            lambda g, a: g._size() >= 2,
-            lambda g, a: "the last card cannot be discarded, it must be closed",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g._discard_allowed(a[0]),
-            lambda g, a: (
-                f"{card_to_str(a[0])} fits a meld on the table and the {g.rules.name} rules "
-                "forbid discarding it before laying down"
-            ),
-            EACH,
-            lambda g: g.rules.discard_restriction,
-        ),
-    ),
-    "layoff": (
-        _held("layoff"),
-        _down_before("layoff"),
-        _MELD_EXISTS,
-        Check(
-            lambda g, a: g._size() >= 2,
-            lambda g, a: "a lay-off must leave one card in hand",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.layout.layoff(a[1], a[0]) in g._layoff_ids_on(a[1]),
-            lambda g, a: f"that card does not fit meld {a[1]} ({g._meld_text(a[1])})",
-            ARGS,
-        ),
-        Check(
-            lambda g, a: g._owed_jokers_stay_placeable("layoff", a),
-            lambda g, a: (
-                "after it the joker(s) taken by a swap could no longer be laid off this turn "
-                f"({g.rules.name} rules)"
-            ),
-            EACH,
-            lambda g: g.rules.swapped_joker_laid_off,
-        ),
-    ),
-    "swap": (
-        _held("swap"),
-        _down_before("swap"),
-        _MELD_EXISTS,
-        Check(
-            lambda g, a: g.rules.joker_rule == "swap",
-            lambda g, a: f"the {g.rules.name} rules shift jokers, they do not swap them",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.state.table[a[1]].kind == RUN or not g.rules.swap_run_jokers_only,
-            lambda g, a: f"the {g.rules.name} rules let only a run's jokers be swapped",
-            EACH,
-            lambda g: g.rules.swap_run_jokers_only,
-        ),
-        Check(
-            lambda g, a: a[0] in swap_targets(g.state.table[a[1]]),
-            lambda g, a: f"no joker of meld {a[1]} stands for {card_to_str(a[0])}",
-            ARGS,
-        ),
-        Check(
-            lambda g, a: g._owed_jokers_stay_placeable("swap", a),
-            lambda g, a: (
-                f"the joker taken could not be laid off this turn, as the {g.rules.name} rules "
-                "require (it needs a free place on the table and a card left in hand)"
-            ),
-            EACH,
-            lambda g: g.rules.swapped_joker_laid_off,
-        ),
-    ),
-    "movejoker": (
-        _down_before("movejoker"),
-        Check(
-            lambda g, a: g._melds_exist(a[0], a[1]), lambda g, a: g._missing_meld(a[0], a[1]), ARGS
-        ),
-        Check(
-            lambda g, a: g.rules.joker_rule == "shift",
-            lambda g, a: "only the continental_us rules move jokers between runs",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: not g.state.joker_moved,  # one joker move per turn, so every turn ends
-            lambda g, a: f"seat {_seat(g)} has already moved a joker this turn (one per turn)",
-            ONCE,
-        ),
-        Check(
-            lambda g, a: g.layout.move(*a) in g._movejoker_ids(),
-            lambda g, a: (
-                f"meld {a[0]} must be seat {_seat(g)}'s own run of 5+ cards with a joker at an "
-                f"end, and meld {a[1]} another run with room at its {a[2]} end"
-            ),
-            ARGS,
-        ),
-    ),
-}
 
 # Each kind's candidate ids (see the helpers in ``Game``); the kinds each phase offers.
 CANDIDATES: dict[str, Callable[[Game], list[int]]] = {
@@ -880,7 +668,7 @@ CANDIDATES: dict[str, Callable[[Game], list[int]]] = {
     "discard": Game._discard_ids,
     "layoff": Game._layoff_ids,
     "swap": Game._swap_ids,
-    "movejoker": Game._movejoker_ids,
+    "movejoker": Game.movejoker_ids,
 }
 KINDS_OF_PHASE: dict[Phase, tuple[str, ...]] = {
     phase: tuple(kind for kind, of in PHASE_OF_KIND.items() if of == phase) for phase in Phase
@@ -913,18 +701,6 @@ EFFECTS: dict[str, Callable[..., None]] = {
     "swap": Game._do_swap,
     "movejoker": Game._do_movejoker,
 }
-
-
-def _state_field(name: str) -> property:
-    # attrgetter reads ``game.state.<name>`` in C: these properties are read on every step.
-    get = operator.attrgetter(f"state.{name}")
-    return property(get, doc=f"``state.{name}``: the position's field (read-only; see ``State``).")
-
-
-# Every position field stays readable as ``game.<field>`` (``game.hands``, ``game.phase``, ...);
-# the engine itself reads and writes ``game.state``.
-for _name in FIELD_NAMES:
-    setattr(Game, _name, _state_field(_name))
 
 
 __all__ = [

@@ -16,35 +16,51 @@ relate fields to each other (cards conserved, a claim window that makes sense) a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
-from enum import StrEnum
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, NoReturn
+from typing import Any
 
 from continental_env.actions import ActionLayout, layout_for
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, from_counts
+from continental_env.kernel import GamePhase, StateBase
 from continental_env.melds import RUN, TRIO, Meld
 from continental_env.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.rules import PRESETS, RuleConfig, deck_counts, points_table
+from continental_env.state_fields import (
+    CardCounts,
+    CardCountsPerSeat,
+    Cards,
+    Codec,
+    Count,
+    Derived,
+    Flag,
+    PerSeat,
+    PhaseCodec,
+    Rng,
+    Seat,
+    SeatList,
+    Seeds,
+    card_list,
+    declare,
+    default_per_seat,
+    default_to,
+    fail,
+    fresh_counts_per_seat,
+    fresh_per_seat,
+    ints_per_seat,
+    is_int,
+    own_hand_only,
+    stock_size_only,
+)
 
 
-class Phase(StrEnum):
+class Phase(GamePhase):
     """What the position awaits; each value is the JSON string (and compares equal to it)."""
 
     DRAW = "draw"  # the player in turn draws from the stock or takes the discard
     CLAIM = "claim"  # the asked seat answers whether it claims the declined discard
     PLAY = "play"  # the player in turn lays down, lays off, swaps, discards or closes
     GAME_OVER = "game_over"  # the last round is scored
-
-    def __repr__(self) -> str:
-        # Messages quote a phase as its JSON string ('draw'), as they did when phases were str.
-        return repr(self.value)
-
-
-def fail(message: str) -> NoReturn:
-    """Refuse a state being loaded: one ``ValueError`` naming the field and the problem."""
-    raise ValueError(f"malformed game state: {message}")
 
 
 # ============================================================================ the static half
@@ -75,6 +91,11 @@ class Setup:
     def num_actions(self) -> int:
         """Size of the action space of this table."""
         return self.layout.num_actions
+
+    @property
+    def num_deals(self) -> int:
+        """Deals in one game: one per round of the rules."""
+        return len(self.rules.rounds)
 
     @property
     def points(self) -> tuple[int, ...]:
@@ -140,69 +161,8 @@ class Setup:
 
 
 # ============================================================================ field codecs
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _card_list(raw: Any, where: str) -> list[int]:
-    if not isinstance(raw, list):
-        fail(f"{where} must be a list of card strings")
-    try:
-        return [card_from_str(c) for c in raw]
-    except (ValueError, AttributeError) as exc:
-        fail(f"{where}: {exc}")
-
-
-def _count_cards(raw: Any, where: str) -> list[int]:
-    counts = [0] * NUM_TYPES
-    for c in _card_list(raw, where):
-        counts[c] += 1
-    return counts
-
-
-def _counts_text(counts: Sequence[int]) -> list[str]:
-    return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
-
-
-class Codec:
-    """How one ``State`` field is copied, written to JSON and read back (shape checked).
-
-    The default is an immutable scalar written as itself; ``load`` refuses a bad value through
-    ``fail`` naming the field.
-    """
-
-    def copy(self, value: Any) -> Any:
-        return value
-
-    def dump(self, value: Any) -> Any:
-        return value
-
-    def load(self, raw: Any, name: str, setup: Setup) -> Any:
-        return raw
-
-    def load_field(self, raw: Any, name: str, setup: Setup, loaded: dict[str, Any]) -> Any:
-        """``load``, for a codec that also needs the fields read before it (``loaded``)."""
-        return self.load(raw, name, setup)
-
-
-class Count(Codec):
-    """A non-negative int."""
-
-    def load(self, raw: Any, name: str, setup: Setup) -> int:
-        if not _is_int(raw) or raw < 0:
-            fail(f"{name!r} must be a non-negative int, got {raw!r}")
-        return raw
-
-
-class Flag(Codec):
-    """True or false."""
-
-    def load(self, raw: Any, name: str, setup: Setup) -> bool:
-        if not isinstance(raw, bool):
-            fail(f"{name!r} must be a bool, got {raw!r}")
-        return raw
+# The generic codecs (counts, seats, piles, card multisets, the generator) are the kernel's;
+# these are the contract game's own.
 
 
 class RoundNumber(Codec):
@@ -210,108 +170,9 @@ class RoundNumber(Codec):
 
     def load(self, raw: Any, name: str, setup: Setup) -> int:
         rounds = setup.rules.rounds
-        if not _is_int(raw) or raw not in rounds:
+        if not is_int(raw) or raw not in rounds:
             fail(f"round {raw!r} is not one of the rules' rounds {rounds}")
         return raw
-
-
-class Seat(Codec):
-    """A seat ``0 .. P-1`` (or null when ``nullable``)."""
-
-    def __init__(self, nullable: bool = False) -> None:
-        self.nullable = nullable
-
-    def load(self, raw: Any, name: str, setup: Setup) -> int | None:
-        if raw is None and self.nullable:
-            return None
-        if not _is_int(raw) or not 0 <= raw < setup.num_players:
-            null = " or null" if self.nullable else ""
-            fail(f"{name!r} must be a seat 0..{setup.num_players - 1}{null}, got {raw!r}")
-        return raw
-
-
-class PhaseCodec(Codec):
-    """A ``Phase``, written as its string."""
-
-    def dump(self, value: Phase) -> str:
-        return value.value
-
-    def load(self, raw: Any, name: str, setup: Setup) -> Phase:
-        if raw not in tuple(Phase):
-            fail(f"unknown phase {raw!r}")
-        return Phase(raw)
-
-
-class FlatList(Codec):
-    """A list of immutable entries: copied and written as a new list."""
-
-    def copy(self, value: list) -> list:
-        return list(value)
-
-    def dump(self, value: list) -> list:
-        return list(value)
-
-
-class SeatList(FlatList):
-    """A list of seats (checked against the rest of the state in ``state_check``)."""
-
-    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
-        if not isinstance(raw, list):
-            fail(f"{name!r} must be a list of seats, got {raw!r}")
-        return list(raw)
-
-
-class PerSeat(FlatList):
-    """One scalar per seat; ``kind`` names what each entry must be, ``ok`` tests it."""
-
-    def __init__(self, kind: str, ok: Callable[[Any, Setup], bool]) -> None:
-        self.kind = kind
-        self.ok = ok
-
-    def load(self, raw: Any, name: str, setup: Setup) -> list:
-        p = setup.num_players
-        if not isinstance(raw, list) or len(raw) != p:
-            fail(f"{name!r} must be a list with one entry per seat ({p})")
-        if not all(self.ok(v, setup) for v in raw):
-            kind = self.kind.format(last=setup.num_actions - 1)
-            fail(f"{name!r} entries must be {kind}, got {raw!r}")
-        return list(raw)
-
-
-class Cards(FlatList):
-    """A pile of cards in order (top last), written as card strings."""
-
-    def dump(self, value: list[int]) -> list[str]:
-        return [card_to_str(c) for c in value]
-
-    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
-        return _card_list(raw, name)
-
-
-class CardCounts(FlatList):
-    """A multiset of cards as counts per card type, written as sorted card strings."""
-
-    def dump(self, value: list[int]) -> list[str]:
-        return _counts_text(value)
-
-    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
-        return _count_cards(raw, name)
-
-
-class CardCountsPerSeat(Codec):
-    """One multiset of cards per seat."""
-
-    def copy(self, value: list[list[int]]) -> list[list[int]]:
-        return [list(v) for v in value]
-
-    def dump(self, value: list[list[int]]) -> list[list[str]]:
-        return [_counts_text(v) for v in value]
-
-    def load(self, raw: Any, name: str, setup: Setup) -> list[list[int]]:
-        p = setup.num_players
-        if not isinstance(raw, list) or len(raw) != p:
-            fail(f"{name!r} must hold one list per seat ({p})")
-        return [_count_cards(cards, f"{name}[{seat}]") for seat, cards in enumerate(raw)]
 
 
 class Melds(Codec):
@@ -334,9 +195,9 @@ class Melds(Codec):
         if not isinstance(m, dict) or not {"owner", "kind", "cards"} <= set(m):
             fail(f"{where} needs owner, kind and cards")
         owner = m["owner"]
-        if m["kind"] not in (TRIO, RUN) or not _is_int(owner) or not 0 <= owner < setup.num_players:
+        if m["kind"] not in (TRIO, RUN) or not is_int(owner) or not 0 <= owner < setup.num_players:
             fail(f"{where} has a bad kind or owner")
-        cards = _card_list(m["cards"], where)
+        cards = card_list(m["cards"], where)
         try:
             return Meld.build(owner, m["kind"], cards, setup.rules)
         except ValueError as exc:
@@ -366,35 +227,13 @@ class RoundHistory(Codec):
             expected = rounds[i] if i < len(rounds) else "none"
             fail(f"{where} is round {entry['round']!r}, expected {expected}")
         pts, closer, turns = entry["points"], entry["closer"], entry["turns"]
-        if not isinstance(pts, list) or len(pts) != p or not all(map(_is_int, pts)):
+        if not isinstance(pts, list) or len(pts) != p or not all(map(is_int, pts)):
             fail(f"{where}['points'] must be {p} integers")
-        if closer is not None and (not _is_int(closer) or not 0 <= closer < p):
+        if closer is not None and (not is_int(closer) or not 0 <= closer < p):
             fail(f"{where}['closer'] must be a seat or null, got {closer!r}")
-        if not _is_int(turns) or turns < 0:
+        if not is_int(turns) or turns < 0:
             fail(f"{where}['turns'] must be a non-negative int")
         return dict(entry, points=list(pts))
-
-
-class Rng(Codec):
-    """A ``random.Random``, written as its state ``[version, [ints], gauss]``."""
-
-    def copy(self, value: random.Random) -> random.Random:
-        rng = random.Random()
-        rng.setstate(value.getstate())
-        return rng
-
-    def dump(self, value: random.Random) -> list:
-        version, state, gauss = value.getstate()
-        return [version, list(state), gauss]
-
-    def load(self, raw: Any, name: str, setup: Setup) -> random.Random:
-        try:
-            version, state, gauss = raw
-            rng = random.Random()
-            rng.setstate((version, tuple(state), gauss))
-        except (TypeError, ValueError) as exc:
-            fail(f"{name}: {exc}")
-        return rng
 
 
 class HiddenRandom(random.Random):
@@ -425,16 +264,6 @@ class HiddenRandom(random.Random):
 
 HIDDEN_RNG = HiddenRandom(0)
 HIDDEN_RNG._sealed = True
-
-
-class Seeds(FlatList):
-    """One deal seed per round of the rules."""
-
-    def load(self, raw: Any, name: str, setup: Setup) -> list[int]:
-        n = len(setup.rules.rounds)
-        if not isinstance(raw, list) or len(raw) != n or not all(map(_is_int, raw)):
-            fail(f"{name!r} must be a list of {n} ints, one per round")
-        return list(raw)
 
 
 # Kinds whose entry shows a card, may show one (a draw over an empty pile shows none), or never do.
@@ -469,7 +298,7 @@ class PublicLogCodec(Codec):
             if not isinstance(entry, list) or len(entry) != 3:
                 fail(f"{where} must be [seat, kind, card or null], got {entry!r}")
             seat, kind, card = entry
-            if not _is_int(seat) or not 0 <= seat < p:
+            if not is_int(seat) or not 0 <= seat < p:
                 fail(f"{where}: seat {seat!r} is not a seat 0..{p - 1}")
             if kind not in KINDS:
                 fail(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
@@ -488,53 +317,7 @@ class PublicLogCodec(Codec):
         return PublicLog.restore(key, items, p)
 
 
-class Derived(FlatList):
-    """A list not written to JSON: recomputed from the other fields when loading."""
-
-    def __init__(self, compute: Callable[[dict[str, Any]], Any]) -> None:
-        self.compute = compute
-
-
 # ============================================================================ the position
-
-Fresh = Callable[[Setup], Any]  # a field's value in a new game (and, if per round, at each deal)
-Default = Callable[[dict[str, Any], Setup], Any]  # JSON value of an optional key left out
-Redact = Callable[[Any, int, "State"], Any]  # what a seat may see of a field
-
-
-def _spec(
-    codec: Codec,
-    fresh: Fresh,
-    *,
-    per_round: bool = False,
-    default: Default | None = None,
-    redact: Redact | None = None,
-) -> dict[str, Any]:
-    """A ``State`` field's declaration (its ``metadata``).
-
-    ``codec``: copy, JSON and checks; ``fresh``: its value before the first deal; ``per_round``:
-    it restarts at every deal; ``default``: the JSON value of a left-out key (None: required);
-    ``redact``: what a seat may see of it (None: public).
-    """
-    return {
-        "codec": codec,
-        "fresh": fresh,
-        "per_round": per_round,
-        "default": default,
-        "redact": redact,
-    }
-
-
-def _per_seat(value: Any) -> Fresh:
-    return lambda setup: [value] * setup.num_players
-
-
-def _counts_per_seat(setup: Setup) -> list[list[int]]:
-    return [[0] * NUM_TYPES for _ in range(setup.num_players)]
-
-
-def _json_per_seat(value: Any) -> Default:
-    return lambda loaded, setup: [value] * setup.num_players
 
 
 def _seeds_from_rng(loaded: dict[str, Any], setup: Setup) -> list[int]:
@@ -544,235 +327,147 @@ def _seeds_from_rng(loaded: dict[str, Any], setup: Setup) -> list[int]:
     return [derive.getrandbits(64) for _ in setup.rules.rounds]
 
 
-def _own_hand_only(hands: list[list[int]], seat: int, state: State) -> list[list[int]]:
-    # Another seat's hand shows only the cards it is publicly known to hold.
-    return [list(h if s == seat else state.known[s]) for s, h in enumerate(hands)]
+def _round_index_of_round(loaded: dict[str, Any], setup: Setup) -> int:
+    return setup.rules.rounds.index(loaded["round"])
+
+
+def _queue_of_asked(loaded: dict[str, Any], setup: Setup) -> list[int]:
+    return [] if loaded["asked"] is None else [loaded["asked"]]
+
+
+def _hidden_rng(rng: random.Random, seat: int, state: Any) -> random.Random:
+    return HIDDEN_RNG
+
+
+def _hidden_seeds(seeds: list[int], seat: int, state: Any) -> list[int]:
+    return [0] * len(seeds)
 
 
 def _is_action(value: Any, setup: Setup) -> bool:
-    return value is None or (_is_int(value) and 0 <= value < setup.num_actions)
+    return value is None or (is_int(value) and 0 <= value < setup.num_actions)
 
 
 @dataclass(eq=False)
-class State:
+class State(StateBase):
     """One position of a contract game; JSON keys are the field names (DESIGN.md)."""
 
     # The round being played (1..7: its contract and deal size); the last one once over.
-    round: int = field(metadata=_spec(RoundNumber(), lambda s: s.rules.rounds[0]))
+    round: int = field(metadata=declare(RoundNumber(), lambda s: s.rules.rounds[0]))
     # Position of ``round`` in ``rules.rounds``; ``len(rules.rounds)`` once the game is over.
-    round_index: int = field(
-        metadata=_spec(
-            Count(), lambda s: 0, default=lambda loaded, s: s.rules.rounds.index(loaded["round"])
-        )
-    )
+    round_index: int = field(metadata=declare(Count(), lambda s: 0, default=_round_index_of_round))
     # The seat that dealt this round (seat i % players deals the i-th round).
-    dealer: int = field(metadata=_spec(Seat(), lambda s: 0, per_round=True))
+    dealer: int = field(metadata=declare(Seat(), lambda s: 0, per_round=True))
     # The seat in turn (it draws, plays, discards).
-    current: int = field(metadata=_spec(Seat(), lambda s: 0, per_round=True))
+    current: int = field(metadata=declare(Seat(), lambda s: 0, per_round=True))
     # What the position awaits (``Phase``).
-    phase: Phase = field(metadata=_spec(PhaseCodec(), lambda s: Phase.DRAW, per_round=True))
+    phase: Phase = field(metadata=declare(PhaseCodec(Phase), lambda s: Phase.DRAW, per_round=True))
     # In a claim window, the seat whose answer is awaited; else null.
-    asked: int | None = field(metadata=_spec(Seat(nullable=True), lambda s: None, per_round=True))
+    asked: int | None = field(metadata=declare(Seat(nullable=True), lambda s: None, per_round=True))
     # In a claim window, the seats still to be asked, the asked seat first; else empty.
     claim_queue: list[int] = field(
-        metadata=_spec(
-            SeatList(),
-            lambda s: [],
-            per_round=True,
-            default=lambda loaded, s: [] if loaded["asked"] is None else [loaded["asked"]],
-        )
+        metadata=declare(SeatList(), lambda s: [], per_round=True, default=_queue_of_asked)
     )
     # Each seat's hand as counts per card type.
     hands: list[list[int]] = field(
-        metadata=_spec(CardCountsPerSeat(), _counts_per_seat, per_round=True, redact=_own_hand_only)
+        metadata=declare(
+            CardCountsPerSeat(), fresh_counts_per_seat, per_round=True, redact=own_hand_only
+        )
     )
     # Cards in each hand (the sums of ``hands``; public).
     hand_sizes: list[int] = field(
-        metadata=_spec(
-            Derived(lambda loaded: [sum(h) for h in loaded["hands"]]), _per_seat(0), per_round=True
+        metadata=declare(
+            Derived(lambda loaded: [sum(h) for h in loaded["hands"]]),
+            fresh_per_seat(0),
+            per_round=True,
         )
     )
     # The face-down stock, top card last (hidden: a seat sees only its size).
     stock: list[int] = field(
-        metadata=_spec(
-            Cards(), lambda s: [], per_round=True, redact=lambda v, seat, st: [0] * len(v)
-        )
+        metadata=declare(Cards(), lambda s: [], per_round=True, redact=stock_size_only)
     )
     # The face-up discard pile, top card last (a closing card goes on it face down).
-    discard: list[int] = field(metadata=_spec(Cards(), lambda s: [], per_round=True))
+    discard: list[int] = field(metadata=declare(Cards(), lambda s: [], per_round=True))
     # The melds laid down this round, in order (action ids name them by this index).
-    table: list[Meld] = field(metadata=_spec(Melds(), lambda s: [], per_round=True))
+    table: list[Meld] = field(metadata=declare(Melds(), lambda s: [], per_round=True))
     # Whether each seat has laid its contract down this round.
     laid_down: list[bool] = field(
-        metadata=_spec(
-            PerSeat("bool", lambda v, s: isinstance(v, bool)), _per_seat(False), per_round=True
+        metadata=declare(
+            PerSeat("bool", lambda v, s: isinstance(v, bool)), fresh_per_seat(False), per_round=True
         )
     )
     # The turn (``turn`` then) at which each seat laid down, -1 if not yet (one-turn bonus).
     laid_down_turn: list[int] = field(
-        metadata=_spec(
-            PerSeat("int", lambda v, s: _is_int(v)),
-            _per_seat(-1),
-            per_round=True,
-            default=_json_per_seat(-1),
+        metadata=declare(
+            ints_per_seat(), fresh_per_seat(-1), per_round=True, default=default_per_seat(-1)
         )
     )
     # Cumulative points per seat (the sums of ``round_history``'s points).
-    scores: list[int] = field(metadata=_spec(PerSeat("int", lambda v, s: _is_int(v)), _per_seat(0)))
+    scores: list[int] = field(metadata=declare(ints_per_seat(), fresh_per_seat(0)))
     # Turns completed (discards) this round.
-    turn: int = field(
-        metadata=_spec(Count(), lambda s: 0, per_round=True, default=lambda loaded, s: 0)
-    )
+    turn: int = field(metadata=declare(Count(), lambda s: 0, per_round=True, default=default_to(0)))
     # Claims each seat has made this round (capped by ``max_claims_per_round``).
     claims: list[int] = field(
-        metadata=_spec(
-            PerSeat("int", lambda v, s: _is_int(v)),
-            _per_seat(0),
-            per_round=True,
-            default=_json_per_seat(0),
+        metadata=declare(
+            ints_per_seat(), fresh_per_seat(0), per_round=True, default=default_per_seat(0)
         )
     )
     # Cards each seat is publicly known to hold (taken or claimed discards, swapped jokers).
     known: list[list[int]] = field(
-        metadata=_spec(
-            CardCountsPerSeat(), _counts_per_seat, per_round=True, default=_json_per_seat([])
+        metadata=declare(
+            CardCountsPerSeat(), fresh_counts_per_seat, per_round=True, default=default_per_seat([])
         )
     )
-    # Counts of every card discarded face up this round.
+    # Counts of every card discarded face up this round (the up-card included).
     seen_discards: list[int] = field(
-        metadata=_spec(
-            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=lambda loaded, s: []
+        metadata=declare(
+            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_to([])
         )
     )
     # One entry per scored round, in order.
     round_history: list[dict[str, Any]] = field(
-        metadata=_spec(RoundHistory(), lambda s: [], default=lambda loaded, s: [])
+        metadata=declare(RoundHistory(), lambda s: [], default=default_to([]))
     )
     # Each seat's latest action id this round, or null.
     last_action: list[int | None] = field(
-        metadata=_spec(
+        metadata=declare(
             PerSeat("null or action ids 0..{last}", _is_action),
-            _per_seat(None),
+            fresh_per_seat(None),
             per_round=True,
-            default=_json_per_seat(None),
+            default=default_per_seat(None),
         )
     )
     # Actions applied in the whole game.
-    moves: int = field(metadata=_spec(Count(), lambda s: 0, default=lambda loaded, s: 0))
+    moves: int = field(metadata=declare(Count(), lambda s: 0, default=default_to(0)))
     # 003: the player in turn has made this turn's one joker move.
     joker_moved: bool = field(
-        metadata=_spec(Flag(), lambda s: False, per_round=True, default=lambda loaded, s: False)
+        metadata=declare(Flag(), lambda s: False, per_round=True, default=default_to(False))
     )
     # 004: jokers taken by swaps this turn that must still be laid off before discarding.
     jokers_owed: int = field(
-        metadata=_spec(Count(), lambda s: 0, per_round=True, default=lambda loaded, s: 0)
+        metadata=declare(Count(), lambda s: 0, per_round=True, default=default_to(0))
     )
     # This round's generator: its deal and any re-formed stock (hidden).
     rng: random.Random = field(
-        metadata=_spec(Rng(), lambda s: random.Random(), redact=lambda v, seat, st: HIDDEN_RNG)
+        metadata=declare(Rng(), lambda s: random.Random(), redact=_hidden_rng)
     )
     # One seed per round, drawn from the game's seed at creation (hidden: they fix the deals).
     deal_seeds: list[int] = field(
-        metadata=_spec(
-            Seeds(),
+        metadata=declare(
+            Seeds(lambda s: s.num_deals, "one per round"),
             lambda s: [],
             default=_seeds_from_rng,
-            redact=lambda v, seat, st: [0] * len(v),
+            redact=_hidden_seeds,
         )
     )
     # The round's public actions with the card each showed (``public_log.PublicLog``; public).
     # Emptied at each deal, fed by ``Game.apply``; a state written before it existed starts empty.
     public_log: PublicLog = field(
-        metadata=_spec(
-            PublicLogCodec(), lambda s: PublicLog(), per_round=True, default=lambda loaded, s: []
+        metadata=declare(
+            PublicLogCodec(), lambda s: PublicLog(), per_round=True, default=default_to([])
         )
     )
 
-    # ------------------------------------------------------------------ generated operations
 
-    @classmethod
-    def required_keys(cls) -> list[str]:
-        """JSON keys ``from_dict`` cannot do without."""
-        return [f.name for f in _STORED if f.metadata["default"] is None]
-
-    @classmethod
-    def fresh(cls, setup: Setup) -> State:
-        """The position of a game not yet dealt."""
-        return cls(**{f.name: f.metadata["fresh"](setup) for f in fields(cls)})
-
-    def reset_round(self, setup: Setup) -> None:
-        """Every per-round field back to its fresh value (the deal then fills them)."""
-        for f in _PER_ROUND:
-            setattr(self, f.name, f.metadata["fresh"](setup))
-
-    def clone(self) -> State:
-        """An independent copy (the generator too)."""
-        return State(**{f.name: f.metadata["codec"].copy(getattr(self, f.name)) for f in _FIELDS})
-
-    def redacted(self, seat: int) -> State:
-        """A copy holding only what ``seat`` may see: hidden fields emptied (sizes kept).
-
-        A hidden field is never copied: its redacted value is built from the original (a
-        seat's view is taken at every decision, and cloning the generator only to replace it
-        was most of its cost).
-        """
-        mine = self.__dict__
-        out = State.__new__(State)
-        values = out.__dict__
-        for name, copy, redact in _COPY_PLAN:
-            value = mine[name]
-            if redact is not None:
-                values[name] = redact(value, seat, self)
-            elif copy is None:
-                values[name] = value
-            else:
-                values[name] = copy(value)
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON form: one key per stored field."""
-        return {
-            f.name: f.metadata["codec"].dump(getattr(self, f.name))
-            for f in _FIELDS
-            if not isinstance(f.metadata["codec"], Derived)
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], setup: Setup) -> State:
-        """Read every field (shape checks only; ``state_check`` relates them)."""
-        missing = [name for name in cls.required_keys() if name not in data]
-        if missing:
-            fail(f"missing fields {missing}")
-        loaded: dict[str, Any] = {}
-        for f in _FIELDS:
-            meta = f.metadata
-            codec = meta["codec"]
-            if isinstance(codec, Derived):
-                loaded[f.name] = codec.compute(loaded)
-                continue
-            raw = data[f.name] if f.name in data else meta["default"](loaded, setup)
-            loaded[f.name] = codec.load_field(raw, f.name, setup, loaded)
-        return cls(**loaded)
-
-
-_FIELDS = fields(State)
-
-
-def _copier(codec: Codec) -> Callable[[Any], Any] | None:
-    """The codec's ``copy`` as the cheapest callable: None for an immutable value, ``list.copy``
-    (in C) for a flat list, else the codec's own method."""
-    kind = type(codec).copy
-    if kind is Codec.copy:
-        return None
-    if kind is FlatList.copy:
-        return list.copy
-    return codec.copy
-
-
-# (name, copy or None, redact or None) per field: what a seat's redacted copy does with each.
-_COPY_PLAN = tuple((f.name, _copier(f.metadata["codec"]), f.metadata["redact"]) for f in _FIELDS)
-_STORED = tuple(f for f in _FIELDS if not isinstance(f.metadata["codec"], Derived))
-_PER_ROUND = tuple(f for f in _FIELDS if f.metadata["per_round"])
-FIELD_NAMES = tuple(f.name for f in _FIELDS)
+FIELD_NAMES = State.field_names()
 
 __all__ = ["FIELD_NAMES", "Phase", "Setup", "State", "fail"]

@@ -7,50 +7,48 @@ to each other, one rule of the game each. Every refusal is one ``ValueError`` st
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str
+from continental_env.kernel import Check, check_history_recorded, load_state
+from continental_env.public_log import KINDS
 from continental_env.rules import deck_counts
-from continental_env.state import FIELD_NAMES, Phase, Setup, State, fail
+from continental_env.state import Phase, Setup, State
+from continental_env.state_fields import fail
 
 
 def load(data: Any) -> tuple[Setup, State]:
     """The setup and position of a ``Game.to_dict`` dict, every field and relation checked."""
-    try:
-        return _load(data)
-    except ValueError:
-        raise
-    except (TypeError, KeyError, IndexError, AttributeError) as exc:
-        # A field of the wrong shape that the checks did not foresee.
-        raise ValueError(f"malformed game state: {type(exc).__name__}: {exc}") from None
-
-
-def _load(data: Any) -> tuple[Setup, State]:
-    if not isinstance(data, dict):
-        fail("expected a dict")
-    missing = [k for k in ("num_players", *State.required_keys()) if k not in data]
-    if missing:
-        fail(f"missing fields {missing}")
-    setup = Setup.from_dict(data)
-    state = State.from_dict(data, setup)
-    given = {name for name in FIELD_NAMES if name in data}
-    for check in CHECKS:
-        check(state, setup, given)
-    return setup, state
-
-
-Check = Callable[[State, Setup, set[str]], None]
+    return load_state(data, Setup.from_dict, State, CHECKS)
 
 
 def check_round_index(state: State, setup: Setup, given: set[str]) -> None:
-    """``round_index`` points at ``round`` (past the last round once the game is over)."""
+    """``round_index`` points at ``round``; past the last round exactly when the game is over."""
     rounds = setup.rules.rounds
     idx = state.round_index
-    over = state.phase == Phase.GAME_OVER and idx == len(rounds)
+    over = state.phase == Phase.GAME_OVER
+    if over != (idx == len(rounds)):
+        fail(
+            f"'phase' {state.phase.value!r} does not match round_index {idx!r}: the game is over "
+            f"exactly when all {len(rounds)} rounds are scored"
+        )
     at = idx - 1 if over else idx
     if not 0 <= at < len(rounds) or rounds[at] != state.round:
         fail(f"round_index {idx!r} does not match round {state.round}")
+
+
+def check_dealer(state: State, setup: Setup, given: set[str]) -> None:
+    """In a live round the seat in turn follows the dealer by the turns played (a claim never
+    moves the turn): ``current == (dealer + 1 + turn) % players``."""
+    if state.phase == Phase.GAME_OVER:
+        return
+    p = setup.num_players
+    expected = (state.dealer + 1 + state.turn) % p
+    if state.current != expected:
+        fail(
+            f"'dealer' {state.dealer} does not fit 'current' {state.current} after {state.turn} "
+            f"turns (the seat in turn would be {expected})"
+        )
 
 
 def check_claim_window(state: State, setup: Setup, given: set[str]) -> None:
@@ -102,7 +100,8 @@ def check_known(state: State, setup: Setup, given: set[str]) -> None:
 
 
 def check_history(state: State, setup: Setup, given: set[str]) -> None:
-    """When given, the round history holds the rounds played and adds up to the scores."""
+    """When given, the round history holds the rounds played and adds up to the scores (a
+    saved game gives it: see ``check_history_recorded``)."""
     if "round_history" not in given:
         return
     history = state.round_history
@@ -117,8 +116,9 @@ def check_history(state: State, setup: Setup, given: set[str]) -> None:
 def check_jokers(state: State, setup: Setup, given: set[str]) -> None:
     """003's joker move and 004's owed jokers belong to the play step of a seat laid down."""
     play = state.phase == Phase.PLAY
-    if state.joker_moved and not play:
-        fail("'joker_moved' must be a bool, true only in the play phase")
+    if state.joker_moved and not (play or state.phase == Phase.GAME_OVER):
+        # A close after a joker move ends the game with the flag still set.
+        fail(f"'joker_moved' is true only in the play phase, not in {state.phase.value!r}")
     owed = state.jokers_owed
     seat = state.current
     if owed and not (
@@ -162,17 +162,62 @@ def check_hands_hold_cards(state: State, setup: Setup, given: set[str]) -> None:
         fail(f"seats {empty} hold no cards in a live round")
 
 
+def check_seen_discards(state: State, setup: Setup, given: set[str]) -> None:
+    """Once recorded (not empty), the discards seen this round include every card of a live
+    discard pile: each got there face up. (They count discards, so a card discarded again after
+    the stock was re-formed counts twice.)"""
+    seen = state.seen_discards
+    if state.phase == Phase.GAME_OVER or not any(seen):
+        return  # a hand-built position may leave it out
+    pile = [0] * NUM_TYPES
+    for c in state.discard:
+        pile[c] += 1
+    missing = [c for c in range(NUM_TYPES) if pile[c] > seen[c]]
+    if missing:
+        fail(f"'seen_discards' lacks {card_to_str(missing[0])}, which lies on the discard pile")
+
+
+_DISCARD, _TAKE, _CLAIM = (KINDS.index(k) for k in ("discard", "take", "claim"))
+
+
+def check_public_log(state: State, setup: Setup, given: set[str]) -> None:
+    """The round's log agrees with the discards seen: every card it shows discarded, taken or
+    claimed was seen discarded, and no card more often than it was seen. (The seen discards may
+    hold more: the up-card, and discards before a log began, in a position built by hand or
+    saved before the log existed.)"""
+    if "public_log" not in given or state.phase == Phase.GAME_OVER:
+        return
+    seen = state.seen_discards
+    discarded = [0] * NUM_TYPES
+    for i, (_seat, kind, card) in enumerate(state.public_log.items):
+        if kind in (_TAKE, _CLAIM, _DISCARD) and seen[card] < 1:
+            fail(f"public_log[{i}] shows {card_to_str(card)}, never seen discarded")
+        if kind == _DISCARD:
+            discarded[card] += 1
+    extra = [c for c in range(NUM_TYPES) if discarded[c] > seen[c]]
+    if extra:
+        c = extra[0]
+        fail(
+            f"'public_log' records {discarded[c]} discards of {card_to_str(c)} but "
+            f"'seen_discards' holds {seen[c]}"
+        )
+
+
 # In order: the first failing check names the problem. (That the seat to act has a legal action
 # is checked by ``Game.from_dict`` on the built game.)
 CHECKS: tuple[Check, ...] = (
     check_round_index,
+    check_dealer,
     check_claim_window,
     check_claim_queue,
     check_known,
+    check_history_recorded("round_history"),
     check_history,
     check_jokers,
     check_cards_conserved,
     check_hands_hold_cards,
+    check_seen_discards,
+    check_public_log,
 )
 
 __all__ = ["CHECKS", "load", "may_claim"]

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any
 
 from continental_env.cards import (
     JOKER,
@@ -57,15 +56,28 @@ from continental_env.cards import (
     format_cards,
     suit_of,
 )
+from continental_env.fifteen.state import (
+    DISCARD_BASE,
+    DRAW,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_ACTIONS,
+    OUT,
+    OUT_BASE,
+    TAKE,
+    Phase,
+    Setup,
+    State,
+    decks_for,
+)
+from continental_env.fifteen.state_check import CHECKS as LOAD_CHECKS
+from continental_env.fifteen.state_check import LABEL, target_reached
+from continental_env.kernel import GameBase, as_seed, state_field
 from continental_env.melds import can_go_out, going_out, going_out_discards
 
-DRAW, TAKE, OUT = 0, 1, 2
-DISCARD_BASE = 3
-OUT_BASE = DISCARD_BASE + NUM_TYPES  # 56
-NUM_ACTIONS = OUT_BASE + NUM_TYPES  # 109
-HAND_SIZE = 15
-PHASES = ("draw", "play", "game_over")
-MIN_PLAYERS, MAX_PLAYERS = 2, 12
+PHASES = tuple(Phase)  # the phases, each equal to its JSON string
+DRAW_PHASE, PLAY_PHASE, GAME_OVER = Phase
 
 # Payments (RULES 2.4), collected by the winner from each opponent.
 PAY_WIN = 1
@@ -74,13 +86,6 @@ PAY_FIRST_TURN = 7
 PAY_DEALT = 10  # first turn, without drawing (instead of PAY_FIRST_TURN)
 PAY_NO_JOKER = 10
 PAY_ONE_SUIT = 10
-
-
-def decks_for(num_players: int) -> int:
-    """Decks (each with one joker) for a table: 2 up to 5 players, 3 up to 8, 4 up to 12."""
-    if num_players <= 5:
-        return 2
-    return 3 if num_players <= 8 else 4
 
 
 def payment(cards: list[int] | tuple[int, ...], first_turn: bool, drew: bool) -> dict[str, int]:
@@ -131,9 +136,13 @@ def action_from_str(text: str) -> int:
     raise ValueError(f"unknown action {text!r}: expected draw, take, out, 'discard C' or 'out C'")
 
 
-class Game:
+class Game(GameBase):
     """One game of the fifteen-card game. Build it with ``Game.new``; see the module docstring."""
 
+    STATE = State
+    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
+    LABEL = LABEL
+    setup_from_dict = staticmethod(Setup.from_dict)
     num_actions = NUM_ACTIONS
 
     def __init__(
@@ -144,30 +153,39 @@ class Game:
         max_turns_per_hand: int = 200,
         max_hands: int = 100,
     ) -> None:
-        _check_options(num_players, target, hands, max_turns_per_hand, max_hands)
-        self.num_players = num_players
-        self.target = target
-        self.hand_limit = hands
-        self.max_turns_per_hand = max_turns_per_hand
-        self.max_hands = max_hands
-        self.decks = decks_for(num_players)
-        self.rng = random.Random()  # this hand's generator: its deal and re-formed stocks
-        self.deal_seeds: list[int] = []
-        self.hand_index = 0  # 0-based index of the hand being played (hands played, when over)
-        self.dealer = 0
-        self.current = 0
-        self.phase = "draw"
-        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
-        self.stock: list[int] = []
-        self.discard: list[int] = []
-        self.scores = [0] * num_players
-        self.turn = 0  # discards in this hand
-        self.has_played = [False] * num_players  # completed a turn in this hand
-        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(num_players)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.hand_history: list[dict[str, Any]] = []
-        self.moves = 0  # actions applied in the whole game
-        self._legal: list[int] | None = None
+        """An undealt game (``Game.new`` deals one); ValueError for options it refuses."""
+        setup = Setup(num_players, target, hands, max_turns_per_hand, max_hands)
+        self._attach(setup, State.fresh(setup))
+
+    def _attach(self, setup: Setup, state: State) -> None:
+        """Take the setup and position; the options are also bound here (they never change)."""
+        super()._attach(setup, state)
+        self.num_players: int = setup.num_players
+        self.target: int | None = setup.target
+        self.hand_limit: int | None = setup.hand_limit
+        self.max_turns_per_hand: int = setup.max_turns_per_hand
+        self.max_hands: int = setup.max_hands
+        self.decks: int = setup.decks
+
+    # ------------------------------------------------------------------ the position's fields
+    # Each reads and writes ``game.state.<field>``; the fields are declared in ``state.py``.
+
+    hand_index = state_field("hand_index", "0-based index of the hand being played", True)
+    dealer = state_field("dealer", "the seat that dealt this hand", True)
+    current = state_field("current", "the seat in turn", True)
+    phase = state_field("phase", "what the position awaits (``Phase``)", True)
+    hands = state_field("hands", "each seat's hand as counts per card type", True)
+    stock = state_field("stock", "the face-down stock, top card last", True)
+    discard = state_field("discard", "the face-up discard pile, top card last", True)
+    scores = state_field("scores", "each seat's running total of chips", True)
+    turn = state_field("turn", "discards in this hand", True)
+    has_played = state_field("has_played", "whether each seat has completed a turn", True)
+    known = state_field("known", "cards each seat is publicly known to hold", True)
+    seen_discards = state_field("seen_discards", "counts of every card discarded face up", True)
+    hand_history = state_field("hand_history", "one record per hand played", True)
+    moves = state_field("moves", "actions applied in the whole game", True)
+    deal_seeds = state_field("deal_seeds", "one deal seed per possible hand", True)
+    rng = state_field("rng", "this hand's generator", True)
 
     # ------------------------------------------------------------------ construction
 
@@ -182,25 +200,19 @@ class Game:
         max_hands: int = 100,
     ) -> Game:
         """A new game with the first hand dealt; the same seed deals the same cards."""
-        if seed is not None:
-            try:
-                seed = operator.index(seed)  # any integer kind: int, numpy integers
-            except TypeError:
-                raise ValueError(f"seed {seed!r} must be an integer or None") from None
+        seed = as_seed(seed)
         game = cls(num_players, target, hands, max_turns_per_hand, max_hands)
         master = random.Random(seed)
         # One seed per possible hand, drawn up front: a hand's cards never depend on how many
         # shuffles earlier hands used, so duplicate deals stay identical in every hand.
-        game.deal_seeds = [master.getrandbits(64) for _ in range(game.hands_cap)]
+        game.state.deal_seeds = [master.getrandbits(64) for _ in range(game.hands_cap)]
         game._deal()
         return game
 
     @property
     def hands_cap(self) -> int:
         """The most hands this game can last."""
-        if self.hand_limit is None:
-            return self.max_hands
-        return min(self.hand_limit, self.max_hands)
+        return self.setup.hands_cap
 
     @property
     def max_game_length(self) -> int:
@@ -213,53 +225,51 @@ class Game:
         return 2 * self.max_turns_per_hand * self.hands_cap
 
     def _deal(self) -> None:
+        s = self.state
         p = self.num_players
-        self.rng = random.Random(self.deal_seeds[self.hand_index])
+        s.reset_round(self.setup)
+        s.rng = random.Random(s.deal_seeds[s.hand_index])
         deck = [c for c in range(NUM_NATURALS) for _ in range(self.decks)]
         deck += [JOKER] * self.decks
-        self.rng.shuffle(deck)
-        self.dealer = self.hand_index % p
-        self.hands = [[0] * NUM_TYPES for _ in range(p)]
+        s.rng.shuffle(deck)
+        s.dealer = s.hand_index % p
         for seat in range(p):
             for c in deck[len(deck) - HAND_SIZE :]:
-                self.hands[seat][c] += 1
+                s.hands[seat][c] += 1
             del deck[len(deck) - HAND_SIZE :]
-        self.discard = [deck.pop()]  # the up-card; the top of a pile is its last element
-        self.stock = deck
-        self.turn = 0
-        self.has_played = [False] * p
-        self.known = [[0] * NUM_TYPES for _ in range(p)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.seen_discards[self.discard[-1]] += 1
-        self.current = (self.dealer + 1) % p
-        self.phase = "draw"
-        self._legal = None
+        s.discard = [deck.pop()]  # the up-card; the top of a pile is its last element
+        s.stock = deck
+        s.seen_discards[s.discard[-1]] += 1
+        s.current = (s.dealer + 1) % p
+        self._invalidate()
 
     # ------------------------------------------------------------------ queries
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self.phase == "game_over"
+        return self.state.phase == GAME_OVER
 
     @property
     def actor(self) -> int | None:
         """The seat whose action the state awaits (None when the game is over)."""
-        return None if self.phase == "game_over" else self.current
+        s = self.state
+        return None if s.phase == GAME_OVER else s.current
 
     def hand_cards(self, seat: int) -> list[int]:
         """Sorted card ids in a seat's hand."""
-        hand = self.hands[seat]
+        hand = self.state.hands[seat]
         return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
 
     def hand_size(self, seat: int) -> int:
         """Cards in a seat's hand."""
-        return sum(self.hands[seat])
+        return sum(self.state.hands[seat])
 
     def winners(self) -> list[int]:
         """Seats with the highest total (ties share)."""
-        best = max(self.scores)
-        return [s for s, v in enumerate(self.scores) if v == best]
+        scores = self.state.scores
+        best = max(scores)
+        return [s for s, v in enumerate(scores) if v == best]
 
     def action_to_str(self, action: int) -> str:
         """Text form of an action id, e.g. ``"out 7H"``."""
@@ -271,63 +281,44 @@ class Game:
 
     # ------------------------------------------------------------------ legal actions
 
-    def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat to act, in increasing order (empty when over).
-
-        A new list each call: the caller may change it without touching the game's cache.
-        """
-        return self._legal_ids().copy()
-
-    def _legal_ids(self) -> list[int]:
-        """The cached legal ids (shared: never hand this list out)."""
-        if self._legal is None:
-            if self.phase == "draw":
-                self._legal = self._draw_legal_actions()
-            elif self.phase == "play":
-                self._legal = self._play_legal_actions()
-            else:
-                self._legal = []
-        return self._legal
+    def _compute_legal(self) -> list[int]:
+        """The legal ids of the phase (``GameBase`` caches them)."""
+        phase = self.state.phase
+        if phase == DRAW_PHASE:
+            return self._draw_legal_actions()
+        if phase == PLAY_PHASE:
+            return self._play_legal_actions()
+        return []
 
     def _draw_legal_actions(self) -> list[int]:
+        s = self.state
         legal = [DRAW]
-        if self.discard:
+        if s.discard:
             legal.append(TAKE)
-        seat = self.current
-        if not self.has_played[seat] and can_go_out(self.hands[seat]):
+        seat = s.current
+        if not s.has_played[seat] and can_go_out(s.hands[seat]):
             legal.append(OUT)
         return legal
 
     def _play_legal_actions(self) -> list[int]:
-        hand = self.hands[self.current]
+        hand = self.state.hands[self.state.current]
         legal = [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
         legal += [OUT_BASE + c for c in going_out_discards(hand)]
         return legal
 
-    def is_legal(self, action: int) -> bool:
-        """Whether an action id is legal now."""
-        return action in self._legal_ids()
-
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, action: int) -> None:
-        """Apply a legal action; ValueError naming the action and why if it is illegal."""
-        try:
-            action = operator.index(action)  # ints and numpy integers; 2.5 or "2" are refused
-        except TypeError:
-            raise ValueError(f"action {action!r} is not an integer id") from None
-        if not self.is_legal(action):
-            raise ValueError(self._illegal_reason(action))
-        self.moves += 1
-        self._legal = None
-        seat = self.current
+    def _perform(self, action: int) -> None:
+        """``GameBase.apply`` checked the action: its effect."""
+        s = self.state
+        seat = s.current
         if action == DRAW:
             self._do_draw(seat)
         elif action == TAKE:
-            card = self.discard.pop()
-            self.hands[seat][card] += 1
-            self.known[seat][card] += 1
-            self.phase = "play"
+            card = s.discard.pop()
+            s.hands[seat][card] += 1
+            s.known[seat][card] += 1
+            s.phase = PLAY_PHASE
         elif action == OUT:
             self._go_out(seat, drew=False)
         elif action < OUT_BASE:
@@ -335,45 +326,48 @@ class Game:
         else:
             card = action - OUT_BASE
             self._remove(seat, card)
-            self.discard.append(card)
-            self.seen_discards[card] += 1
+            s.discard.append(card)
+            s.seen_discards[card] += 1
             self._go_out(seat, drew=True, discarded=card)
 
     def _do_draw(self, seat: int) -> None:
-        if not self.stock and len(self.discard) > 1:
+        s = self.state
+        if not s.stock and len(s.discard) > 1:
             # RULES 2.3: the up-card stays as the discard pile, the rest becomes the stock.
-            top = self.discard.pop()
-            self.stock = self.discard
-            self.rng.shuffle(self.stock)
-            self.discard = [top]
-        if not self.stock:
+            top = s.discard.pop()
+            s.stock = s.discard
+            s.rng.shuffle(s.stock)
+            s.discard = [top]
+        if not s.stock:
             self._end_hand(None, "stock")
             return
-        self.hands[seat][self.stock.pop()] += 1
-        self.phase = "play"
+        s.hands[seat][s.stock.pop()] += 1
+        s.phase = PLAY_PHASE
 
     def _remove(self, seat: int, card: int) -> None:
-        self.hands[seat][card] -= 1
-        if self.known[seat][card]:
-            self.known[seat][card] -= 1
+        s = self.state
+        s.hands[seat][card] -= 1
+        if s.known[seat][card]:
+            s.known[seat][card] -= 1
 
     def _do_discard(self, seat: int, card: int) -> None:
+        s = self.state
         self._remove(seat, card)
-        self.discard.append(card)
-        self.seen_discards[card] += 1
-        self.has_played[seat] = True
-        self.turn += 1
-        if self.turn >= self.max_turns_per_hand:
+        s.discard.append(card)
+        s.seen_discards[card] += 1
+        s.has_played[seat] = True
+        s.turn += 1
+        if s.turn >= self.max_turns_per_hand:
             self._end_hand(None, "turn_limit")
             return
-        self.current = (seat + 1) % self.num_players
-        self.phase = "draw"
+        s.current = (seat + 1) % self.num_players
+        s.phase = DRAW_PHASE
 
     def _go_out(self, seat: int, drew: bool, discarded: int | None = None) -> None:
         cards = self.hand_cards(seat)
-        melds = going_out(self.hands[seat])
+        melds = going_out(self.state.hands[seat])
         assert melds is not None  # legal_actions offered it
-        pay = payment(cards, first_turn=not self.has_played[seat], drew=drew)
+        pay = payment(cards, first_turn=not self.state.has_played[seat], drew=drew)
         self._end_hand(seat, "out", pay, melds, discarded)
 
     def _end_hand(
@@ -384,31 +378,31 @@ class Game:
         melds: list[list[int]] | None = None,
         discarded: int | None = None,
     ) -> None:
+        s = self.state
         p = self.num_players
         chips = [0] * p
         if winner is not None and pay is not None:
-            for s in range(p):
-                chips[s] = pay["total"] * (p - 1) if s == winner else -pay["total"]
-        for s in range(p):
-            self.scores[s] += chips[s]
-        self.hand_history.append(
+            for seat in range(p):
+                chips[seat] = pay["total"] * (p - 1) if seat == winner else -pay["total"]
+        for seat in range(p):
+            s.scores[seat] += chips[seat]
+        s.hand_history.append(
             {
-                "hand": self.hand_index + 1,
-                "dealer": self.dealer,
+                "hand": s.hand_index + 1,
+                "dealer": s.dealer,
                 "winner": winner,
                 "end": end,
                 "chips": chips,
                 "payment": dict(pay) if pay else None,
                 "melds": [format_cards(m) for m in melds] if melds else None,
                 "discarded": None if discarded is None else card_to_str(discarded),
-                "turns": self.turn,
+                "turns": s.turn,
             }
         )
-        self.hand_index += 1
-        reached = self.target is not None and max(self.scores) >= self.target
-        if reached or self.hand_index >= self.hands_cap:
-            self.phase = "game_over"
-            self._legal = []
+        s.hand_index += 1
+        if target_reached(s, self.setup) or s.hand_index >= self.hands_cap:
+            s.phase = GAME_OVER
+            self._invalidate()
             return
         self._deal()
 
@@ -419,129 +413,56 @@ class Game:
             text = action_to_str(action)
         except ValueError as exc:
             return f"illegal action: {exc}"
-        head = f"illegal action {action} ({text!r}) in phase {self.phase!r}"
-        if self.phase == "game_over":
+        s = self.state
+        head = f"illegal action {action} ({text!r}) in phase {s.phase!r}"
+        if s.phase == GAME_OVER:
             return f"{head}: the game is over"
-        seat = self.current
-        if action in (DRAW, TAKE, OUT) and self.phase != "draw":
+        if action in (DRAW, TAKE, OUT) and s.phase != DRAW_PHASE:
             return f"{head}: {text!r} is only legal at the start of a turn, before discarding"
-        if action >= DISCARD_BASE and self.phase != "play":
+        if action >= DISCARD_BASE and s.phase != PLAY_PHASE:
             return f"{head}: draw or take a card first"
+        return f"{head}: {self._rule_broken(action, text)}"
+
+    def _rule_broken(self, action: int, text: str) -> str:
+        """Why an action of the right phase is illegal."""
+        s = self.state
+        seat = s.current
         if action == TAKE:
-            return f"{head}: the discard pile is empty"
+            return "the discard pile is empty"
         if action == OUT:
-            if self.has_played[seat]:
-                return f"{head}: going out without drawing is only allowed on a first turn"
-            return f"{head}: seat {seat}'s 15 cards do not go out as 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
+            if s.has_played[seat]:
+                return "going out without drawing is only allowed on a first turn"
+            return f"seat {seat}'s 15 cards do not go out as 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
         card = (action - DISCARD_BASE) % NUM_TYPES
-        if not self.hands[seat][card]:
-            return f"{head}: {card_to_str(card)} is not in seat {seat}'s hand"
-        return f"{head}: the other 15 cards do not go out as 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
+        if not s.hands[seat][card]:
+            return f"{card_to_str(card)} is not in seat {seat}'s hand"
+        return "the other 15 cards do not go out as 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
 
     # ------------------------------------------------------------------ copies and JSON
-
-    def clone(self) -> Game:
-        """An independent copy (the generator too)."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        g.deal_seeds = list(self.deal_seeds)
-        g.hands = [list(h) for h in self.hands]
-        g.stock = list(self.stock)
-        g.discard = list(self.discard)
-        g.scores = list(self.scores)
-        g.has_played = list(self.has_played)
-        g.known = [list(k) for k in self.known]
-        g.seen_discards = list(self.seen_discards)
-        g.hand_history = [_copy_record(r) for r in self.hand_history]
-        g._legal = list(self._legal) if self._legal is not None else None
-        return g
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable dict that ``from_dict`` restores exactly."""
-        version, state, gauss = self.rng.getstate()
-
-        def cards(counts: list[int]) -> list[str]:
-            return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
-
-        return {
-            "game": "fifteen",
-            "num_players": self.num_players,
-            "options": {
-                "target": self.target,
-                "hands": self.hand_limit,
-                "max_turns_per_hand": self.max_turns_per_hand,
-                "max_hands": self.max_hands,
-            },
-            "hand_index": self.hand_index,
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": self.phase,
-            "hands": [cards(h) for h in self.hands],
-            "stock": [card_to_str(c) for c in self.stock],
-            "discard": [card_to_str(c) for c in self.discard],
-            "scores": list(self.scores),
-            "turn": self.turn,
-            "has_played": list(self.has_played),
-            "known": [cards(k) for k in self.known],
-            "seen_discards": cards(self.seen_discards),
-            "hand_history": [_copy_record(r) for r in self.hand_history],
-            "moves": self.moves,
-            "deal_seeds": list(self.deal_seeds),
-            "rng": [version, list(state), gauss],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Restore a game from ``to_dict``; one ValueError with the reason if it is malformed."""
-        from continental_env.fifteen.state_check import load_state
-
-        return load_state(cls, data)
+    # ``clone``, ``to_dict`` and ``from_dict`` are ``GameBase``'s: the setup's keys and the
+    # state's declared fields; loading runs ``state_check.CHECKS``.
 
     def __repr__(self) -> str:
+        s = self.state
         return (
-            f"fifteen.Game(players={self.num_players}, hand={self.hand_index + 1}, "
-            f"phase={self.phase}, current={self.current}, scores={self.scores})"
+            f"fifteen.Game(players={self.num_players}, hand={s.hand_index + 1}, "
+            f"phase={s.phase}, current={s.current}, scores={s.scores})"
         )
-
-
-def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
-    out = dict(record)
-    out["chips"] = list(record["chips"])
-    if record.get("payment") is not None:
-        out["payment"] = dict(record["payment"])
-    if record.get("melds") is not None:
-        out["melds"] = list(record["melds"])
-    return out
-
-
-def _check_options(
-    num_players: Any, target: Any, hands: Any, max_turns_per_hand: Any, max_hands: Any
-) -> None:
-    def is_int(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
-    if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players={num_players!r}: the fifteen-card game seats 2..12")
-    if target is not None and (not is_int(target) or target < 1):
-        raise ValueError(f"target={target!r}: must be a positive int or None")
-    if hands is not None and (not is_int(hands) or hands < 1):
-        raise ValueError(f"hands={hands!r}: must be a positive int or None")
-    if not is_int(max_turns_per_hand) or max_turns_per_hand < 1:
-        raise ValueError(f"max_turns_per_hand={max_turns_per_hand!r}: must be a positive int")
-    if not is_int(max_hands) or max_hands < 1:
-        raise ValueError(f"max_hands={max_hands!r}: must be a positive int")
 
 
 __all__ = [
     "DISCARD_BASE",
     "DRAW",
+    "HAND_SIZE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "NUM_ACTIONS",
     "OUT",
     "OUT_BASE",
+    "PHASES",
     "TAKE",
     "Game",
+    "Phase",
     "action_from_str",
     "action_to_str",
     "decks_for",

@@ -14,38 +14,49 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
     header = (
         f"Fifteen-card Continental, hand {min(game.hand_index + 1, game.hands_cap)}  ({target})"
     )
-    lines = [header, "=" * len(header)]
-    if game.is_over:
-        lines.append("Game over. Winner(s): " + ", ".join(names[s] for s in game.winners()))
-    else:
-        step = "draw or take" if game.phase == "draw" else "discard or go out"
-        lines.append(f"{names[game.current]} in turn ({step})")
-        top = format_cards(game.discard[-1:]) or "(empty)"
-        lines.append(f"Stock: {len(game.stock)} cards   Up-card: {top}   Turn {game.turn}")
-    lines.append("")
+    lines = [header, "=" * len(header), *_status(game, names), ""]
     width = max(len(n) for n in names)
     for s in range(p):
         marker = ">" if not game.is_over and s == game.current else " "
         tag = "  (dealer)" if s == game.dealer else ""
-        if seat is None or s == seat:
-            hand = format_cards(game.hand_cards(s))
-        else:
-            known = [c for c in range(NUM_TYPES) for _ in range(game.known[s][c])]
-            hand = f"[{game.hand_size(s)} cards]"
-            if known:
-                hand += f" known: {format_cards(known)}"
+        hand = _hand_text(game, s, seat)
         lines.append(f"{marker} {names[s]:<{width}}  chips {game.scores[s]:>5}  {hand}{tag}")
     if game.hand_history:
-        last = game.hand_history[-1]
-        lines.append("")
-        if last["winner"] is None:
-            why = "the stock ran out" if last["end"] == "stock" else "the turn limit"
-            lines.append(f"Hand {last['hand']}: no winner ({why}); nobody pays")
-        else:
-            pay = last["payment"]
-            items = ", ".join(f"{k} {v}" for k, v in pay.items() if v and k != "total")
-            lines.append(
-                f"Hand {last['hand']}: {names[last['winner']]} went out with "
-                f"{' | '.join(last['melds'])}; {pay['total']} from each ({items})"
-            )
+        lines += ["", _last_hand(game.hand_history[-1], names)]
     return "\n".join(lines)
+
+
+def _status(game: Game, names: list[str]) -> list[str]:
+    """Who is in turn and what the table shows (or who won)."""
+    if game.is_over:
+        return ["Game over. Winner(s): " + ", ".join(names[s] for s in game.winners())]
+    step = "draw or take" if game.phase == "draw" else "discard or go out"
+    top = format_cards(game.discard[-1:]) or "(empty)"
+    return [
+        f"{names[game.current]} in turn ({step})",
+        f"Stock: {len(game.stock)} cards   Up-card: {top}   Turn {game.turn}",
+    ]
+
+
+def _hand_text(game: Game, s: int, seat: int | None) -> str:
+    """Seat ``s``'s hand as ``seat`` sees it (every hand when ``seat`` is None)."""
+    if seat is None or s == seat:
+        return format_cards(game.hand_cards(s))
+    known = [c for c in range(NUM_TYPES) for _ in range(game.known[s][c])]
+    hand = f"[{game.hand_size(s)} cards]"
+    if known:
+        hand += f" known: {format_cards(known)}"
+    return hand
+
+
+def _last_hand(last: dict, names: list[str]) -> str:
+    """How the last hand ended."""
+    if last["winner"] is None:
+        why = "the stock ran out" if last["end"] == "stock" else "the turn limit"
+        return f"Hand {last['hand']}: no winner ({why}); nobody pays"
+    pay = last["payment"]
+    items = ", ".join(f"{k} {v}" for k, v in pay.items() if v and k != "total")
+    return (
+        f"Hand {last['hand']}: {names[last['winner']]} went out with "
+        f"{' | '.join(last['melds'])}; {pay['total']} from each ({items})"
+    )

@@ -86,6 +86,39 @@ from continental_env.cards import (
     card_to_str,
     format_cards,
 )
+from continental_env.kernel import GameBase, as_seed, state_field
+from continental_env.knock.state import (
+    BUY,
+    COLOR,
+    COLOR_BASE,
+    CONTINENTAL,
+    CONTINENTAL_BASE,
+    DECKS,
+    DISCARD_BASE,
+    DRAW,
+    HAND_SIZE,
+    KNOCK,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_ACTIONS,
+    PASS,
+    RUMMY,
+    RUMMY_BASE,
+    TAKE,
+    Phase,
+    Setup,
+    State,
+    jokers_for,
+)
+from continental_env.knock.state_check import (
+    BUY_BACK_OVER,
+    ELIMINATED_OVER,
+    LABEL,
+    buy_back_total,
+    may_buy,
+    players_in,
+)
+from continental_env.knock.state_check import CHECKS as LOAD_CHECKS
 from continental_env.melds import (
     best_lays,
     color_discards,
@@ -98,34 +131,19 @@ from continental_env.melds import (
     rummy_discards,
 )
 
-DRAW, TAKE, KNOCK, RUMMY, COLOR, CONTINENTAL, BUY, PASS = range(8)
 WORDS = ("draw", "take", "knock", "rummy", "color", "continental", "buy", "pass")
-DISCARD_BASE = 8
-RUMMY_BASE = DISCARD_BASE + NUM_TYPES  # 61
-COLOR_BASE = RUMMY_BASE + NUM_TYPES  # 114
-CONTINENTAL_BASE = COLOR_BASE + NUM_TYPES  # 167
-NUM_ACTIONS = CONTINENTAL_BASE + NUM_TYPES  # 220
 CARD_ACTIONS = (("discard", DISCARD_BASE), ("rummy", RUMMY_BASE), ("color", COLOR_BASE))
 CARD_ACTIONS += (("continental", CONTINENTAL_BASE),)
-HAND_SIZE = 10
-DECKS = 2
-PHASES = ("draw", "play", "buy", "game_over")
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
+PHASES = tuple(Phase)  # the phases, each equal to its JSON string
+DRAW_PHASE, PLAY_PHASE, BUY_PHASE, GAME_OVER = Phase
 
 KNOCK_LIMIT = 5  # deadwood (aces 1) at most this to knock
-ELIMINATED_OVER = 100
-BUY_BACK_OVER = 80
 SPLIT_WITHIN = 10
 RUMMY_POINTS = -10
 COLOR_POINTS = -25
 JOKER_RUMMY = 3  # a rummy with this many jokers or more earns a knock bonus per joker
 # Bonuses in fifths of the stake: knock 0.2 S, rummy 0.4 S, color 0.8 S.
 BONUS_FIFTHS = {"knock": 1, "rummy": 2, "color": 4}
-
-
-def jokers_for(num_players: int) -> int:
-    """Jokers in the two decks: 4, or one per player at 5 and 6 players."""
-    return max(4, num_players)
 
 
 def bonus(kind: str, stake: int, jokers: int = 0) -> int:
@@ -176,9 +194,13 @@ def action_from_str(text: str) -> int:
     )
 
 
-class Game:
+class Game(GameBase):
     """One game of the knock game. Build it with ``Game.new``; see the module docstring."""
 
+    STATE = State
+    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
+    LABEL = LABEL
+    setup_from_dict = staticmethod(Setup.from_dict)
     num_actions = NUM_ACTIONS
 
     def __init__(
@@ -188,35 +210,43 @@ class Game:
         max_turns_per_hand: int = 200,
         max_hands: int = 100,
     ) -> None:
-        _check_options(num_players, stake, max_turns_per_hand, max_hands)
-        p = num_players
-        self.num_players = p
-        self.stake = stake
-        self.max_turns_per_hand = max_turns_per_hand
-        self.max_hands = max_hands
-        self.jokers = jokers_for(p)
-        self.rng = random.Random()  # this hand's generator: its deal and re-formed stocks
-        self.deal_seeds: list[int] = []
-        self.hand_index = 0  # 0-based index of the hand dealt last
-        self.dealer = 0
-        self.current = 0
-        self.phase = "draw"
-        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(p)]
-        self.stock: list[int] = []
-        self.discard: list[int] = []
-        self.scores = [0] * p  # points, lower is better
-        self.in_game = [True] * p
-        self.chips = [-stake] * p  # net chips: everyone antes
-        self.pot = stake * p
-        self.buys = [0] * p
-        self.buyers: list[int] = []  # seats still to answer buy / pass (phase "buy")
-        self.turn = 0  # discards in this hand
-        self.known: list[list[int]] = [[0] * NUM_TYPES for _ in range(p)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.hand_history: list[dict[str, Any]] = []
-        self.result: dict[str, Any] | None = None  # how the game ended, once over
-        self.moves = 0  # actions applied in the whole game
-        self._legal: list[int] | None = None
+        """An undealt game (``Game.new`` deals one); ValueError for options it refuses."""
+        setup = Setup(num_players, stake, max_turns_per_hand, max_hands)
+        self._attach(setup, State.fresh(setup))
+
+    def _attach(self, setup: Setup, state: State) -> None:
+        """Take the setup and position; the options are also bound here (they never change)."""
+        super()._attach(setup, state)
+        self.num_players: int = setup.num_players
+        self.stake: int = setup.stake
+        self.max_turns_per_hand: int = setup.max_turns_per_hand
+        self.max_hands: int = setup.max_hands
+        self.jokers: int = setup.jokers
+
+    # ------------------------------------------------------------------ the position's fields
+    # Each reads and writes ``game.state.<field>``; the fields are declared in ``state.py``.
+
+    hand_index = state_field("hand_index", "0-based index of the hand dealt last", True)
+    dealer = state_field("dealer", "the seat that dealt the hand", True)
+    current = state_field("current", "the seat in turn (or answering, in phase buy)", True)
+    phase = state_field("phase", "what the position awaits (``Phase``)", True)
+    hands = state_field("hands", "each seat's hand as counts per card type", True)
+    stock = state_field("stock", "the face-down stock, top card last", True)
+    discard = state_field("discard", "the face-up discard pile, top card last", True)
+    scores = state_field("scores", "each seat's running total of points", True)
+    in_game = state_field("in_game", "whether each seat is still in the game", True)
+    chips = state_field("chips", "each seat's net chips", True)
+    pot = state_field("pot", "chips in the pot", True)
+    buys = state_field("buys", "buy-backs each seat has made", True)
+    buyers = state_field("buyers", "in phase buy, the seats still to answer", True)
+    turn = state_field("turn", "discards in this hand", True)
+    known = state_field("known", "cards each seat is publicly known to hold", True)
+    seen_discards = state_field("seen_discards", "counts of every card discarded face up", True)
+    hand_history = state_field("hand_history", "one record per hand played", True)
+    result = state_field("result", "how the game ended, once over", True)
+    moves = state_field("moves", "actions applied in the whole game", True)
+    deal_seeds = state_field("deal_seeds", "one deal seed per possible hand", True)
+    rng = state_field("rng", "this hand's generator", True)
 
     # ------------------------------------------------------------------ construction
 
@@ -231,16 +261,12 @@ class Game:
     ) -> Game:
         """A new game with the antes in the pot and the first hand dealt; the same seed deals
         the same cards."""
-        if seed is not None:
-            try:
-                seed = operator.index(seed)  # any integer kind: int, numpy integers
-            except TypeError:
-                raise ValueError(f"seed {seed!r} must be an integer or None") from None
+        seed = as_seed(seed)
         game = cls(num_players, stake, max_turns_per_hand, max_hands)
         master = random.Random(seed)
         # One seed per possible hand, drawn up front: a hand's cards never depend on how many
         # shuffles earlier hands used, so duplicate deals stay identical in every hand.
-        game.deal_seeds = [master.getrandbits(64) for _ in range(game.max_hands)]
+        game.state.deal_seeds = [master.getrandbits(64) for _ in range(game.max_hands)]
         game._deal(first=True)
         return game
 
@@ -259,68 +285,72 @@ class Game:
     def _next_in(self, seat: int) -> int:
         """The next seat to the left of ``seat`` that is still in the game."""
         p = self.num_players
+        in_game = self.state.in_game
         for k in range(1, p + 1):
             s = (seat + k) % p
-            if self.in_game[s]:
+            if in_game[s]:
                 return s
         raise AssertionError("no player is still in")  # the game ends before this can happen
 
     def _deal(self, first: bool = False) -> None:
+        s = self.state
         p = self.num_players
         if not first:
-            self.hand_index += 1
-            self.dealer = self._next_in(self.dealer)
-        self.rng = random.Random(self.deal_seeds[self.hand_index])
+            s.hand_index += 1
+            s.dealer = self._next_in(s.dealer)
+        s.reset_round(self.setup)
+        s.rng = random.Random(s.deal_seeds[s.hand_index])
         deck = [c for c in range(NUM_NATURALS) for _ in range(DECKS)] + [JOKER] * self.jokers
-        self.rng.shuffle(deck)
-        self.hands = [[0] * NUM_TYPES for _ in range(p)]
+        s.rng.shuffle(deck)
         set_aside: list[int] = []
         for seat in range(p):  # seat s gets the s-th ten cards from the top, whoever deals
             cards = deck[len(deck) - HAND_SIZE :]
             del deck[len(deck) - HAND_SIZE :]
-            if self.in_game[seat]:
+            if s.in_game[seat]:
                 for c in cards:
-                    self.hands[seat][c] += 1
+                    s.hands[seat][c] += 1
             else:
                 set_aside += cards
-        self.stock = set_aside + deck  # the cards of seats that are out go to the bottom
-        self.discard = []
-        self.turn = 0
-        self.known = [[0] * NUM_TYPES for _ in range(p)]
-        self.seen_discards = [0] * NUM_TYPES
-        self.current = self._next_in(self.dealer)
-        self.phase = "draw"
-        self._legal = None
+        s.stock = set_aside + deck  # the cards of seats that are out go to the bottom
+        s.current = self._next_in(s.dealer)
+        s.phase = DRAW_PHASE
+        self._invalidate()
 
     # ------------------------------------------------------------------ queries
 
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self.phase == "game_over"
+        return self.state.phase == GAME_OVER
 
     @property
     def actor(self) -> int | None:
         """The seat whose action the state awaits (None when the game is over)."""
-        return None if self.phase == "game_over" else self.current
+        s = self.state
+        return None if s.phase == GAME_OVER else s.current
 
     @property
     def players_in(self) -> list[int]:
         """Seats still in the game."""
-        return [s for s in range(self.num_players) if self.in_game[s]]
+        return players_in(self.state)
 
     def hand_cards(self, seat: int) -> list[int]:
         """Sorted card ids in a seat's hand."""
-        hand = self.hands[seat]
+        hand = self.state.hands[seat]
         return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
 
     def hand_size(self, seat: int) -> int:
         """Cards in a seat's hand."""
-        return sum(self.hands[seat])
+        return sum(self.state.hands[seat])
 
     def winners(self) -> list[int]:
         """Seats that won (or shared) the pot; empty while the game runs."""
-        return [] if self.result is None else list(self.result["winners"])
+        result = self.state.result
+        return [] if result is None else list(result["winners"])
+
+    def buy_back_total(self, seat: int) -> int:
+        """The total a buy-back sets: the second-lowest among the other players still in."""
+        return buy_back_total(self.state, seat)
 
     def action_to_str(self, action: int) -> str:
         """Text form of an action id, e.g. ``"rummy 7H"``."""
@@ -332,30 +362,22 @@ class Game:
 
     # ------------------------------------------------------------------ legal actions
 
-    def legal_actions(self) -> list[int]:
-        """Legal action ids for the seat to act, in increasing order (empty when over).
-
-        A new list each call: the caller may change it without touching the game's cache.
-        """
-        return self._legal_ids().copy()
-
-    def _legal_ids(self) -> list[int]:
-        """The cached legal ids (shared: never hand this list out)."""
-        if self._legal is None:
-            if self.phase == "draw":
-                self._legal = self._draw_legal_actions()
-            elif self.phase == "play":
-                self._legal = self._play_legal_actions()
-            elif self.phase == "buy":
-                self._legal = [BUY, PASS]
-            else:
-                self._legal = []
-        return self._legal
+    def _compute_legal(self) -> list[int]:
+        """The legal ids of the phase (``GameBase`` caches them)."""
+        phase = self.state.phase
+        if phase == DRAW_PHASE:
+            return self._draw_legal_actions()
+        if phase == PLAY_PHASE:
+            return self._play_legal_actions()
+        if phase == BUY_PHASE:
+            return [BUY, PASS]
+        return []
 
     def _draw_legal_actions(self) -> list[int]:
-        hand = self.hands[self.current]
+        s = self.state
+        hand = s.hands[s.current]
         legal = [DRAW]
-        if self.discard:
+        if s.discard:
             legal.append(TAKE)
         if deadwood_within(hand, KNOCK_LIMIT, ace=1):
             legal.append(KNOCK)
@@ -368,37 +390,26 @@ class Game:
         return legal
 
     def _play_legal_actions(self) -> list[int]:
-        hand = self.hands[self.current]
+        hand = self.state.hands[self.state.current]
         legal = [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
         legal += [RUMMY_BASE + c for c in rummy_discards(hand)]
         legal += [COLOR_BASE + c for c in color_discards(hand)]
         legal += [CONTINENTAL_BASE + c for c in continental_discards(hand)]
         return legal
 
-    def is_legal(self, action: int) -> bool:
-        """Whether an action id is legal now."""
-        return action in self._legal_ids()
-
     # ------------------------------------------------------------------ applying actions
 
-    def apply(self, action: int) -> None:
-        """Apply a legal action; ValueError naming the action and why if it is illegal."""
-        try:
-            action = operator.index(action)  # ints and numpy integers; 2.5 or "2" are refused
-        except TypeError:
-            raise ValueError(f"action {action!r} is not an integer id") from None
-        if not self.is_legal(action):
-            raise ValueError(self._illegal_reason(action))
-        self.moves += 1
-        self._legal = None
-        seat = self.current
+    def _perform(self, action: int) -> None:
+        """``GameBase.apply`` checked the action: its effect."""
+        s = self.state
+        seat = s.current
         if action == DRAW:
             self._do_draw(seat)
         elif action == TAKE:
-            card = self.discard.pop()
-            self.hands[seat][card] += 1
-            self.known[seat][card] += 1
-            self.phase = "play"
+            card = s.discard.pop()
+            s.hands[seat][card] += 1
+            s.known[seat][card] += 1
+            s.phase = PLAY_PHASE
         elif action in (KNOCK, RUMMY, COLOR, CONTINENTAL):
             self._end_hand(seat, WORDS[action])
         elif action in (BUY, PASS):
@@ -407,82 +418,57 @@ class Game:
             kind, base = CARD_ACTIONS[(action - DISCARD_BASE) // NUM_TYPES]
             card = action - base
             self._remove(seat, card)
-            self.discard.append(card)
-            self.seen_discards[card] += 1
+            s.discard.append(card)
+            s.seen_discards[card] += 1
             if kind == "discard":
                 self._end_turn(seat)
             else:
                 self._end_hand(seat, kind, discarded=card)
 
     def _do_draw(self, seat: int) -> None:
-        if not self.stock and len(self.discard) > 1:
+        s = self.state
+        if not s.stock and len(s.discard) > 1:
             # RULES 3.3: the discard pile except its top card becomes the new stock.
-            top = self.discard.pop()
-            self.stock = self.discard
-            self.rng.shuffle(self.stock)
-            self.discard = [top]
-        if not self.stock:
+            top = s.discard.pop()
+            s.stock = s.discard
+            s.rng.shuffle(s.stock)
+            s.discard = [top]
+        if not s.stock:
             self._end_hand(None, "stock")
             return
-        self.hands[seat][self.stock.pop()] += 1
-        self.phase = "play"
+        s.hands[seat][s.stock.pop()] += 1
+        s.phase = PLAY_PHASE
 
     def _remove(self, seat: int, card: int) -> None:
-        self.hands[seat][card] -= 1
-        if self.known[seat][card]:
-            self.known[seat][card] -= 1
+        s = self.state
+        s.hands[seat][card] -= 1
+        if s.known[seat][card]:
+            s.known[seat][card] -= 1
 
     def _end_turn(self, seat: int) -> None:
-        self.turn += 1
-        if self.turn >= self.max_turns_per_hand:
+        s = self.state
+        s.turn += 1
+        if s.turn >= self.max_turns_per_hand:
             self._end_hand(None, "turn_limit")
             return
-        self.current = self._next_in(seat)
-        self.phase = "draw"
+        s.current = self._next_in(seat)
+        s.phase = DRAW_PHASE
 
     # ------------------------------------------------------------------ the end of a hand
 
     def _end_hand(self, announcer: int | None, end: str, discarded: int | None = None) -> None:
-        p = self.num_players
+        s = self.state
         players = self.players_in
-        dead = {s: deadwood(self.hands[s]) for s in players}
-        points = [0] * p
-        chips = [0] * p
-        record: dict[str, Any] = {
-            "hand": self.hand_index + 1,
-            "dealer": self.dealer,
-            "players": list(players),
-            "announcer": announcer,
-            "end": end,
-            "discarded": None if discarded is None else card_to_str(discarded),
-            "lays": None,
-            "shown": [format_cards(self.hand_cards(s)) if s in dead else None for s in range(p)],
-            "deadwood": [dead.get(s) for s in range(p)],
-            "points": points,
-            "bonus": 0,
-            "pot_payer": None,
-            "chips": chips,
-            "eliminated": [],
-            "buys": [],
-            "turns": self.turn,
-        }
-        if announcer is not None:
-            ace = 1 if end == "knock" else 15
-            own, lays = best_lays(self.hands[announcer], ace)
-            record["lays"] = [format_cards(lay) for lay in lays]
-            if end == "knock":
-                record["deadwood"][announcer] = own
-        self.hand_history.append(record)
-        self.hands = [[0] * NUM_TYPES for _ in range(p)]
-        self.stock, self.discard = [], []
-        self.turn = 0
-        self.known = [[0] * NUM_TYPES for _ in range(p)]
-        self.seen_discards = [0] * NUM_TYPES
+        dead = {seat: deadwood(s.hands[seat]) for seat in players}
+        record = self._hand_record(players, dead, announcer, end, discarded)
+        s.hand_history.append(record)
+        s.reset_round(self.setup)  # the hands are shown: hands, stock and pile empty
         if end == "continental":  # RULES 3.4: the game ends, the announcer takes the pot
-            self._finish([announcer], "continental")
+            self._finish([announcer], "continental")  # type: ignore[list-item]
             return
-        for s in players:
-            points[s] = dead[s]
+        points = record["points"]
+        for seat in players:
+            points[seat] = dead[seat]
         if announcer is not None:
             points[announcer] = {
                 "knock": record["deadwood"][announcer],
@@ -490,105 +476,132 @@ class Game:
                 "color": COLOR_POINTS,
             }[end]
             self._pay_bonus(record, announcer, players)
-        for s in players:
-            self.scores[s] += points[s]
-        out = [s for s in players if self.scores[s] > ELIMINATED_OVER]
-        for s in out:
-            self.in_game[s] = False
+        for seat in players:
+            s.scores[seat] += points[seat]
+        out = [seat for seat in players if s.scores[seat] > ELIMINATED_OVER]
+        for seat in out:
+            s.in_game[seat] = False
         record["eliminated"] = out
         self._after_hand(players)
+
+    def _hand_record(
+        self,
+        players: list[int],
+        dead: dict[int, int],
+        announcer: int | None,
+        end: str,
+        discarded: int | None,
+    ) -> dict[str, Any]:
+        """The ``hand_history`` record of the hand ending now, its hands shown."""
+        s = self.state
+        p = self.num_players
+        record: dict[str, Any] = {
+            "hand": s.hand_index + 1,
+            "dealer": s.dealer,
+            "players": list(players),
+            "announcer": announcer,
+            "end": end,
+            "discarded": None if discarded is None else card_to_str(discarded),
+            "lays": None,
+            "shown": [format_cards(self.hand_cards(x)) if x in dead else None for x in range(p)],
+            "deadwood": [dead.get(x) for x in range(p)],
+            "points": [0] * p,
+            "bonus": 0,
+            "pot_payer": None,
+            "chips": [0] * p,
+            "eliminated": [],
+            "buys": [],
+            "turns": s.turn,
+        }
+        if announcer is not None:
+            ace = 1 if end == "knock" else 15
+            own, lays = best_lays(s.hands[announcer], ace)
+            record["lays"] = [format_cards(lay) for lay in lays]
+            if end == "knock":
+                record["deadwood"][announcer] = own
+        return record
 
     def _pay_bonus(self, record: dict[str, Any], announcer: int, players: list[int]) -> None:
         """RULES 3.4: every other player pays the bonus; the one with the most points in the
         hand (ties: the latest in turn order after the announcer) pays it into the pot."""
+        s = self.state
         p = self.num_players
         end = record["end"]
         jokers = sum(1 for c in record["shown"][announcer].split() if c == "JK")
         amount = bonus(end, self.stake, jokers)
         order = [(announcer + k) % p for k in range(1, p)]
-        payers = [s for s in order if s in players]
+        payers = [seat for seat in order if seat in players]
         pot_payer = payers[0]
-        for s in payers:
-            if record["points"][s] >= record["points"][pot_payer]:
-                pot_payer = s
+        for seat in payers:
+            if record["points"][seat] >= record["points"][pot_payer]:
+                pot_payer = seat
         chips = record["chips"]
-        for s in payers:
-            chips[s] -= amount
-            self.chips[s] -= amount
-            if s == pot_payer:
-                self.pot += amount
+        for seat in payers:
+            chips[seat] -= amount
+            s.chips[seat] -= amount
+            if seat == pot_payer:
+                s.pot += amount
             else:
                 chips[announcer] += amount
-                self.chips[announcer] += amount
+                s.chips[announcer] += amount
         record["bonus"] = amount
         record["pot_payer"] = pot_payer
 
     def _after_hand(self, players: list[int]) -> None:
+        s = self.state
+        scores = s.scores
         alive = self.players_in
         if len(alive) == 1:
             self._finish(alive, "last_player")
         elif not alive:  # the hand put every player left over 100: the lowest totals share
-            low = min(self.scores[s] for s in players)
-            self._finish([s for s in players if self.scores[s] == low], "last_player")
-        elif len(alive) == 2 and abs(self.scores[alive[0]] - self.scores[alive[1]]) <= SPLIT_WITHIN:
+            low = min(scores[seat] for seat in players)
+            self._finish([seat for seat in players if scores[seat] == low], "last_player")
+        elif len(alive) == 2 and abs(scores[alive[0]] - scores[alive[1]]) <= SPLIT_WITHIN:
             self._finish(alive, "split")
-        elif self.hand_index + 1 >= self.max_hands:
-            low = min(self.scores[s] for s in alive)
-            self._finish([s for s in alive if self.scores[s] == low], "max_hands")
+        elif s.hand_index + 1 >= self.max_hands:
+            low = min(scores[seat] for seat in alive)
+            self._finish([seat for seat in alive if scores[seat] == low], "max_hands")
         else:
-            self.buyers = [s for s in alive if self._may_buy(s)]
-            if self.buyers:
-                self.phase = "buy"
-                self.current = self.buyers[0]
+            s.buyers = [seat for seat in alive if may_buy(s, seat)]
+            if s.buyers:
+                s.phase = BUY_PHASE
+                s.current = s.buyers[0]
             else:
                 self._deal()
 
-    def _may_buy(self, seat: int) -> bool:
-        """RULES 3.5: still in, over 80 (and at most 100), at least two others still in, and
-        the buy-back lowers the total."""
-        if not self.in_game[seat] or not BUY_BACK_OVER < self.scores[seat] <= ELIMINATED_OVER:
-            return False
-        others = sum(1 for s in self.players_in if s != seat)
-        return others >= 2 and self.buy_back_total(seat) < self.scores[seat]
-
-    def buy_back_total(self, seat: int) -> int:
-        """The total a buy-back sets: the second-lowest among the other players still in."""
-        others = sorted(self.scores[s] for s in self.players_in if s != seat)
-        return others[1]
-
     def _answer(self, seat: int, buy: bool) -> None:
-        record = self.hand_history[-1]
+        s = self.state
+        record = s.hand_history[-1]
         if buy:
-            cost = buy_cost(self.stake, self.buys[seat])
-            total = self.buy_back_total(seat)
-            record["buys"].append(
-                {"seat": seat, "cost": cost, "from": self.scores[seat], "to": total}
-            )
-            self.scores[seat] = total
-            self.buys[seat] += 1
-            self.chips[seat] -= cost
+            cost = buy_cost(self.stake, s.buys[seat])
+            total = buy_back_total(s, seat)
+            record["buys"].append({"seat": seat, "cost": cost, "from": s.scores[seat], "to": total})
+            s.scores[seat] = total
+            s.buys[seat] += 1
+            s.chips[seat] -= cost
             record["chips"][seat] -= cost
-            self.pot += cost
-        self.buyers.pop(0)
-        if self.buyers:
-            self.current = self.buyers[0]
+            s.pot += cost
+        s.buyers.pop(0)
+        if s.buyers:
+            s.current = s.buyers[0]
         else:
             self._deal()
 
     def _finish(self, winners: list[int], end: str) -> None:
         """The game is over: the winners share the pot (the odd chips one each, in seat order)."""
-        pot = self.pot
+        s = self.state
+        pot = s.pot
         share, odd = divmod(pot, len(winners))
-        record = self.hand_history[-1]
-        for k, s in enumerate(sorted(winners)):
+        record = s.hand_history[-1]
+        for k, seat in enumerate(sorted(winners)):
             won = share + (1 if k < odd else 0)
-            self.chips[s] += won
-            record["chips"][s] += won
-        self.pot = 0
-        self.result = {"end": end, "winners": sorted(winners), "pot": pot}
-        self.buyers = []
-        self.phase = "game_over"
-        self._legal = []
+            s.chips[seat] += won
+            record["chips"][seat] += won
+        s.pot = 0
+        s.result = {"end": end, "winners": sorted(winners), "pot": pot}
+        s.buyers = []
+        s.phase = GAME_OVER
+        self._invalidate()
 
     # ------------------------------------------------------------------ explanations
 
@@ -597,157 +610,74 @@ class Game:
             text = action_to_str(action)
         except ValueError as exc:
             return f"illegal action: {exc}"
-        head = f"illegal action {action} ({text!r}) in phase {self.phase!r}"
-        if self.phase == "game_over":
+        phase = self.state.phase
+        head = f"illegal action {action} ({text!r}) in phase {phase!r}"
+        if phase == GAME_OVER:
             return f"{head}: the game is over"
-        seat = self.current
-        if self.phase == "buy":
-            return f"{head}: seat {seat} answers 'buy' or 'pass' (buy-back)"
+        if phase == BUY_PHASE:
+            return f"{head}: seat {self.state.current} answers 'buy' or 'pass' (buy-back)"
         if action in (BUY, PASS):
             return f"{head}: buying back is only offered between hands"
-        if action < DISCARD_BASE and self.phase != "draw":
+        if action < DISCARD_BASE and phase != DRAW_PHASE:
             return f"{head}: {text!r} is only legal at the start of a turn, before drawing"
-        if action >= DISCARD_BASE and self.phase != "play":
+        if action >= DISCARD_BASE and phase != PLAY_PHASE:
             return f"{head}: draw or take a card first"
+        return f"{head}: {self._rule_broken(action)}"
+
+    def _rule_broken(self, action: int) -> str:
+        """Why an action of the right phase is illegal."""
+        s = self.state
+        seat = s.current
         if action == TAKE:
-            return f"{head}: the discard pile is empty"
+            return "the discard pile is empty"
         why = {
-            KNOCK: f"seat {seat}'s deadwood (aces 1) is {deadwood(self.hands[seat], 1)}, over 5",
+            KNOCK: f"seat {seat}'s deadwood (aces 1) is {deadwood(s.hands[seat], 1)}, over 5",
             RUMMY: "not all 10 cards are in lays",
             COLOR: "the 10 cards are not all of one suit",
             CONTINENTAL: "the 10 cards are not one lay (a 10-card straight flush or 10 of a kind)",
         }
         if action in why:
-            return f"{head}: {why[action]}"
+            return why[action]
         kind, base = CARD_ACTIONS[(action - DISCARD_BASE) // NUM_TYPES]
         card = action - base
-        if not self.hands[seat][card]:
-            return f"{head}: {card_to_str(card)} is not in seat {seat}'s hand"
-        return f"{head}: {why[WORDS.index(kind)]} once {card_to_str(card)} is discarded"
+        if not s.hands[seat][card]:
+            return f"{card_to_str(card)} is not in seat {seat}'s hand"
+        return f"{why[WORDS.index(kind)]} once {card_to_str(card)} is discarded"
 
     # ------------------------------------------------------------------ copies and JSON
-
-    def clone(self) -> Game:
-        """An independent copy (the generator too)."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.rng = random.Random()
-        g.rng.setstate(self.rng.getstate())
-        g.deal_seeds = list(self.deal_seeds)
-        g.hands = [list(h) for h in self.hands]
-        g.stock = list(self.stock)
-        g.discard = list(self.discard)
-        g.scores = list(self.scores)
-        g.in_game = list(self.in_game)
-        g.chips = list(self.chips)
-        g.buys = list(self.buys)
-        g.buyers = list(self.buyers)
-        g.known = [list(k) for k in self.known]
-        g.seen_discards = list(self.seen_discards)
-        g.hand_history = [copy_record(r) for r in self.hand_history]
-        g.result = None if self.result is None else copy_result(self.result)
-        g._legal = list(self._legal) if self._legal is not None else None
-        return g
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable dict that ``from_dict`` restores exactly."""
-        version, state, gauss = self.rng.getstate()
-
-        def cards(counts: list[int]) -> list[str]:
-            return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
-
-        return {
-            "game": "knock",
-            "num_players": self.num_players,
-            "options": {
-                "stake": self.stake,
-                "max_turns_per_hand": self.max_turns_per_hand,
-                "max_hands": self.max_hands,
-            },
-            "hand_index": self.hand_index,
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": self.phase,
-            "hands": [cards(h) for h in self.hands],
-            "stock": [card_to_str(c) for c in self.stock],
-            "discard": [card_to_str(c) for c in self.discard],
-            "scores": list(self.scores),
-            "in_game": list(self.in_game),
-            "chips": list(self.chips),
-            "pot": self.pot,
-            "buys": list(self.buys),
-            "buyers": list(self.buyers),
-            "turn": self.turn,
-            "known": [cards(k) for k in self.known],
-            "seen_discards": cards(self.seen_discards),
-            "hand_history": [copy_record(r) for r in self.hand_history],
-            "result": None if self.result is None else copy_result(self.result),
-            "moves": self.moves,
-            "deal_seeds": list(self.deal_seeds),
-            "rng": [version, list(state), gauss],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Game:
-        """Restore a game from ``to_dict``; one ValueError with the reason if it is malformed."""
-        from continental_env.knock.state_check import load_state
-
-        return load_state(cls, data)
+    # ``clone``, ``to_dict`` and ``from_dict`` are ``GameBase``'s: the setup's keys and the
+    # state's declared fields; loading runs ``state_check.CHECKS``.
 
     def __repr__(self) -> str:
+        s = self.state
         return (
-            f"knock.Game(players={self.num_players}, hand={self.hand_index + 1}, "
-            f"phase={self.phase}, current={self.current}, scores={self.scores}, pot={self.pot})"
+            f"knock.Game(players={self.num_players}, hand={s.hand_index + 1}, "
+            f"phase={s.phase}, current={s.current}, scores={s.scores}, pot={s.pot})"
         )
-
-
-def copy_record(record: dict[str, Any]) -> dict[str, Any]:
-    """An independent copy of a ``hand_history`` record."""
-    out = dict(record)
-    for key in ("players", "shown", "deadwood", "points", "chips", "eliminated"):
-        out[key] = list(record[key])
-    if record.get("lays") is not None:
-        out["lays"] = list(record["lays"])
-    out["buys"] = [dict(b) for b in record["buys"]]
-    return out
-
-
-def copy_result(result: dict[str, Any]) -> dict[str, Any]:
-    """An independent copy of a game's ``result``."""
-    return {**result, "winners": list(result["winners"])}
-
-
-def _check_options(num_players: Any, stake: Any, max_turns_per_hand: Any, max_hands: Any) -> None:
-    def is_int(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
-    if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players={num_players!r}: the knock game seats 2..6")
-    if not is_int(stake) or stake < 5 or stake % 5:
-        raise ValueError(
-            f"stake={stake!r}: must be a positive multiple of 5 (bonuses are 0.2, 0.4 and 0.8 of it)"
-        )
-    if not is_int(max_turns_per_hand) or max_turns_per_hand < 1:
-        raise ValueError(f"max_turns_per_hand={max_turns_per_hand!r}: must be a positive int")
-    if not is_int(max_hands) or max_hands < 1:
-        raise ValueError(f"max_hands={max_hands!r}: must be a positive int")
 
 
 __all__ = [
     "BUY",
+    "BUY_BACK_OVER",
     "COLOR",
     "COLOR_BASE",
     "CONTINENTAL",
     "CONTINENTAL_BASE",
     "DISCARD_BASE",
     "DRAW",
+    "ELIMINATED_OVER",
+    "HAND_SIZE",
     "KNOCK",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "NUM_ACTIONS",
     "PASS",
+    "PHASES",
     "RUMMY",
     "RUMMY_BASE",
     "TAKE",
     "Game",
+    "Phase",
     "action_from_str",
     "action_to_str",
     "bonus",

@@ -46,43 +46,48 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
     p = game.num_players
     names = names or [f"player_{i}" for i in range(p)]
     header = f"Knock Continental, hand {game.hand_index + 1}  (stake {game.stake}, pot {game.pot})"
-    lines = [header, "=" * len(header)]
-    if game.is_over:
-        result = game.result or {}
-        won = " and ".join(names[s] for s in game.winners())
-        lines.append(
-            f"Game over ({result.get('end')}): {won} win(s) the pot of {result.get('pot')}"
-        )
-    else:
-        lines.append(f"{names[game.current]} in turn ({STEPS[game.phase]})")
-        if game.phase == "buy":
-            s = game.current
-            lines.append(
-                f"Buy back to {game.buy_back_total(s)} points for "
-                f"{buy_cost(game.stake, game.buys[s])} chips?"
-            )
-        else:
-            top = format_cards(game.discard[-1:]) or "(empty)"
-            lines.append(f"Stock: {len(game.stock)} cards   Discard: {top}   Turn {game.turn}")
-    lines.append("")
+    lines = [header, "=" * len(header), *_status(game, names), ""]
     width = max(len(n) for n in names)
     for s in range(p):
         marker = ">" if not game.is_over and s == game.current else " "
         tag = "  (dealer)" if s == game.dealer and game.in_game[s] else ""
-        if not game.in_game[s]:
-            hand = "out"
-        elif seat is None or s == seat:
-            hand = format_cards(game.hand_cards(s))
-        else:
-            known = [c for c in range(NUM_TYPES) for _ in range(game.known[s][c])]
-            hand = f"[{game.hand_size(s)} cards]"
-            if known:
-                hand += f" known: {format_cards(known)}"
         lines.append(
             f"{marker} {names[s]:<{width}}  points {game.scores[s]:>4}  chips {game.chips[s]:>5}"
-            f"  {hand}{tag}"
+            f"  {_hand_text(game, s, seat)}{tag}"
         )
     if game.hand_history:
         lines.append("")
         lines += describe_hand_end(game.hand_history[-1], names)
     return "\n".join(lines)
+
+
+def _status(game: Game, names: list[str]) -> list[str]:
+    """Who is in turn and what the table shows (or how the game ended)."""
+    if game.is_over:
+        result = game.result or {}
+        won = " and ".join(names[s] for s in game.winners())
+        return [f"Game over ({result.get('end')}): {won} win(s) the pot of {result.get('pot')}"]
+    lines = [f"{names[game.current]} in turn ({STEPS[game.phase]})"]
+    if game.phase == "buy":
+        s = game.current
+        lines.append(
+            f"Buy back to {game.buy_back_total(s)} points for "
+            f"{buy_cost(game.stake, game.buys[s])} chips?"
+        )
+    else:
+        top = format_cards(game.discard[-1:]) or "(empty)"
+        lines.append(f"Stock: {len(game.stock)} cards   Discard: {top}   Turn {game.turn}")
+    return lines
+
+
+def _hand_text(game: Game, s: int, seat: int | None) -> str:
+    """Seat ``s``'s hand as ``seat`` sees it (every hand when ``seat`` is None)."""
+    if not game.in_game[s]:
+        return "out"
+    if seat is None or s == seat:
+        return format_cards(game.hand_cards(s))
+    known = [c for c in range(NUM_TYPES) for _ in range(game.known[s][c])]
+    hand = f"[{game.hand_size(s)} cards]"
+    if known:
+        hand += f" known: {format_cards(known)}"
+    return hand

@@ -1,228 +1,195 @@
-"""Loading a knock game from its JSON form, every field checked (``Game.from_dict``)."""
+"""Loading a knock game from its JSON form (``Game.from_dict``): fields, then relations.
+
+Each field's shape is checked by its declaration in ``state.py``; each check here relates fields
+to each other, one rule of the game each, and refuses a bad state with one line naming the field
+(``malformed knock game state: ...``). ``may_buy`` and ``buy_back_total`` are the buy-back rule
+(RULES 3.5), shared with the engine.
+"""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_from_str, card_to_str
+from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_to_str
+from continental_env.kernel import Check, check_history_recorded, load_state
+from continental_env.knock.state import DECKS, HAND_SIZE, Phase, Setup, State
+from continental_env.state_fields import fail, is_int
 
-_REQUIRED = (
-    "num_players",
-    "hand_index",
-    "dealer",
-    "current",
-    "phase",
-    "hands",
-    "stock",
-    "discard",
-    "scores",
-    "in_game",
-    "chips",
-    "pot",
-    "rng",
-    "deal_seeds",
-)
-_RECORD_KEYS = ("players", "shown", "deadwood", "points", "chips", "eliminated", "buys")
+LABEL = "knock game"
+ELIMINATED_OVER = 100
+BUY_BACK_OVER = 80
+IN_HAND = (Phase.DRAW, Phase.PLAY)
 
 
-def _fail(msg: str) -> None:
-    raise ValueError(f"malformed knock game state: {msg}")
+def load(data: Any) -> tuple[Setup, State]:
+    """The setup and position of a ``Game.to_dict`` dict, every field and relation checked."""
+    return load_state(data, Setup.from_dict, State, CHECKS, LABEL)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+def players_in(state: State) -> list[int]:
+    """Seats still in the game."""
+    return [s for s, ok in enumerate(state.in_game) if ok]
 
 
-def _counts(value: Any, where: str) -> list[int]:
-    if not isinstance(value, list):
-        _fail(f"{where} must be a list of card strings")
-    counts = [0] * NUM_TYPES
-    for c in value:
-        if not isinstance(c, str):
-            _fail(f"{where}: {c!r} is not a card string")
-        try:
-            counts[card_from_str(c)] += 1
-        except ValueError as exc:
-            _fail(f"{where}: {exc}")
-    return counts
+def buy_back_total(state: State, seat: int) -> int:
+    """The total a buy-back sets: the second-lowest among the other players still in."""
+    others = sorted(state.scores[s] for s in players_in(state) if s != seat)
+    return others[1]
 
 
-def _cards(value: Any, where: str) -> list[int]:
-    _counts(value, where)  # validates
-    return [card_from_str(c) for c in value]
+def may_buy(state: State, seat: int) -> bool:
+    """RULES 3.5: still in, over 80 (and at most 100), at least two others still in, and the
+    buy-back lowers the total."""
+    if not state.in_game[seat] or not BUY_BACK_OVER < state.scores[seat] <= ELIMINATED_OVER:
+        return False
+    others = sum(1 for s in players_in(state) if s != seat)
+    return others >= 2 and buy_back_total(state, seat) < state.scores[seat]
 
 
-def _per_seat(data: dict, key: str, p: int, check: Any, what: str, default: Any = None) -> list:
-    value = data.get(key, default)
-    if not isinstance(value, list) or len(value) != p:
-        _fail(f"{key!r} must be a list with one entry per seat ({p})")
-    if not all(check(v) for v in value):
-        _fail(f"{key!r} entries must be {what}")
-    return list(value)
+def check_money(state: State, setup: Setup, given: set[str]) -> None:
+    """Every chip is somewhere: the seats' net chips and the pot sum to 0."""
+    if sum(state.chips) + state.pot != 0:
+        fail(f"chips {state.chips} and pot {state.pot} must sum to 0 (every chip is somewhere)")
 
 
-def _seat(value: Any, key: str, p: int) -> int:
-    if not _is_int(value) or not 0 <= value < p:
-        _fail(f"{key!r} must be a seat 0..{p - 1}, got {value!r}")
-    return value
+def check_players_in(state: State, setup: Setup, given: set[str]) -> None:
+    """A running game has two players still in, none over 100; the seat in turn and the dealer
+    of a hand are still in."""
+    if state.phase == Phase.GAME_OVER:
+        return
+    alive = players_in(state)
+    if len(alive) < 2:
+        fail("a running game needs at least two players still in ('in_game')")
+    if any(state.scores[s] > ELIMINATED_OVER for s in alive):
+        fail("a player still in has a total over 100 ('scores', 'in_game')")
+    if state.phase in IN_HAND and not state.in_game[state.current]:
+        fail(f"seat {state.current} is to act ('current') but is no longer in the game")
+    if state.phase in IN_HAND and not state.in_game[state.dealer]:
+        fail(f"the dealer, seat {state.dealer}, is no longer in the game ('dealer')")
 
 
-def load_state(cls: type, data: Any) -> Any:
-    """Build a ``Game`` from ``Game.to_dict`` output, validating as it goes."""
-    if not isinstance(data, dict):
-        _fail("expected a dict")
-    if data.get("game", "knock") != "knock":
-        _fail(f"'game' is {data.get('game')!r}, not 'knock'")
-    missing = [k for k in _REQUIRED if k not in data]
-    if missing:
-        _fail(f"missing fields {missing}")
-    options = data.get("options", {})
-    if not isinstance(options, dict):
-        _fail("'options' must be a dict")
-    unknown = set(options) - {"stake", "max_turns_per_hand", "max_hands"}
-    if unknown:
-        _fail(f"unknown options {sorted(unknown)}")
-    try:
-        game = cls(
-            data["num_players"],
-            options.get("stake", 50),
-            options.get("max_turns_per_hand", 200),
-            options.get("max_hands", 100),
-        )
-    except ValueError as exc:
-        _fail(str(exc))
-    p = game.num_players
-    phase = data["phase"]
-    if phase not in ("draw", "play", "buy", "game_over"):
-        _fail(f"unknown phase {phase!r}")
-    game.phase = phase
-    idx = data["hand_index"]
-    if not _is_int(idx) or not 0 <= idx < game.max_hands:
-        _fail(f"hand_index {idx!r} must be 0..{game.max_hands - 1}")
-    game.hand_index = idx
-    game.dealer = _seat(data["dealer"], "dealer", p)
-    game.current = _seat(data["current"], "current", p)
+def check_pot_finished(state: State, setup: Setup, given: set[str]) -> None:
+    """The winners of a finished game took the pot."""
+    if state.phase == Phase.GAME_OVER and state.pot:
+        fail("the pot of a finished game must be empty ('pot')")
 
-    game.scores = _per_seat(data, "scores", p, _is_int, "ints")
-    game.in_game = _per_seat(data, "in_game", p, lambda v: isinstance(v, bool), "bools")
-    game.chips = _per_seat(data, "chips", p, _is_int, "ints")
-    game.buys = _per_seat(data, "buys", p, lambda v: _is_int(v) and v >= 0, "counts", [0] * p)
-    game.pot = data["pot"]
-    if not _is_int(game.pot) or game.pot < 0:
-        _fail(f"'pot' must be a non-negative int, got {game.pot!r}")
-    if sum(game.chips) + game.pot != 0:
-        _fail(f"chips {game.chips} and pot {game.pot} must sum to 0 (every chip is somewhere)")
-    live = phase != "game_over"
-    alive = [s for s in range(p) if game.in_game[s]]
-    if live and len(alive) < 2:
-        _fail("a running game needs at least two players still in")
-    if live and any(game.scores[s] > 100 for s in alive):
-        _fail("a player still in has a total over 100")
-    if phase in ("draw", "play") and not game.in_game[game.current]:
-        _fail(f"seat {game.current} is to act but is no longer in the game")
-    if phase in ("draw", "play") and not game.in_game[game.dealer]:
-        _fail(f"the dealer, seat {game.dealer}, is no longer in the game")
-    if not live and game.pot:
-        _fail("the pot of a finished game must be empty")
 
-    buyers = data.get("buyers", [])
-    if not isinstance(buyers, list) or not all(_is_int(s) and 0 <= s < p for s in buyers):
-        _fail("'buyers' must be a list of seats")
-    if phase == "buy":
-        if not buyers or buyers != sorted(set(buyers)) or buyers[0] != game.current:
-            _fail("in phase 'buy', 'buyers' lists the seats still to answer, the current first")
-        if any(not game.in_game[s] or not game._may_buy(s) for s in buyers):
-            _fail(f"'buyers' {buyers} includes a seat that may not buy back")
-    elif buyers:
-        _fail("'buyers' must be empty outside phase 'buy'")
-    game.buyers = list(buyers)
+def check_buyers(state: State, setup: Setup, given: set[str]) -> None:
+    """In phase ``buy``, the seats still to answer, in seat order, the one in turn first, each
+    allowed to buy back; outside it, nobody."""
+    buyers = state.buyers
+    if not all(is_int(s) and 0 <= s < setup.num_players for s in buyers):
+        fail(f"'buyers' must be a list of seats, got {buyers!r}")
+    if state.phase != Phase.BUY:
+        if buyers:
+            fail("'buyers' must be empty outside phase 'buy'")
+        return
+    if not buyers or buyers != sorted(set(buyers)) or buyers[0] != state.current:
+        fail("in phase 'buy', 'buyers' lists the seats still to answer, the current first")
+    if any(not may_buy(state, s) for s in buyers):
+        fail(f"'buyers' {buyers} includes a seat that may not buy back")
 
-    hands = data["hands"]
-    if not isinstance(hands, list) or len(hands) != p:
-        _fail(f"'hands' must hold one list per seat ({p})")
-    game.hands = [_counts(h, f"hands[{s}]") for s, h in enumerate(hands)]
-    game.stock = _cards(data["stock"], "stock")
-    game.discard = _cards(data["discard"], "discard")
-    game.turn = data.get("turn", 0)
-    if not _is_int(game.turn) or not 0 <= game.turn < game.max_turns_per_hand:
-        _fail(f"'turn' must be an int in 0..{game.max_turns_per_hand - 1}")
-    known = data.get("known", [[] for _ in range(p)])
-    if not isinstance(known, list) or len(known) != p:
-        _fail(f"'known' must hold one list per seat ({p})")
-    game.known = [_counts(k, f"known[{s}]") for s, k in enumerate(known)]
-    for s in range(p):
-        if any(game.known[s][c] > game.hands[s][c] for c in range(NUM_TYPES)):
-            _fail(f"known[{s}] lists cards that are not in that hand")
-    game.seen_discards = _counts(data.get("seen_discards", []), "seen_discards")
 
-    if phase in ("draw", "play"):
-        for s in range(p):
-            want = 0 if not game.in_game[s] else 10
-            if phase == "play" and s == game.current:
-                want = 11
-            if sum(game.hands[s]) != want:
-                _fail(f"hands[{s}] holds {sum(game.hands[s])} cards, expected {want}")
-        total = [0] * NUM_TYPES
-        for h in game.hands:
-            for c in range(NUM_TYPES):
-                total[c] += h[c]
-        for c in game.stock + game.discard:
-            total[c] += 1
-        expected = [2] * NUM_NATURALS + [game.jokers]
-        if total != expected:
-            wrong = next(c for c in range(NUM_TYPES) if total[c] != expected[c])
-            _fail(
-                f"cards are not conserved: {card_to_str(wrong)} appears {total[wrong]} times, "
-                f"expected {expected[wrong]} (2 decks and {game.jokers} {card_to_str(JOKER)})"
+def check_turn(state: State, setup: Setup, given: set[str]) -> None:
+    """A hand ends at its ``max_turns_per_hand``-th discard (and the count restarts)."""
+    last = setup.max_turns_per_hand - 1
+    if state.turn > last:
+        fail(f"'turn' must be an int in 0..{last}, got {state.turn}")
+
+
+def check_known(state: State, setup: Setup, given: set[str]) -> None:
+    """A seat is known to hold only cards that are in its hand."""
+    for seat, (known, hand) in enumerate(zip(state.known, state.hands, strict=True)):
+        if any(k > h for k, h in zip(known, hand, strict=True)):
+            fail(f"known[{seat}] lists cards that are not in that hand")
+
+
+def check_hand_sizes(state: State, setup: Setup, given: set[str]) -> None:
+    """In a hand each player still in holds 10 cards, the player in turn 11 after drawing."""
+    if state.phase not in IN_HAND:
+        return
+    for seat, hand in enumerate(state.hands):
+        want = HAND_SIZE if state.in_game[seat] else 0
+        if state.phase == Phase.PLAY and seat == state.current:
+            want += 1
+        if sum(hand) != want:
+            fail(f"hands[{seat}] holds {sum(hand)} cards, expected {want}")
+
+
+def check_cards(state: State, setup: Setup, given: set[str]) -> None:
+    """In a hand every card of the decks is somewhere, exactly once; outside one the hands, the
+    stock and the discard pile are empty."""
+    if state.phase not in IN_HAND:
+        if any(map(sum, state.hands)) or state.stock or state.discard:
+            fail(
+                f"outside a hand (phase {state.phase!r}) the hands, stock and discard pile are "
+                "empty"
             )
-    elif any(map(sum, game.hands)) or game.stock or game.discard:
-        _fail(f"outside a hand (phase {phase!r}) the hands, stock and discard pile are empty")
+        return
+    total = [0] * NUM_TYPES
+    for hand in state.hands:
+        for c in range(NUM_TYPES):
+            total[c] += hand[c]
+    for c in state.stock + state.discard:
+        total[c] += 1
+    jokers = setup.jokers
+    expected = [DECKS] * NUM_NATURALS + [jokers]
+    if total != expected:
+        wrong = next(c for c in range(NUM_TYPES) if total[c] != expected[c])
+        fail(
+            f"cards are not conserved: {card_to_str(wrong)} appears {total[wrong]} times, "
+            f"expected {expected[wrong]} (2 decks and {jokers} {card_to_str(JOKER)})"
+        )
 
-    history = data.get("hand_history", [])
-    if not isinstance(history, list) or any(
-        not isinstance(r, dict) or any(not isinstance(r.get(k), list) for k in _RECORD_KEYS)
-        for r in history
-    ):
-        _fail(f"'hand_history' must be a list of records with the lists {list(_RECORD_KEYS)}")
-    if phase in ("buy", "game_over") and not history:
-        _fail(f"phase {phase!r} follows a hand, but 'hand_history' is empty")
-    from continental_env.knock.game import copy_record, copy_result
 
-    try:
-        game.hand_history = [copy_record(r) for r in history]
-    except (KeyError, TypeError) as exc:
-        _fail(f"'hand_history' record: {exc}")
-    result = data.get("result")
-    if live and result is not None:
-        _fail("'result' must be null while the game runs")
-    if not live:
-        if (
-            not isinstance(result, dict)
-            or not isinstance(result.get("winners"), list)
-            or not result["winners"]
-            or not all(_is_int(s) and 0 <= s < p for s in result["winners"])
-        ):
-            _fail("a finished game needs 'result' with its 'winners' (a list of seats)")
-        game.result = copy_result(result)
-    moves = data.get("moves", 0)
-    if not _is_int(moves) or moves < 0:
-        _fail("'moves' must be a non-negative int")
-    game.moves = moves
-    rng = data["rng"]
-    try:
-        version, state, gauss = rng
-        game.rng = random.Random()
-        game.rng.setstate((version, tuple(state), gauss))
-    except (TypeError, ValueError) as exc:
-        _fail(f"rng: {exc}")
-    seeds = data["deal_seeds"]
-    if (
-        not isinstance(seeds, list)
-        or len(seeds) != game.max_hands
-        or not all(_is_int(x) for x in seeds)
-    ):
-        _fail(f"'deal_seeds' must be a list of {game.max_hands} ints, one per possible hand")
-    game.deal_seeds = list(seeds)
-    game._legal = None
-    return game
+def check_seen_discards(state: State, setup: Setup, given: set[str]) -> None:
+    """Once recorded (not empty), the discards seen this hand include every card of the discard
+    pile (each got there face up)."""
+    seen = state.seen_discards
+    if state.phase not in IN_HAND or not any(seen):
+        return  # a hand-built position may leave it out
+    pile = [0] * NUM_TYPES
+    for c in state.discard:
+        pile[c] += 1
+    missing = [c for c in range(NUM_TYPES) if pile[c] > seen[c]]
+    if missing:
+        fail(f"'seen_discards' lacks {card_to_str(missing[0])}, which lies on the discard pile")
+
+
+def check_history(state: State, setup: Setup, given: set[str]) -> None:
+    """Between hands and at the end, the hand just played is recorded."""
+    if state.phase not in IN_HAND and not state.hand_history:
+        fail(f"phase {state.phase!r} follows a hand, but 'hand_history' is empty")
+
+
+def check_result(state: State, setup: Setup, given: set[str]) -> None:
+    """A running game has no result; a finished one names its winners."""
+    result = state.result
+    if state.phase != Phase.GAME_OVER:
+        if result is not None:
+            fail("'result' must be null while the game runs")
+        return
+    winners = result["winners"] if result is not None else None
+    p = setup.num_players
+    if not winners or not all(is_int(s) and 0 <= s < p for s in winners):
+        fail("a finished game needs 'result' with its 'winners' (a list of seats)")
+
+
+# In order: the first failing check names the problem. (That the seat to act has a legal action
+# is checked by ``Game.from_dict`` on the built game.)
+CHECKS: tuple[Check, ...] = (
+    check_money,
+    check_players_in,
+    check_pot_finished,
+    check_buyers,
+    check_turn,
+    check_known,
+    check_hand_sizes,
+    check_cards,
+    check_seen_discards,
+    check_history_recorded("hand_history"),
+    check_history,
+    check_result,
+)
+
+__all__ = ["CHECKS", "LABEL", "buy_back_total", "load", "may_buy", "players_in"]

@@ -1,0 +1,181 @@
+"""The three engines' loaders: saved states that must reload, mutated ones that must be refused.
+
+Each refusal is one ``ValueError`` of one line that names the field at fault. The mutations are
+those found by mutating saved states of random play: each passed (or crashed) an earlier loader.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from helpers import act, make_game
+
+from continental_env import fifteen, knock
+from continental_env.cards import card_to_str
+from continental_env.game import Game
+from continental_env.rules import PRESETS
+
+GameClass = Any
+
+
+def play(game: Any, seed: int, actions: int | None = None) -> Any:
+    """Play uniformly random legal actions: to the end, or ``actions`` of them."""
+    rng = random.Random(seed)
+    n = 0
+    while not game.is_over and (actions is None or n < actions):
+        game.apply(rng.choice(game.legal_actions()))
+        n += 1
+    return game
+
+
+def saved(game: Any) -> dict[str, Any]:
+    """The game's saved state, through JSON text."""
+    return json.loads(json.dumps(game.to_dict()))
+
+
+def refused(cls: GameClass, data: dict[str, Any], field: str) -> str:
+    """Assert that ``cls.from_dict`` refuses ``data`` with one line naming ``field``."""
+    with pytest.raises(ValueError) as err:
+        cls.from_dict(data)
+    message = str(err.value)
+    assert "\n" not in message, message
+    assert message.startswith("malformed "), message
+    assert field in message, message
+    return message
+
+
+def contract_mid_game() -> Game:
+    return play(Game.new("continental", 3, seed=5), seed=5, actions=400)
+
+
+def fifteen_mid_game() -> fifteen.Game:
+    return play(fifteen.Game.new(num_players=3, seed=2, hands=3), seed=2, actions=450)
+
+
+def knock_mid_game() -> knock.Game:
+    return play(knock.Game.new(num_players=3, seed=3, max_turns_per_hand=30), seed=3, actions=70)
+
+
+# ----------------------------------------------------------------------------- must reload
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_fifteen_card_game_ended_by_the_turn_limit_reloads_from_its_own_state(seed: int) -> None:
+    # Uniformly random play never goes out: the hand runs to the turn limit, which ends the game.
+    g = play(fifteen.Game.new(num_players=2, seed=seed, hands=1, max_turns_per_hand=30), seed)
+    assert g.is_over and g.hand_history[-1]["end"] == "turn_limit"
+    assert g.turn == g.max_turns_per_hand
+    back = fifteen.Game.from_dict(saved(g))
+    assert back.to_dict() == g.to_dict() and back.winners() == g.winners()
+
+
+def test_a_continental_us_game_closed_after_a_joker_move_reloads_from_its_own_state() -> None:
+    rules = PRESETS["continental_us"].with_rounds((2,))
+    table = [(0, "trio", "7C 7D 7S"), (0, "run", "4H 5H 6H 7H JK"), (1, "run", "9S TS JS QS")]
+    g = make_game(rules, hands=["2C", "2D 5C 9D"], table=table, round_number=2)
+    act(g, "movejoker 1 2 low", "close")
+    assert g.is_over and g.joker_moved
+    back = Game.from_dict(saved(g))
+    assert back.to_dict() == g.to_dict()
+
+
+@pytest.mark.parametrize(
+    "new", [contract_mid_game, fifteen_mid_game, knock_mid_game], ids=["contract", "15", "knock"]
+)
+def test_a_saved_state_mid_game_reloads_unchanged(new: Callable[[], Any]) -> None:
+    g = new()
+    data = saved(g)
+    assert type(g).from_dict(data).to_dict() == data
+
+
+# ----------------------------------------------------------------------------- must be refused
+
+
+def test_a_live_round_labelled_game_over_is_refused_in_every_game() -> None:
+    for g in (contract_mid_game(), fifteen_mid_game(), knock_mid_game()):
+        data = saved(g)
+        assert not g.is_over
+        data["phase"] = "game_over"
+        refused(type(g), data, "phase" if type(g) is not knock.Game else "'pot'")
+
+
+def test_a_live_contract_round_labelled_game_over_no_longer_makes_every_seat_a_winner() -> None:
+    data = saved(Game.new("continental", 4, seed=0))
+    data["phase"] = "game_over"
+    message = refused(Game, data, "'phase'")
+    assert "round_index" in message
+
+
+@pytest.mark.parametrize(
+    "new", [contract_mid_game, fifteen_mid_game, knock_mid_game], ids=["contract", "15", "knock"]
+)
+@pytest.mark.parametrize("word", [-1, 2**32])
+def test_a_generator_word_out_of_range_is_refused_by_name(
+    new: Callable[[], Any], word: int
+) -> None:
+    g = new()
+    data = saved(g)
+    data["rng"][1][0] = word  # was an OverflowError from the generator's C code
+    refused(type(g), data, "rng")
+
+
+def test_contract_scores_are_checked_against_a_history_that_is_left_out() -> None:
+    g = play(Game.new("continental", 2, seed=1), seed=1, actions=500)
+    assert g.round_index >= 1
+    data = saved(g)
+    del data["round_history"]
+    data["scores"][0] += 7
+    refused(Game, data, "round_history")
+
+
+def test_contract_scores_off_the_history_are_refused() -> None:
+    g = play(Game.new("continental", 2, seed=1), seed=1, actions=500)
+    data = saved(g)
+    data["scores"][0] += 7
+    refused(Game, data, "scores")
+
+
+def test_fifteen_scores_off_the_history_are_refused() -> None:
+    g = fifteen_mid_game()
+    assert g.hand_index >= 1
+    data = saved(g)
+    data["scores"][0] += 3
+    data["scores"][1] -= 3  # still zero-sum: only the history shows them wrong
+    refused(fifteen.Game, data, "'scores'")
+    del data["hand_history"]
+    refused(fifteen.Game, data, "hand_history")
+
+
+@pytest.mark.parametrize(
+    "new", [contract_mid_game, fifteen_mid_game, knock_mid_game], ids=["contract", "15", "knock"]
+)
+def test_seen_discards_missing_a_card_of_the_pile_are_refused(new: Callable[[], Any]) -> None:
+    g = new()
+    assert g.discard and not g.is_over
+    data = saved(g)
+    data["seen_discards"].remove(card_to_str(g.discard[-1]))
+    refused(type(g), data, "seen_discards")
+
+
+def test_a_public_log_entry_off_the_seen_discards_is_refused() -> None:
+    g = contract_mid_game()
+    data = saved(g)
+    data["public_log"].append([0, "discard", card_to_str(g.discard[-1])])
+    refused(Game, data, "public_log")
+    data = saved(g)
+    unseen = next(
+        card_to_str(c) for c in range(53) if not g.seen_discards[c]
+    )  # a card never discarded this round
+    data["public_log"].insert(0, [1, "take", unseen])
+    refused(Game, data, "public_log")
+
+
+def test_a_contract_dealer_that_does_not_fit_the_seat_in_turn_is_refused() -> None:
+    g = contract_mid_game()
+    data = saved(g)
+    data["dealer"] = (data["dealer"] + 1) % g.num_players
+    refused(Game, data, "'dealer'")
