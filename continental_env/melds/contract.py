@@ -1,0 +1,518 @@
+"""Contract search (RULES 1.3-1.4): can a hand lay its round's contract down, and how.
+
+One search answers "which arrangement": ``ContractSearch`` (a branch and bound over run windows,
+then an exact choice of trio ranks) behind ``best_arrangement`` (cached rows), ``best_contract``
+and ``find_contract``; run with ``first_only`` it also settles the rare existence questions the
+fast check below leaves open. The lay-down choice (``melds.laydown``) starts from its
+arrangement, and the distance to the contract (``melds.distance``) answers a different question.
+
+``contract_exists`` is a second, existence-only search kept beside it for speed: it is asked on
+every legal-action query of a seat not yet down (``has_contract``), where minimal melds are
+enough, so it never builds an arrangement. MEASURED_EXISTS
+
+Both have compiled ports (``continental_env/_kernels.c``, ``continental_env.kernels``) that return
+exactly what the Python here returns (``tests/test_kernels*.py``): ``contract_search`` and
+``contract_exists`` pick the kernel when it is built, ``ContractSearch`` and
+``contract_exists_reference`` are the readable definitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import accumulate, combinations, combinations_with_replacement
+
+from continental_env import kernels
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, RANK_CARDS, make_card, rank_of
+from continental_env.melds.core import RUN, TRIO, Meld, meld_from_row, min_spans, window_cards
+from continental_env.rules import RuleConfig, contract_for_round, points_table
+
+__all__ = [
+    "ContractSearch",
+    "best_arrangement",
+    "best_contract",
+    "contract_exists",
+    "contract_exists_reference",
+    "contract_search",
+    "find_contract",
+    "has_contract",
+]
+
+# ContractSearch maximises the points placed on the table (so minimises the points left in hand)
+# over exactly `trios` trios and `runs` runs, with at least one card left in hand.
+# Decomposition: runs are chosen first from "windows" (a suit and a span of positions whose two
+# end positions hold naturals; gaps and padding up to min_run are jokers); then trios take every
+# remaining natural of their ranks and, with at least one trio, every remaining joker. Windows
+# are sorted by the points of their naturals, so a branch-and-bound over them stops early.
+
+
+@lru_cache(maxsize=256)
+def _window_shapes(wrap: bool) -> tuple[tuple[int, int], ...]:
+    """All (start, length) spans of positions a run may cover."""
+    if wrap:
+        return tuple((s, n) for s in range(NUM_RANKS) for n in range(1, NUM_RANKS + 1))
+    return tuple(
+        (s, n) for s in range(NUM_RANKS + 1) for n in range(1, NUM_RANKS + 1) if s + n - 1 <= 13
+    )
+
+
+def _windows(counts: Sequence[int], jokers: int, rules: RuleConfig, pts: Sequence[int]) -> list:
+    """Run windows possible with these counts: (value, suit, start, length, pad_low, pad_high)."""
+    wrap = rules.ace_wraparound
+    min_run = rules.min_run
+    out = []
+    for suit in range(4):
+        base = make_card(suit, 0)
+        present = [counts[base + r] > 0 for r in range(NUM_RANKS)]
+        if not any(present):
+            continue
+        for start, n in _window_shapes(wrap):
+            if not present[start % 13] or not present[(start + n - 1) % 13]:
+                continue
+            if wrap and n == NUM_RANKS and start != next(r for r in range(13) if present[r]):
+                continue  # the full cycle: one rotation is enough
+            gaps = 0
+            value = 0
+            for i in range(n):
+                r = (start + i) % 13
+                if present[r]:
+                    value += pts[base + r]
+                else:
+                    gaps += 1
+            pad = max(0, min_run - n)
+            if gaps + pad > jokers:
+                continue
+            pad_high = pad_low = 0
+            if pad:
+                room_high = NUM_RANKS - n if wrap else NUM_RANKS - (start + n - 1)
+                pad_high = min(pad, room_high)
+                pad_low = pad - pad_high
+                if not wrap and pad_low > start:
+                    continue
+                if n + pad > NUM_RANKS:
+                    continue
+            out.append((value, suit, start, n, pad_low, pad_high))
+    out.sort(key=lambda w: -w[0])
+    return out
+
+
+def _take_run(counts: list[int], window: tuple) -> tuple[list[int], int, int]:
+    """Take a window's cards out of counts: (run cards, start, natural count); counts mutated."""
+    _, suit, start, n, pad_low, pad_high = window
+    cards = [JOKER] * pad_low
+    naturals = 0
+    for i in range(n):
+        c = make_card(suit, (start + i) % NUM_RANKS)
+        if counts[c] > 0:
+            counts[c] -= 1
+            cards.append(c)
+            naturals += 1
+        else:
+            cards.append(JOKER)
+    cards.extend([JOKER] * pad_high)
+    jokers_used = len(cards) - naturals
+    counts[JOKER] -= jokers_used
+    return cards, start - pad_low, naturals
+
+
+class ContractSearch:
+    """Branch and bound over run windows, then an exact choice of trio ranks."""
+
+    def __init__(self, counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> None:
+        self.rules = rules
+        self.pts = points_table(rules)
+        self.trios = trios
+        self.runs = runs
+        self.hand_size = sum(counts)
+        self.counts = list(counts)
+        self.total_points = sum(c * p for c, p in zip(counts, self.pts, strict=False))
+        self.best_value = -1
+        self.best: list | None = None
+        self.windows = _windows(counts, counts[JOKER], rules, self.pts) if runs else []
+        # Upper bound of what trios can add: the best `trios` ranks by natural points.
+        rank_values = sorted(
+            (sum(self.pts[c] * counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)),
+            reverse=True,
+        )
+        self.trio_bound = sum(rank_values[:trios])
+        self.joker_bound = counts[JOKER] * self.pts[JOKER]
+        self.first_only = False
+
+    def run(self, first_only: bool = False) -> list | None:
+        self.first_only = first_only
+        self._runs(self.counts, 0, [], 0)
+        return self.best
+
+    def _runs(self, counts: list[int], first: int, chosen: list, value: int) -> bool:
+        """Choose the remaining runs; returns True to stop the whole search."""
+        depth = len(chosen)
+        if depth == self.runs:
+            return self._leaf(counts, chosen, value)
+        left = self.runs - depth
+        windows = self.windows
+        for i in range(first, len(windows)):
+            w = windows[i]
+            if value + left * w[0] + self.trio_bound + self.joker_bound <= self.best_value:
+                break  # windows are sorted by value: nothing further can beat the best
+            jokers_needed = (
+                sum(1 for k in range(w[3]) if counts[make_card(w[1], (w[2] + k) % NUM_RANKS)] == 0)
+                + w[4]
+                + w[5]
+            )
+            if jokers_needed > counts[JOKER]:
+                continue
+            sub = list(counts)
+            cards, start, naturals = _take_run(sub, w)
+            if naturals == 0:
+                continue
+            gained = sum(self.pts[c] for c in cards if c != JOKER)
+            chosen.append((cards, w[1], start, naturals))
+            stop = self._runs(sub, i, chosen, value + gained)
+            chosen.pop()
+            if stop:
+                return True
+        return False
+
+    def _leaf(self, counts: list[int], runs: list, run_value: int) -> bool:
+        pts = self.pts
+        jokers = counts[JOKER]
+        if self.trios == 0:
+            return self._finish(counts, runs, [], run_value)
+        # Trio candidates: ranks with a natural left, or one a run can give up for a joker.
+        left_by_rank = [sum(counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)]
+        value_by_rank = [sum(pts[c] * counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)]
+        stealable = [0] * 13
+        for cards, _suit, _start, naturals in runs:
+            if naturals >= 2:
+                for c in cards:
+                    if c != JOKER:
+                        stealable[rank_of(c)] += 1
+        ranks = [r for r in range(13) if left_by_rank[r] + stealable[r] > 0]
+        if not ranks:
+            return False
+        best_combo = None
+        best_combo_value = -1
+        for combo in combinations_with_replacement(ranks, self.trios):
+            cost = 0
+            val = 0
+            ok = True
+            seen = {}
+            for r in combo:
+                seen[r] = seen.get(r, 0) + 1
+            for r, m in seen.items():
+                have = left_by_rank[r]
+                steal = max(0, m - have)
+                if steal > stealable[r]:
+                    ok = False
+                    break
+                cost += steal + max(0, 3 * m - have - steal)
+                val += value_by_rank[r]
+            if ok and cost <= jokers and val > best_combo_value:
+                best_combo_value = val
+                best_combo = seen
+        if best_combo is None:
+            return False
+        return self._finish(counts, runs, best_combo, run_value + best_combo_value)
+
+    def _finish(self, counts: list[int], runs: list, trio_ranks, value: int) -> bool:
+        """Build the arrangement and keep it if it is the best (the caller keeps a card back)."""
+        pts = self.pts
+        counts = list(counts)
+        run_melds = [list(cards) for cards, _s, _st, _n in runs]
+        run_starts = [st for _c, _s, st, _n in runs]
+        run_suits = [s for _c, s, _st, _n in runs]
+        trio_melds: list[list[int]] = []
+        if trio_ranks:
+            for r, m in sorted(trio_ranks.items()):
+                naturals = []
+                for c in RANK_CARDS[r]:
+                    naturals.extend([c] * counts[c])
+                    counts[c] = 0
+                # steal missing naturals from runs, a joker taking their place
+                while len(naturals) < m:
+                    for cards in run_melds:
+                        nat = [k for k, c in enumerate(cards) if c != JOKER]
+                        hit = [k for k in nat if rank_of(cards[k]) == r]
+                        if hit and len(nat) >= 2:
+                            naturals.append(cards[hit[0]])
+                            cards[hit[0]] = JOKER
+                            counts[JOKER] -= 1
+                            break
+                    else:  # pragma: no cover - guarded by the caller's stealable count
+                        return False
+                groups = [naturals[i::m] for i in range(m)]
+                for g in groups:
+                    need = max(0, 3 - len(g))
+                    counts[JOKER] -= need
+                    trio_melds.append(g + [JOKER] * need)
+            if counts[JOKER] < 0:
+                return False
+            trio_melds[0].extend([JOKER] * counts[JOKER])
+            counts[JOKER] = 0
+        else:
+            # No trio: spare jokers extend runs, then replace cheaper naturals in runs.
+            for idx, cards in enumerate(run_melds):
+                while counts[JOKER] > 0 and len(cards) < NUM_RANKS:
+                    if self.rules.ace_wraparound or run_starts[idx] + len(cards) - 1 < NUM_RANKS:
+                        cards.append(JOKER)
+                    elif run_starts[idx] > 0:
+                        cards.insert(0, JOKER)
+                        run_starts[idx] -= 1
+                    else:
+                        break
+                    counts[JOKER] -= 1
+            while counts[JOKER] > 0:
+                best = None
+                for idx, cards in enumerate(run_melds):
+                    nat = [k for k, c in enumerate(cards) if c != JOKER]
+                    if len(nat) >= 2:
+                        k = min(nat, key=lambda k: pts[cards[k]])
+                        if best is None or pts[cards[k]] < pts[run_melds[best[0]][best[1]]]:
+                            best = (idx, k)
+                if best is None or pts[run_melds[best[0]][best[1]]] >= pts[JOKER]:
+                    break
+                idx, k = best
+                counts[run_melds[idx][k]] += 1
+                run_melds[idx][k] = JOKER
+                counts[JOKER] -= 1
+        leftover_points = sum(c * p for c, p in zip(counts, pts, strict=False))
+        placed = self.total_points - leftover_points
+        if placed > self.best_value:
+            self.best_value = placed
+            melds = [(TRIO, m, 0, rank_of(next(c for c in m if c != JOKER))) for m in trio_melds]
+            melds += [
+                (
+                    RUN,
+                    cards,
+                    run_starts[i] % (13 if self.rules.ace_wraparound else 14),
+                    run_suits[i],
+                )
+                for i, cards in enumerate(run_melds)
+            ]
+            self.best = melds
+        return self.first_only
+
+
+def contract_search(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
+) -> list | None:
+    """``ContractSearch(...).run(first_only)``: the compiled kernel when built
+    (``continental_env.kernels``), else the class above; the same arrangement either way."""
+    native = kernels.native
+    if native is None:
+        return ContractSearch(counts, trios, runs, rules).run(first_only)
+    return native.contract_search(
+        counts, trios, runs, rules.min_run, rules.ace_wraparound, points_table(rules), first_only
+    )
+
+
+# Lay-downs are rare (once per seat and round), so a small cache is enough here.
+@lru_cache(maxsize=2_048)
+def best_arrangement(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
+) -> tuple | None:
+    result = contract_search(counts, trios, runs, rules, first_only)
+    if result is not None and sum(len(m[1]) for m in result) == sum(counts):
+        # Every card placed, but one must stay in hand: the best lay-down keeps some card c and
+        # arranges the rest as well as possible, so search each hand minus one card (exact;
+        # holding back a card of the best full arrangement can miss a cheaper one).
+        pts = points_table(rules)
+        result = None
+        best_left = -1
+        for c in sorted((c for c in range(NUM_TYPES) if counts[c]), key=lambda c: pts[c]):
+            if result is not None and pts[c] >= best_left:
+                break
+            rest = list(counts)
+            rest[c] -= 1
+            found = contract_search(tuple(rest), trios, runs, rules, first_only)
+            if found is None:
+                continue
+            placed = sum(pts[x] for m in found for x in m[1])
+            left = sum(n * p for n, p in zip(rest, pts, strict=False)) - placed + pts[c]
+            if result is None or left < best_left:
+                result, best_left = found, left
+            if first_only:
+                break
+    if result is None:
+        return None
+    return tuple((kind, tuple(cards), start, key) for kind, cards, start, key in result)
+
+
+def best_contract(
+    counts: Sequence[int], trios: int, runs: int, rules: RuleConfig, owner: int = -1
+) -> list[Meld] | None:
+    """The arrangement of exactly `trios` trios and `runs` runs leaving the fewest points in
+    hand (one card at least), as new ``Meld``s of ``owner`` (trios first, runs in sequence
+    order); None if none exists.
+    """
+    found = best_arrangement(tuple(counts), trios, runs, rules, False)
+    if found is None:
+        return None
+    return [meld_from_row(row, owner) for row in found]
+
+
+def has_contract(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> bool:
+    """Whether the contract can be laid down from these counts with one card left in hand."""
+    key = tuple(counts)
+    if sum(key) < 3 * trios + rules.min_run * runs + 1:
+        return False
+    wrap = rules.ace_wraparound
+    if not contract_exists(key, trios, runs, rules.min_run, wrap, True):
+        return False
+    if not trios or not runs or contract_exists(key, trios, runs, rules.min_run, wrap, False):
+        return True
+    # Only by giving trios naturals taken out of runs: the per-rank count of those may take a
+    # run's last natural, so the full search decides (rare: hands of few naturals, many jokers).
+    return best_arrangement(key, trios, runs, rules, True) is not None
+
+
+# Bounded: a 53-tuple key and its entry take about 0.7 KiB, so 16,384 entries stay near 11 MiB
+# per process (100,000 took about 70 MiB in every training worker) while the hit rate in play
+# stays high (a hand changes one card at a time and is asked about again and again).
+@lru_cache(maxsize=16_384)
+def contract_exists(
+    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
+) -> bool:
+    """Existence only, on the hot path of every legal-action query of a player not yet down.
+
+    The compiled kernel when built (``continental_env.kernels``), else the reference below.
+    """
+    native = kernels.native
+    if native is not None:
+        return native.contract_exists(counts, trios, runs, min_run, wrap, steal)
+    return contract_exists_reference(counts, trios, runs, min_run, wrap, steal)
+
+
+def contract_exists_reference(
+    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
+) -> bool:
+    """``contract_exists`` in pure Python, the readable definition the kernel follows.
+
+    Minimal melds suffice: any run holds a run of exactly ``min_run`` cards with a natural, and
+    any trio three cards with a natural, and smaller melds leave more for the rest. So runs are
+    chosen among windows of ``min_run`` positions, and trios by the cheapest joker costs.
+    """
+    jokers = counts[JOKER]
+    if runs == 0:
+        return _trios_fit(counts, [0] * 13, trios, jokers)
+    windows = []
+    starts = [ranks[0] for ranks in min_spans(min_run, wrap)]
+    least = max(1, min_run - jokers)  # naturals a window needs: one at least, jokers the rest
+    for suit in range(4):
+        base = suit * 13
+        row = counts[base : base + 13]
+        if not any(row):
+            continue
+        # Naturals per window from prefix sums over the suit's row taken twice (a window's
+        # ranks run on from its first rank, modulo 13).
+        prefix = list(accumulate([1 if n else 0 for n in row] * 2, initial=0))
+        for first, cards in zip(starts, window_cards(min_run, wrap)[suit], strict=True):
+            if prefix[first + min_run] - prefix[first] >= least:
+                windows.append(cards)
+    if not windows:
+        return False
+    work = list(counts)
+    stealable = [0] * 13
+    return _exists_runs(work, windows, 0, runs, trios, stealable, steal)
+
+
+def _exists_runs(
+    work: list[int],
+    windows: list,
+    first: int,
+    runs: int,
+    trios: int,
+    stealable: list[int],
+    steal: bool = True,
+) -> bool:
+    if runs == 0:
+        return _trios_fit(work, stealable, trios, work[JOKER])
+    for i in range(first, len(windows)):
+        cards = windows[i]
+        present = [c for c in cards if work[c]]
+        size = len(cards)
+        if not present or size - len(present) > work[JOKER]:
+            continue  # no natural, or too few jokers even with every natural (so with any subset)
+        # Usually a window takes every natural it covers. With another run still to place, a
+        # joker may stand in for a natural that the other run needs (2C JK JK JK + 3C JK JK JK),
+        # so smaller subsets are tried too, while the jokers last.
+        options = [present]
+        if runs >= 2 and len(present) >= 2:
+            options += [
+                list(sub)
+                for k in range(len(present) - 1, 0, -1)
+                if size - k <= work[JOKER]
+                for sub in combinations(present, k)
+            ]
+        for taken in options:
+            if _try_window(work, windows, i, taken, size, runs, trios, stealable, steal):
+                return True
+    return False
+
+
+def _try_window(
+    work: list[int],
+    windows: list,
+    i: int,
+    taken: list[int],
+    size: int,
+    runs: int,
+    trios: int,
+    stealable: list[int],
+    steal: bool,
+) -> bool:
+    """Place one run on window ``i`` with the naturals ``taken`` and jokers for the rest."""
+    need = size - len(taken)
+    if not taken or need > work[JOKER]:
+        return False
+    for c in taken:
+        work[c] -= 1
+    work[JOKER] -= need
+    if steal and len(taken) >= 2:
+        for c in taken:
+            stealable[c % 13] += 1
+    found = _exists_runs(work, windows, i, runs - 1, trios, stealable, steal)
+    if steal and len(taken) >= 2:
+        for c in taken:
+            stealable[c % 13] -= 1
+    for c in taken:
+        work[c] += 1
+    work[JOKER] += need
+    return found
+
+
+def _trios_fit(counts: Sequence[int], stealable: list[int], trios: int, jokers: int) -> bool:
+    """Whether `trios` trios fit: the cheapest marginal joker costs, rank by rank, add up."""
+    if trios == 0:
+        return True
+    costs = []
+    for r in range(13):
+        c, d, h, s = RANK_CARDS[r]
+        n = counts[c] + counts[d] + counts[h] + counts[s]
+        avail = n + stealable[r]  # a natural a run gives up costs the run one joker
+        prev = 0
+        for m in range(1, min(avail, trios) + 1):
+            total = max(0, 3 * m - n)
+            costs.append(total - prev)
+            prev = total
+    if len(costs) < trios:
+        return False
+    costs.sort()
+    return sum(costs[:trios]) <= jokers
+
+
+def find_contract(
+    hand: Sequence[int], round_number: int, rules: RuleConfig
+) -> list[list[int]] | None:
+    """The melds the round's contract would be laid down with (fewest points left), or None.
+
+    ``hand`` is a list of card ids; runs come in sequence order, trios first.
+    """
+    trios, runs = contract_for_round(round_number)
+    counts = [0] * NUM_TYPES
+    for c in hand:
+        counts[c] += 1
+    found = best_contract(counts, trios, runs, rules)
+    if found is None:
+        return None
+    return [meld.cards for meld in found]
