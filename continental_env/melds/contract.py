@@ -18,7 +18,7 @@ exactly what the Python here returns (``tests/test_kernels*.py``): ``contract_se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import accumulate, combinations, combinations_with_replacement
 
@@ -58,42 +58,49 @@ def _window_shapes(wrap: bool) -> tuple[tuple[int, int], ...]:
 
 def _windows(counts: Sequence[int], jokers: int, rules: RuleConfig, pts: Sequence[int]) -> list:
     """Run windows possible with these counts: (value, suit, start, length, pad_low, pad_high)."""
-    wrap = rules.ace_wraparound
-    min_run = rules.min_run
     out = []
     for suit in range(4):
         base = make_card(suit, 0)
         present = [counts[base + r] > 0 for r in range(NUM_RANKS)]
-        if not any(present):
-            continue
-        for start, n in _window_shapes(wrap):
-            if not present[start % 13] or not present[(start + n - 1) % 13]:
-                continue
-            if wrap and n == NUM_RANKS and start != next(r for r in range(13) if present[r]):
-                continue  # the full cycle: one rotation is enough
-            gaps = 0
-            value = 0
-            for i in range(n):
-                r = (start + i) % 13
-                if present[r]:
-                    value += pts[base + r]
-                else:
-                    gaps += 1
-            pad = max(0, min_run - n)
-            if gaps + pad > jokers:
-                continue
-            pad_high = pad_low = 0
-            if pad:
-                room_high = NUM_RANKS - n if wrap else NUM_RANKS - (start + n - 1)
-                pad_high = min(pad, room_high)
-                pad_low = pad - pad_high
-                if not wrap and pad_low > start:
-                    continue
-                if n + pad > NUM_RANKS:
-                    continue
-            out.append((value, suit, start, n, pad_low, pad_high))
+        if any(present):
+            out.extend(_suit_windows(suit, present, jokers, rules, pts))
     out.sort(key=lambda w: -w[0])
     return out
+
+
+def _suit_windows(
+    suit: int, present: list[bool], jokers: int, rules: RuleConfig, pts: Sequence[int]
+) -> Iterator[tuple[int, int, int, int, int, int]]:
+    """``_windows`` of one suit whose naturals are ``present`` (by rank), in shape order."""
+    wrap = rules.ace_wraparound
+    base = make_card(suit, 0)
+    for start, n in _window_shapes(wrap):
+        if not present[start % 13] or not present[(start + n - 1) % 13]:
+            continue
+        if wrap and n == NUM_RANKS and start != present.index(True):
+            continue  # the full cycle: one rotation is enough
+        ranks = [(start + i) % 13 for i in range(n)]
+        gaps = sum(1 for r in ranks if not present[r])
+        value = sum(pts[base + r] for r in ranks if present[r])
+        pad = max(0, rules.min_run - n)
+        if gaps + pad > jokers:
+            continue
+        padding = _padding(start, n, pad, wrap)
+        if padding is not None:
+            yield (value, suit, start, n, *padding)
+
+
+def _padding(start: int, n: int, pad: int, wrap: bool) -> tuple[int, int] | None:
+    """(pad_low, pad_high): the jokers that lengthen a window of ``n`` positions to
+    ``min_run``, at the high end first; None where the run would not fit."""
+    if not pad:
+        return 0, 0
+    room_high = NUM_RANKS - n if wrap else NUM_RANKS - (start + n - 1)
+    pad_high = min(pad, room_high)
+    pad_low = pad - pad_high
+    if (not wrap and pad_low > start) or n + pad > NUM_RANKS:
+        return None
+    return pad_low, pad_high
 
 
 def _take_run(counts: list[int], window: tuple) -> tuple[list[int], int, int]:
@@ -113,6 +120,121 @@ def _take_run(counts: list[int], window: tuple) -> tuple[list[int], int, int]:
     jokers_used = len(cards) - naturals
     counts[JOKER] -= jokers_used
     return cards, start - pad_low, naturals
+
+
+def _best_trio_combo(
+    ranks: list[int],
+    trios: int,
+    left_by_rank: list[int],
+    value_by_rank: list[int],
+    stealable: list[int],
+    jokers: int,
+) -> tuple[dict[int, int] | None, int]:
+    """The trio ranks (rank -> trios of it) adding the most points within ``jokers``, and those
+    points; (None, -1) if none fits. A trio may take a natural a run gives up for a joker."""
+    best_combo = None
+    best_combo_value = -1
+    for combo in combinations_with_replacement(ranks, trios):
+        seen: dict[int, int] = {}
+        for r in combo:
+            seen[r] = seen.get(r, 0) + 1
+        cost = val = 0
+        for r, m in seen.items():
+            have = left_by_rank[r]
+            steal = max(0, m - have)
+            if steal > stealable[r]:
+                break
+            cost += steal + max(0, 3 * m - have - steal)
+            val += value_by_rank[r]
+        else:
+            if cost <= jokers and val > best_combo_value:
+                best_combo_value = val
+                best_combo = seen
+    return best_combo, best_combo_value
+
+
+def _trio_naturals(
+    counts: list[int], run_melds: list[list[int]], r: int, m: int
+) -> list[int] | None:
+    """Every natural of rank ``r`` left in hand (taken out of ``counts``) and, while fewer than
+    ``m``, naturals stolen from runs of 2+ naturals, a joker taking their place; None if short."""
+    naturals = []
+    for c in RANK_CARDS[r]:
+        naturals.extend([c] * counts[c])
+        counts[c] = 0
+    while len(naturals) < m:
+        for cards in run_melds:
+            nat = [k for k, c in enumerate(cards) if c != JOKER]
+            hit = [k for k in nat if rank_of(cards[k]) == r]
+            if hit and len(nat) >= 2:
+                naturals.append(cards[hit[0]])
+                cards[hit[0]] = JOKER
+                counts[JOKER] -= 1
+                break
+        else:  # pragma: no cover - guarded by the caller's stealable count
+            return None
+    return naturals
+
+
+def _build_trios(
+    counts: list[int], run_melds: list[list[int]], trio_ranks: dict[int, int]
+) -> list[list[int]] | None:
+    """The trios of ``trio_ranks``, naturals dealt round-robin and jokers making up 3, every
+    spare joker on the first; None if the jokers run short (``counts`` and runs mutated)."""
+    trio_melds: list[list[int]] = []
+    for r, m in sorted(trio_ranks.items()):
+        naturals = _trio_naturals(counts, run_melds, r, m)
+        if naturals is None:  # pragma: no cover - guarded by the caller's stealable count
+            return None
+        for g in (naturals[i::m] for i in range(m)):
+            need = max(0, 3 - len(g))
+            counts[JOKER] -= need
+            trio_melds.append(g + [JOKER] * need)
+    if counts[JOKER] < 0:
+        return None
+    trio_melds[0].extend([JOKER] * counts[JOKER])
+    counts[JOKER] = 0
+    return trio_melds
+
+
+def _pad_runs(
+    counts: list[int], run_melds: list[list[int]], run_starts: list[int], wrap: bool
+) -> None:
+    """No trio: spare jokers lengthen the runs in turn, at the high end while it has room."""
+    for idx, cards in enumerate(run_melds):
+        while counts[JOKER] > 0 and len(cards) < NUM_RANKS:
+            if wrap or run_starts[idx] + len(cards) - 1 < NUM_RANKS:
+                cards.append(JOKER)
+            elif run_starts[idx] > 0:
+                cards.insert(0, JOKER)
+                run_starts[idx] -= 1
+            else:
+                break
+            counts[JOKER] -= 1
+
+
+def _cheapest_run_natural(run_melds: list[list[int]], pts: Sequence[int]) -> tuple | None:
+    """(run, position) of the cheapest natural a run of 2+ naturals could give up, or None."""
+    best = None
+    for idx, cards in enumerate(run_melds):
+        nat = [k for k, c in enumerate(cards) if c != JOKER]
+        if len(nat) >= 2:
+            k = min(nat, key=lambda k: pts[cards[k]])
+            if best is None or pts[cards[k]] < pts[run_melds[best[0]][best[1]]]:
+                best = (idx, k)
+    return best
+
+
+def _swap_cheap_naturals(counts: list[int], run_melds: list[list[int]], pts: Sequence[int]) -> None:
+    """No trio and the runs full: spare jokers replace the runs' naturals cheaper than a joker."""
+    while counts[JOKER] > 0:
+        best = _cheapest_run_natural(run_melds, pts)
+        if best is None or pts[run_melds[best[0]][best[1]]] >= pts[JOKER]:
+            break
+        idx, k = best
+        counts[run_melds[idx][k]] += 1
+        run_melds[idx][k] = JOKER
+        counts[JOKER] -= 1
 
 
 class ContractSearch:
@@ -139,6 +261,8 @@ class ContractSearch:
         self.first_only = False
 
     def run(self, first_only: bool = False) -> list | None:
+        """The best arrangement as (kind, cards, start, key) rows, or None; with
+        ``first_only`` the first arrangement found (existence)."""
         self.first_only = first_only
         self._runs(self.counts, 0, [], 0)
         return self.best
@@ -175,9 +299,8 @@ class ContractSearch:
 
     def _leaf(self, counts: list[int], runs: list, run_value: int) -> bool:
         pts = self.pts
-        jokers = counts[JOKER]
         if self.trios == 0:
-            return self._finish(counts, runs, [], run_value)
+            return self._finish(counts, runs, {}, run_value)
         # Trio candidates: ranks with a natural left, or one a run can give up for a joker.
         left_by_rank = [sum(counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)]
         value_by_rank = [sum(pts[c] * counts[c] for c in RANK_CARDS[r]) for r in range(NUM_RANKS)]
@@ -190,103 +313,40 @@ class ContractSearch:
         ranks = [r for r in range(13) if left_by_rank[r] + stealable[r] > 0]
         if not ranks:
             return False
-        best_combo = None
-        best_combo_value = -1
-        for combo in combinations_with_replacement(ranks, self.trios):
-            cost = 0
-            val = 0
-            ok = True
-            seen = {}
-            for r in combo:
-                seen[r] = seen.get(r, 0) + 1
-            for r, m in seen.items():
-                have = left_by_rank[r]
-                steal = max(0, m - have)
-                if steal > stealable[r]:
-                    ok = False
-                    break
-                cost += steal + max(0, 3 * m - have - steal)
-                val += value_by_rank[r]
-            if ok and cost <= jokers and val > best_combo_value:
-                best_combo_value = val
-                best_combo = seen
-        if best_combo is None:
+        combo, combo_value = _best_trio_combo(
+            ranks, self.trios, left_by_rank, value_by_rank, stealable, counts[JOKER]
+        )
+        if combo is None:
             return False
-        return self._finish(counts, runs, best_combo, run_value + best_combo_value)
+        return self._finish(counts, runs, combo, run_value + combo_value)
 
-    def _finish(self, counts: list[int], runs: list, trio_ranks, value: int) -> bool:
+    def _finish(
+        self, counts: list[int], runs: list, trio_ranks: dict[int, int], value: int
+    ) -> bool:
         """Build the arrangement and keep it if it is the best (the caller keeps a card back)."""
         pts = self.pts
+        wrap = self.rules.ace_wraparound
         counts = list(counts)
         run_melds = [list(cards) for cards, _s, _st, _n in runs]
         run_starts = [st for _c, _s, st, _n in runs]
         run_suits = [s for _c, s, _st, _n in runs]
         trio_melds: list[list[int]] = []
         if trio_ranks:
-            for r, m in sorted(trio_ranks.items()):
-                naturals = []
-                for c in RANK_CARDS[r]:
-                    naturals.extend([c] * counts[c])
-                    counts[c] = 0
-                # steal missing naturals from runs, a joker taking their place
-                while len(naturals) < m:
-                    for cards in run_melds:
-                        nat = [k for k, c in enumerate(cards) if c != JOKER]
-                        hit = [k for k in nat if rank_of(cards[k]) == r]
-                        if hit and len(nat) >= 2:
-                            naturals.append(cards[hit[0]])
-                            cards[hit[0]] = JOKER
-                            counts[JOKER] -= 1
-                            break
-                    else:  # pragma: no cover - guarded by the caller's stealable count
-                        return False
-                groups = [naturals[i::m] for i in range(m)]
-                for g in groups:
-                    need = max(0, 3 - len(g))
-                    counts[JOKER] -= need
-                    trio_melds.append(g + [JOKER] * need)
-            if counts[JOKER] < 0:
+            built = _build_trios(counts, run_melds, trio_ranks)
+            if built is None:
                 return False
-            trio_melds[0].extend([JOKER] * counts[JOKER])
-            counts[JOKER] = 0
+            trio_melds = built
         else:
             # No trio: spare jokers extend runs, then replace cheaper naturals in runs.
-            for idx, cards in enumerate(run_melds):
-                while counts[JOKER] > 0 and len(cards) < NUM_RANKS:
-                    if self.rules.ace_wraparound or run_starts[idx] + len(cards) - 1 < NUM_RANKS:
-                        cards.append(JOKER)
-                    elif run_starts[idx] > 0:
-                        cards.insert(0, JOKER)
-                        run_starts[idx] -= 1
-                    else:
-                        break
-                    counts[JOKER] -= 1
-            while counts[JOKER] > 0:
-                best = None
-                for idx, cards in enumerate(run_melds):
-                    nat = [k for k, c in enumerate(cards) if c != JOKER]
-                    if len(nat) >= 2:
-                        k = min(nat, key=lambda k: pts[cards[k]])
-                        if best is None or pts[cards[k]] < pts[run_melds[best[0]][best[1]]]:
-                            best = (idx, k)
-                if best is None or pts[run_melds[best[0]][best[1]]] >= pts[JOKER]:
-                    break
-                idx, k = best
-                counts[run_melds[idx][k]] += 1
-                run_melds[idx][k] = JOKER
-                counts[JOKER] -= 1
+            _pad_runs(counts, run_melds, run_starts, wrap)
+            _swap_cheap_naturals(counts, run_melds, pts)
         leftover_points = sum(c * p for c, p in zip(counts, pts, strict=False))
         placed = self.total_points - leftover_points
         if placed > self.best_value:
             self.best_value = placed
             melds = [(TRIO, m, 0, rank_of(next(c for c in m if c != JOKER))) for m in trio_melds]
             melds += [
-                (
-                    RUN,
-                    cards,
-                    run_starts[i] % (13 if self.rules.ace_wraparound else 14),
-                    run_suits[i],
-                )
+                (RUN, cards, run_starts[i] % (13 if wrap else 14), run_suits[i])
                 for i, cards in enumerate(run_melds)
             ]
             self.best = melds
@@ -311,31 +371,40 @@ def contract_search(
 def best_arrangement(
     counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
 ) -> tuple | None:
+    """``contract_search`` with one card kept in hand, as a tuple of (kind, cards, start, key)
+    rows (cached); None if the contract cannot be laid down."""
     result = contract_search(counts, trios, runs, rules, first_only)
     if result is not None and sum(len(m[1]) for m in result) == sum(counts):
-        # Every card placed, but one must stay in hand: the best lay-down keeps some card c and
-        # arranges the rest as well as possible, so search each hand minus one card (exact;
-        # holding back a card of the best full arrangement can miss a cheaper one).
-        pts = points_table(rules)
-        result = None
-        best_left = -1
-        for c in sorted((c for c in range(NUM_TYPES) if counts[c]), key=lambda c: pts[c]):
-            if result is not None and pts[c] >= best_left:
-                break
-            rest = list(counts)
-            rest[c] -= 1
-            found = contract_search(tuple(rest), trios, runs, rules, first_only)
-            if found is None:
-                continue
-            placed = sum(pts[x] for m in found for x in m[1])
-            left = sum(n * p for n, p in zip(rest, pts, strict=False)) - placed + pts[c]
-            if result is None or left < best_left:
-                result, best_left = found, left
-            if first_only:
-                break
+        result = _keep_one_back(counts, trios, runs, rules, first_only)
     if result is None:
         return None
     return tuple((kind, tuple(cards), start, key) for kind, cards, start, key in result)
+
+
+def _keep_one_back(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, first_only: bool
+) -> list | None:
+    """Every card placed, but one must stay in hand: the best lay-down keeps some card c and
+    arranges the rest as well as possible, so search each hand minus one card (exact; holding
+    back a card of the best full arrangement can miss a cheaper one). Cheapest cards first."""
+    pts = points_table(rules)
+    result = None
+    best_left = -1
+    for c in sorted((c for c in range(NUM_TYPES) if counts[c]), key=lambda c: pts[c]):
+        if result is not None and pts[c] >= best_left:
+            break
+        rest = list(counts)
+        rest[c] -= 1
+        found = contract_search(tuple(rest), trios, runs, rules, first_only)
+        if found is None:
+            continue
+        placed = sum(pts[x] for m in found for x in m[1])
+        left = sum(n * p for n, p in zip(rest, pts, strict=False)) - placed + pts[c]
+        if result is None or left < best_left:
+            result, best_left = found, left
+        if first_only:
+            break
+    return result
 
 
 def best_contract(

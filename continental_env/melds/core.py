@@ -172,13 +172,10 @@ def arrange_run(cards: Sequence[int], rules: RuleConfig) -> list[int] | None:
     n = len(cards)
     if n < rules.min_run or n > NUM_RANKS:
         return None
-    naturals = [c for c in cards if c != JOKER]
-    if not naturals:
+    found = _one_suit_ranks(cards)
+    if found is None:
         return None
-    suit = suit_of(naturals[0])
-    ranks = sorted(rank_of(c) for c in naturals)
-    if any(suit_of(c) != suit for c in naturals) or len(set(ranks)) != len(ranks):
-        return None
+    suit, ranks = found
     starts = range(NUM_RANKS) if rules.ace_wraparound else range(NUM_RANKS + 1 - n + 1)
     for start in starts:
         if not rules.ace_wraparound and start + n - 1 > NUM_RANKS:
@@ -186,14 +183,27 @@ def arrange_run(cards: Sequence[int], rules: RuleConfig) -> list[int] | None:
         present = {(start + i) % NUM_RANKS for i in range(n)}
         if all(r in present for r in ranks):
             # choose the start whose first position is a natural when possible
-            out = []
             rank_set = set(ranks)
-            for i in range(n):
-                r = (start + i) % NUM_RANKS
-                out.append(make_card(suit, r) if r in rank_set else JOKER)
+            out = [
+                make_card(suit, r) if r in rank_set else JOKER
+                for r in ((start + i) % NUM_RANKS for i in range(n))
+            ]
             if run_layout(out, rules) is not None:
                 return out
     return None
+
+
+def _one_suit_ranks(cards: Sequence[int]) -> tuple[int, list[int]] | None:
+    """(suit, sorted ranks) of the naturals among ``cards`` when there is one at least, all of
+    one suit and no rank twice; else None."""
+    naturals = [c for c in cards if c != JOKER]
+    if not naturals:
+        return None
+    suit = suit_of(naturals[0])
+    ranks = sorted(rank_of(c) for c in naturals)
+    if any(suit_of(c) != suit for c in naturals) or len(set(ranks)) != len(ranks):
+        return None
+    return suit, ranks
 
 
 def is_valid_meld(kind: str, cards: Sequence[int], rules: RuleConfig) -> bool:

@@ -239,30 +239,59 @@ def going_out_discards(counts: Sequence[int]) -> list[int]:
     if sum(counts) != GOING_OUT_SIZE + 1:
         return []
     jokers = counts[JOKER]
-    rows = _rows(counts)
-    options = [_suit_options(r, jokers) if any(r) else None for r in rows]
-    need = [0 if o is None else _min_jokers(o) for o in options]
+    rows, options, need = _suit_needs(counts)
     stuck = [suit for suit in range(4) if need[suit] > jokers]
     if len(stuck) > 1:
         return []  # one discard changes one suit
     total_need = sum(need)
     out = []
     for suit in stuck or range(4):
-        row = rows[suit]
         if stuck == [] and total_need - need[suit] > jokers:
             continue
-        for rank in range(NUM_RANKS):
-            if not row[rank]:
-                continue
-            fewer = list(row)
-            fewer[rank] -= 1
-            trial = [o for k, o in enumerate(options) if k != suit and o is not None]
-            if any(fewer):
-                trial.append(_suit_options(tuple(fewer), jokers))
-            if _combine(trial, jokers):
-                out.append(suit * 13 + rank)
-    if jokers and not stuck and total_need < jokers:  # the discard is a joker
-        fewer_jokers = [_suit_options(r, jokers - 1) for r in rows if any(r)]
-        if _combine(fewer_jokers, jokers - 1):
-            out.append(JOKER)
+        out.extend(_natural_discards(rows[suit], suit, _other_options(options, suit), jokers))
+    if jokers and not stuck and total_need < jokers and _joker_discard_goes_out(rows, jokers):
+        out.append(JOKER)
+    return out
+
+
+def _other_options(options: list, suit: int) -> list:
+    """The cover options of the suits other than ``suit`` that hold cards."""
+    return [o for k, o in enumerate(options) if k != suit and o is not None]
+
+
+def _suit_needs(counts: Sequence[int]) -> tuple[list, list, list[int]]:
+    """Per suit: its row of counts, its cover options (None for an empty suit) and the fewest
+    jokers they use (0 for an empty suit)."""
+    jokers = counts[JOKER]
+    rows = _rows(counts)
+    options = [_suit_options(r, jokers) if any(r) else None for r in rows]
+    need = [0 if o is None else _min_jokers(o) for o in options]
+    return rows, options, need
+
+
+def _joker_discard_goes_out(rows: list[tuple[int, ...]], jokers: int) -> bool:
+    """Whether the hand goes out after discarding one of its ``jokers``."""
+    fewer_jokers = [_suit_options(r, jokers - 1) for r in rows if any(r)]
+    return _combine(fewer_jokers, jokers - 1)
+
+
+def _natural_discards(
+    row: tuple[int, ...],
+    suit: int,
+    others: list[frozenset[tuple[int, tuple[int, ...]]]],
+    jokers: int,
+) -> list[int]:
+    """Naturals of ``suit`` (its ``row`` of counts) whose discard lets the hand go out, given the
+    other suits' options."""
+    out = []
+    for rank in range(NUM_RANKS):
+        if not row[rank]:
+            continue
+        fewer = list(row)
+        fewer[rank] -= 1
+        trial = list(others)
+        if any(fewer):
+            trial.append(_suit_options(tuple(fewer), jokers))
+        if _combine(trial, jokers):
+            out.append(suit * 13 + rank)
     return out

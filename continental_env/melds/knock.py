@@ -89,39 +89,18 @@ class _DeadwoodSearch:
     def _options(self, work: list[int], c: int) -> list[tuple[tuple[int, ...], int]]:
         """Every lay holding natural ``c`` (already taken out of ``work``) with the other cards
         from ``work``: (the lay's cards, room it leaves for spare jokers)."""
+        return self._set_options(work, c) + _run_options(work, c)
+
+    def _set_options(self, work: list[int], c: int) -> list[tuple[tuple[int, ...], int]]:
+        """Sets of ``c``'s rank: any sub-multiset of the rank's other naturals, jokers to make 3."""
         out: list[tuple[tuple[int, ...], int]] = []
-        rank, suit = rank_of(c), suit_of(c)
+        rank = rank_of(c)
         same = [s * 13 + rank for s in range(4) if work[s * 13 + rank]]
         for picks in _product_ranges([work[card] for card in same]):
             taken = [card for card, n in zip(same, picks, strict=True) for _ in range(n)]
             need = max(0, 2 - len(taken))
             if need <= work[JOKER]:
                 out.append(((c, *taken, *([JOKER] * need)), self.jokers))
-        base = suit * 13
-        jokers = work[JOKER]
-        # Runs by their span of positions (13 is the ace high): of 3 positions, any holding c;
-        # longer, only spans with naturals at both ends (end jokers could as well be spare).
-        for vc in (rank, NUM_RANKS) if rank == 0 else (rank,):
-            lows = [v for v in range(max(0, vc - 12), vc) if work[base + v % NUM_RANKS]]
-            highs = [v for v in range(vc + 1, min(NUM_RANKS, vc + 12) + 1) if work[base + v % 13]]
-            spans = {(lo, lo + 2) for lo in range(max(0, vc - 2), min(vc, NUM_RANKS - 2) + 1)}
-            spans |= {
-                (lo, hi)
-                for lo in [*lows, vc]
-                for hi in [vc, *highs]
-                if 3 < hi - lo + 1 <= NUM_RANKS
-            }
-            for lo, hi in sorted(spans):
-                slots = [
-                    (c,) if v == vc else tuple(x for x in (base + v % 13, JOKER) if work[x])
-                    for v in range(lo, hi + 1)
-                ]
-                missing = sum(1 for slot in slots if JOKER in slot and len(slot) == 1)
-                if missing > jokers or any(not slot for slot in slots):
-                    continue
-                for seq in _product_slots(slots):
-                    if seq.count(JOKER) <= jokers:
-                        out.append((seq, NUM_RANKS - len(seq)))
         return out
 
     def solve(self, work: list[int], room: int) -> tuple[int, tuple]:
@@ -166,6 +145,44 @@ class _DeadwoodSearch:
                     break
         work[c] += 1
         return ok
+
+
+def _run_options(work: list[int], c: int) -> list[tuple[tuple[int, ...], int]]:
+    """Runs of ``c``'s suit holding it, by their span of positions (13 is the ace high): of 3
+    positions, any holding c; longer, only spans with naturals at both ends (end jokers could
+    as well be spare). Each other position its natural or a joker, both tried when both are
+    there: (the run's cards, room it leaves for spare jokers)."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    rank, base = rank_of(c), suit_of(c) * 13
+    jokers = work[JOKER]
+    for vc in (rank, NUM_RANKS) if rank == 0 else (rank,):
+        for lo, hi in _run_spans_through(work, base, vc):
+            slots = [
+                (c,) if v == vc else tuple(x for x in (base + v % 13, JOKER) if work[x])
+                for v in range(lo, hi + 1)
+            ]
+            out.extend(_slot_runs(slots, jokers))
+    return out
+
+
+def _slot_runs(slots: list[tuple[int, ...]], jokers: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every run taking one card per slot with at most ``jokers`` jokers: (cards, room left)."""
+    missing = sum(1 for slot in slots if JOKER in slot and len(slot) == 1)
+    if missing > jokers or any(not slot for slot in slots):
+        return []
+    return [
+        (seq, NUM_RANKS - len(seq)) for seq in _product_slots(slots) if seq.count(JOKER) <= jokers
+    ]
+
+
+def _run_spans_through(work: list[int], base: int, vc: int) -> list[tuple[int, int]]:
+    """(low, high) position spans of a run through position ``vc`` (sorted): every span of 3,
+    and longer spans up to 13 whose ends hold naturals of the suit at ``base``."""
+    lows = [v for v in range(max(0, vc - 12), vc) if work[base + v % NUM_RANKS]]
+    highs = [v for v in range(vc + 1, min(NUM_RANKS, vc + 12) + 1) if work[base + v % 13]]
+    spans = {(lo, lo + 2) for lo in range(max(0, vc - 2), min(vc, NUM_RANKS - 2) + 1)}
+    spans |= {(lo, hi) for lo in [*lows, vc] for hi in [vc, *highs] if 3 < hi - lo + 1 <= NUM_RANKS}
+    return sorted(spans)
 
 
 def _take(work: list[int], lay: tuple[int, ...], c: int, sign: int) -> None:
@@ -270,22 +287,24 @@ def _isolated_naturals(counts: Sequence[int]) -> list[int]:
         if counts[c] != 1:
             continue
         rank = c % NUM_RANKS
-        base = c - rank
         if counts[rank] + counts[13 + rank] + counts[26 + rank] + counts[39 + rank] > 1:
             continue
-        if rank == 0:
-            near = counts[base + 1] or counts[base + 2] or counts[base + 11] or counts[base + 12]
-        else:
-            near = (
-                counts[base + rank - 1]
-                or (rank >= 2 and counts[base + rank - 2])
-                or (rank <= 11 and counts[base + rank + 1])
-                or (rank <= 10 and counts[base + rank + 2])
-                or (rank >= 11 and counts[base])
-            )
-        if not near:
+        if not _near_in_suit(counts, c - rank, rank):
             out.append(c)
     return out
+
+
+def _near_in_suit(counts: Sequence[int], base: int, rank: int) -> int | bool:
+    """Whether the suit at ``base`` holds a natural one or two ranks from ``rank`` (truthy)."""
+    if rank == 0:
+        return counts[base + 1] or counts[base + 2] or counts[base + 11] or counts[base + 12]
+    return (
+        counts[base + rank - 1]
+        or (rank >= 2 and counts[base + rank - 2])
+        or (rank <= 11 and counts[base + rank + 1])
+        or (rank <= 10 and counts[base + rank + 2])
+        or (rank >= 11 and counts[base])
+    )
 
 
 def _isolated_need(counts: Sequence[int]) -> int:

@@ -114,6 +114,8 @@ def _table_signature(table: Sequence[Meld]) -> tuple:
 def laydown_plan(
     counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, signature: tuple
 ) -> tuple[_LaydownKey, tuple] | None:
+    """(``laydown_outcome``'s key, the arrangement as (kind, cards, start, key) rows) of the
+    lay-down chosen from ``counts`` onto the table of ``signature``; None without a contract."""
     first = best_arrangement(counts, trios, runs, rules, False)
     if first is None:
         return None
@@ -124,10 +126,28 @@ def laydown_plan(
         Meld(-1, kind, list(cards), start, rank, suit)
         for kind, cards, start, rank, suit in signature
     ]
+    candidates = _core_candidates(counts, trios, runs, rules, first, table, pts)
+    best_key, best_own = _best_closure(counts, table, candidates, rules, pts)
+    trio_melds = [m for m in best_own if m.kind == TRIO]
+    run_melds = [m for m in best_own if m.kind == RUN]
+    arrangement = tuple((TRIO, tuple(m.cards), 0, m.rank) for m in trio_melds) + tuple(
+        (RUN, tuple(m.cards), m.start, m.suit) for m in run_melds
+    )
+    return best_key, arrangement
+
+
+def _best_closure(
+    counts: tuple[int, ...],
+    table: Sequence[Meld],
+    candidates: Iterator[tuple[tuple[int, int], Sequence]],
+    rules: RuleConfig,
+    pts: Sequence[int],
+) -> tuple[_LaydownKey, list[Meld]]:
+    """The best ``_closure`` over the first ``LAYDOWN_BUDGET`` candidates (the first one wins
+    ties), skipping those whose bound cannot beat it."""
     floor = min(pts[c] for c in range(NUM_TYPES) if counts[c])
     best_key: _LaydownKey | None = None
     best_own: list[Meld] = []
-    candidates = _core_candidates(counts, trios, runs, rules, first, table, pts)
     for examined, (bound, arrangement) in enumerate(candidates):
         if examined >= LAYDOWN_BUDGET:
             break
@@ -141,12 +161,7 @@ def laydown_plan(
             if key == (1, floor, floor):
                 break  # one cheapest card kept, everything else on the player's own melds
     assert best_key is not None
-    trio_melds = [m for m in best_own if m.kind == TRIO]
-    run_melds = [m for m in best_own if m.kind == RUN]
-    arrangement = tuple((TRIO, tuple(m.cards), 0, m.rank) for m in trio_melds) + tuple(
-        (RUN, tuple(m.cards), m.start, m.suit) for m in run_melds
-    )
-    return best_key, arrangement
+    return best_key, best_own
 
 
 def _as_melds(arrangement: Sequence) -> list[Meld]:
@@ -307,6 +322,22 @@ def _closure(
         _suit_layoffs(suit, rest, melds, is_own, trio_own, trio_any, jokers, rules, pts)
         for suit in range(4)
     ]
+    (placed, placed_points, own_points), combo, spare_own = _best_combination(
+        per_suit, jokers, bool(trio_any), bool(trio_own), pts[JOKER]
+    )
+    if placed == size and keep_one:
+        return _keep_cheapest(rest, table, own, rules, pts)
+    key = (size - placed, points - placed_points, points - own_points)
+    return key, _own_result(rest, melds, is_own, combo, spare_own, trio_own, rules)
+
+
+def _best_combination(
+    per_suit: list[list[tuple]], jokers: int, any_trio: bool, own_trio: bool, joker_points: int
+) -> tuple[tuple[int, int, int], tuple, int]:
+    """The suits' lay-off options combined under the jokers in hand: ((cards placed, their
+    points, their points on own melds), one option per suit, spare jokers on own melds), the
+    first of the most (placed, points, own points). Spare jokers go on a trio if any, else into
+    the runs' room."""
     best: tuple | None = None
     for combo in product(*per_suit):
         used = sum(o[0] for o in combo)
@@ -315,32 +346,34 @@ def _closure(
         spare = jokers - used
         room = sum(o[4] for o in combo)
         own_room = sum(o[5] for o in combo)
-        if trio_any:
+        if any_trio:
             spare_placed = spare
-            spare_own = spare if trio_own else min(spare, own_room)
+            spare_own = spare if own_trio else min(spare, own_room)
         else:
             spare_placed = min(spare, room)
             spare_own = min(spare, own_room)
         placed = sum(o[1] for o in combo) + spare_placed
-        placed_points = sum(o[2] for o in combo) + spare_placed * pts[JOKER]
-        own_points = sum(o[3] for o in combo) + spare_own * pts[JOKER]
+        placed_points = sum(o[2] for o in combo) + spare_placed * joker_points
+        own_points = sum(o[3] for o in combo) + spare_own * joker_points
         value = (placed, placed_points, own_points)
         if best is None or value > best[0]:
             best = (value, combo, spare_own)
     assert best is not None  # every suit offers at least the empty option
-    (placed, placed_points, own_points), combo, spare_own = best
-    if placed == size and keep_one:
-        # Everything could go, but a lay-off must leave a card: keep the cheapest card whose
-        # absence still lets the rest go (the last lay-off of any full sequence is such a card).
-        for c in sorted((c for c in range(NUM_TYPES) if rest[c]), key=lambda c: pts[c]):
-            rest[c] -= 1
-            key, final_own = _closure(rest, table, own, rules, pts, keep_one=False)
-            rest[c] += 1
-            if key[0] == 0:
-                return (1, pts[c], key[2] + pts[c]), final_own
-        raise AssertionError("a full lay-off sequence always has a last card")  # pragma: no cover
-    key = (size - placed, points - placed_points, points - own_points)
-    return key, _own_result(rest, melds, is_own, combo, spare_own, trio_own, rules)
+    return best
+
+
+def _keep_cheapest(
+    rest: list[int], table: Sequence[Meld], own: Sequence[Meld], rules: RuleConfig, pts
+) -> tuple[_LaydownKey, list[Meld]]:
+    """Everything could go, but a lay-off must leave a card: keep the cheapest card whose
+    absence still lets the rest go (the last lay-off of any full sequence is such a card)."""
+    for c in sorted((c for c in range(NUM_TYPES) if rest[c]), key=lambda c: pts[c]):
+        rest[c] -= 1
+        key, final_own = _closure(rest, table, own, rules, pts, keep_one=False)
+        rest[c] += 1
+        if key[0] == 0:
+            return (1, pts[c], key[2] + pts[c]), final_own
+    raise AssertionError("a full lay-off sequence always has a last card")  # pragma: no cover
 
 
 def _run_ends(melds: Sequence[Meld], suit: int) -> list[tuple[int, str]]:
@@ -448,6 +481,23 @@ def _own_result(
     first, as ``_suit_layoffs`` counted them), spare jokers included."""
     melds = [m.copy() for m in melds]
     hand = list(rest)
+    _replay_run_layoffs(melds, combo, hand, rules)
+    own = [m for m, mine in zip(melds, is_own, strict=True) if mine]
+    for meld in own:
+        if meld.kind == TRIO and meld.rank in trio_own:
+            for s in range(4):
+                c = s * 13 + meld.rank
+                meld.cards.extend([c] * hand[c])
+                hand[c] = 0
+    for _ in range(spare_own):
+        _place_spare_joker(own, rules)
+    return own
+
+
+def _replay_run_layoffs(
+    melds: list[Meld], combo: Sequence[tuple], hand: list[int], rules: RuleConfig
+) -> None:
+    """Lay the chosen chains off on the runs' ends (naturals from ``hand``, jokers bridging)."""
     budget = sum(o[0] for o in combo)
     for suit, option in enumerate(combo):
         for (i, end), length in zip(_run_ends(melds, suit), option[6], strict=True):
@@ -463,20 +513,16 @@ def _own_result(
                     c = JOKER
                 extend_run(meld, c, end, rules)
     assert budget == 0
-    own = [m for m, mine in zip(melds, is_own, strict=True) if mine]
-    for meld in own:
-        if meld.kind == TRIO and meld.rank in trio_own:
-            for s in range(4):
-                c = s * 13 + meld.rank
-                meld.cards.extend([c] * hand[c])
-                hand[c] = 0
-    for _ in range(spare_own):
-        trios = [m for m in own if m.kind == TRIO]
-        if trios:  # the trio with the fewest naturals takes it (4C 4D JK JK beside 5C 5D 5H)
-            target = min(trios, key=lambda m: sum(c != JOKER for c in m.cards))
-            target.cards.append(JOKER)
-            continue
-        target = next(m for m in own if m.kind == RUN and len(m.cards) < NUM_RANKS)
-        end = HIGH if run_can_extend(target, HIGH, rules) else LOW
-        extend_run(target, JOKER, end, rules)
-    return own
+
+
+def _place_spare_joker(own: list[Meld], rules: RuleConfig) -> None:
+    """One spare joker onto the player's own melds: the trio with the fewest naturals takes it
+    (4C 4D JK JK beside 5C 5D 5H), else the first run with room, at its high end if it can."""
+    trios = [m for m in own if m.kind == TRIO]
+    if trios:
+        target = min(trios, key=lambda m: sum(c != JOKER for c in m.cards))
+        target.cards.append(JOKER)
+        return
+    target = next(m for m in own if m.kind == RUN and len(m.cards) < NUM_RANKS)
+    end = HIGH if run_can_extend(target, HIGH, rules) else LOW
+    extend_run(target, JOKER, end, rules)

@@ -168,21 +168,29 @@ def layoff_options(
     003's shift and on the player's ``own`` run, the place of the joker standing for it).
     """
     if meld.kind == TRIO:
-        out: list[tuple[int, str | None]] = [(c, None) for c in RANK_CARDS[meld.rank] if hand[c]]
-        if hand[JOKER]:
-            out.append((JOKER, None))
-        return out
+        return _trio_layoffs(meld, hand)
     low = end_card(meld, LOW, rules)
     high = end_card(meld, HIGH, rules)
     naturals = {c for c in (low, high) if c is not None and hand[c]}
     if own and rules.joker_rule == "shift" and (low is not None or high is not None):
-        naturals.update(
-            meld.represented(i) for i in joker_positions(meld) if hand[meld.represented(i)]
-        )
+        naturals.update(_shift_naturals(meld, hand))
     out = [(c, None) for c in sorted(naturals)]
     if hand[JOKER]:
         out.extend((JOKER, end) for end, c in ((LOW, low), (HIGH, high)) if c is not None)
     return out
+
+
+def _trio_layoffs(meld: Meld, hand: Sequence[int]) -> list[tuple[int, str | None]]:
+    """``layoff_options`` on a trio: each natural of its rank in hand, then a joker."""
+    out: list[tuple[int, str | None]] = [(c, None) for c in RANK_CARDS[meld.rank] if hand[c]]
+    if hand[JOKER]:
+        out.append((JOKER, None))
+    return out
+
+
+def _shift_naturals(meld: Meld, hand: Sequence[int]) -> list[int]:
+    """Naturals in ``hand`` that a joker of the run stands for (003's shift onto one's own run)."""
+    return [meld.represented(i) for i in joker_positions(meld) if hand[meld.represented(i)]]
 
 
 def lay_off(meld: Meld, card: int, end: str | None, rules: RuleConfig) -> None:
