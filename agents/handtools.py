@@ -1,4 +1,4 @@
-"""Small, cached facts about hands that the bots share; every meld question goes to ``melds.py``.
+"""Small, cached facts about hands that the bots share; every meld question goes to ``continental_env.melds``.
 
 * ``partner_table(rules)`` — for each pair of card types, which contract meld kinds the two cards
   can start together. It is computed once per rule set by asking ``melds.is_valid_meld`` whether

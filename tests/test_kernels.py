@@ -455,7 +455,9 @@ def assert_searches_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
         return kernel(counts, trios, runs, rules.min_run, rules.ace_wraparound, pts, first_only)
 
     mismatches = [
-        args for args in calls if search_rows(melds.ContractSearch(*args[:4]).run(args[4])) != run(args)
+        args
+        for args in calls
+        if search_rows(melds.ContractSearch(*args[:4]).run(args[4])) != run(args)
     ]
     assert not mismatches, (
         f"{len(mismatches)} of {len(calls)} arrangements differ, first {mismatches[0]}"
