@@ -880,9 +880,9 @@ done:
 }
 
 
-/* ====================================================================== features.hand_analysis */
+/* ================================================================= melds.distance.hand_analysis */
 /*
- * Distance to the contract (features._Plans): a branch and bound over run windows, trio ranks by
+ * Distance to the contract (melds.distance._Plans): a branch and bound over run windows, trio ranks by
  * their marginal costs at each leaf. Integers only; the visiting order is the reference's, so
  * the first best plan (which fixes the cards "in trios" and "in runs") is the same one. Sets of
  * card ids are 64-bit masks (53 card types).
@@ -905,7 +905,7 @@ typedef struct {
     int plan_left[NT];
 } Plans;
 
-/* features._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
+/* melds.distance._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
 static void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
                         Mask *bare_mask, Mask *fill_mask) {
     int marg[NR * 8], rk[NR * 8], mm[NR * 8], n = 0;
@@ -1051,7 +1051,7 @@ static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
     for (int c = 0; c < NT; c++) p->hand_size += counts[c];
     p->slots = 3 * trios + min_run * runs;
     p->best = 1000000000;
-    /* windows (features._windows_for), stable-sorted by hand naturals covered, most first */
+    /* windows (melds.distance._windows_for), stable-sorted by hand naturals covered, most first */
     int starts[NR + 1];
     int ns = min_span_starts(min_run, wrap, starts);
     int covered[MAXW];

@@ -145,7 +145,7 @@ def record_calls(
     spies = (
         (melds.contract, "contract_search", "best_contract"),
         (strong, "make_plan_reference", "make_plan"),
-        (melds.contract, "contract_exists_reference", "has_contract"),
+        (melds.exists, "contract_exists_reference", "has_contract"),
         (melds.laydown, "laydown_plan", "best_laydown"),
     )
     originals = []

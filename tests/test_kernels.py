@@ -101,7 +101,7 @@ def recorded_calls() -> dict[str, tuple[tuple, ...]]:
     with (
         references_only(),
         recording(strong, "make_plan_reference") as plans,
-        recording(melds.contract, "contract_exists_reference") as exists,
+        recording(melds.exists, "contract_exists_reference") as exists,
         recording(melds.laydown, "laydown_plan") as laydowns,
         recording(melds.contract, "contract_search") as searches,
     ):

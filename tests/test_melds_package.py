@@ -24,7 +24,7 @@ from continental_env.rules import CONTRACTS, PRESETS, deck_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "continental_env" / "melds"
-MODULES = ("core", "layoffs", "contract", "distance", "laydown", "fifteen", "knock")
+MODULES = ("core", "layoffs", "exists", "contract", "distance", "laydown", "fifteen", "knock")
 
 # Every public name of the single-file ``continental_env/melds.py`` the package replaced.
 OLD_NAMES = [

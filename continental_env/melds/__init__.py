@@ -4,7 +4,8 @@
 |---|---|
 | ``melds.core`` | meld kinds, the ``Meld`` record, trio and run validity (jokers wild), run spans |
 | ``melds.layoffs`` | lay-off and joker-swap targets on table melds, laying a card off |
-| ``melds.contract`` | contract search: existence (``has_contract``), the best arrangement |
+| ``melds.exists`` | whether the contract can go down: the fast existence check |
+| ``melds.contract`` | contract search: ``has_contract``, the best arrangement, why searches stay |
 | ``melds.distance`` | distance to the contract and the cards that reduce it (v1 features) |
 | ``melds.laydown`` | the lay-down choice, counting this turn's lay-offs (RULES 1.4) |
 | ``melds.fifteen`` | the fifteen-card game's sequences and going-out shapes (RULES Part 2) |
@@ -20,8 +21,6 @@ from continental_env.melds.contract import (
     ContractSearch,
     best_arrangement,
     best_contract,
-    contract_exists,
-    contract_exists_reference,
     contract_search,
     find_contract,
     has_contract,
@@ -47,6 +46,7 @@ from continental_env.melds.distance import (
     hand_analysis_reference,
     reducing_cards,
 )
+from continental_env.melds.exists import contract_exists, contract_exists_reference
 from continental_env.melds.fifteen import (
     GOING_OUT_SHAPES,
     GOING_OUT_SIZE,

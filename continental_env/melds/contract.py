@@ -1,38 +1,52 @@
 """Contract search (RULES 1.3-1.4): can a hand lay its round's contract down, and how.
 
-One search answers "which arrangement": ``ContractSearch`` (a branch and bound over run windows,
-then an exact choice of trio ranks) behind ``best_arrangement`` (cached rows), ``best_contract``
-and ``find_contract``; run with ``first_only`` it also settles the rare existence questions the
-fast check below leaves open. The lay-down choice (``melds.laydown``) starts from its
-arrangement, and the distance to the contract (``melds.distance``) answers a different question.
+``ContractSearch`` is the one arrangement search: a branch and bound over run windows, then an
+exact choice of trio ranks, maximising the points placed. ``best_arrangement`` (cached rows, one
+card kept in hand), ``best_contract`` and ``find_contract`` read it; run with ``first_only`` it
+settles the rare existence questions ``contract_exists`` leaves open (``has_contract``), and the
+lay-down choice (``melds.laydown``) starts from its arrangement.
 
-``contract_exists`` is a second, existence-only search kept beside it for speed: it is asked on
-every legal-action query of a seat not yet down (``has_contract``), where minimal melds are
-enough, so it never builds an arrangement. MEASURED_EXISTS
+**Why other searches stay beside it.** The contract game had five searches over contract
+arrangements. Each one kept answers a question the one search does not, or the same question
+much faster where it is asked most; on every hand a seat not yet down held in recorded games,
+the three that can answer "can the contract go down now?" agree (``has_contract`` through
+``contract_exists``, ``ContractSearch(first_only)``, a distance of 0), and
+``tests/test_melds_package.py`` checks the same on random hands, kernels on and off.
 
-Both have compiled ports (``continental_env/_kernels.c``, ``continental_env.kernels``) that return
-exactly what the Python here returns (``tests/test_kernels*.py``): ``contract_search`` and
-``contract_exists`` pick the kernel when it is built, ``ContractSearch`` and
-``contract_exists_reference`` are the readable definitions.
+| search | question | why it stays |
+|---|---|---|
+| ``ContractSearch`` (here) | the arrangement leaving the fewest points | the one search |
+| ``contract_exists`` (here) | can the contract go down (minimal melds, no arrangement) | asked on every legal-action query of a seat not yet down: EXISTS_FIGURES |
+| ``hand_analysis`` (``melds.distance``) | how many cards away, which card types bring it nearer | another question; as an existence check DISTANCE_FIGURES; its first best plan feeds the v1 observation, pinned by the observation digests |
+| ``laydown_plan`` (``melds.laydown``) | which arrangement to lay down, counting this turn's lay-offs | another objective, built on this search's arrangement: LAYDOWN_FIGURES |
+| ``agents.strong.make_plan`` | the bot's cheapest plan, each missing card weighted by the unseen copies | frozen as ``strong@v1``: the same seeds give the same decisions (``tests/test_versions.py``) |
+
+Figures: ``python scripts/bench_contract_searches.py --games 2 --random-games 2 --out
+results/melds_contract_searches.json`` (CPU time per call, caches emptied; ``kernels``: the
+compiled ports, ``python``: ``CONTINENTAL_KERNELS=0``).
+
+``ContractSearch`` and ``contract_exists`` have compiled ports (``continental_env/_kernels.c``,
+``continental_env.kernels``) that return exactly what the Python here returns
+(``tests/test_kernels*.py``): ``contract_search`` and ``contract_exists`` pick the kernel when it
+is built; ``ContractSearch`` and ``contract_exists_reference`` are the readable definitions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import accumulate, combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 
 from continental_env import kernels
 from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, RANK_CARDS, make_card, rank_of
-from continental_env.melds.core import RUN, TRIO, Meld, meld_from_row, min_spans, window_cards
+from continental_env.melds.core import RUN, TRIO, Meld, meld_from_row
+from continental_env.melds.exists import contract_exists
 from continental_env.rules import RuleConfig, contract_for_round, points_table
 
 __all__ = [
     "ContractSearch",
     "best_arrangement",
     "best_contract",
-    "contract_exists",
-    "contract_exists_reference",
     "contract_search",
     "find_contract",
     "has_contract",
@@ -79,9 +93,14 @@ def _suit_windows(
             continue
         if wrap and n == NUM_RANKS and start != present.index(True):
             continue  # the full cycle: one rotation is enough
-        ranks = [(start + i) % 13 for i in range(n)]
-        gaps = sum(1 for r in ranks if not present[r])
-        value = sum(pts[base + r] for r in ranks if present[r])
+        gaps = 0
+        value = 0
+        for i in range(n):
+            r = (start + i) % 13
+            if present[r]:
+                value += pts[base + r]
+            else:
+                gaps += 1
         pad = max(0, rules.min_run - n)
         if gaps + pad > jokers:
             continue
@@ -433,141 +452,6 @@ def has_contract(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig
     # Only by giving trios naturals taken out of runs: the per-rank count of those may take a
     # run's last natural, so the full search decides (rare: hands of few naturals, many jokers).
     return best_arrangement(key, trios, runs, rules, True) is not None
-
-
-# Bounded: a 53-tuple key and its entry take about 0.7 KiB, so 16,384 entries stay near 11 MiB
-# per process (100,000 took about 70 MiB in every training worker) while the hit rate in play
-# stays high (a hand changes one card at a time and is asked about again and again).
-@lru_cache(maxsize=16_384)
-def contract_exists(
-    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
-) -> bool:
-    """Existence only, on the hot path of every legal-action query of a player not yet down.
-
-    The compiled kernel when built (``continental_env.kernels``), else the reference below.
-    """
-    native = kernels.native
-    if native is not None:
-        return native.contract_exists(counts, trios, runs, min_run, wrap, steal)
-    return contract_exists_reference(counts, trios, runs, min_run, wrap, steal)
-
-
-def contract_exists_reference(
-    counts: tuple[int, ...], trios: int, runs: int, min_run: int, wrap: bool, steal: bool
-) -> bool:
-    """``contract_exists`` in pure Python, the readable definition the kernel follows.
-
-    Minimal melds suffice: any run holds a run of exactly ``min_run`` cards with a natural, and
-    any trio three cards with a natural, and smaller melds leave more for the rest. So runs are
-    chosen among windows of ``min_run`` positions, and trios by the cheapest joker costs.
-    """
-    jokers = counts[JOKER]
-    if runs == 0:
-        return _trios_fit(counts, [0] * 13, trios, jokers)
-    windows = []
-    starts = [ranks[0] for ranks in min_spans(min_run, wrap)]
-    least = max(1, min_run - jokers)  # naturals a window needs: one at least, jokers the rest
-    for suit in range(4):
-        base = suit * 13
-        row = counts[base : base + 13]
-        if not any(row):
-            continue
-        # Naturals per window from prefix sums over the suit's row taken twice (a window's
-        # ranks run on from its first rank, modulo 13).
-        prefix = list(accumulate([1 if n else 0 for n in row] * 2, initial=0))
-        for first, cards in zip(starts, window_cards(min_run, wrap)[suit], strict=True):
-            if prefix[first + min_run] - prefix[first] >= least:
-                windows.append(cards)
-    if not windows:
-        return False
-    work = list(counts)
-    stealable = [0] * 13
-    return _exists_runs(work, windows, 0, runs, trios, stealable, steal)
-
-
-def _exists_runs(
-    work: list[int],
-    windows: list,
-    first: int,
-    runs: int,
-    trios: int,
-    stealable: list[int],
-    steal: bool = True,
-) -> bool:
-    if runs == 0:
-        return _trios_fit(work, stealable, trios, work[JOKER])
-    for i in range(first, len(windows)):
-        cards = windows[i]
-        present = [c for c in cards if work[c]]
-        size = len(cards)
-        if not present or size - len(present) > work[JOKER]:
-            continue  # no natural, or too few jokers even with every natural (so with any subset)
-        # Usually a window takes every natural it covers. With another run still to place, a
-        # joker may stand in for a natural that the other run needs (2C JK JK JK + 3C JK JK JK),
-        # so smaller subsets are tried too, while the jokers last.
-        options = [present]
-        if runs >= 2 and len(present) >= 2:
-            options += [
-                list(sub)
-                for k in range(len(present) - 1, 0, -1)
-                if size - k <= work[JOKER]
-                for sub in combinations(present, k)
-            ]
-        for taken in options:
-            if _try_window(work, windows, i, taken, size, runs, trios, stealable, steal):
-                return True
-    return False
-
-
-def _try_window(
-    work: list[int],
-    windows: list,
-    i: int,
-    taken: list[int],
-    size: int,
-    runs: int,
-    trios: int,
-    stealable: list[int],
-    steal: bool,
-) -> bool:
-    """Place one run on window ``i`` with the naturals ``taken`` and jokers for the rest."""
-    need = size - len(taken)
-    if not taken or need > work[JOKER]:
-        return False
-    for c in taken:
-        work[c] -= 1
-    work[JOKER] -= need
-    if steal and len(taken) >= 2:
-        for c in taken:
-            stealable[c % 13] += 1
-    found = _exists_runs(work, windows, i, runs - 1, trios, stealable, steal)
-    if steal and len(taken) >= 2:
-        for c in taken:
-            stealable[c % 13] -= 1
-    for c in taken:
-        work[c] += 1
-    work[JOKER] += need
-    return found
-
-
-def _trios_fit(counts: Sequence[int], stealable: list[int], trios: int, jokers: int) -> bool:
-    """Whether `trios` trios fit: the cheapest marginal joker costs, rank by rank, add up."""
-    if trios == 0:
-        return True
-    costs = []
-    for r in range(13):
-        c, d, h, s = RANK_CARDS[r]
-        n = counts[c] + counts[d] + counts[h] + counts[s]
-        avail = n + stealable[r]  # a natural a run gives up costs the run one joker
-        prev = 0
-        for m in range(1, min(avail, trios) + 1):
-            total = max(0, 3 * m - n)
-            costs.append(total - prev)
-            prev = total
-    if len(costs) < trios:
-        return False
-    costs.sort()
-    return sum(costs[:trios]) <= jokers
 
 
 def find_contract(

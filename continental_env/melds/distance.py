@@ -6,7 +6,8 @@ Its own search over the same run windows as ``melds.contract`` (``window_cards``
 a different question: not whether or how the contract goes down now, but how far it is, for
 every hand, with the first best plan's use of each card. ``has_contract`` is its reference (a
 distance of 0 exactly when ``has_contract``; ``tests/test_features.py`` and
-``tests/test_melds_package.py``). MEASURED_DISTANCE
+``tests/test_melds_package.py``). Why it is not folded onto ``ContractSearch`` or
+``contract_exists``, with figures: ``melds.contract``'s docstring.
 
 ``hand_analysis`` runs the compiled kernel when built (``continental_env.kernels``), else
 ``hand_analysis_reference``, the readable definition here.

@@ -88,11 +88,8 @@ class _DeadwoodSearch:
 
     def _options(self, work: list[int], c: int) -> list[tuple[tuple[int, ...], int]]:
         """Every lay holding natural ``c`` (already taken out of ``work``) with the other cards
-        from ``work``: (the lay's cards, room it leaves for spare jokers)."""
-        return self._set_options(work, c) + _run_options(work, c)
-
-    def _set_options(self, work: list[int], c: int) -> list[tuple[tuple[int, ...], int]]:
-        """Sets of ``c``'s rank: any sub-multiset of the rank's other naturals, jokers to make 3."""
+        from ``work``: (the lay's cards, room it leaves for spare jokers). Sets first: any
+        sub-multiset of the rank's other naturals, jokers to make 3; then runs."""
         out: list[tuple[tuple[int, ...], int]] = []
         rank = rank_of(c)
         same = [s * 13 + rank for s in range(4) if work[s * 13 + rank]]
@@ -101,6 +98,8 @@ class _DeadwoodSearch:
             need = max(0, 2 - len(taken))
             if need <= work[JOKER]:
                 out.append(((c, *taken, *([JOKER] * need)), self.jokers))
+        for vc in (rank, NUM_RANKS) if rank == 0 else (rank,):
+            _add_run_options(work, c, vc, out)
         return out
 
     def solve(self, work: list[int], room: int) -> tuple[int, tuple]:
@@ -147,32 +146,26 @@ class _DeadwoodSearch:
         return ok
 
 
-def _run_options(work: list[int], c: int) -> list[tuple[tuple[int, ...], int]]:
-    """Runs of ``c``'s suit holding it, by their span of positions (13 is the ace high): of 3
-    positions, any holding c; longer, only spans with naturals at both ends (end jokers could
-    as well be spare). Each other position its natural or a joker, both tried when both are
-    there: (the run's cards, room it leaves for spare jokers)."""
-    out: list[tuple[tuple[int, ...], int]] = []
-    rank, base = rank_of(c), suit_of(c) * 13
+def _add_run_options(
+    work: list[int], c: int, vc: int, out: list[tuple[tuple[int, ...], int]]
+) -> None:
+    """Add to ``out`` the runs of ``c``'s suit holding it at position ``vc`` (13 is the ace
+    high): of 3 positions, any holding c; longer, only spans with naturals at both ends (end
+    jokers could as well be spare). Each other position its natural or a joker, both tried when
+    both are there: (the run's cards, room it leaves for spare jokers)."""
+    base = suit_of(c) * 13
     jokers = work[JOKER]
-    for vc in (rank, NUM_RANKS) if rank == 0 else (rank,):
-        for lo, hi in _run_spans_through(work, base, vc):
-            slots = [
-                (c,) if v == vc else tuple(x for x in (base + v % 13, JOKER) if work[x])
-                for v in range(lo, hi + 1)
-            ]
-            out.extend(_slot_runs(slots, jokers))
-    return out
-
-
-def _slot_runs(slots: list[tuple[int, ...]], jokers: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every run taking one card per slot with at most ``jokers`` jokers: (cards, room left)."""
-    missing = sum(1 for slot in slots if JOKER in slot and len(slot) == 1)
-    if missing > jokers or any(not slot for slot in slots):
-        return []
-    return [
-        (seq, NUM_RANKS - len(seq)) for seq in _product_slots(slots) if seq.count(JOKER) <= jokers
-    ]
+    for lo, hi in _run_spans_through(work, base, vc):
+        slots = [
+            (c,) if v == vc else tuple(x for x in (base + v % 13, JOKER) if work[x])
+            for v in range(lo, hi + 1)
+        ]
+        missing = sum(1 for slot in slots if JOKER in slot and len(slot) == 1)
+        if missing > jokers or any(not slot for slot in slots):
+            continue
+        for seq in _product_slots(slots):
+            if seq.count(JOKER) <= jokers:
+                out.append((seq, NUM_RANKS - len(seq)))
 
 
 def _run_spans_through(work: list[int], base: int, vc: int) -> list[tuple[int, int]]:

@@ -166,7 +166,14 @@ def _best_closure(
 
 def _as_melds(arrangement: Sequence) -> list[Meld]:
     """Melds of owner -1 from (kind, cards, start, key) rows; a list of Melds passes through."""
-    return [m if isinstance(m, Meld) else meld_from_row(m) for m in arrangement]
+    return [
+        m
+        if isinstance(m, Meld)
+        else Meld(-1, TRIO, list(m[1]), rank=m[3])
+        if m[0] == TRIO
+        else Meld(-1, RUN, list(m[1]), start=m[2], suit=m[3])
+        for m in arrangement
+    ]  # ``meld_from_row`` inline: this runs for every core combination examined
 
 
 def rest_after(counts: Sequence[int], own: Sequence[Meld]) -> list[int]:
