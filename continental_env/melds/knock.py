@@ -272,6 +272,27 @@ def deadwood(counts: Sequence[int], ace: int = 15) -> int:
     return _best_lays_cached(tuple(counts), ace)[0]
 
 
+def _suit_neighbours(c: int) -> tuple[int, ...]:
+    """The naturals of ``c``'s suit one or two ranks from it, the ace next to the king too."""
+    rank = c % NUM_RANKS
+    base = c - rank
+    if rank == 0:
+        return (base + 1, base + 2, base + 11, base + 12)
+    near = [base + rank - 1]
+    if rank >= 2:
+        near.append(base + rank - 2)
+    if rank <= 11:
+        near.append(base + rank + 1)
+    if rank <= 10:
+        near.append(base + rank + 2)
+    if rank >= 11:
+        near.append(base)
+    return tuple(near)
+
+
+_NEIGHBOURS = tuple(_suit_neighbours(c) for c in range(JOKER))
+
+
 def _isolated_naturals(counts: Sequence[int]) -> list[int]:
     """Naturals with no other natural of their rank and no natural of their suit one or two ranks
     away (the ace next to the king too): each is in a lay only with jokers beside it."""
@@ -282,22 +303,12 @@ def _isolated_naturals(counts: Sequence[int]) -> list[int]:
         rank = c % NUM_RANKS
         if counts[rank] + counts[13 + rank] + counts[26 + rank] + counts[39 + rank] > 1:
             continue
-        if not _near_in_suit(counts, c - rank, rank):
+        for near in _NEIGHBOURS[c]:
+            if counts[near]:
+                break
+        else:
             out.append(c)
     return out
-
-
-def _near_in_suit(counts: Sequence[int], base: int, rank: int) -> int | bool:
-    """Whether the suit at ``base`` holds a natural one or two ranks from ``rank`` (truthy)."""
-    if rank == 0:
-        return counts[base + 1] or counts[base + 2] or counts[base + 11] or counts[base + 12]
-    return (
-        counts[base + rank - 1]
-        or (rank >= 2 and counts[base + rank - 2])
-        or (rank <= 11 and counts[base + rank + 1])
-        or (rank <= 10 and counts[base + rank + 2])
-        or (rank >= 11 and counts[base])
-    )
 
 
 def _isolated_need(counts: Sequence[int]) -> int:
