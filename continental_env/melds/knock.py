@@ -168,13 +168,30 @@ def _add_run_options(
                 out.append((seq, NUM_RANKS - len(seq)))
 
 
+# Per position vc (0-13, 13 the ace high): the spans of 3 positions through it, and the
+# (position, rank) pairs below and above it that a longer run's end may take.
+_THREE_SPANS = tuple(
+    tuple((lo, lo + 2) for lo in range(max(0, vc - 2), min(vc, NUM_RANKS - 2) + 1))
+    for vc in range(NUM_RANKS + 1)
+)
+_BELOW = tuple(
+    tuple((v, v % NUM_RANKS) for v in range(max(0, vc - 12), vc)) for vc in range(NUM_RANKS + 1)
+)
+_ABOVE = tuple(
+    tuple((v, v % NUM_RANKS) for v in range(vc + 1, min(NUM_RANKS, vc + 12) + 1))
+    for vc in range(NUM_RANKS + 1)
+)
+
+
 def _run_spans_through(work: list[int], base: int, vc: int) -> list[tuple[int, int]]:
     """(low, high) position spans of a run through position ``vc`` (sorted): every span of 3,
     and longer spans up to 13 whose ends hold naturals of the suit at ``base``."""
-    lows = [v for v in range(max(0, vc - 12), vc) if work[base + v % NUM_RANKS]]
-    highs = [v for v in range(vc + 1, min(NUM_RANKS, vc + 12) + 1) if work[base + v % 13]]
-    spans = {(lo, lo + 2) for lo in range(max(0, vc - 2), min(vc, NUM_RANKS - 2) + 1)}
-    spans |= {(lo, hi) for lo in [*lows, vc] for hi in [vc, *highs] if 3 < hi - lo + 1 <= NUM_RANKS}
+    lows = [v for v, r in _BELOW[vc] if work[base + r]]
+    lows.append(vc)
+    highs = [v for v, r in _ABOVE[vc] if work[base + r]]
+    highs.insert(0, vc)
+    spans = set(_THREE_SPANS[vc])
+    spans.update((lo, hi) for lo in lows for hi in highs if 3 < hi - lo + 1 <= NUM_RANKS)
     return sorted(spans)
 
 
