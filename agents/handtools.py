@@ -1,4 +1,4 @@
-"""Small, cached facts about hands that the bots share; every meld question goes to ``melds.py``.
+"""Small, cached facts about hands that the bots share; every meld question goes to ``continental_env.melds``.
 
 * ``partner_table(rules)`` — for each pair of card types, which contract meld kinds the two cards
   can start together. It is computed once per rule set by asking ``melds.is_valid_meld`` whether
@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from agents.base import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES
+from continental_env.features import count_unseen
 from continental_env.melds import RUN, TRIO, can_fit, is_valid_meld
 from continental_env.rules import RuleConfig, deck_counts
 
@@ -73,22 +74,9 @@ def _partner_columns(table: tuple[tuple[int, ...], ...], bits: int) -> tuple[tup
 
 
 def unseen_counts(view: PlayerView) -> list[int]:
-    """Copies of each card type not visible to this seat this round."""
-    out = list(deck_counts(view.rules, view.num_players, view.round))
-    hand = view.hand
-    for c in range(NUM_TYPES):
-        out[c] -= hand[c]
-    for c in view.discard:
-        out[c] -= 1
-    for meld in view.table:
-        for c in meld.cards:
-            out[c] -= 1
-    for s, known in enumerate(view.known):
-        if s != view.seat:
-            for c in range(NUM_TYPES):
-                if known[c]:
-                    out[c] -= known[c]
-    return [max(0, n) for n in out]
+    """Copies of each card type not visible to this seat this round (``features.count_unseen``)."""
+    deck = deck_counts(view.rules, view.num_players, view.round)
+    return count_unseen(deck, view.hand, view.discard, view.table, view.known, view.seat)
 
 
 def fits_table(view: PlayerView, card: int) -> bool:

@@ -100,7 +100,7 @@ static double py_sum(const double *x, int n) {
     return f;
 }
 
-/* Rank lists of every run of exactly `min_run` positions (melds._min_spans): the first rank of
+/* Rank lists of every run of exactly `min_run` positions (melds.min_spans): the first rank of
  * each span; position i of the span is rank (first + i) % 13. */
 static int min_span_starts(int min_run, int wrap, int *starts) {
     int n = wrap ? NR : 14 - min_run + 1;
@@ -459,7 +459,7 @@ static PyObject *k_make_plan(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NiN)", cost_obj, best_missing, core_t);
 }
 
-/* ===================================================================== melds._contract_exists */
+/* ===================================================================== melds.contract_exists */
 
 typedef struct {
     int cards[MAXW][MAXRUN];
@@ -469,7 +469,7 @@ typedef struct {
     int trios;
 } Windows;
 
-/* melds._trios_fit: the cheapest marginal joker costs, rank by rank, add up. */
+/* melds.contract._trios_fit: the cheapest marginal joker costs, rank by rank, add up. */
 static int trios_fit(const int *counts, const int *stealable, int trios, int jokers) {
     if (trios == 0) return 1;
     int costs[NR * 8];
@@ -588,12 +588,12 @@ static PyObject *k_contract_exists(PyObject *self, PyObject *args) {
 }
 
 
-/* ========================================================= melds._core_combinations (+ bound) */
+/* ========================================================= melds.core_combinations (+ bound) */
 /*
- * The lay-down search (melds._laydown_plan) examines combinations of contract "cores" in a
+ * The lay-down search (melds.laydown_plan) examines combinations of contract "cores" in a
  * fixed order and stops after a budget. Enumerating them is most of its time, so the kernel
  * yields the same combinations in the same order (after best_contract's own arrangement, which
- * the caller puts first), each with melds._stuck_bound's value: the caller skips the
+ * the caller puts first), each with melds.stuck_bound's value: the caller skips the
  * combinations that bound rules out and runs the exact lay-off closure on the others.
  */
 
@@ -646,8 +646,8 @@ static PyObject *int_tuple(const int *xs, int n) {
     return t;
 }
 
-/* Emit the current combination: (stuck cards, stuck points, melds) as melds._stuck_bound and
- * the (kind, cards, start, key) form of melds._best_contract_cached. Returns 1 to stop. */
+/* Emit the current combination: (stuck cards, stuck points, melds) as melds.stuck_bound and
+ * the (kind, cards, start, key) form of melds.best_arrangement. Returns 1 to stop. */
 static int emit_core(Cores *k) {
     unsigned ranks = k->table_ranks, suits = k->table_suits;
     for (int t = 0; t < k->n_trio_chosen; t++) ranks |= 1u << (k->trio_opt[k->chosen_trio[t]][0] % NR);
@@ -880,9 +880,9 @@ done:
 }
 
 
-/* ====================================================================== features.hand_analysis */
+/* ================================================================= melds.distance.hand_analysis */
 /*
- * Distance to the contract (features._Plans): a branch and bound over run windows, trio ranks by
+ * Distance to the contract (melds.distance._Plans): a branch and bound over run windows, trio ranks by
  * their marginal costs at each leaf. Integers only; the visiting order is the reference's, so
  * the first best plan (which fixes the cards "in trios" and "in runs") is the same one. Sets of
  * card ids are 64-bit masks (53 card types).
@@ -905,7 +905,7 @@ typedef struct {
     int plan_left[NT];
 } Plans;
 
-/* features._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
+/* melds.distance._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
 static void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
                         Mask *bare_mask, Mask *fill_mask) {
     int marg[NR * 8], rk[NR * 8], mm[NR * 8], n = 0;
@@ -1051,7 +1051,7 @@ static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
     for (int c = 0; c < NT; c++) p->hand_size += counts[c];
     p->slots = 3 * trios + min_run * runs;
     p->best = 1000000000;
-    /* windows (features._windows_for), stable-sorted by hand naturals covered, most first */
+    /* windows (melds.distance._windows_for), stable-sorted by hand naturals covered, most first */
     int starts[NR + 1];
     int ns = min_span_starts(min_run, wrap, starts);
     int covered[MAXW];
@@ -1114,9 +1114,9 @@ static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
 }
 
 
-/* ============================================================ melds._Search (best_contract) */
+/* ============================================================ melds.ContractSearch (best_contract) */
 /*
- * Branch and bound over run windows, then an exact choice of trio ranks (melds._Search): the
+ * Branch and bound over run windows, then an exact choice of trio ranks (melds.ContractSearch): the
  * arrangement of exactly `trios` trios and `runs` runs placing the most points. Integers only;
  * the windows, the trio combinations and the meld building follow the reference in order, so
  * the first best arrangement found is the same one.
@@ -1212,7 +1212,7 @@ static int search_runs(Search *S, const int *counts, int first, int value) {
         int need = w->pad_low + w->pad_high;
         for (int k = 0; k < w->n; k++) need += counts[w->suit * NR + (w->start + k) % NR] == 0;
         if (need > counts[JK]) continue;
-        /* melds._take_run on a copy of the counts */
+        /* melds.contract._take_run on a copy of the counts */
         int sub[NT];
         memcpy(sub, counts, sizeof sub);
         RunPick *pick = &S->chosen[S->depth];
@@ -1244,7 +1244,7 @@ static int search_runs(Search *S, const int *counts, int first, int value) {
     return 0;
 }
 
-/* Build the arrangement (melds._Search._finish) and keep it if it places more points. */
+/* Build the arrangement (melds.ContractSearch._finish) and keep it if it places more points. */
 static int search_finish(Search *S, const int *counts_in, const int *trio_m, int value) {
     (void)value;
     int counts[NT];
@@ -1394,7 +1394,7 @@ static PyObject *k_contract_search(PyObject *self, PyObject *args) {
     S->best_value = -1;
     for (int c = 0; c < NT; c++) S->total_points += counts[c] * S->pts[c];
     int jokers = counts[JK];
-    if (runs) { /* melds._windows, then a stable sort by value, highest first */
+    if (runs) { /* melds.contract._windows, then a stable sort by value, highest first */
         for (int suit = 0; suit < 4; suit++) {
             int base = suit * NR, present[NR], any = 0, first_present = -1;
             for (int r = 0; r < NR; r++) {

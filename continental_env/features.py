@@ -12,12 +12,13 @@ no gymnasium, no torch.
 **Distance to the contract.** ``contract_distance(counts, trios, runs, rules)`` is the fewest
 cards to add to a hand (any card types, copies not limited) before the round's contract can be
 laid down with one card left in hand, over all ways to arrange it; 0 when it can be laid down now.
-A card type *reduces* the distance when the hand plus that card is nearer. The search runs over
-the run windows of the meld validator (``melds._min_spans``) and trio ranks (section below);
-``melds.has_contract`` is its reference in the tests (the distance equals the fewest cards whose
-addition makes ``has_contract`` true, on every small hand tried). The per-card usage comes from
-the first best plan: a hand card is in a trio, in a run, or deadwood. Everything that depends
-only on the hand, the contract and the rules is cached (``hand_analysis``).
+A card type *reduces* the distance when the hand plus that card is nearer. The search is a meld
+question and lives with the others (``melds.distance``: ``hand_analysis``, ``contract_distance``,
+``reducing_cards``, re-exported here); ``melds.has_contract`` is its reference in the tests (the
+distance equals the fewest cards whose addition makes ``has_contract`` true, on every small hand
+tried). The per-card usage comes from the first best plan: a hand card is in a trio, in a run, or
+deadwood. Everything that depends only on the hand, the contract and the rules is cached
+(``hand_analysis``).
 
 **Public history.** ``public_log.PublicLog`` records every action of the round with the card it
 showed. The engine keeps one as ``game.public_log`` (recorded in ``apply`` after the legality
@@ -61,213 +62,36 @@ from typing import Any
 
 import numpy as np
 
-from continental_env import kernels
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
 from continental_env.layout import consecutive_slices
-from continental_env.melds import _min_spans
+from continental_env.melds.core import Meld
+from continental_env.melds.distance import (
+    contract_distance,
+    hand_analysis,
+    hand_analysis_reference,
+    reducing_cards,
+)
 from continental_env.public_log import KINDS, NO_CARD, PublicLog
-from continental_env.rules import RuleConfig, points_table
+from continental_env.rules import RuleConfig, deck_counts, points_table
+
+__all__ = [
+    "HISTORY",
+    "KINDS",
+    "MAX_DISTANCE",
+    "PublicLog",
+    "contract_distance",
+    "count_unseen",
+    "encode_features",
+    "feature_layout",
+    "hand_analysis",
+    "hand_analysis_reference",
+    "public_entries",
+    "reducing_cards",
+    "unseen_counts",
+]
 
 HISTORY = 8
 MAX_DISTANCE = 7  # the distance one-hot's last slot holds this and more
-
-
-# ============================================================================ distance to contract
-#
-# The distance counts card slots: a lay-down needs ``3 x trios + min_run x runs`` cards in melds
-# and one more in hand. Minimal melds are enough (any trio holds three of its cards, any run a
-# window of ``min_run`` consecutive positions, and dropping cards never leaves more slots empty),
-# so a *plan* is a choice of ``runs`` windows (``melds._min_spans``: a suit and ``min_run``
-# positions) and ``trios`` ranks, repeats allowed. Runs take every hand natural they cover, then
-# each trio rank takes what is left of its rank (moving a natural from a run to a trio of its rank
-# empties one slot to fill another, so this is exact), and the hand's jokers fill any empty slots.
-# With ``k`` cards added, a plan is laid down once ``empty - jokers <= k`` and
-# ``hand + k >= slots + 1``; the distance is the smallest such ``k`` over all plans. A card type
-# reduces it exactly when it fills an empty slot of some plan at that distance (any card does
-# when the card kept back is what is missing). ``melds.has_contract`` is the reference: the tests
-# check the distance against adding every multiset of cards on small hands.
-
-
-@lru_cache(maxsize=64)
-def _windows_for(min_run: int, wrap: bool) -> tuple[tuple[int, ...], ...]:
-    """Card ids of every run window (a suit and ``min_run`` consecutive positions)."""
-    return tuple(
-        tuple(suit * NUM_RANKS + r for r in ranks)
-        for suit in range(4)
-        for ranks in _min_spans(min_run, wrap)
-    )
-
-
-@lru_cache(maxsize=65_536)
-def _trio_choice(
-    left: tuple[int, ...], trios: int
-) -> tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The cheapest ``trios`` trio ranks given the naturals left per rank: (empty slots, the
-    ranks, ranks whose trio has no natural, ranks whose trio has an empty slot in some cheapest
-    choice). Marginal costs per rank never fall, so the cheapest items make a cheapest choice."""
-    items = []  # (marginal empty slots, rank, trio number m, naturals of the rank left)
-    for r in range(NUM_RANKS):
-        n = left[r]
-        prev = 0
-        for m in range(1, trios + 1):
-            total = max(0, 3 * m - n)
-            items.append((total - prev, r, m, n))
-            prev = total
-    items.sort()
-    chosen = items[:trios]
-    threshold = chosen[-1][0] if chosen else 0
-    return (
-        sum(x[0] for x in chosen),
-        tuple(r for _, r, _, _ in chosen),
-        tuple(r for _, r, m, n in chosen if m > n),  # a trio with no natural of the hand
-        tuple(sorted({r for marginal, r, _, _ in items if 0 < marginal <= threshold})),
-    )
-
-
-_NO_TRIOS = (0, (), (), ())
-
-
-class _Plans:
-    """Branch and bound over run windows; trio ranks by their marginal costs at each leaf."""
-
-    def __init__(self, counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig) -> None:
-        self.trios = trios
-        self.runs = runs
-        self.jokers = counts[JOKER]
-        self.hand_size = sum(counts)
-        self.slots = 3 * trios + rules.min_run * runs
-        windows = _windows_for(rules.min_run, rules.ace_wraparound)
-        # Best first: windows covering more hand naturals (their static empty count is a bound).
-        scored = sorted(((sum(1 for c in w if counts[c]), w) for w in windows), key=lambda x: -x[0])
-        self.windows = [w for _, w in scored]
-        self.static_empty = [len(w) - n for n, w in scored]
-        self.best = 10**9
-        self.reducers: set[int] = set()  # cards that bring some best plan nearer
-        self.plan: tuple | None = None  # the first best plan: (naturals of each run, trio ranks)
-
-    def search(self, counts: tuple[int, ...]) -> None:
-        self._runs(list(counts), 0, 0, 0, [], [], [])
-
-    def _bound(self, empty: int, seeds: int) -> int:
-        return max(empty - self.jokers, self.slots + 1 - self.hand_size, seeds, 0)
-
-    def _runs(
-        self, work: list[int], first: int, empty: int, seeds: int, missing: list, bare: list,
-        used: list,
-    ) -> None:  # fmt: skip
-        left = self.runs - len(used)
-        if left == 0:
-            self._trios(work, empty, seeds, missing, bare, used)
-            return
-        for i in range(first, len(self.windows)):
-            if self.best == 0:
-                return  # in hand: no card reduces a distance of 0, the first plan is kept
-            if self._bound(empty + left * self.static_empty[i], seeds) > self.best:
-                break  # windows are sorted: none further can do as well
-            window = self.windows[i]
-            took = [c for c in window if work[c]]
-            gaps = [c for c in window if not work[c]]
-            for c in took:
-                work[c] -= 1
-            used.append(took)
-            if took:
-                self._runs(work, i, empty + len(gaps), seeds, missing + gaps, bare, used)
-            else:  # no hand natural: one added card must be a natural of it
-                self._runs(work, i, empty + len(gaps), seeds + 1, missing + gaps, bare + gaps,
-                           used)  # fmt: skip
-            used.pop()
-            for c in took:
-                work[c] += 1
-
-    def _trios(
-        self, work: list[int], empty: int, seeds: int, missing: list, bare: list, runs_used: list
-    ) -> None:
-        if max(empty - self.jokers, self.slots + 1 - self.hand_size, seeds) > self.best:
-            return  # trios only add empty slots
-        if self.trios:  # naturals left per rank (zip of the four suits' rows)
-            rows = work[0:13], work[13:26], work[26:39], work[39:52]
-            left = tuple(map(sum, zip(*rows, strict=True)))
-            trio_empty, chosen_ranks, trio_bare, fill_ranks = _trio_choice(left, self.trios)
-        else:  # a contract of runs only: no trio to choose
-            trio_empty, chosen_ranks, trio_bare, fill_ranks = _NO_TRIOS
-        term_empty = empty + trio_empty - self.jokers
-        term_hand = self.slots + 1 - self.hand_size
-        term_seed = seeds + len(trio_bare)
-        cost = max(term_empty, term_hand, term_seed, 0)
-        if cost > self.best:
-            return
-        if cost < self.best:
-            self.best = cost
-            self.reducers = set()
-            self.plan = ([list(t) for t in runs_used], list(chosen_ranks), work[:])
-        if cost == 0:
-            return
-        # A card reduces this plan's distance when it lowers every term at the maximum.
-        allowed: set[int] | None = None
-        if term_empty == cost:
-            fill = set(missing)
-            fill.add(JOKER)
-            for r in fill_ranks:
-                fill.update(s * NUM_RANKS + r for s in range(4))
-            allowed = fill
-        if term_seed == cost:
-            seed = set(bare)
-            for r in trio_bare:
-                seed.update(s * NUM_RANKS + r for s in range(4))
-            allowed = seed if allowed is None else allowed & seed
-        if allowed is None:  # only the card kept back is missing: any card does
-            allowed = set(range(NUM_TYPES))
-        self.reducers |= allowed
-
-
-@lru_cache(maxsize=8_192)
-def hand_analysis(
-    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
-) -> tuple[int, frozenset[int], tuple[int, ...], tuple[int, ...]]:
-    """(distance, card types that reduce it, hand cards in trios, hand cards in runs).
-
-    Cached: it depends on the hand, the contract and the rules only. The compiled kernel runs
-    when built (``continental_env.kernels``), else ``hand_analysis_reference``.
-    """
-    native = kernels.native
-    if native is not None:
-        return native.hand_analysis(counts, trios, runs, rules.min_run, rules.ace_wraparound)
-    return hand_analysis_reference(counts, trios, runs, rules)
-
-
-def hand_analysis_reference(
-    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
-) -> tuple[int, frozenset[int], tuple[int, ...], tuple[int, ...]]:
-    """``hand_analysis`` in pure Python: the readable definition the kernel follows."""
-    plans = _Plans(counts, trios, runs, rules)
-    plans.search(counts)
-    in_trio = [0] * NUM_TYPES
-    in_run = [0] * NUM_TYPES
-    assert plans.plan is not None  # every window and rank is a plan
-    run_naturals, trio_ranks, left = plans.plan
-    for took in run_naturals:
-        for c in took:
-            in_run[c] += 1
-    for r in set(trio_ranks):
-        for s in range(4):
-            c = s * NUM_RANKS + r
-            in_trio[c] += left[c]
-    jokers = counts[JOKER]
-    if jokers:
-        placed = sum(in_trio) + sum(in_run)
-        used = min(jokers, plans.slots - placed)
-        (in_run if runs else in_trio)[JOKER] = max(0, used)
-    return plans.best, frozenset(plans.reducers), tuple(in_trio), tuple(in_run)
-
-
-def contract_distance(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> int:
-    """Fewest cards to add before the contract can be laid down (see the module docstring)."""
-    return hand_analysis(tuple(counts), trios, runs, rules)[0]
-
-
-def reducing_cards(counts: Sequence[int], trios: int, runs: int, rules: RuleConfig) -> list[int]:
-    """Card types whose addition reduces the distance to the contract (none at distance 0)."""
-    return sorted(hand_analysis(tuple(counts), trios, runs, rules)[1])
 
 
 # ============================================================================ public history
@@ -316,12 +140,6 @@ def feature_layout(num_players: int) -> dict[str, slice]:
     return consecutive_slices(parts)
 
 
-@lru_cache(maxsize=64)
-def _deck_totals(rules: RuleConfig, num_players: int, round_number: int) -> tuple[int, ...]:
-    decks = rules.decks(num_players, round_number)
-    return (decks,) * NUM_NATURALS + (decks * rules.jokers_per_deck,)
-
-
 @lru_cache(maxsize=8_192)
 def _partners(counts: tuple[int, ...], reach: int, wrap: bool) -> tuple[float, ...]:
     out = [0.0] * NUM_TYPES
@@ -343,24 +161,37 @@ def _partners(counts: tuple[int, ...], reach: int, wrap: bool) -> tuple[float, .
     return tuple(out)
 
 
-def _unseen(game: Any, seat: int) -> np.ndarray:
-    """Copies of each card type ``seat`` has not seen this round, as an int array."""
-    out = np.array(_deck_totals(game.rules, game.num_players, game.round), dtype=np.int64)
-    out -= np.asarray(game.hands[seat])
-    seen = list(game.discard)
-    for meld in game.table:
-        seen.extend(meld.cards)
-    if seen:
-        out -= np.bincount(seen, minlength=NUM_TYPES)
-    others = [k for s, k in enumerate(game.known) if s != seat]
-    if others:
-        out -= np.asarray(others).sum(axis=0)
-    return np.maximum(out, 0)
+def count_unseen(
+    deck: Sequence[int],
+    hand: Sequence[int],
+    discard: Sequence[int],
+    table: Sequence[Meld],
+    known: Sequence[Sequence[int]],
+    seat: int,
+) -> list[int]:
+    """Copies of each card type ``seat`` has not seen this round: the round's ``deck``
+    (``rules.deck_counts``) less its ``hand`` (counts), the ``discard`` pile, the cards on the
+    ``table`` and the cards other seats are ``known`` to hold (counts per seat), never below 0.
+
+    The one unseen-card count: the v1 features (``unseen_counts``) and the bots
+    (``agents.handtools.unseen_counts``) both call it.
+    """
+    out = [d - h for d, h in zip(deck, hand, strict=True)]
+    for c in discard:
+        out[c] -= 1
+    for meld in table:
+        for c in meld.cards:
+            out[c] -= 1
+    for s, cards in enumerate(known):
+        if s != seat:
+            out = [n - k for n, k in zip(out, cards, strict=True)]
+    return [n if n > 0 else 0 for n in out]
 
 
 def unseen_counts(game: Any, seat: int) -> list[int]:
     """Copies of each card type ``seat`` has not seen this round (public information only)."""
-    return _unseen(game, seat).tolist()
+    deck = deck_counts(game.rules, game.num_players, game.round)
+    return count_unseen(deck, game.hands[seat], game.discard, game.table, game.known, seat)
 
 
 @lru_cache(maxsize=8_192)
@@ -399,46 +230,81 @@ def encode_features(
     hand = tuple(game.hands[seat])
     hand_array = np.asarray(hand, dtype=np.float32)
     live = game.phase != "game_over"
-    unseen = _unseen(game, seat)
-    top = game.discard[-1] if game.discard and live else None
-
-    # Distance to the contract and the use of each hand card (before laying down).
+    unseen = np.asarray(unseen_counts(game, seat), dtype=np.int64)
     if game.laid_down[seat] or not live:
         out[layout["deadwood"]] = hand_array
     else:
-        trios, runs = game.contract
-        distance, reducers, in_trio, in_run, dead = _hand_arrays(hand, trios, runs, rules)
-        out[layout["distance"].start + min(distance, MAX_DISTANCE)] = 1.0
-        out[layout["reducers"]] = reducers
-        o = layout["offer"].start
-        if top is not None:
-            out[o] = 1.0
-            out[o + 1] = reducers[top]
-            out[o + 2] = (distance - reducers[top]) / 10.0
-        total = int(unseen.sum())
-        if total:
-            chance = float(unseen @ reducers) / total
-            s = layout["stock_draw"].start
-            out[s] = chance
-            out[s + 1] = (distance - chance) / 10.0
-        out[layout["in_trio"]] = in_trio
-        out[layout["in_run"]] = in_run
-        out[layout["deadwood"]] = dead
+        top = game.discard[-1] if game.discard else None
+        _encode_contract(out, layout, hand, game.contract, rules, unseen, top)
     out[layout["partners"]] = _partners(hand, rules.min_run - 1, rules.ace_wraparound)
     out[layout["points"]] = hand_array * _points_array(rules)
     out[layout["unseen"]] = unseen
-
-    # Who discarded and who declined what, and the recent public actions.
     record = _log_for(game, log) if live else None
     entries = record.items if record is not None else []
-    takes = discards = np.zeros(p, dtype=np.int64)
-    if record is not None and entries:  # the log's running totals, turned to relative seats
-        order = [(seat + k) % p for k in range(p)]
-        cut = seat * NUM_TYPES  # the flat per-seat totals rotated to start at the seat itself
-        out[layout["discarded"]] = record.discarded[cut:] + record.discarded[:cut]
-        out[layout["declined"]] = record.declined[cut:] + record.declined[:cut]
-        takes = [record.takes[s] for s in order]
-        discards = [record.discards[s] for s in order]
+    takes, discards = _encode_totals(out, layout, record, entries, seat, p)
+    _encode_opponents(out, layout, game, seat, takes, discards)
+    _encode_history(out, layout, entries, seat, p)
+    return out
+
+
+def _encode_contract(
+    out: np.ndarray,
+    layout: dict[str, slice],
+    hand: tuple[int, ...],
+    contract: tuple[int, int],
+    rules: RuleConfig,
+    unseen: np.ndarray,
+    top: int | None,
+) -> None:
+    """Distance to the contract and the use of each hand card (a live seat not yet down)."""
+    trios, runs = contract
+    distance, reducers, in_trio, in_run, dead = _hand_arrays(hand, trios, runs, rules)
+    out[layout["distance"].start + min(distance, MAX_DISTANCE)] = 1.0
+    out[layout["reducers"]] = reducers
+    o = layout["offer"].start
+    if top is not None:
+        out[o] = 1.0
+        out[o + 1] = reducers[top]
+        out[o + 2] = (distance - reducers[top]) / 10.0
+    total = int(unseen.sum())
+    if total:
+        chance = float(unseen @ reducers) / total
+        s = layout["stock_draw"].start
+        out[s] = chance
+        out[s + 1] = (distance - chance) / 10.0
+    out[layout["in_trio"]] = in_trio
+    out[layout["in_run"]] = in_run
+    out[layout["deadwood"]] = dead
+
+
+def _encode_totals(
+    out: np.ndarray,
+    layout: dict[str, slice],
+    record: PublicLog | None,
+    entries: list,
+    seat: int,
+    p: int,
+) -> tuple[Sequence[int], Sequence[int]]:
+    """Who discarded and who declined what; each relative seat's takes and discards."""
+    if record is None or not entries:
+        zeros = np.zeros(p, dtype=np.int64)
+        return zeros, zeros
+    order = [(seat + k) % p for k in range(p)]  # the log's running totals, by relative seat
+    cut = seat * NUM_TYPES  # the flat per-seat totals rotated to start at the seat itself
+    out[layout["discarded"]] = record.discarded[cut:] + record.discarded[:cut]
+    out[layout["declined"]] = record.declined[cut:] + record.declined[:cut]
+    return [record.takes[s] for s in order], [record.discards[s] for s in order]
+
+
+def _encode_opponents(
+    out: np.ndarray,
+    layout: dict[str, slice],
+    game: Any,
+    seat: int,
+    takes: Sequence[int],
+    discards: Sequence[int],
+) -> None:
+    p = game.num_players
     o = layout["opponents"].start
     for k in range(1, p):
         s = (seat + k) % p
@@ -449,6 +315,12 @@ def encode_features(
         out[base + 3] = sum(game.known[s]) / 10.0
         out[base + 4] = takes[k] / 5.0
         out[base + 5] = discards[k] / 20.0
+
+
+def _encode_history(
+    out: np.ndarray, layout: dict[str, slice], entries: list, seat: int, p: int
+) -> None:
+    """The last ``HISTORY`` public actions, newest first."""
     width = p + len(KINDS) + NUM_RANKS + 5
     base = layout["history"].start
     for i, (who, kind, card) in enumerate(reversed(entries[-HISTORY:])):
@@ -462,4 +334,3 @@ def encode_features(
             else:
                 out[card_base + card % NUM_RANKS] = 1.0
                 out[card_base + NUM_RANKS + card // NUM_RANKS] = 1.0
-    return out

@@ -1,7 +1,7 @@
 """Which implementation of the hot pure functions runs: the compiled kernels or the reference.
 
 The hot functions of the bots and the engine are pure functions of 53-count tuples behind
-``lru_cache`` wrappers (``agents.strong.make_plan``, ``melds._contract_exists`` and the others
+``lru_cache`` wrappers (``agents.strong.make_plan``, ``melds.contract_exists`` and the others
 ``docs/speed-kernels.md`` lists). Each has a pure-Python reference, the readable definition,
 and a port in ``continental_env/_kernels.c`` that returns exactly the same values (the
 differential tests in ``tests/test_kernels*.py`` compare the two). pip compiles the C file when

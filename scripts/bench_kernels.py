@@ -143,10 +143,10 @@ def record_calls(
         "hand_analysis": [],
     }
     spies = (
-        (melds, "_search", "best_contract"),
+        (melds.contract, "contract_search", "best_contract"),
         (strong, "make_plan_reference", "make_plan"),
-        (melds, "_contract_exists_reference", "has_contract"),
-        (melds, "_laydown_plan", "best_laydown"),
+        (melds.exists, "contract_exists_reference", "has_contract"),
+        (melds.laydown, "laydown_plan", "best_laydown"),
     )
     originals = []
     for module, name, key in spies:
@@ -222,14 +222,14 @@ def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -
         return native.hand_analysis(counts, trios, runs, rules.min_run, rules.ace_wraparound)
 
     def search_reference(counts, trios, runs, rules, first_only):  # type: ignore[no-untyped-def]
-        return melds._Search(counts, trios, runs, rules).run(first_only)
+        return melds.ContractSearch(counts, trios, runs, rules).run(first_only)
 
     def search_kernel(counts, trios, runs, rules, first_only):  # type: ignore[no-untyped-def]
         pts = points_table(rules)
         wrap = rules.ace_wraparound
         return native.contract_search(counts, trios, runs, rules.min_run, wrap, pts, first_only)
 
-    laydown = melds._laydown_plan.__wrapped__
+    laydown = melds.laydown_plan.__wrapped__
 
     def laydown_reference(*args):  # type: ignore[no-untyped-def]
         kernels.use(False)
@@ -241,7 +241,7 @@ def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -
     table = {}
     functions = {
         "make_plan": (strong.make_plan_reference, plan_kernel),
-        "has_contract": (melds._contract_exists_reference, exists_kernel),
+        "has_contract": (melds.contract_exists_reference, exists_kernel),
         "best_contract": (search_reference, search_kernel),
         "best_laydown": (laydown_reference, laydown),
         "hand_analysis": (features.hand_analysis_reference, analysis_kernel),
@@ -251,7 +251,7 @@ def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -
         # best_contract's own cache would flatter the second side: time it out of both
         if name == "best_laydown":
             for args in rows:
-                melds._best_contract_cached(*args[:4], False)
+                melds.best_arrangement(*args[:4], False)
         slow = time_each(reference, rows)
         fast = time_each(kernel, rows)
         by_bucket: dict[str, dict] = {}

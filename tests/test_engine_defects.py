@@ -119,9 +119,9 @@ def test_presets_are_still_valid() -> None:
 
 
 def test_contract_caches_are_bounded() -> None:
-    for cached in (melds._contract_exists, melds._best_contract_cached):
+    for cached in (melds.contract_exists, melds.best_arrangement):
         size = cached.cache_info().maxsize
         assert size is not None and size <= 20_000
     # A full cache of 53-tuple keys stays near 11 MiB.
     key = tuple(range(53))
-    assert sys.getsizeof(key) * melds._contract_exists.cache_info().maxsize < 16 * 2**20
+    assert sys.getsizeof(key) * melds.contract_exists.cache_info().maxsize < 16 * 2**20

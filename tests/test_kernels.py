@@ -63,10 +63,10 @@ def references_only() -> Iterator[None]:
     """Run the pure-Python references (and empty the caches that would hide calls)."""
     was = kernels.active()
     caches = (
-        melds._best_contract_cached,
+        melds.best_arrangement,
         strong.make_plan,
-        melds._contract_exists,
-        melds._laydown_plan,
+        melds.contract_exists,
+        melds.laydown_plan,
         features.hand_analysis,
     )
     kernels.use(False)
@@ -101,9 +101,9 @@ def recorded_calls() -> dict[str, tuple[tuple, ...]]:
     with (
         references_only(),
         recording(strong, "make_plan_reference") as plans,
-        recording(melds, "_contract_exists_reference") as exists,
-        recording(melds, "_laydown_plan") as laydowns,
-        recording(melds, "_search") as searches,
+        recording(melds.exists, "contract_exists_reference") as exists,
+        recording(melds.laydown, "laydown_plan") as laydowns,
+        recording(melds.contract, "contract_search") as searches,
     ):
         analyses = play_strong_games(range(2))
     return {
@@ -222,7 +222,7 @@ def test_kernel_refuses_bad_counts() -> None:
 
 def assert_exists_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
     mismatches = [
-        args for args in calls if melds._contract_exists_reference(*args) is not kernel(*args)
+        args for args in calls if melds.contract_exists_reference(*args) is not kernel(*args)
     ]
     assert not mismatches, (
         f"{len(mismatches)} of {len(calls)} answers differ, first {mismatches[0]}"
@@ -233,7 +233,7 @@ def assert_exists_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
 def test_contract_exists_kernel_matches_recorded_calls() -> None:
     calls = recorded_calls()["contract_exists"]
     assert len(calls) > 1_000
-    answers = {melds._contract_exists_reference(*args) for args in calls}
+    answers = {melds.contract_exists_reference(*args) for args in calls}
     assert answers == {True, False}
     assert {args[-1] for args in calls} == {True, False}  # with and without stealing
     assert_exists_match(calls, K.contract_exists)
@@ -272,15 +272,15 @@ def test_contract_exists_kernel_matches_generated_hands(
 
 def reference_cores(counts: tuple, trios: int, runs: int, rules: RuleConfig, signature: tuple):
     """``_core_combinations`` after ``best_contract``'s own arrangement, with their bounds."""
-    first = melds._best_contract_cached(counts, trios, runs, rules, False)
+    first = melds.best_arrangement(counts, trios, runs, rules, False)
     table = [melds.Meld(-1, *row) for row in signature]
     pts = points_table(rules)
     out = []
-    for i, own in enumerate(melds._core_combinations(counts, trios, runs, rules, first)):
+    for i, own in enumerate(melds.core_combinations(counts, trios, runs, rules, first)):
         if i == melds.LAYDOWN_BUDGET:
             break
         if i:
-            bound = melds._stuck_bound(melds._rest_after(counts, own), table, own, pts)
+            bound = melds.stuck_bound(melds.rest_after(counts, own), table, own, pts)
             rows = tuple(
                 (m.kind, tuple(m.cards), m.start if m.kind == melds.RUN else 0,
                  m.suit if m.kind == melds.RUN else m.rank)
@@ -315,7 +315,7 @@ def exact_laydowns() -> tuple[tuple, ...]:
         args
         for args in recorded_calls()["laydown_plan"]
         if sum(args[0]) <= melds.LAYDOWN_EXACT_CARDS
-        and melds._best_contract_cached(*args[:4], False) is not None
+        and melds.best_arrangement(*args[:4], False) is not None
     )
 
 
@@ -331,7 +331,7 @@ def test_laydown_cores_kernel_matches_recorded_calls() -> None:
 @needs_kernels
 def test_laydown_plan_identical_with_and_without_kernels() -> None:
     """The whole lay-down choice (cores, bound, exact closure) on every recorded call."""
-    plan = melds._laydown_plan.__wrapped__
+    plan = melds.laydown_plan.__wrapped__
     calls = recorded_calls()["laydown_plan"]
     assert calls
     for args in calls:
@@ -384,10 +384,10 @@ def laydown_cases(draw: st.DrawFn) -> tuple[tuple[int, ...], int, int, RuleConfi
 @needs_kernels
 def test_laydown_cores_kernel_matches_generated_hands(case: tuple) -> None:
     hand, trios, runs, rules = case
-    if melds._best_contract_cached(hand, trios, runs, rules, False) is None:
+    if melds.best_arrangement(hand, trios, runs, rules, False) is None:
         return  # a hand of exactly the contract's cards keeps none back: no lay-down
     assert_cores_match(((hand, trios, runs, rules, ()),), K.laydown_cores)
-    plan = melds._laydown_plan.__wrapped__
+    plan = melds.laydown_plan.__wrapped__
     fast = plan(hand, trios, runs, rules, ())
     with references_only():
         assert plan(hand, trios, runs, rules, ()) == fast
@@ -455,7 +455,9 @@ def assert_searches_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
         return kernel(counts, trios, runs, rules.min_run, rules.ace_wraparound, pts, first_only)
 
     mismatches = [
-        args for args in calls if search_rows(melds._Search(*args[:4]).run(args[4])) != run(args)
+        args
+        for args in calls
+        if search_rows(melds.ContractSearch(*args[:4]).run(args[4])) != run(args)
     ]
     assert not mismatches, (
         f"{len(mismatches)} of {len(calls)} arrangements differ, first {mismatches[0]}"
@@ -466,7 +468,7 @@ def assert_searches_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
 def test_contract_search_kernel_matches_recorded_calls() -> None:
     calls = recorded_calls()["contract_search"]
     assert len(calls) > 100
-    found = [melds._Search(*args[:4]).run(args[4]) is None for args in calls]
+    found = [melds.ContractSearch(*args[:4]).run(args[4]) is None for args in calls]
     assert any(found) and not all(found)  # hands with and without an arrangement
     assert_searches_match(calls, K.contract_search)
 
