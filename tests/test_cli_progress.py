@@ -1,6 +1,6 @@
-"""Long commands show progress game by game: ``evaluate`` and ``leaderboard`` count games in their
-progress bars (a leaderboard deal of five agents at four seats is 20 games, and a bar counting
-deals sat at 0/N for minutes), with the same results as before at any ``--jobs``."""
+"""Long commands show progress game by game: ``evaluate``, ``leaderboard`` and ``imitation
+collect`` count games in their progress bars (a leaderboard deal of five agents at four seats is
+20 games, and a bar counting deals sat at 0/N for minutes), with the same results as before."""
 
 from __future__ import annotations
 
@@ -56,3 +56,22 @@ def test_evaluate_progress_counts_games(jobs: int, bars: list[RecordingBar]) -> 
     assert bar.updates == [1] * 6
     again = evaluate(["greedy", "random"], players=3, games=2, seed=6, jobs=1, rounds=[1])
     assert again["agents"] == report["agents"] and again["paired"] == report["paired"]
+
+
+def test_imitation_collect_progress_counts_games(tmp_path: Any, bars: list[RecordingBar]) -> None:
+    import numpy as np
+
+    pytest.importorskip("torch")
+    from agents import imitation
+
+    out = tmp_path / "data.npz"
+    imitation.collect(str(out), deals=2, seed=5, players=3, preset="continental", features=False,
+                      rounds=[1], progress=True)  # fmt: skip
+    (bar,) = bars
+    assert bar.unit == "game" and bar.total == 4  # 2 deals x (all-teacher table, mixed table)
+    assert bar.updates == [1] * 4
+    # the same decisions, in the same order, as whole deals give
+    whole = [imitation.collect_deal((d, 5, 3, "continental", False, [1])) for d in range(2)]
+    with np.load(out) as data:
+        assert data["actions"].tolist() == [a for part in whole for a in part["actions"]]
+        assert data["deal"].tolist() == [p["deal"] for p in whole for _ in p["actions"]]
