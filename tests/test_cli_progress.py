@@ -75,3 +75,14 @@ def test_imitation_collect_progress_counts_games(tmp_path: Any, bars: list[Recor
     with np.load(out) as data:
         assert data["actions"].tolist() == [a for part in whole for a in part["actions"]]
         assert data["deal"].tolist() == [p["deal"] for p in whole for _ in p["actions"]]
+
+
+def test_tune_strong_progress_counts_games(tmp_path: Any, bars: list[RecordingBar]) -> None:
+    pytest.importorskip("cma")
+    from agents import tune_strong
+
+    tune_strong.tune(deals=1, popsize=2, generations=1, seed=3, state_path=str(tmp_path / "s"),
+                     json_path=None, rounds=[1], progress=True)  # fmt: skip
+    (bar,) = bars
+    # the defaults, then 1 generation of 2 candidates: 3 evaluations of 1 deal x 4 seatings
+    assert bar.unit == "game" and bar.total == 12 and bar.updates == [1] * 12
