@@ -110,6 +110,8 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from contextlib import ExitStack
+from itertools import groupby
 from typing import Any
 
 from agents import is_oracle, versioned_name
@@ -209,32 +211,47 @@ def play_game(
 def play_deal(
     task: tuple[int, int, list[list[str]], str, dict[str, Any]],
 ) -> dict[str, Any]:
-    """Every rotation of one deal (a worker's unit of work): (deal, seed, seatings, game, options)."""
-    deal, seed, seatings, game, options = task
+    """Every rotation of one deal: (deal, seed, seatings, game, options)."""
+    deal, seatings = task[0], task[2]
+    played = [play_seating((*task, k)) for k in range(len(seatings))]
+    return {"deal": deal, "games": [p["game"] for p in played],
+            "cpu_s": sum(p["cpu_s"] for p in played)}  # fmt: skip
+
+
+def play_seating(
+    task: tuple[int, int, list[list[str]], str, dict[str, Any], int],
+) -> dict[str, Any]:
+    """One seating ``k`` of a deal (a worker's unit of work, so progress moves game by game)."""
+    deal, seed, seatings, game, options, k = task
     cpu = time.process_time()
     game_seed = derive_seed(seed, "deal", deal)
-    games = []
-    for k, names in enumerate(seatings):
-        agent_seeds = [derive_seed(seed, "agent", deal, k, s) for s in range(len(names))]
-        games.append(play_game(names, game_seed, agent_seeds, game, options))
-    return {"deal": deal, "games": games, "cpu_s": time.process_time() - cpu}
+    names = seatings[k]
+    agent_seeds = [derive_seed(seed, "agent", deal, k, s) for s in range(len(names))]
+    result = play_game(names, game_seed, agent_seeds, game, options)
+    return {"deal": deal, "game": result, "cpu_s": time.process_time() - cpu}
 
 
 def _run_deals(tasks: list, jobs: int, progress: bool) -> Iterable[dict[str, Any]]:
+    """Each deal's result, deal by deal, played seating by seating; the bar counts games."""
     from tqdm import tqdm
 
-    bar = tqdm(total=len(tasks), desc="deals", unit="deal", disable=not progress, file=sys.stderr)
+    seat_tasks = [(*task, k) for task in tasks for k in range(len(task[2]))]
+    bar = tqdm(total=len(seat_tasks), desc="games", unit="game", disable=not progress,
+               file=sys.stderr)  # fmt: skip
     try:
-        if jobs <= 1:
-            for task in tasks:
-                yield play_deal(task)
-                bar.update()
-        else:
-            ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-            with ctx.Pool(jobs) as pool:
-                for result in pool.imap(play_deal, tasks, chunksize=1):
-                    yield result
+        with ExitStack() as stack:
+            played: Iterable[dict[str, Any]] = map(play_seating, seat_tasks)
+            if jobs > 1:
+                ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+                pool = stack.enter_context(ctx.Pool(jobs))
+                played = pool.imap(play_seating, seat_tasks, chunksize=1)  # in task order
+            for deal, group in groupby(played, key=lambda p: p["deal"]):
+                games, cpu = [], 0.0
+                for p in group:
+                    games.append(p["game"])
+                    cpu += p["cpu_s"]
                     bar.update()
+                yield {"deal": deal, "games": games, "cpu_s": cpu}
     finally:
         bar.close()
 

@@ -134,11 +134,14 @@ def _deal_seed(seed: int, deal: int) -> int:
 def collect_deal(task: tuple) -> dict[str, Any]:
     """The teacher's decisions in one deal, at an all-teacher table and a mixed one.
 
-    ``task`` is (deal, seed, players, preset, features, rounds or None).
+    ``task`` is (deal, seed, players, preset, features, rounds or None), optionally followed by
+    the one table to play (0: all-teacher, 1: mixed; ``collect`` plays them as separate tasks, so
+    its progress moves game by game).
     """
     from agents import make_agent
 
-    deal, seed, players, preset, features, rounds = task
+    deal, seed, players, preset, features, rounds = task[:6]
+    only = task[6] if len(task) > 6 else None
     rules = resolve_rules(preset)
     if rounds:
         rules = rules.with_rounds(tuple(rounds))
@@ -147,6 +150,8 @@ def collect_deal(task: tuple) -> dict[str, Any]:
     tables = [[TEACHER] * players, mixed]
     obs, legal, actions, seats, rounds, values = [], [], [], [], [], []
     for t, names in enumerate(tables):
+        if only is not None and t != only:
+            continue
         game = Game.new(rules, players, seed=game_seed)
         bots = [make_agent(n, seed=game_seed % 2**31 + 7 * t + s) for s, n in enumerate(names)]
         start = len(actions)
@@ -195,10 +200,11 @@ def collect(
 
     from tqdm import tqdm
 
-    tasks = [(d, seed, players, preset, features, rounds) for d in range(deals)]
+    # one task per game (a deal's two tables), in deal order: the parts concatenate as before
+    tasks = [(d, seed, players, preset, features, rounds, t) for d in range(deals) for t in (0, 1)]
     parts: list[dict[str, Any]] = []
     t0 = time.time()
-    bar = tqdm(total=deals, desc="deals", unit="deal", file=sys.stderr, mininterval=5,
+    bar = tqdm(total=len(tasks), desc="games", unit="game", file=sys.stderr, mininterval=5,
                disable=not progress)  # fmt: skip
     if jobs <= 1:
         for task in tasks:

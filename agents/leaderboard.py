@@ -36,7 +36,8 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from itertools import combinations, pairwise
+from contextlib import ExitStack
+from itertools import combinations, groupby, pairwise
 from typing import Any
 
 from agents.cli import (
@@ -63,34 +64,45 @@ def tables(agents: Sequence[str], players: int) -> list[list[str]]:
     return [list(t) for t in combinations(agents, players)]
 
 
-def _play_deal(task: tuple[int, int, list[list[str]], str, int]) -> list[dict[str, Any]]:
-    """Every table and rotation of one deal: a list of (line-up, scores)."""
-    seed, index, lineups, preset, players = task
+def _game_tasks(
+    seed: int, deals: int, lineups: list[list[str]], preset: str, players: int
+) -> list[tuple[int, int, int, int, list[str], str, int]]:
+    """One task per game: every table and rotation of every deal, in deal order."""
+    return [
+        (seed, index, t, r, list(names), preset, players)
+        for index in range(deals)
+        for t, lineup in enumerate(lineups)
+        for r, names in enumerate(rotations(lineup))
+    ]
+
+
+def _play_one(task: tuple[int, int, int, int, list[str], str, int]) -> dict[str, Any]:
+    """One game of a deal (a worker's unit of work, so progress moves game by game)."""
+    seed, index, t, r, names, preset, players = task
     game_seed = derive_seed(seed, "deal", index)
-    out = []
-    for t, lineup in enumerate(lineups):
-        for r, names in enumerate(rotations(lineup)):
-            agent_seeds = [derive_seed(seed, index, t, r, s) for s in range(players)]
-            result = play_game(names, game_seed, agent_seeds, options={"preset": preset})
-            out.append({"names": list(names), "scores": list(result["scores"])})
-    return out
+    agent_seeds = [derive_seed(seed, index, t, r, s) for s in range(players)]
+    result = play_game(names, game_seed, agent_seeds, options={"preset": preset})
+    return {"deal": index, "names": list(names), "scores": list(result["scores"])}
 
 
 def _run(tasks: list, jobs: int, progress: bool) -> Iterable[list[dict[str, Any]]]:
+    """The games of each deal, deal by deal; the progress bar counts games."""
     from tqdm import tqdm
 
-    bar = tqdm(total=len(tasks), desc="deals", unit="deal", disable=not progress, file=sys.stderr)
+    bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, file=sys.stderr)
     try:
-        if jobs <= 1:
-            for task in tasks:
-                yield _play_deal(task)
-                bar.update()
-        else:
-            ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-            with ctx.Pool(jobs) as pool:
-                for result in pool.imap(_play_deal, tasks, chunksize=1):
-                    yield result
+        with ExitStack() as stack:
+            games: Iterable[dict[str, Any]] = map(_play_one, tasks)
+            if jobs > 1:
+                ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+                pool = stack.enter_context(ctx.Pool(jobs))
+                games = pool.imap(_play_one, tasks, chunksize=1)  # in task order: deal by deal
+            for _deal, group in groupby(games, key=lambda g: g["deal"]):
+                deal_games = []
+                for game in group:
+                    deal_games.append(game)
                     bar.update()
+                yield deal_games
     finally:
         bar.close()
 
@@ -122,7 +134,7 @@ def leaderboard(
     for name in agents:
         check_table(make_agent(name, 0), players)
     lineups = tables(list(agents), players)
-    tasks = [(seed, i, lineups, preset, players) for i in range(deals)]
+    tasks = _game_tasks(seed, deals, lineups, preset, players)
     model = PlackettLuce()
     ratings = {n: model.rating(name=n) for n in agents}
     per_deal: dict[str, list[float]] = {n: [] for n in agents}

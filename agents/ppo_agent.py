@@ -131,8 +131,13 @@ class NumpyPolicy:
         if self.meta is not None:
             arrays["meta"] = np.array(json.dumps(self.meta))
         tmp = f"{path}.{os.getpid()}.tmp.npz"
-        np.savez(tmp, activation=np.array(self.activation), **arrays)
-        os.replace(tmp, path)
+        try:
+            np.savez(tmp, activation=np.array(self.activation), **arrays)
+            os.replace(tmp, path)
+        except BaseException:  # a full disk: no partial file left beside the snapshots
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
 
     @classmethod
     def load_npz(cls, path: str, **kwargs: Any) -> NumpyPolicy:
@@ -367,8 +372,23 @@ def _zip_through_torch(path: str) -> NumpyPolicy:
     return NumpyPolicy.from_sb3(model.policy, meta=read_zip_metadata(path))
 
 
+def shipped_model(path: str) -> str:
+    """``path`` when it is a file; else, when it names a model shipped in the package
+    (``ppo_continental_4p``, ``ppo_fifteen_4p``, ``ppo_knock_4p``, with or without ``.zip``), that
+    model's file in the installed ``agents/models/``, so ``ppo:ppo_continental_4p`` plays from an
+    installed wheel as well as from a checkout; else ``path`` unchanged."""
+    if os.path.isfile(path) or os.sep in path or "/" in path:
+        return path
+    from importlib.resources import files
+
+    stem = path.removesuffix(".zip")
+    candidate = files("agents") / "models" / f"{stem}.zip"
+    return str(candidate) if candidate.is_file() else path
+
+
 def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -> NumpyPolicy:
-    """A trained agent from an SB3 MaskablePPO ``.zip`` or a ``.npz`` snapshot (``ppo:PATH``).
+    """A trained agent from an SB3 MaskablePPO ``.zip`` or a ``.npz`` snapshot (``ppo:PATH``);
+    ``PATH`` may also name a shipped model (``ppo:ppo_continental_4p``, ``shipped_model``).
 
     A ``.zip`` is read through its numpy export (``NAME.npz`` beside it, written by
     ``python -m agents.ppo_agent export-numpy NAME.zip``) when that export was written from the
@@ -376,8 +396,9 @@ def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -
     The weights are read once per file (and modification time) and shared: the evaluation
     harness builds a fresh agent for every game. A missing or unreadable file is a ValueError.
     """
+    given, path = path, shipped_model(path)
     if not os.path.isfile(path):
-        raise ValueError(f"ppo:{path}: no such model file")
+        raise ValueError(f"ppo:{path}: no such model file (nor a shipped model's name)")
     key = (os.path.abspath(path), os.path.getmtime(path))
     if key not in _LOADED:
         try:
@@ -397,7 +418,7 @@ def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -
     return NumpyPolicy(
         weights,
         activation=activation,
-        name=f"ppo:{path}",
+        name=f"ppo:{given}",
         deterministic=deterministic,
         seed=seed,
         meta=meta,

@@ -48,6 +48,7 @@ import random
 import shutil
 import signal
 import sys
+import tempfile
 import time
 import zipfile
 from dataclasses import dataclass, field
@@ -266,8 +267,25 @@ def validate(cfg: Config) -> None:
         run_dir = Path(cfg.runs_dir) / cfg.run_name
         need(not (run_dir / "checkpoints").exists(), "run_name",
              f"{run_dir} already holds a run; continue it with --resume {run_dir}")  # fmt: skip
-    if os.path.exists(cfg.runs_dir) and not os.path.isdir(cfg.runs_dir):
-        raise ValueError(f"--runs-dir {cfg.runs_dir!r}: is not a directory")
+    check_writable_dir(cfg.resume or cfg.runs_dir, "--resume" if cfg.resume else "--runs-dir")
+
+
+def check_writable_dir(path: str, flag: str) -> None:
+    """ValueError (one line) unless ``path`` is, or can be created as, a directory this process
+    can write in: its nearest existing ancestor must be a directory that takes a probe file."""
+    probe = Path(path).absolute()
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        where = "is not a directory" if probe == Path(path).absolute() else f"{probe} is a file"
+        raise ValueError(f"{flag} {path!r}: {where}")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        raise ValueError(
+            f"{flag} {path!r}: cannot write in {probe} ({exc.strerror or exc})"
+        ) from None
 
 
 def side_options(cfg: Config) -> dict[str, Any]:
@@ -332,6 +350,7 @@ def parse_ints(text: str) -> list[int]:
 # ---------------------------------------------------------------------------------------------
 CHECKPOINT_FILES = (".json", ".zip", ".rng.pkl")  # the JSON first: it marks a whole checkpoint
 RESUME_ORDER = ("last", "prev")
+SB3_MEMBERS = {"data", "policy.pth"}  # what MaskablePPO.load needs in a checkpoint's zip
 
 
 def save_checkpoint(
@@ -349,18 +368,25 @@ def save_checkpoint(
     cfg = extra["config"]
     pid = os.getpid()
     tmp_zip = directory / f".{tag}.{pid}.tmp.zip"
-    model.save(tmp_zip)
-    write_zip_metadata(tmp_zip, run_metadata(cfg))
-    rng = {
-        "python": random.getstate(),
-        "numpy": np.random.get_state(),
-        "torch": torch.get_rng_state(),
-    }
     tmp_rng = directory / f".{tag}.rng.{pid}.tmp"
-    tmp_rng.write_bytes(pickle.dumps(rng))
-    meta = {"num_timesteps": int(model.num_timesteps), "saved_at": time.time(), **extra}
     tmp_json = directory / f".{tag}.{pid}.tmp.json"
-    tmp_json.write_text(json.dumps(meta, indent=2))
+    try:
+        model.save(tmp_zip)
+        write_zip_metadata(tmp_zip, run_metadata(cfg))
+        rng = {
+            "python": random.getstate(),
+            "numpy": np.random.get_state(),
+            "torch": torch.get_rng_state(),
+        }
+        tmp_rng.write_bytes(pickle.dumps(rng))
+        meta = {"num_timesteps": int(model.num_timesteps), "saved_at": time.time(), **extra}
+        tmp_json.write_text(json.dumps(meta, indent=2))
+    except BaseException:
+        # A failed write (a full disk, a signal) leaves the previous checkpoint as it was and no
+        # partial temporary file beside it.
+        for tmp in (tmp_zip, tmp_rng, tmp_json):
+            tmp.unlink(missing_ok=True)
+        raise
     if keep_previous and (directory / f"{tag}.json").exists():
         for suffix in CHECKPOINT_FILES:
             if (directory / f"{tag}{suffix}").exists():
@@ -389,21 +415,40 @@ def find_checkpoint(run_dir: Path) -> dict[str, Any]:
                 bad = archive.testzip()
                 if bad is not None:
                     raise ValueError(f"damaged member {bad}")
+                missing = sorted(SB3_MEMBERS - set(archive.namelist()))
+                if missing:
+                    raise ValueError(f"not an SB3 model, no {', '.join(missing)}")
+                json.loads(archive.read("data"))
+            read_rng(ckpt_dir, tag)
         except FileNotFoundError:
             problems.append(f"no {tag} checkpoint")
             continue
-        except (ValueError, OSError, zipfile.BadZipFile) as exc:
+        except (ValueError, OSError, zipfile.BadZipFile, pickle.UnpicklingError, EOFError) as exc:
             problems.append(f"{tag} checkpoint unreadable ({str(exc).splitlines()[0]})")
             continue
         return {"tag": tag, "meta": meta, "skipped": problems}
     raise ValueError(f"--resume {run_dir}: nothing to resume from: {'; '.join(problems)}")
 
 
+def read_rng(directory: Path, tag: str) -> dict[str, Any] | None:
+    """The RNG states saved with a checkpoint (None for a run from before they were saved);
+    ValueError when the file is there but is not what ``save_checkpoint`` writes."""
+    path = directory / f"{tag}.rng.pkl"
+    if not path.exists():
+        return None
+    try:
+        rng = pickle.loads(path.read_bytes())  # our own file, written by save_checkpoint
+    except Exception as exc:  # a truncated or overwritten file: unpickling fails many ways
+        raise ValueError(f"{path.name} unreadable ({type(exc).__name__})") from None
+    if not isinstance(rng, dict) or not {"python", "numpy", "torch"} <= set(rng):
+        raise ValueError(f"{path.name} holds no RNG states")
+    return rng
+
+
 def restore_rng(directory: Path, tag: str) -> None:
     """Restore the python, numpy and torch RNG states saved with a checkpoint."""
-    path = directory / f"{tag}.rng.pkl"
-    if path.exists():
-        rng = pickle.loads(path.read_bytes())  # our own file, written by save_checkpoint
+    rng = read_rng(directory, tag)
+    if rng is not None:
         random.setstate(rng["python"])
         np.random.set_state(rng["numpy"])
         torch.set_rng_state(rng["torch"])

@@ -29,7 +29,7 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -73,10 +73,15 @@ def from_unit(x: Sequence[float], base: Params | None = None) -> Params:
 
 
 def deal_difference(
-    params: Params, game_seed: int, players: int = 4, rules: RuleConfig | str = "continental"
+    params: Params,
+    game_seed: int,
+    players: int = 4,
+    rules: RuleConfig | str = "continental",
+    on_game: Callable[[], object] | None = None,
 ) -> float:
     """One duplicate deal: v2 with ``params`` in each seat in turn against ``strong@v1``; its mean
-    points per game minus the mean points of the ``strong@v1`` seats."""
+    points per game minus the mean points of the ``strong@v1`` seats. ``on_game`` is called after
+    each game (the progress bar)."""
     mine = []
     theirs = []
     for k in range(players):
@@ -87,18 +92,25 @@ def deal_difference(
             seat = game.actor
             game.apply(bots[seat].act(PlayerView(game, seat)))
         scores = game.scores
+        if on_game is not None:
+            on_game()
         mine.append(scores[k])
         theirs.append((sum(scores) - scores[k]) / (players - 1))
     return (sum(mine) - sum(theirs)) / players
 
 
 def objective(
-    params: Params, deals: int, seed: int, rules: RuleConfig | str = "continental"
+    params: Params,
+    deals: int,
+    seed: int,
+    rules: RuleConfig | str = "continental",
+    on_game: Callable[[], object] | None = None,
 ) -> float:
     """Mean per-deal difference v2(params) - strong@v1 over ``deals`` fixed deals (lower is better)."""
     total = 0.0
     for d in range(deals):
-        total += deal_difference(params, derive_seed(seed, "tune-deal", d), rules=rules)
+        seed_d = derive_seed(seed, "tune-deal", d)
+        total += deal_difference(params, seed_d, rules=rules, on_game=on_game)
     return total / deals
 
 
@@ -120,8 +132,10 @@ def tune(
     json_path: str | None,
     resume: bool = False,
     rounds: Sequence[int] | None = None,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Run (or continue) the CMA-ES search; returns the report written to ``json_path``.
+    ``progress``: a bar on stderr counting the games of every evaluation still to play.
 
     ``rounds`` (the contract's rounds to play; all seven by default) exists for quick tests.
     """
@@ -154,10 +168,17 @@ def tune(
               "rounds": list(rules.rounds), "baseline": None}  # fmt: skip
     if st["rounds"] != list(rules.rounds):
         raise ValueError(f"--state {state_path}: written for rounds {st['rounds']}")
+    from tqdm import tqdm
+
+    per_eval = deals * 4  # every deal in the 4 seatings
+    evaluations = 1 + generations * popsize
+    done = (st["baseline"] is not None) + st["generation"] * popsize + len(st["values"])
+    bar = tqdm(total=evaluations * per_eval, initial=min(done, evaluations) * per_eval,
+               unit="game", desc="games", file=sys.stderr, disable=not progress)  # fmt: skip
     if st["baseline"] is None:
         # The defaults on the same deals: the reference every candidate is compared with.
         cpu = time.process_time()
-        st["baseline"] = objective(HAND_SET, deals, seed, rules)
+        st["baseline"] = objective(HAND_SET, deals, seed, rules, on_game=bar.update)
         st["cpu_s"] += time.process_time() - cpu
         print(f"defaults: {st['baseline']:+.2f} points/game vs strong@v1", flush=True)
         save()
@@ -168,7 +189,7 @@ def tune(
             st["values"] = []
         for x in st["asked"][len(st["values"]) :]:
             cpu = time.process_time()
-            value = objective(from_unit(x), deals, seed, rules)
+            value = objective(from_unit(x), deals, seed, rules, on_game=bar.update)
             st["cpu_s"] += time.process_time() - cpu
             st["values"].append(value)
             st["history"].append(
@@ -183,6 +204,7 @@ def tune(
         st["asked"] = None
         st["values"] = []
         save()
+    bar.close()
     return _report(st)
 
 
@@ -257,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", default=None, help="the report, rewritten after each step")
     parser.add_argument("--resume", action="store_true", help="continue from --state")
     parser.add_argument("--plot", default=None, help="instead: plot the --json report here")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     if args.plot:
         if not args.json:
@@ -272,7 +295,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{flag} {value}: too small")
     try:
         report = tune(args.deals, args.popsize, args.generations, args.seed, args.state,
-                      args.json, args.resume)  # fmt: skip
+                      args.json, args.resume, progress=not args.no_progress)  # fmt: skip
     except ValueError as exc:
         parser.error(str(exc))
     print(json.dumps({"favourite": report["favourite"], "best": report["best_evaluated"]}))
