@@ -378,7 +378,9 @@ def evaluate(
     config: dict[str, Any] = {
         "agents": list(agents),
         "lineup": base,
-        "versions": {n: versioned_name(n) for n in names},
+        # Frozen versions (strong@v1 ...) are the contract game's bots; a side game's names are
+        # their own versions.
+        "versions": {n: versioned_name(n) if spec.name == "contract" else n for n in names},
         "players": players,
         "deals": games,
         "games": games * players,

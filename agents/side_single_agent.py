@@ -181,3 +181,45 @@ def teacher_decisions(
         "actions": np.array(actions, dtype=np.int64),
         "returns": np.array(returns, dtype=np.float32),
     }
+
+
+# Card-indexed action blocks (first action id of each block of NUM_TYPES card actions).
+_CARD_ACTION_BASES = {"fifteen": ("DISCARD_BASE", "OUT_BASE"),
+                      "knock": ("DISCARD_BASE", "RUMMY_BASE", "COLOR_BASE", "CONTINENTAL_BASE")}  # fmt: skip
+
+
+def suit_permutation(
+    game: str, num_players: int, perm: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index arrays that relabel the suits of a side-game decision: suit ``s`` becomes
+    ``perm[s]``. Returns ``(obs_src, action_src, action_dst)``: the relabelled observation is
+    ``obs[..., obs_src]``, a legal mask ``mask[..., action_src]`` and an action id
+    ``action_dst[action]``.
+
+    Both games are symmetric in the suits (sequences and runs are of one suit, a color is any
+    suit, payments and deadwood never name one), so a decision with its suits relabelled is as
+    good a decision; ``train.py --bc-augment-suits`` imitates the teacher under random relabelings.
+    """
+    from continental_env.cards import JOKER, NUM_RANKS
+
+    if sorted(perm) != [0, 1, 2, 3]:
+        raise ValueError(f"perm={perm!r}: a permutation of the suits 0, 1, 2, 3")
+    env = importlib.import_module(f"continental_env.{game}.env")
+    rules = importlib.import_module(f"continental_env.{game}.game")
+    layout = env.observation_layout(num_players)
+    card_map = np.arange(JOKER)
+    for suit in range(4):
+        card_map[suit * NUM_RANKS : (suit + 1) * NUM_RANKS] = perm[suit] * NUM_RANKS + np.arange(
+            NUM_RANKS
+        )
+    obs_src = np.arange(max(s.stop for s in layout.values()))
+    for name in env.PLANE_NAMES:
+        part = layout[name]
+        for base in range(part.start, part.stop, env.PLANE):
+            obs_src[base + card_map] = base + np.arange(JOKER)
+    action_dst = np.arange(env.NUM_ACTIONS)
+    for block in _CARD_ACTION_BASES[game]:
+        base = getattr(rules, block)
+        action_dst[base + np.arange(JOKER)] = base + card_map
+    action_src = np.argsort(action_dst)
+    return obs_src, action_src, action_dst

@@ -123,6 +123,12 @@ class Config:
     bc_samples: int = opt(400_000, "teacher decisions to imitate")
     bc_epochs: int = opt(3, "passes over the teacher's decisions")
     bc_learning_rate: float = opt(1e-3, "Adam learning rate of the warm start")
+    bc_data: str = opt(
+        "", "side games: the teacher's decisions are read from (or first saved to) this .npz"
+    )
+    bc_augment_suits: bool = opt(
+        False, "side games: imitate each minibatch under a random relabelling of the suits"
+    )
     features: bool = opt(
         True,
         "observe continental_v1 (the v0 vector followed by the derived features); "
@@ -536,6 +542,60 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
+def save_bc_data(
+    path: str, obs: np.ndarray, legal: list, actions: np.ndarray, returns: np.ndarray
+) -> None:
+    """A side game's teacher decisions as one .npz (legal actions flattened with offsets)."""
+    lengths = np.array([len(row) for row in legal], dtype=np.int64)
+    flat = np.concatenate(legal).astype(np.int16) if legal else np.zeros(0, np.int16)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    tmp = f"{path}.tmp.npz"
+    np.savez_compressed(tmp, obs=obs, legal=flat, lengths=lengths, actions=actions, returns=returns)
+    os.replace(tmp, path)
+
+
+def load_bc_data(path: str) -> dict[str, Any]:
+    """What ``save_bc_data`` wrote, in ``teacher_decisions``' shape."""
+    with np.load(path) as data:
+        cuts = np.cumsum(data["lengths"])[:-1]
+        return {
+            "obs": data["obs"],
+            "legal": np.split(data["legal"], cuts) if len(data["lengths"]) else [],
+            "actions": data["actions"],
+            "returns": data["returns"],
+        }
+
+
+def suit_relabellings(cfg: Config) -> list[tuple[Any, Any, Any]]:
+    """The 24 suit relabellings of a side game's decisions as torch index tensors."""
+    from itertools import permutations
+
+    from agents.side_single_agent import suit_permutation
+
+    out = []
+    for perm in permutations(range(4)):
+        obs_src, action_src, action_dst = suit_permutation(cfg.game, cfg.players, perm)
+        out.append((torch.as_tensor(obs_src), action_src, torch.as_tensor(action_dst)))
+    return out
+
+
+def heldout_accuracy(
+    policy: Any, obs: Any, actions: Any, legal: list, start: int, n_actions: int
+) -> float:
+    """Share of the decisions from ``start`` on where the policy's top legal action is the teacher's."""
+    hits = 0
+    with torch.no_grad():
+        for lo in range(start, len(legal), 4096):
+            hi = min(len(legal), lo + 4096)
+            masks = np.zeros((hi - lo, n_actions), dtype=bool)
+            for row, i in enumerate(range(lo, hi)):
+                masks[row, legal[i]] = True
+            dist = policy.get_distribution(obs[lo:hi], action_masks=masks)
+            top = dist.distribution.probs.argmax(dim=1)
+            hits += int((top == actions[lo:hi]).sum())
+    return hits / max(1, len(legal) - start)
+
+
 def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: StopRequest) -> None:
     """Fit the policy to the teacher's actions and the value head to the round rewards.
 
@@ -554,8 +614,12 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
         from agents.side_single_agent import teacher_decisions as side_teacher
 
         worker = partial(side_teacher, cfg.game, side_options(cfg))
+    saved = cfg.game != "contract" and cfg.bc_data and os.path.exists(cfg.bc_data)
+    if saved:
+        parts.append(load_bc_data(cfg.bc_data))
+        n = len(parts[0]["actions"])
     with mp.get_context("fork").Pool(cfg.num_envs, initializer=_ignore_sigint) as pool:
-        while n < cfg.bc_samples and not stop.requested:
+        while n < cfg.bc_samples and not stop.requested and not saved:
             tasks = [
                 (
                     cfg.bc_teacher,
@@ -575,8 +639,14 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
     actions = torch.as_tensor(np.concatenate([p["actions"] for p in parts]))
     returns = torch.as_tensor(np.concatenate([p["returns"] for p in parts]))
     legal = [row for p in parts for row in p["legal"]]
-    print(f"warm start: {len(legal)} decisions of {cfg.bc_teacher} in {game} games, "
-          f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
+    if saved:
+        print(f"warm start: {len(legal)} decisions of {cfg.bc_teacher} read from {cfg.bc_data}",
+              flush=True)  # fmt: skip
+    else:
+        print(f"warm start: {len(legal)} decisions of {cfg.bc_teacher} in {game} games, "
+              f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
+        if cfg.game != "contract" and cfg.bc_data:
+            save_bc_data(cfg.bc_data, obs.numpy(), legal, actions.numpy(), returns.numpy())
 
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=cfg.bc_learning_rate)
@@ -584,16 +654,26 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
     n_actions = model.action_space.n
     batch = 1024
     step = 0
+    # Side games: the last 5 % of the decisions (whole games, in collection order) are held out
+    # to measure how often the clone's top action is the teacher's.
+    train_n = len(legal) - (len(legal) // 20 if cfg.game != "contract" else 0)
+    relabel = suit_relabellings(cfg) if cfg.bc_augment_suits else None
+    rng = np.random.default_rng(cfg.seed)
     for epoch in range(cfg.bc_epochs):
         if stop.requested or not legal:
             break
-        order = torch.randperm(len(legal))
-        for start in range(0, len(legal), batch):
+        order = torch.randperm(train_n)
+        for start in range(0, train_n, batch):
             idx = order[start : start + batch]
             masks = np.zeros((len(idx), n_actions), dtype=bool)
             for row, i in enumerate(idx.tolist()):
                 masks[row, legal[i]] = True
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], masks)
+            batch_obs, batch_actions = obs[idx], actions[idx]
+            if relabel is not None:
+                obs_src, action_src, action_dst = relabel[rng.integers(len(relabel))]
+                batch_obs, masks = batch_obs[:, obs_src], masks[:, action_src]
+                batch_actions = action_dst[batch_actions]
+            values, log_prob, _ = policy.evaluate_actions(batch_obs, batch_actions, masks)
             policy_loss = -log_prob.mean()
             value_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
             loss = policy_loss + cfg.vf_coef * value_loss
@@ -607,8 +687,13 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
                 writer.add_scalar("bc/value_loss", value_loss.item(), step)
                 writer.add_scalar("bc/teacher_prob_over_half", accuracy, step)
             step += 1
+        held = ""
+        if train_n < len(legal):
+            top = heldout_accuracy(policy, obs, actions, legal, train_n, n_actions)
+            writer.add_scalar("bc/heldout_top_action_accuracy", top, step)
+            held = f", held-out top-action accuracy {top:.3f}"
         print(f"warm start epoch {epoch + 1}: policy loss {policy_loss.item():.3f}, "
-              f"value loss {value_loss.item():.3f}", flush=True)  # fmt: skip
+              f"value loss {value_loss.item():.3f}{held}", flush=True)  # fmt: skip
     writer.close()
     print(f"warm start done in {time.time() - t0:.0f} s", flush=True)
 

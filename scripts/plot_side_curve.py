@@ -1,7 +1,9 @@
 """A side-game agent's learning curve from its ``train.py --game`` run directory.
 
 Two panels: the warm start (behaviour cloning of the teacher: policy loss and the share of the
-teacher's decisions given probability over one half, per minibatch step, from ``runs/NAME/bc``),
+teacher's decisions given probability over one half, per minibatch step, and, where the run
+held decisions out, the share of those where the clone's top action is the teacher's, per epoch;
+from ``runs/NAME/bc``),
 and PPO (the learner's mean episode reward against its pool and the periodic duplicate-deal
 evaluation's paired difference against ``--eval-opponent``, from ``runs/NAME/tb_*``).
 
@@ -43,7 +45,10 @@ def main(argv: list[str] | None = None) -> int:
     if not run.is_dir():
         parser.error(f"--run {run}: no such directory")
     config = json.loads((run / "config.json").read_text())
-    bc = read_scalars(run / "bc", ("bc/policy_loss", "bc/teacher_prob_over_half"))
+    bc = read_scalars(
+        run / "bc",
+        ("bc/policy_loss", "bc/teacher_prob_over_half", "bc/heldout_top_action_accuracy"),
+    )
     ppo = read_scalars(run, ("rollout/ep_rew_mean",))
     opponent = config["eval_opponent"]
     evals = read_scalars(run, (f"eval/diff_vs_{opponent}",))
@@ -55,10 +60,12 @@ def main(argv: list[str] | None = None) -> int:
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
     for tag, label in (("bc/policy_loss", "policy loss"),
-                       ("bc/teacher_prob_over_half", "teacher's move p > 0.5")):  # fmt: skip
+                       ("bc/teacher_prob_over_half", "teacher's move p > 0.5"),
+                       ("bc/heldout_top_action_accuracy",
+                        "held-out decisions: top action = teacher's")):  # fmt: skip
         if bc[tag]:
             xs, ys = zip(*bc[tag], strict=True)
-            ax1.plot(xs, ys, label=label)
+            ax1.plot(xs, ys, "o-" if "heldout" in tag else "-", label=label, markersize=3)
     ax1.set_title(f"warm start: cloning {config['bc_teacher'] or '(none)'}")
     ax1.set_xlabel("minibatch step")
     ax1.legend()

@@ -166,3 +166,14 @@ def test_strong_decisions_ignore_hidden_cards_and_a_peeker_is_caught(game: str) 
                 caught += 1  # the same comparison notices a bot that reads the stock
         g.apply(make_agent("strong", 0, game=game).act(view_cls(g, seat)))
     assert checked > 50 and caught > 0
+
+
+def test_side_game_reports_name_their_bots_without_contract_versions() -> None:
+    from agents.evaluate import evaluate, format_report
+
+    report = evaluate(
+        agents=["strong", "greedy"], players=4, games=1, seed=1, game="knock",
+        options={"max_hands": 1}, progress=False,
+    )  # fmt: skip
+    assert report["config"]["versions"] == {"strong": "strong", "greedy": "greedy"}
+    assert "strong@v1" not in format_report(report)

@@ -70,3 +70,56 @@ def test_side_game_flags_are_checked_first(
     with pytest.raises(SystemExit):
         parse_args(argv)
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["fifteen", "knock"])
+def test_suit_relabelling_moves_cards_observations_and_actions_together(game: str) -> None:
+    import importlib
+
+    import numpy as np
+
+    from agents.side_single_agent import suit_permutation
+
+    env = importlib.import_module(f"continental_env.{game}.env")
+    layout = env.observation_layout(4)
+    spec = game_spec(game)
+    state = spec.new_game(4, 3, {})
+    obs = env.encode_observation(state, state.actor, layout)
+    perm = (2, 0, 3, 1)
+    obs_src, action_src, action_dst = suit_permutation(game, 4, perm)
+    moved = obs[obs_src]
+    hand, new_hand = obs[layout["hand"]], moved[layout["hand"]]
+    for card in range(52):  # (suit s, rank r) -> (suit perm[s], rank r)
+        assert new_hand[perm[card // 13] * 13 + card % 13] == hand[card]
+    assert new_hand[52] == hand[52]  # jokers stay
+    assert np.array_equal(moved[layout["scores"]], obs[layout["scores"]])
+    legal = state.legal_actions()
+    mask = np.zeros(env.NUM_ACTIONS, dtype=bool)
+    mask[legal] = True
+    assert sorted(np.flatnonzero(mask[action_src])) == sorted(action_dst[legal])
+    identity = suit_permutation(game, 4, (0, 1, 2, 3))
+    assert all(np.array_equal(a, np.arange(len(a))) for a in identity)
+    with pytest.raises(ValueError, match="a permutation of the suits"):
+        suit_permutation(game, 4, (0, 0, 1, 2))
+
+
+def test_saved_teacher_decisions_are_reused_with_suit_relabelling(tmp_path: Path) -> None:
+    data = tmp_path / "bc.npz"
+    common = [
+        "--game", "fifteen", "--game-options", "hands=1", "--runs-dir", str(tmp_path),
+        "--players", "4", "--opponents", "greedy", "--num-envs", "1", "--vec-env", "dummy",
+        "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "16",
+        "--no-progress", "--checkpoint-every", "64", "--snapshot-every", "1000",
+        "--eval-every", "0", "--total-timesteps", "64", "--bc-teacher", "greedy",
+        "--bc-samples", "300", "--bc-epochs", "2", "--bc-data", str(data), "--bc-augment-suits",
+    ]  # fmt: skip
+    first = run_train(*common, "--run-name", "a")
+    assert "decisions of greedy in" in first.stdout and data.exists()
+    second = run_train(*common, "--run-name", "b")
+    assert f"read from {data}" in second.stdout
+
+    def epochs(out: str) -> list[str]:
+        return [line for line in out.splitlines() if line.startswith("warm start epoch")]
+
+    assert "held-out top-action accuracy" in epochs(first.stdout)[0]
+    assert epochs(first.stdout) == epochs(second.stdout)  # same data, same seed: same fit

@@ -57,6 +57,8 @@ def suit_cover(row: tuple[int, ...], jokers: int) -> int:
 def covered(hand: list[int] | tuple[int, ...]) -> int:
     """Most cards of a hand that disjoint sequences hold (jokers shared out between suits)."""
     jokers = hand[JOKER]
+    if not jokers:  # the common case: the suits add up
+        return sum(suit_cover(tuple(hand[s * 13 : s * 13 + 13]), 0) for s in range(4))
     # best[j]: the most cards covered in the suits so far with j jokers spent
     best = [0] * (jokers + 1)
     for suit in range(4):
@@ -68,22 +70,25 @@ def covered(hand: list[int] | tuple[int, ...]) -> int:
     return max(best)
 
 
+@lru_cache(maxsize=100_000)
+def _row_connected(row: tuple[int, ...]) -> int:
+    total = 0
+    for r in range(NUM_RANKS):
+        if not row[r]:
+            continue
+        near = {r - 2, r - 1, r + 1, r + 2}
+        if r == 0:
+            near |= {11, 12}
+        if r in (11, 12):
+            near.add(0)
+        if any(0 <= x < NUM_RANKS and row[x] for x in near):
+            total += row[r]
+    return total
+
+
 def connected(hand: list[int] | tuple[int, ...]) -> int:
     """Naturals with a same-suit natural one or two ranks away (the ace counts at both ends)."""
-    total = 0
-    for suit in range(4):
-        row = hand[suit * 13 : suit * 13 + 13]
-        for r in range(NUM_RANKS):
-            if not row[r]:
-                continue
-            near = {r - 2, r - 1, r + 1, r + 2}
-            if r == 0:
-                near |= {11, 12}
-            if r in (11, 12):
-                near.add(0)
-            if any(0 <= x < NUM_RANKS and row[x] for x in near):
-                total += row[r]
-    return total
+    return sum(_row_connected(tuple(hand[s * 13 : s * 13 + 13])) for s in range(4))
 
 
 def hand_value(hand: list[int] | tuple[int, ...]) -> int:

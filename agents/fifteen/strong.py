@@ -81,6 +81,8 @@ def _suit_gains(hand: list[int] | tuple[int, ...], suit: int, jokers: int) -> li
 
 
 def _combine(gains: list[list[int]], jokers: int) -> int:
+    if not jokers:  # the common case: the suits add up
+        return sum(g[0] for g in gains)
     best = [0] * (jokers + 1)
     for g in gains:
         best = [max(best[j - k] + g[k] for k in range(j + 1)) for j in range(jokers + 1)]

@@ -41,6 +41,7 @@ from continental_env.knock.game import (
 )
 from continental_env.melds import (
     KNOCKER_RULES,
+    LAY_RULES,
     color_discards,
     continental_discards,
     deadwood,
@@ -49,11 +50,18 @@ from continental_env.melds import (
 from continental_env.rules import points_table
 
 VALUES = points_table(KNOCKER_RULES)  # only used for ties: a card's face value, aces low
+DEAD_VALUES = points_table(LAY_RULES)  # a card's deadwood as the others count it (aces 15)
+
+
+def _has_ace(hand: list[int]) -> bool:
+    return bool(hand[0] or hand[13] or hand[26] or hand[39])
 
 
 def hand_value(hand: list[int]) -> tuple[int, int]:
     """The greedy bot's value of a hand (lower is better): deadwood with aces 15, then 1."""
-    return deadwood(hand), deadwood(hand, 1)
+    dead = deadwood(hand)
+    # Aces are the only cards whose value differs: without one, both counts agree.
+    return dead, deadwood(hand, 1) if _has_ace(hand) else dead
 
 
 def announcement_score(kind: str, cards: list[int], stake: int) -> tuple[int, int, int]:
@@ -104,19 +112,36 @@ class KnockGreedyAgent:
         if rummy_discards(with_top) or color_discards(with_top) or continental_discards(with_top):
             return TAKE
         _card, after = self.best_discard(with_top)
+        dead = deadwood(view.hand)  # the second count only decides a tie of the first
+        if after[0] != dead:
+            return TAKE if after[0] < dead else DRAW
         return TAKE if after < hand_value(view.hand) else DRAW
 
     @staticmethod
     def best_discard(hand: list[int]) -> tuple[int, tuple[int, int]]:
         """(card, value after discarding it): the discard leaving the lowest deadwood."""
-        best_key = None
-        best_card, best_value = -1, (0, 0)
         work = list(hand)
-        for c in range(NUM_TYPES):
-            if not work[c]:
+        # Deadwood with aces 15 after each discard, solved only where it may be the lowest:
+        # losing card c leaves at least the whole hand's deadwood minus c's value, so cards are
+        # tried highest first and a low card is skipped once that bound exceeds the best found.
+        # The aces-1 count breaks ties of the lowest.
+        whole = deadwood(work)
+        first = {}
+        low = None
+        for c in sorted((c for c in range(NUM_TYPES) if work[c]), key=lambda c: -DEAD_VALUES[c]):
+            if low is not None and whole - DEAD_VALUES[c] > low:
                 continue
             work[c] -= 1
-            value = hand_value(work)
+            first[c] = deadwood(work)
+            work[c] += 1
+            low = first[c] if low is None else min(low, first[c])
+        best_key = None
+        best_card, best_value = -1, (0, 0)
+        for c, dead in first.items():
+            if dead != low:
+                continue
+            work[c] -= 1
+            value = (dead, deadwood(work, 1) if _has_ace(work) else dead)
             work[c] += 1
             key = (value, -VALUES[c] if c != JOKER else 0, c)
             if best_key is None or key < best_key:

@@ -67,7 +67,7 @@ from continental_env.melds import (
     best_lays,
     color_discards,
     continental_discards,
-    deadwood,
+    deadwood_within,
     rummy_discards,
 )
 
@@ -225,7 +225,7 @@ class KnockStrongAgent:
         """The bot's cost of a 10-card hand (lower is better)."""
         dead, lays = best_lays(hand)
         has_ace = any(hand[suit * 13] for suit in range(4))
-        ready = dead <= KNOCK_LIMIT or (has_ace and deadwood(hand, 1) <= KNOCK_LIMIT)
+        ready = dead <= KNOCK_LIMIT or (has_ace and deadwood_within(hand, KNOCK_LIMIT, 1))
         return dead - READY_BONUS * ready - DRAW_WEIGHT * expected_saving(hand, lays, live, unseen)
 
     def best_discard(self, hand: list[int], live: list[int], unseen: int) -> tuple[int, float]:
