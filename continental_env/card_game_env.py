@@ -12,6 +12,7 @@ that supplies only what is its own:
 | ``encode(game, seat)`` | one seat's observation vector (public information only) |
 | ``before_step(game)`` / ``score_step(game, mark)`` | the reward hook: what to remember before an action, then the rewards and infos it earned |
 | ``state_parts(P)`` / ``encode_state_extra`` | its part of the full-information ``state()`` |
+| ``on_new_position(game, fresh)`` | optional: per-position bookkeeping of its own (the knock game's chips paid out), with ``EXTRA_POSITION_FIELDS`` to pickle it |
 
 and calls ``CardGameEnv.__init__`` with its table size, reward mode, render mode, action count
 and observation layout. Everything else is here: the spaces, ``reset`` and seeding, ``step``
