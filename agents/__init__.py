@@ -4,18 +4,18 @@
 
 | name | bot |
 |---|---|
-| ``random`` | uniform over the legal actions (``agents.random_agent``) |
-| ``greedy`` | the simplest sound play (``agents.greedy``) |
+| ``random`` | uniform over the legal actions (``agents.bots.random_agent``) |
+| ``greedy`` | the simplest sound play (``agents.bots.greedy``) |
 | ``strong`` | the best heuristic bot (today ``strong@v1``; see ``CURRENT``) |
-| ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.strong``), frozen |
-| ``strong@v2`` | v1 with a whole-table feed model, the feed sign fixed once down, danger-aware dumping, inference from discards and declines, tunable timing (``agents.strong_v2``), frozen |
+| ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.bots.strong``), frozen |
+| ``strong@v2`` | v1 with a whole-table feed model, the feed sign fixed once down, danger-aware dumping, inference from discards and declines, tunable timing (``agents.bots.strong_v2``), frozen |
 | ``strong-v2:K=V[:K=V...]`` | experimental, not frozen: ``strong@v2`` with constants overridden (``:v1`` first starts from v1's constants), for ablations and tuning |
 | ``search``, ``search:N`` | the best search bot (today ``search@v1``, ``search@v1:N``) |
-| ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.search``), frozen |
-| ``search-oracle``, ``search-oracle:N`` | diagnostic only: ``search@v1`` rolling out the *real* hidden hands (stock reshuffled); reads hidden state, refused by the evaluation harness unless allowed (``agents.search_oracle``) |
-| ``ppo:PATH`` | a trained policy (``continental_v0`` or ``_v1``), loaded by ``agents.ppo_agent.load_agent(PATH, seed)`` |
-| ``bc:PATH`` | the same for a ``continental_v1`` model only (``agents.imitation.load_feature_agent``) |
-| ``rllib:PATH`` | a policy trained with Ray RLlib, ``agents.rllib_agent.load_agent(PATH, seed)`` |
+| ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.bots.search``), frozen |
+| ``search-oracle``, ``search-oracle:N`` | diagnostic only: ``search@v1`` rolling out the *real* hidden hands (stock reshuffled); reads hidden state, refused by the evaluation harness unless allowed (``agents.bots.search_oracle``) |
+| ``ppo:PATH`` | a trained policy (``continental_v0`` or ``_v1``), loaded by ``agents.bots.ppo_agent.load_agent(PATH, seed)`` |
+| ``bc:PATH`` | the same for a ``continental_v1`` model only (``agents.train.imitation.load_feature_agent``) |
+| ``rllib:PATH`` | a policy trained with Ray RLlib, ``agents.bots.rllib_agent.load_agent(PATH, seed)`` |
 
 **Versions.** ``name@vK`` is a frozen bot: the same seeds give the same decisions forever
 (``tests/test_versions.py`` pins them on recorded games). The bare names ``strong`` and ``search``
@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from agents.base import Agent, PlayerView, view_for
+from agents.bots.base import Agent, PlayerView, view_for
 
 AGENT_NAMES = ("random", "greedy", "strong", "search")
 DEFAULT_GAME = "contract"
@@ -59,15 +59,15 @@ def _versioned(name: str, seed: int | None) -> Any:
     """A frozen ``strong@vK`` or ``search@vK[:...]`` bot, named as asked."""
     base, sep, rest = name.partition(":")
     if base == "strong@v1" and not sep:
-        from agents.strong import StrongAgent
+        from agents.bots.strong import StrongAgent
 
         bot = StrongAgent(seed)
     elif base == "strong@v2" and not sep:
-        from agents.strong_v2 import StrongV2Agent
+        from agents.bots.strong_v2 import StrongV2Agent
 
         bot = StrongV2Agent(seed)
     elif base == "search@v1":
-        from agents.search import make_search
+        from agents.bots.search import make_search
 
         bot = make_search("search" + sep + rest, seed)
     else:
@@ -85,32 +85,32 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
 
         return game_spec(game).make_agent(name, seed)
     if name.startswith("ppo:"):
-        ppo = importlib.import_module("agents.ppo_agent")
+        ppo = importlib.import_module("agents.bots.ppo_agent")
         return ppo.load_agent(name[4:], seed)
     if name.startswith("bc:"):
-        from agents.imitation import load_feature_agent
+        from agents.train.imitation import load_feature_agent
 
         return load_feature_agent(name[3:], seed=seed)
     if name.startswith("rllib:"):
-        from agents.rllib_agent import load_agent
+        from agents.bots.rllib_agent import load_agent
 
         return load_agent(name[6:], seed)
     if "@" in name:
         return _versioned(name, seed)
     if name.startswith("strong-v2:"):
-        from agents.strong_v2 import make_variant
+        from agents.bots.strong_v2 import make_variant
 
         return make_variant(name, seed)
     if name == "search-oracle" or name.startswith("search-oracle:"):
-        from agents.search_oracle import make_oracle_search
+        from agents.bots.search_oracle import make_oracle_search
 
         return make_oracle_search(name, seed)
     if name == "random":
-        from agents.random_agent import RandomAgent
+        from agents.bots.random_agent import RandomAgent
 
         return RandomAgent(seed)
     if name == "greedy":
-        from agents.greedy import GreedyAgent
+        from agents.bots.greedy import GreedyAgent
 
         return GreedyAgent(seed)
     if name in ("search", "strong") or name.startswith("search:"):

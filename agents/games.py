@@ -53,7 +53,7 @@ class GameSpec:
     deal_fingerprint: Callable[[Any], str]  # a digest of the deal now on the table
     check_options: Callable[[int, dict[str, Any]], None]  # ValueError for a bad table
     option_types: dict[str, type] = field(default_factory=dict)
-    terminal: str = ""  # module whose main(argv) is its terminal game ("": agents.play itself)
+    terminal: str = ""  # module whose main(argv) is its terminal game ("": agents.play)
     # Who ended each finished round (a seat, or None when the round ran out without a closer);
     # None for games without closers.
     closers: Callable[[Any], list[int | None]] | None = None
@@ -140,7 +140,7 @@ def _contract_check(players: int, options: dict[str, Any]) -> None:
 
 
 def _contract_view(game: Any, seat: int) -> Any:
-    from agents.base import PlayerView
+    from agents.bots.base import PlayerView
 
     return PlayerView(game, seat)
 

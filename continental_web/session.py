@@ -1,7 +1,7 @@
 """Games in progress and replays, independent of the web framework.
 
 Everything a page receives is built here by ``seat_state`` from the seat's ``PlayerView``
-(``agents.base``): the own hand, the table, the face-up discard, sizes, scores, claims and the
+(``agents.bots.base``): the own hand, the table, the face-up discard, sizes, scores, claims and the
 cards a seat is publicly known to hold. Opponents' other cards, the stock order, the deal seeds
 and the generator state never reach a response. The log of recent actions is written from public
 facts only (the action's text form, the discard top before it, the melds it added), so it cannot
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, format_cards
 from continental_env.game import CLAIM, DRAW, PASS, TAKE, Game
 from continental_env.rules import PRESETS, RuleConfig
@@ -327,7 +327,7 @@ class Opponents:
             agent = load_model(path, seed)
         except Exception as exc:  # the probe loaded it; a file changed since
             raise WebError(400, model_error(name, path, exc)) from None
-        from agents.ppo_agent import check_table
+        from agents.bots.ppo_agent import check_table
 
         try:
             check_table(agent, game.num_players)  # the model's own table size and observation

@@ -1,7 +1,7 @@
 """Bots for the knock game (RULES.md Part 3), on the one ``act(view) -> action id`` protocol.
 
 ``KnockView`` is what a seat may see; ``make_agent(name, seed, game="knock")`` builds the bots
-(``random``: ``agents.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.knock.greedy``; ``strong``: ``agents.knock.strong``).
+(``random``: ``agents.bots.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.knock.greedy``; ``strong``: ``agents.knock.strong``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ AGENT_NAMES = ("random", "greedy", "strong")
 def make_agent(name: str, seed: int | None = None) -> Any:
     """A knock bot by name: ``random``, ``greedy``, ``strong`` or ``ppo:PATH`` (a trained model)."""
     if name.startswith("ppo:"):
-        from agents.side_single_agent import load_policy
+        from agents.train.side_single_agent import load_policy
 
         return load_policy("knock", name[4:], seed)
     if name == "random":
-        from agents.random_agent import RandomAgent
+        from agents.bots.random_agent import RandomAgent
 
         return RandomAgent(seed)
     if name == "greedy":

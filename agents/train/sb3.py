@@ -3,7 +3,7 @@
 The learner observes ``continental_v1`` (the v0 vector followed by the derived features of
 ``continental_env.features``; ``--no-features`` trains on ``continental_v0``) and plays one random
 seat of a table whose other seats are opponents from a pool
-(``agents.single_agent.make_env``): heuristic bots by name (``agents.make_agent``) and ``self``,
+(``agents.train.single_agent.make_env``): heuristic bots by name (``agents.make_agent``) and ``self``,
 frozen snapshots of the learner taken every ``--snapshot-every`` steps. Rewards are the learner's
 per-round relative rewards ((mean of the others' points - own points) / 100 at each round's end).
 
@@ -12,7 +12,7 @@ per-round relative rewards ((mean of the others' points - own points) / 100 at e
     tensorboard --logdir runs
     continental train --game knock --opponents greedy,strong,self    # the knock game (Part 3)
 
-``--game fifteen|knock`` trains a side game's learner seat (``agents.side_single_agent``: chips
+``--game fifteen|knock`` trains a side game's learner seat (``agents.train.side_single_agent``: chips
 rewards, ``--game-options`` such as ``hands=1`` or ``stake=50``); ``--preset``, ``--rounds``
 and ``--init-policy`` are the contract game's; ``--bc-teacher`` clones a side game's bot. Checkpoints, resume and snapshots
 work the same, and the models record their game (``side_metadata``).
@@ -26,11 +26,11 @@ A run directory holds TensorBoard logs, ``checkpoints/last.zip`` + ``last.json``
 falls back to it if the latest cannot be read), ``checkpoints/best.zip`` (best periodic
 evaluation against ``--eval-opponent`` on duplicate deals) and ``snapshots/*.npz``. Every model
 zip records the environment, its version and the table size it was trained for
-(``agents.ppo_agent.model_metadata``). ``--resume`` restores the model, the step counter, the
+(``agents.bots.ppo_agent.model_metadata``). ``--resume`` restores the model, the step counter, the
 configuration (flags given on the command line override it, e.g. a new opponent pool) and the RNG
 states, and continues training without resetting the counter. SIGTERM or Ctrl-C (SIGINT) finishes
 the current step, writes the final checkpoint and exits with status 0. Play a checkpoint with
-``ppo:runs/NAME/checkpoints/best.zip`` in ``agents.evaluate``.
+``ppo:runs/NAME/checkpoints/best.zip`` in ``agents.evaluate.harness``.
 """
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ from stable_baselines3.common.vec_env import (
 from tqdm import tqdm
 
 from agents import make_agent
+from agents.bots.ppo_agent import check_table, model_metadata, write_zip_metadata
 from agents.cli import ArgumentParser, parse_names, parse_rounds
-from agents.ppo_agent import check_table, model_metadata, write_zip_metadata
-from agents.single_agent import make_env, make_worker_env
+from agents.train.single_agent import make_env, make_worker_env
 from continental_env.rewards import relative_reward
 from continental_env.rules import PRESETS, resolve_rules
 
@@ -127,7 +127,9 @@ class Config:
         "observe continental_v1 (the v0 vector followed by the derived features); "
         "--no-features: continental_v0",
     )
-    init_policy: str = opt("", "start from this MaskablePPO .zip (a clone from agents.imitation)")
+    init_policy: str = opt(
+        "", "start from this MaskablePPO .zip (a clone from agents.train.imitation)"
+    )
     kl_coef: float = opt(0.0, "KL(init policy || policy) penalty at the start (0: none)")
     kl_anneal_steps: int = opt(1_000_000, "learner steps over which --kl-coef falls to 0")
     progress: bool = opt(True, "show a progress bar")
@@ -248,7 +250,11 @@ def validate(cfg: Config) -> None:
     need(cfg.kl_coef >= 0, "kl_coef", "must be at least 0")
     need(cfg.kl_anneal_steps >= 1, "kl_anneal_steps", "must be at least 1")
     need(cfg.kl_coef == 0 or bool(cfg.init_policy), "kl_coef", "needs --init-policy (the clone)")
-    need(cfg.kl_coef == 0 or cfg.ent_coef > 0, "kl_coef", "needs --ent-coef > 0 (agents.kl_ppo)")
+    need(
+        cfg.kl_coef == 0 or cfg.ent_coef > 0,
+        "kl_coef",
+        "needs --ent-coef > 0 (agents.train.kl_ppo)",
+    )
     if cfg.init_policy:
         check_init_policy(cfg)
     # Every bot and model the run will build, built once now (a typo fails here, not hours in).
@@ -293,7 +299,7 @@ def validate_side(cfg: Config) -> None:
 
 def check_init_policy(cfg: Config) -> None:
     """ValueError unless --init-policy is a model of this run's observation and table."""
-    from agents.ppo_agent import ENVS, check_env, read_zip_metadata
+    from agents.bots.ppo_agent import ENVS, check_env, read_zip_metadata
 
     path = cfg.init_policy
     if not os.path.isfile(path):
@@ -311,7 +317,7 @@ def check_init_policy(cfg: Config) -> None:
 def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
     """What this run's models are trained for (``features``: ``continental_v1``, else v0)."""
     if cfg.get("game", "contract") != "contract":
-        from agents.side_single_agent import side_metadata
+        from agents.train.side_single_agent import side_metadata
 
         return side_metadata(cfg["game"], cfg["players"], side_options(Config(**cfg)))
     version = 1 if cfg.get("features") else 0
@@ -410,7 +416,7 @@ def restore_rng(directory: Path, tag: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Evaluation on duplicate deals, through the project's harness (agents.evaluate): every deal is
+# Evaluation on duplicate deals, through the project's harness (agents.evaluate.harness): every deal is
 # played once with the learner in each seat and the bot in all the others, so the luck of the
 # cards cancels out of the comparison.
 # ---------------------------------------------------------------------------------------------
@@ -426,7 +432,7 @@ def evaluate_policy(
 ) -> dict[str, float]:
     """Mean points per game of the policy (a ``.npz``, v0 or v1: it records which) and of
     ``opponent``, and their difference."""
-    from agents.evaluate import evaluate
+    from agents.evaluate.harness import evaluate
 
     name = f"ppo:{policy_path}"
     report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset,
@@ -452,7 +458,7 @@ def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np
     """Observations (of the observation version), legal actions, the teacher's actions and
     round rewards from one game."""
     from agents import make_agent
-    from agents.base import PlayerView
+    from agents.bots.base import PlayerView
     from continental_env.env import encode_observation, observation_layout
     from continental_env.game import Game
 
@@ -506,7 +512,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
     game = 0
     worker: Any = teacher_decisions
     if cfg.game != "contract":
-        from agents.side_single_agent import teacher_decisions as side_teacher
+        from agents.train.side_single_agent import teacher_decisions as side_teacher
 
         worker = partial(side_teacher, cfg.game, side_options(cfg))
     with mp.get_context("fork").Pool(cfg.num_envs, initializer=_ignore_sigint) as pool:
@@ -637,7 +643,7 @@ class TrainingCallback(BaseCallback):
             self.saved_step = self.num_timesteps
 
     def snapshot(self) -> None:
-        from agents.ppo_agent import NumpyPolicy
+        from agents.bots.ppo_agent import NumpyPolicy
 
         self.snap_dir.mkdir(parents=True, exist_ok=True)
         path = self.snap_dir / f"step_{self.num_timesteps:010d}.npz"
@@ -645,7 +651,7 @@ class TrainingCallback(BaseCallback):
         self.training_env.env_method("add_snapshot", str(path))
 
     def evaluate(self) -> None:
-        from agents.ppo_agent import NumpyPolicy
+        from agents.bots.ppo_agent import NumpyPolicy
 
         cfg = self.cfg
         path = self.run_dir / "eval_policy.npz"
@@ -725,7 +731,7 @@ def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
         for rank in range(cfg.num_envs)
     ]
     if cfg.game != "contract":  # a side game's learner seat instead
-        from agents import side_single_agent
+        from agents.train import side_single_agent
 
         make = side_single_agent.make_worker_env if subproc else side_single_agent.make_env
         factories = [
@@ -841,8 +847,8 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
             venv.env_method("add_snapshot", str(snap))
         print(f"resuming {run_dir} at step {model.num_timesteps}", flush=True)
     else:
-        # MaskablePPO's MlpPolicy with a lean rollout step (``agents.kl_ppo.LeanPolicy``).
-        from agents.kl_ppo import KLPolicy, LeanPolicy
+        # MaskablePPO's MlpPolicy with a lean rollout step (``agents.train.kl_ppo.LeanPolicy``).
+        from agents.train.kl_ppo import KLPolicy, LeanPolicy
 
         policy_class: Any = KLPolicy if cfg.kl_coef > 0 else LeanPolicy
         model = MaskablePPO(
@@ -886,7 +892,7 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
     if cfg.kl_coef > 0:
         from stable_baselines3.common.callbacks import CallbackList
 
-        from agents.kl_ppo import KLAnneal
+        from agents.train.kl_ppo import KLAnneal
 
         callbacks = CallbackList([callback, KLAnneal(cfg.kl_coef, cfg.kl_anneal_steps)])
     remaining = cfg.total_timesteps - model.num_timesteps

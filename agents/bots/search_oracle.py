@@ -11,15 +11,15 @@ nothing hidden, so the bot reads the live game only once it is handed it (``atta
 does this for agents marked ``reads_hidden_state``, and only where oracles are allowed). Each world
 is that live game, cloned, with the stock reshuffled and a fresh generator for any re-formed
 stock (both drawn from the bot's own seeded generator); everything else (candidates, ``strong@v1``
-rollouts, the guard) is ``agents.search.SearchAgent`` unchanged.
+rollouts, the guard) is ``agents.bots.search.SearchAgent`` unchanged.
 """
 
 from __future__ import annotations
 
 import random
 
-from agents.base import PlayerView
-from agents.search import DEFAULT_SIMS, SearchAgent
+from agents.bots.base import PlayerView
+from agents.bots.search import DEFAULT_SIMS, SearchAgent
 from continental_env.game import Game
 
 

@@ -1,8 +1,8 @@
 """Rank every agent on the same duplicate deals: ``continental leaderboard``.
 
-``python -m agents.leaderboard`` is the same command::
+``python -m agents.evaluate.leaderboard`` is the same command::
 
-    python -m agents.leaderboard --agents random,greedy,strong,search,ppo:agents/models/ppo_continental_4p.zip \\
+    python -m agents.evaluate.leaderboard --agents random,greedy,strong,search,ppo:agents/models/ppo_continental_4p.zip \\
         --deals 10 --seed 0 --jobs 2 --json results/leaderboard.json --plot results/leaderboard.png \\
         --markdown results/leaderboard.md
 
@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations, pairwise
 from typing import Any
 
+from agents.bots.ppo_agent import check_table
 from agents.cli import (
     ArgumentParser,
     check_output_path,
@@ -46,9 +47,8 @@ from agents.cli import (
     parse_names,
     write_json_atomic,
 )
-from agents.evaluate import derive_seed, play_game, rotations
-from agents.ppo_agent import check_table
-from agents.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
+from agents.evaluate.harness import derive_seed, play_game, rotations
+from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
 from continental_env.rules import PRESETS, resolve_rules
 
 SCHEMA = "continental-leaderboard/1"
@@ -109,7 +109,7 @@ def leaderboard(
     from openskill.models import PlackettLuce
 
     from agents import make_agent, versioned_name
-    from agents.evaluate import refuse_oracles
+    from agents.evaluate.harness import refuse_oracles
 
     refuse_oracles(agents, allow_oracle)
 

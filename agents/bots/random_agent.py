@@ -8,7 +8,7 @@ the harness separates bots. Its randomness comes only from the ``random.Random``
 
 from __future__ import annotations
 
-from agents.base import PlayerView, SeededAgent
+from agents.bots.base import PlayerView, SeededAgent
 
 
 class RandomAgent(SeededAgent):

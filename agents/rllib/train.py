@@ -21,8 +21,8 @@ the layout of RLlib's action-masking RLModule (``ActionMaskingTorchRLModule``), 
 ``--opponents``: ``self`` (the learner again, parameters shared: all its seats are RLlib agents
 mapped to the ``learner`` module and trained), ``snapshots`` (a frozen past learner from the pool;
 the learner itself until the pool has one), or a bot name (``random``, ``greedy``, ``strong``),
-which acts from the engine's seat view (``agents.base.PlayerView``) inside the environment, as in
-``agents.single_agent``. Frozen seats never reach the learner's batch.
+which acts from the engine's seat view (``agents.bots.base.PlayerView``) inside the environment, as in
+``agents.train.single_agent``. Frozen seats never reach the learner's batch.
 
 **Self-play.** ``SelfPlayCallback`` logs, per game, how many points per round the snapshot seats
 lost more than the learner's seats (``margin_vs_snapshots``). After an iteration where that
@@ -35,7 +35,7 @@ pool to every env runner. The first snapshot is taken after the first iteration.
 ``checkpoints/prev`` (RLlib checkpoints, ``Algorithm.save_to_path``, written to a temporary
 directory and renamed), ``snapshots/`` and ``policy.npz``, the learner's actor exported for
 ``make_agent("rllib:runs/rllib_NAME")``, which needs neither ray nor torch
-(``agents.rllib_agent``). ``--resume`` restores the algorithm (weights, optimizer, counters) and
+(``agents.bots.rllib_agent``). ``--resume`` restores the algorithm (weights, optimizer, counters) and
 the snapshot pool, and continues; SIGTERM or Ctrl-C ends after the current iteration with a
 checkpoint.
 """
@@ -58,9 +58,9 @@ from typing import Any, NoReturn
 
 import numpy as np
 
+from agents.bots.ppo_agent import NumpyPolicy, model_metadata
+from agents.bots.rllib_agent import CHECKPOINT_POLICY, RUN_POLICY, TRAINER
 from agents.cli import ArgumentParser, parse_names, parse_rounds
-from agents.ppo_agent import NumpyPolicy, model_metadata
-from agents.rllib_agent import CHECKPOINT_POLICY, RUN_POLICY, TRAINER
 
 ENV_ID = "continental_rllib"
 LEARNER = "learner"  # the RLModule every learner seat maps to
@@ -183,7 +183,7 @@ class ContinentalMultiAgentEnv(_pettingzoo_env_base()):  # type: ignore[misc]
 
     def _bot(self, name: str) -> Any:
         if name not in self._bots:
-            from agents.single_agent import opponent
+            from agents.train.single_agent import opponent
 
             self._bots[name] = opponent(name, int(self.rng.integers(2**31)))
         return self._bots[name]

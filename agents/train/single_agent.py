@@ -15,7 +15,7 @@ import signal
 from typing import Any
 
 from agents import make_agent
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 from continental_env.env import ObservationEncoder
 from continental_env.game import Game
 from continental_env.single_agent import SELF, SingleAgentContinental
@@ -57,7 +57,7 @@ def opponent(name: str, seed: int | None = None) -> SeatAgent:
 def snapshot(path: str) -> SeatAgent:
     """An opponent callable for a frozen learner snapshot (``.npz`` written by training), on the
     observation version it records."""
-    from agents.ppo_agent import NumpyPolicy
+    from agents.bots.ppo_agent import NumpyPolicy
 
     return SeatAgent(NumpyPolicy.load_npz(path, name=f"self:{path}"))
 
@@ -69,14 +69,14 @@ def make_env(
 
     Keyword arguments as ``SingleAgentContinental`` (``version`` picks the observation);
     ``features=True`` is ``version=1`` (``continental_v1``). Names are checked here, before any
-    game; the pool may also hold ``bc:PATH`` models (``agents.imitation``).
+    game; the pool may also hold ``bc:PATH`` models (``agents.train.imitation``).
     """
     if features:
         kwargs.setdefault("version", 1)
     pool: list[Any] = []
     for entry in opponents:
         if isinstance(entry, str) and entry.startswith("bc:"):
-            from agents.imitation import load_feature_agent
+            from agents.train.imitation import load_feature_agent
 
             pool.append(SeatAgent(load_feature_agent(entry[3:], kwargs.get("num_players", 4))))
         elif isinstance(entry, str):

@@ -27,10 +27,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 from agents import make_agent
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
+from agents.bots.ppo_agent import check_table
 from agents.cli import ArgumentParser, parse_names, parse_rounds
 from agents.games import DEFAULT_GAME, game_names, game_spec
-from agents.ppo_agent import check_table
 from continental_env.cards import format_cards
 from continental_env.game import CLAIM, TAKE, Game
 from continental_env.render import render_table

@@ -152,7 +152,10 @@ def row_train(recipe: str, ablate: Sequence[str] = ()) -> dict[str, Any]:
         return out
 
     MaskablePPO.learn = timed
-    from agents.train import main
+    try:  # this tree's path, then the one of trees before agents/ had subpackages
+        from agents.train.sb3 import main
+    except ModuleNotFoundError:
+        from agents.train import main  # type: ignore[attr-defined, no-redef]
 
     with tempfile.TemporaryDirectory() as runs:
         main([*recipe.split(), "--runs-dir", runs, "--run-name", "speed"])
@@ -413,7 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_output_path(args.json, "--json")
         except ValueError as exc:
             parser.error(str(exc))
-    here = Path(__file__).resolve().parent.parent
+    here = Path(__file__).resolve().parents[2]
     head = subprocess.run(
         ["git", "-C", str(here), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()

@@ -6,7 +6,7 @@ The observation here is the ``continental_v1`` vector: the v0 vector
 ``feature_observation(game, seat)`` builds it from those two parts; the environment's v1
 observation equals it entry for entry (tests/test_observation.py).
 
-Steps, each a subcommand of ``python -m agents.imitation``:
+Steps, each a subcommand of ``python -m agents.train.imitation``:
 
 1. ``collect``: play duplicate-seeded tables (every deal at an all-``strong`` table and at a
    ``strong``/``greedy`` table, same cards) and log every decision of ``strong`` that had a
@@ -20,10 +20,10 @@ Steps, each a subcommand of ``python -m agents.imitation``:
    logits are checked and a non-finite loss stops the run with a clear error), the value head
    fitted to the round rewards. Reports the held-out accuracy (the clone's most likely legal
    action equals ``strong``'s). The model is a MaskablePPO ``.zip`` with its metadata; it loads
-   into the v1 single-learner environment (``agents.single_agent.make_env(version=1)``).
-3. ``evaluate``: duplicate deals of a clone against a bot through ``agents.evaluate``.
+   into the v1 single-learner environment (``agents.train.single_agent.make_env(version=1)``).
+3. ``evaluate``: duplicate deals of a clone against a bot through ``agents.evaluate.harness``.
 
-PPO near the clone is ``agents.kl_ppo``, wired into ``agents.train`` with ``--init-policy`` and
+PPO near the clone is ``agents.train.kl_ppo``, wired into ``agents.train.sb3`` with ``--init-policy`` and
 ``--kl-coef``/``--kl-anneal-steps`` (``train.py`` observes ``continental_v1`` by default).
 
 What a model here was trained for is recorded in it (``feature_metadata``): the environment
@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 from continental_env.env import encode_observation, observation_layout
 from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
@@ -83,14 +83,14 @@ def feature_observation(game: Game, seat: int) -> np.ndarray:
 def dropped_columns(num_players: int, groups: Sequence[str]) -> np.ndarray | None:
     """Columns of the observation holding the named feature groups (None for none); ValueError
     naming an unknown group."""
-    from agents.ppo_agent import dropped_columns as columns
+    from agents.bots.ppo_agent import dropped_columns as columns
 
     return columns(num_players, groups)
 
 
 def feature_metadata(num_players: int, preset: str) -> dict[str, Any]:
     """What a model of this module was trained for (``continental_v1``)."""
-    from agents.ppo_agent import model_metadata
+    from agents.bots.ppo_agent import model_metadata
 
     return model_metadata(num_players, preset, version=1)
 
@@ -104,7 +104,7 @@ def load_feature_agent(path: str, num_players: int | None = None, seed: int | No
 
     ValueError (one line) for a missing file, a model of another observation, or another table.
     """
-    from agents.ppo_agent import NumpyPolicy, load_agent
+    from agents.bots.ppo_agent import NumpyPolicy, load_agent
 
     policy: NumpyPolicy = load_agent(path, seed=seed)
     policy.name = f"bc:{path}"
@@ -126,7 +126,7 @@ def load_feature_agent(path: str, num_players: int | None = None, seed: int | No
 
 
 def _deal_seed(seed: int, deal: int) -> int:
-    from agents.evaluate import derive_seed
+    from agents.evaluate.harness import derive_seed
 
     return derive_seed(seed, "imitation", deal)
 
@@ -264,7 +264,7 @@ def build_model(players: int, preset: str, features: bool, net_arch: Sequence[in
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.single_agent import make_env
+    from agents.train.single_agent import make_env
 
     env = make_env(opponents=["greedy"], num_players=players, preset=preset,
                    version=1 if features else 0, round_episodes=True, seed=seed)  # fmt: skip
@@ -303,7 +303,7 @@ def clone(
     """
     import torch
 
-    from agents.ppo_agent import model_metadata, write_zip_metadata
+    from agents.bots.ppo_agent import model_metadata, write_zip_metadata
 
     for name, value in (("epochs", epochs), ("batch_size", batch_size)):
         if value < 1:
@@ -420,9 +420,9 @@ def evaluate_clone(
     progress: bool = True,
     preset: str = "continental",
 ) -> dict[str, Any]:
-    """``agents.evaluate.evaluate`` on the contract game (``bc:PATH`` and every
+    """``agents.evaluate.harness.evaluate`` on the contract game (``bc:PATH`` and every
     ``agents.make_agent`` name can play)."""
-    from agents.evaluate import evaluate
+    from agents.evaluate.harness import evaluate
 
     return evaluate(list(agents), players=players, games=deals, seed=seed, jobs=jobs,
                     progress=progress, preset=preset)  # fmt: skip
@@ -515,7 +515,9 @@ def plot_reports(reports: Sequence[tuple[str, str]], out: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.cli import ArgumentParser
 
-    parser = ArgumentParser(prog="python -m agents.imitation", description=__doc__.split("\n")[0])
+    parser = ArgumentParser(
+        prog="python -m agents.train.imitation", description=__doc__.split("\n")[0]
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="log strong's decisions on duplicate deals")
     c.add_argument("--out", required=True)
@@ -589,7 +591,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.json:
                 Path(args.json).write_text(json.dumps(report, indent=2))
         else:
-            from agents.evaluate import format_report
+            from agents.evaluate.harness import format_report
 
             names = [n for n in args.agents.split(",") if n]
             report = evaluate_clone(names, args.deals, args.seed, args.players, args.jobs)

@@ -1,18 +1,18 @@
 """Tune ``strong@v2``'s constants together with CMA-ES (the maintained ``cma`` package).
 
-``python -m agents.tune_strong --deals 24 --popsize 8 --generations 20 --seed 7301 \\
+``python -m agents.train.tune_strong --deals 24 --popsize 8 --generations 20 --seed 7301 \\
     --state results/strength_tune_v2.state --json results/strength_tune_v2.json``
 
 **Objective.** For a parameter vector, ``StrongV2Agent(params)`` plays ``--deals`` duplicate deals
 against three ``strong@v1`` (4 players, ``continental``), sitting in every seat of each deal on the
 identical cards; the value is the mean over deals of its points per game minus the mean of the
-``strong@v1`` seats (lower is better), the paired per-deal difference of ``agents.evaluate``.
+``strong@v1`` seats (lower is better), the paired per-deal difference of ``agents.evaluate.harness``.
 Every candidate of every generation plays the *same* deals (common random numbers), so the
 comparison between candidates is paired; the winner must then be measured on fresh deals.
 
-**Search space.** ``SPACE`` lists the tuned constants of ``agents.strong_v2.Params`` with their
+**Search space.** ``SPACE`` lists the tuned constants of ``agents.bots.strong_v2.Params`` with their
 ranges; CMA-ES works on the unit cube (each constant scaled to [0, 1]), starts from the hand-set
-constants (``agents.strong_v2.HAND_SET``; "defaults" in the report) with step 0.2 and keeps inside the bounds. Its generator is seeded from ``--seed``.
+constants (``agents.bots.strong_v2.HAND_SET``; "defaults" in the report) with step 0.2 and keeps inside the bounds. Its generator is seeded from ``--seed``.
 
 **Resumable.** After every evaluation the state file (a pickle: the optimiser as it was before
 this generation's ``tell``, the generation's asked points and the values found so far) is
@@ -33,11 +33,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
+from agents.bots.strong import StrongAgent
+from agents.bots.strong_v2 import HAND_SET, Params, StrongV2Agent
 from agents.cli import ArgumentParser
-from agents.evaluate import derive_seed
-from agents.strong import StrongAgent
-from agents.strong_v2 import HAND_SET, Params, StrongV2Agent
+from agents.evaluate.harness import derive_seed
 from continental_env.game import Game
 from continental_env.rules import RuleConfig, resolve_rules
 
@@ -248,7 +248,9 @@ def plot_history(report: dict[str, Any], path: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
-    parser = ArgumentParser(prog="python -m agents.tune_strong", description=__doc__.split("\n")[0])
+    parser = ArgumentParser(
+        prog="python -m agents.train.tune_strong", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--deals", type=int, default=24, help="duplicate deals per evaluation")
     parser.add_argument("--popsize", type=int, default=8)
     parser.add_argument("--generations", type=int, default=20)

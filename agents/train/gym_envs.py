@@ -8,8 +8,8 @@
 
 ```python
 import gymnasium
-env = gymnasium.make("agents.gym_envs:continental/Knock-v0", opponents=["strong"], stake=50)
-# or: import agents.gym_envs; gymnasium.make("continental/Knock-v0", ...)
+env = gymnasium.make("agents.train.gym_envs:continental/Knock-v0", opponents=["strong"], stake=50)
+# or: import agents.train.gym_envs; gymnasium.make("continental/Knock-v0", ...)
 obs, info = env.reset(seed=0)
 mask = env.unwrapped.action_masks()
 ```
@@ -42,7 +42,7 @@ IDS = {
 
 def make_contract(opponents: Any = ("greedy",), **kwargs: Any) -> Any:
     """``continental/Contract-v1``: the contract game's learner seat, observation v1."""
-    from agents.single_agent import make_env
+    from agents.train.single_agent import make_env
 
     if isinstance(opponents, str):
         raise ValueError(f"opponents={opponents!r}: pass a list of names")
@@ -52,14 +52,14 @@ def make_contract(opponents: Any = ("greedy",), **kwargs: Any) -> Any:
 
 def make_fifteen(opponents: Any = ("greedy",), **kwargs: Any) -> Any:
     """``continental/Fifteen-v0``: the fifteen-card game's learner seat."""
-    from agents.side_single_agent import make_env
+    from agents.train.side_single_agent import make_env
 
     return make_env(game="fifteen", opponents=opponents, **kwargs)
 
 
 def make_knock(opponents: Any = ("greedy",), **kwargs: Any) -> Any:
     """``continental/Knock-v0``: the knock game's learner seat."""
-    from agents.side_single_agent import make_env
+    from agents.train.side_single_agent import make_env
 
     return make_env(game="knock", opponents=opponents, **kwargs)
 
@@ -68,7 +68,7 @@ def register() -> None:
     """Add the three ids to gymnasium's registry (once)."""
     for game, env_id in IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=f"agents.gym_envs:make_{game}")
+            gymnasium.register(env_id, entry_point=f"agents.train.gym_envs:make_{game}")
 
 
 register()

@@ -80,7 +80,7 @@ class SidePolicyAgent:
 
 def load_policy(game: str, path: str, seed: int | None = None) -> SidePolicyAgent:
     """``ppo:PATH`` of a side game: an SB3 ``.zip`` or a ``.npz`` snapshot."""
-    from agents.ppo_agent import load_agent
+    from agents.bots.ppo_agent import load_agent
 
     agent = SidePolicyAgent(load_agent(path, seed), game)
     meta = agent.policy.meta or {}

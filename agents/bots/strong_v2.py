@@ -1,8 +1,8 @@
 """``strong@v2``: ``strong@v1`` with its feeding, danger and timing judgements reworked.
 
-It subclasses ``agents.strong.StrongAgent`` and shares every plan, contract and lay-down function
+It subclasses ``agents.bots.strong.StrongAgent`` and shares every plan, contract and lay-down function
 with it (``make_plan``, ``best_contract``, ``has_contract``); only the judgements below change,
-each weighted by a constant of ``Params`` so they can be tuned together (``agents.tune_strong``):
+each weighted by a constant of ``Params`` so they can be tuned together (``agents.train.tune_strong``):
 
 * **Feed sign once down.** v1 subtracts the feed penalty from the value it *minimises* when it is
   down, so a card that feeds the next player became more likely to be thrown. v2 adds it.
@@ -31,9 +31,9 @@ from __future__ import annotations
 import random
 from dataclasses import asdict, dataclass, fields, replace
 
-from agents.base import PlayerView
-from agents.handtools import contract_bits, fits_table, partner_table, unseen_counts
-from agents.strong import CLAIM_MAX_MISSING, StrongAgent
+from agents.bots.base import PlayerView
+from agents.bots.handtools import contract_bits, fits_table, partner_table, unseen_counts
+from agents.bots.strong import CLAIM_MAX_MISSING, StrongAgent
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import CLAIM, DISCARD_BASE, DRAW, PASS, TAKE
 from continental_env.melds import best_contract, can_fit, has_contract
@@ -43,7 +43,7 @@ from continental_env.melds import best_contract, can_fit, has_contract
 class Params:
     """The constants of ``strong@v2`` (defaults: the tuned values).
 
-    The defaults are the CMA-ES mean after 4 generations of ``agents.tune_strong`` (seed 7301,
+    The defaults are the CMA-ES mean after 4 generations of ``agents.train.tune_strong`` (seed 7301,
     16 common deals, popsize 8; ``results/strength_tune_v2.json``), rounded to two decimals.
     The hand-set starting point of the search is ``HAND_SET``.
     """
@@ -88,7 +88,7 @@ class Params:
         return replace(cls(), **{k: float(v) for k, v in data.items()})
 
 
-# The hand-set constants the tuning started from (``agents.tune_strong``).
+# The hand-set constants the tuning started from (``agents.train.tune_strong``).
 HAND_SET = Params(
     feed_next=2.0, feed_other=1.0, feed_down=3.0, safe_weight=0.5, danger_cards=3.0,
     danger_points_up=0.3, danger_points_down=0.5, laydown_points=25.0, laydown_turns=2.0,
@@ -197,7 +197,7 @@ class StrongV2Agent(StrongAgent):
         )
 
     def _discard_up(self, view: PlayerView, discards: list[int]) -> int:
-        from agents.handtools import RUN_BIT, TRIO_BIT
+        from agents.bots.handtools import RUN_BIT, TRIO_BIT
         from continental_env.cards import RANK_CARDS, rank_of
 
         hand = view.hand

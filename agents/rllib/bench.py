@@ -1,4 +1,4 @@
-"""Throughput of RLlib training against ``train.py`` on this machine (``python -m agents.rllib_bench``).
+"""Throughput of RLlib training against ``train.py`` on this machine (``python -m agents.rllib.bench``).
 
 For each env runner count, builds the RLlib configuration of ``continental train-rllib`` (4
 players, every round, three ``greedy`` seats and one learner seat per game, MLP 256-256), then
@@ -9,12 +9,12 @@ players, every round, three ``greedy`` seats and one learner seat per game, MLP 
 - **training**: ``--iterations`` timed iterations of ``Algorithm.train()`` (sampling plus PPO
   updates) after one warm-up iteration; env steps per second of wall time.
 
-``--train-py`` also times ``agents.train`` (MaskablePPO, the same table, network and opponents,
+``--train-py`` also times ``agents.train.sb3`` (MaskablePPO, the same table, network and opponents,
 one ``SubprocVecEnv`` worker per environment) at the given environment counts: two runs of N
 and 2N learner steps, the rate is N / (time(2N) - time(N)), which cancels start-up and the
 final save. Writes a JSON report and a bar chart.
 
-    OMP_NUM_THREADS=1 .venv-rllib/bin/python -m agents.rllib_bench --runners 1,2 \\
+    OMP_NUM_THREADS=1 .venv-rllib/bin/python -m agents.rllib.bench --runners 1,2 \\
         --json results/rllib_throughput.json --plot results/rllib_throughput.png
 """
 
@@ -36,7 +36,7 @@ def bench_rllib(runners: int, envs: int, steps: int, iterations: int, batch: int
     """Sampling and training throughput with ``runners`` env runners of ``envs`` environments."""
     import ray
 
-    from agents.rllib import build_config
+    from agents.rllib.train import build_config
 
     cfg = {
         "players": 4,
@@ -106,7 +106,7 @@ def bench_rllib(runners: int, envs: int, steps: int, iterations: int, batch: int
 
 def _time_train_py(num_envs: int, steps: int, workdir: str, python: str) -> float:
     cmd = [
-        python, "-m", "agents.train", "--opponents", "greedy", "--players", "4",
+        python, "-m", "agents.train.sb3", "--opponents", "greedy", "--players", "4",
         "--num-envs", str(num_envs), "--total-timesteps", str(steps), "--eval-every", "0",
         "--no-progress", "--runs-dir", workdir, "--run-name", f"n{num_envs}_{steps}",
         "--n-steps", "512", "--batch-size", "1024",
@@ -118,7 +118,7 @@ def _time_train_py(num_envs: int, steps: int, workdir: str, python: str) -> floa
 
 
 def bench_train_py(num_envs: int, steps: int, python: str = sys.executable) -> dict[str, Any]:
-    """``agents.train``'s learner steps per second: N / (time(2N) - time(N))."""
+    """``agents.train.sb3``'s learner steps per second: N / (time(2N) - time(N))."""
     with tempfile.TemporaryDirectory() as workdir:
         short = _time_train_py(num_envs, steps, workdir, python)
         long = _time_train_py(num_envs, 2 * steps, workdir, python)
@@ -213,19 +213,19 @@ def plot_curve(run_dir: str, json_path: str, png_path: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = ArgumentParser(prog="python -m agents.rllib_bench", description=__doc__.split("\n")[0])
+    p = ArgumentParser(prog="python -m agents.rllib.bench", description=__doc__.split("\n")[0])
     p.add_argument("--runners", default="1,2", help="env runner counts (default: 1,2)")
     p.add_argument("--envs-per-runner", type=int, default=4, help="environments per runner")
     p.add_argument("--steps", type=int, default=8000, help="env steps sampled per measurement")
     p.add_argument("--iterations", type=int, default=3, help="timed training iterations")
     p.add_argument("--batch", type=int, default=8000, help="env steps per training iteration")
-    p.add_argument("--train-py", default="", help="also time agents.train at these env counts")
+    p.add_argument("--train-py", default="", help="also time agents.train.sb3 at these env counts")
     p.add_argument(
         "--train-py-python",
         default=sys.executable,
-        help="the interpreter with the [train] extra for agents.train (default: this one)",
+        help="the interpreter with the [train] extra for agents.train.sb3 (default: this one)",
     )
-    p.add_argument("--train-py-steps", type=int, default=16384, help="N for agents.train")
+    p.add_argument("--train-py-steps", type=int, default=16384, help="N for agents.train.sb3")
     p.add_argument("--json", default="", help="write the report here")
     p.add_argument("--plot", default="", help="write a bar chart here (.png)")
     p.add_argument("--curve", default="", help="instead: plot this run directory's progress")

@@ -40,7 +40,7 @@ Agents get their own seeds, derived the same way. Results depend only on ``--see
 correlated); means and 95% Student-t intervals are then taken over deals. ``paired`` compares the
 candidate with each opponent on per-deal differences: points per game, win rate, and round by
 round (``by_round``), each with its t interval and the per-deal SD that sizes the next run
-(``agents.stats.deals_for_half_width``). Win rate is the share of games an agent's seat won (the
+(``agents.evaluate.stats.deals_for_half_width``). Win rate is the share of games an agent's seat won (the
 best total: lowest points, highest chips; ties split); its interval is a t interval over the
 per-deal win shares (a deal's rotations share the cards, so they are not independent trials).
 Rates of rounds (closers) keep a Wilson interval over seat-rounds. OpenSkill (Plackett-Luce) ratings are updated game by game in
@@ -56,7 +56,7 @@ flushed and fsynced before the next deal counts); ``--resume`` reads it back, dr
 cut short by an interruption, refuses a file written by another evaluation, and plays only the
 deals still missing: the final report equals an uninterrupted run's (timing aside). ``--sprt
 D0,D1`` screens quickly: a sequential probability ratio test on the per-deal gain of the
-candidate over the first opponent (``agents.stats.SPRT``) stops the run as soon as it decides
+candidate over the first opponent (``agents.evaluate.stats.SPRT``) stops the run as soon as it decides
 between a gain of D0 and of D1 (``report["sequential"]``); a screening result, not a decisive
 measurement. ``--mixed NAMES`` also plays the candidate at a table of those agents on the same
 seed (``report["mixed"]``), e.g. ``--mixed search,ppo:agents/models/ppo_continental_4p.zip,strong``.
@@ -113,6 +113,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from agents import is_oracle, versioned_name
+from agents.bots.ppo_agent import check_table
 from agents.cli import (
     ArgumentParser,
     check_output_path,
@@ -121,9 +122,7 @@ from agents.cli import (
     parse_rounds,
     write_json_atomic,
 )
-from agents.games import DEFAULT_GAME, GameSpec, game_names, game_spec
-from agents.ppo_agent import check_table
-from agents.stats import (
+from agents.evaluate.stats import (
     SPRT,
     diff_vs_table,
     mean_ci95,
@@ -133,6 +132,7 @@ from agents.stats import (
     wilson_ci95,
     win_shares,
 )
+from agents.games import DEFAULT_GAME, GameSpec, game_names, game_spec
 from continental_env.rules import RuleConfig, contract_for_round, resolve_rules
 
 SCHEMA = "continental-eval/1"

@@ -1,7 +1,7 @@
 """The ``search@v1`` bot: determinized flat Monte Carlo search (PIMC) that guards ``strong``'s move.
 
 A frozen version (``make_agent("search@v1")``, ``search@v1:N``; ``tests/test_versions.py`` pins its
-moves): it keeps ``strong@v1`` (``agents.strong.StrongAgent``) as its base and rollout policy, and
+moves): it keeps ``strong@v1`` (``agents.bots.strong.StrongAgent``) as its base and rollout policy, and
 its decisions never change. ``search`` names the current best search (``agents.CURRENT``).
 
 ``make_agent("search", seed)`` uses the default budget (``DEFAULT_SIMS`` worlds per decision);
@@ -17,7 +17,7 @@ At each decision with more than one legal action:
    Everything else (discards, lay-offs, swaps, closing) is strong's move and costs no search, as
    does any decision with one legal action.
 2. **Worlds.** ``N`` hidden worlds are sampled from the seat's public information alone
-   (``agents.sampler``: the live game behind the view is never read).
+   (``agents.bots.sampler``: the live game behind the view is never read).
 3. **Rollouts.** Every candidate is applied in the same worlds (common random numbers: the
    comparison is paired) and the round is played out to its end by ``strong`` at every seat, the
    policy the table really plays. The outcome is the seat's round points minus the mean of the
@@ -37,11 +37,11 @@ from __future__ import annotations
 import math
 import random
 
-from agents.base import PlayerView, SeededAgent
-from agents.greedy import GreedyAgent
-from agents.handtools import unseen_counts
-from agents.sampler import PublicInfo, sample_world
-from agents.strong import StrongAgent, make_plan
+from agents.bots.base import PlayerView, SeededAgent
+from agents.bots.greedy import GreedyAgent
+from agents.bots.handtools import unseen_counts
+from agents.bots.sampler import PublicInfo, sample_world
+from agents.bots.strong import StrongAgent, make_plan
 from continental_env.cards import JOKER
 from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
 from continental_env.melds import has_contract
@@ -299,7 +299,7 @@ class SearchAgent(SeededAgent):
         return [self._strong] * players
 
     def _worlds(self, view: PlayerView, rng: random.Random) -> list[Game]:
-        """``sims`` worlds sampled from the view's public fields only (``agents.sampler``)."""
+        """``sims`` worlds sampled from the view's public fields only (``agents.bots.sampler``)."""
         info = PublicInfo.from_view(view)
         own_turn = self._laid[1] if self._laid[::2] == (view.round, view.seat) else None
         return [sample_world(info, rng, own_turn) for _ in range(self.sims)]
@@ -446,7 +446,7 @@ def tree_stats(worlds: list[int], games: int = 1, seed: int = 0) -> list[dict[st
 
 
 def strength_curve(reports: list[dict], bench_rows: list[dict]) -> list[dict[str, object]]:
-    """One row per budget: the paired difference against ``strong`` (from ``agents.evaluate``
+    """One row per budget: the paired difference against ``strong`` (from ``agents.evaluate.harness``
     reports of ``search:N,strong``) and the cost from ``bench`` rows of the same budget."""
     cost = {row["sims"]: row for row in bench_rows}
     rows = []

@@ -1,23 +1,23 @@
 """Policies trained with Ray RLlib as agents: ``rllib:PATH`` in ``agents.make_agent``.
 
-Training (``agents.rllib``, ``continental train-rllib``) exports the learner's actor (its MLP
+Training (``agents.rllib.train``, ``continental train-rllib``) exports the learner's actor (its MLP
 encoder and its action head) as numpy arrays next to every RLlib checkpoint, in the same ``.npz``
-format as ``agents.ppo_agent``'s snapshots, with the table it was trained for. This module reads
+format as ``agents.bots.ppo_agent``'s snapshots, with the table it was trained for. This module reads
 that file: it needs neither ray nor torch, so a policy trained on a Ray cluster plays in the
 evaluation harness, the leaderboard and the terminal game of a plain install.
 
 ``PATH`` may be a run directory (its latest export, ``policy.npz``), an RLlib checkpoint directory
 written by the training (``continental_policy.npz`` inside it), or the ``.npz`` itself. The agent
 plays the legal action with the highest logit (the masked argmax). A policy at a table of
-another size is refused by ``agents.ppo_agent.check_table`` with one line, before any game.
+another size is refused by ``agents.bots.ppo_agent.check_table`` with one line, before any game.
 """
 
 from __future__ import annotations
 
 import os
 
-from agents.ppo_agent import NumpyPolicy
-from agents.ppo_agent import load_agent as load_npz_agent
+from agents.bots.ppo_agent import NumpyPolicy
+from agents.bots.ppo_agent import load_agent as load_npz_agent
 
 RUN_POLICY = "policy.npz"  # a run directory's latest export
 CHECKPOINT_POLICY = "continental_policy.npz"  # the export inside an RLlib checkpoint directory

@@ -1,4 +1,4 @@
-"""Hidden worlds consistent with one seat's view, for determinized search (``agents.search``).
+"""Hidden worlds consistent with one seat's view, for determinized search (``agents.bots.search``).
 
 ``sample_world(info, rng)`` deals the cards the seat cannot see (the opponents' unrevealed cards
 and the stock order) at random and returns a ``Game`` built through ``Game.from_dict``, so every

@@ -7,7 +7,7 @@ samples from the masked softmax with the agent's own seeded generator).
 
 The forward pass runs in numpy: one observation at a time through a small MLP is several times
 faster in numpy than in torch, it needs no torch threads in evaluation workers, and frozen
-snapshots of the learner (``.npz``, written by ``agents.train``) play as training opponents
+snapshots of the learner (``.npz``, written by ``agents.train.sb3``) play as training opponents
 inside environment workers that never import torch. torch is imported only to read an SB3 ``.zip``.
 
 **What a model was trained for.** A policy only fits tables of the size it was trained at (the
@@ -16,7 +16,7 @@ trained on (``continental_v0`` or ``continental_v1``). Training writes the envir
 carries the observation version), the package version and the table into the model: a
 ``continental.json`` member of the ``.zip`` (SB3 ignores it) or a ``meta`` entry of the ``.npz``.
 A model without it (such as the shipped ``ppo_continental_4p.zip``) is matched by its input and
-output sizes. Models of the preview environment ``continental_v0+features`` (``agents.imitation``
+output sizes. Models of the preview environment ``continental_v0+features`` (``agents.train.imitation``
 before v1 existed) are ``continental_v1`` models: the vector is the same, entry for entry.
 
 As an agent (``ppo:PATH``) a model builds the observation of its own version, so v0 and v1 models
@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 
 ACTIVATIONS = ("tanh", "relu")
 ENV_NAME = "continental_v0"  # the environment of a model that records none
@@ -360,7 +360,7 @@ def _zip_through_torch(path: str) -> NumpyPolicy:
         raise ValueError(
             f"ppo:{path}: no numpy export of this model beside it (or one of another version), "
             "and torch is not installed to read the zip: run "
-            f"'python -m agents.ppo_agent export-numpy {path}' where torch is, or install "
+            f"'python -m agents.bots.ppo_agent export-numpy {path}' where torch is, or install "
             "continental-rl[train]"
         ) from None
     model = MaskablePPO.load(path, device="cpu")
@@ -371,7 +371,7 @@ def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -
     """A trained agent from an SB3 MaskablePPO ``.zip`` or a ``.npz`` snapshot (``ppo:PATH``).
 
     A ``.zip`` is read through its numpy export (``NAME.npz`` beside it, written by
-    ``python -m agents.ppo_agent export-numpy NAME.zip``) when that export was written from the
+    ``python -m agents.bots.ppo_agent export-numpy NAME.zip``) when that export was written from the
     same bytes, so playing a shipped model never imports torch; otherwise through SB3 (torch).
     The weights are read once per file (and modification time) and shared: the evaluation
     harness builds a fresh agent for every game. A missing or unreadable file is a ValueError.
@@ -427,12 +427,12 @@ def export_model(src: str, dst: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.ppo_agent export CHECKPOINT.zip OUT.zip`` (a checkpoint without its
+    """``python -m agents.bots.ppo_agent export CHECKPOINT.zip OUT.zip`` (a checkpoint without its
     optimizer state) or ``export-numpy MODEL.zip [OUT.npz]`` (the actor for play without torch,
     by default beside the zip, where ``ppo:MODEL.zip`` finds it)."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m agents.ppo_agent")
+    parser = argparse.ArgumentParser(prog="python -m agents.bots.ppo_agent")
     sub = parser.add_subparsers(dest="command", required=True)
     export = sub.add_parser("export", help="a checkpoint without its optimizer state")
     export.add_argument("checkpoint")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.melds import RUN, TRIO, can_fit, is_valid_meld
 from continental_env.rules import RuleConfig, deck_counts

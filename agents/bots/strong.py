@@ -2,7 +2,7 @@
 
 This is a frozen version (``make_agent("strong@v1")``; ``tests/test_versions.py`` pins its moves on
 recorded games): its decisions never change. Improvements go into a later version that subclasses
-it (``agents.strong_v2``); ``strong`` names the current best (``agents.CURRENT``).
+it (``agents.bots.strong_v2``); ``strong`` names the current best (``agents.CURRENT``).
 
 The heart of the bot is a **plan**: the cheapest way to complete the round's contract from the
 hand, where a missing card costs more the fewer copies of it are unseen (not in the own hand, the
@@ -47,8 +47,8 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from agents.base import PlayerView, SeededAgent
-from agents.handtools import (
+from agents.bots.base import PlayerView, SeededAgent
+from agents.bots.handtools import (
     RUN_BIT,
     TRIO_BIT,
     contract_bits,
