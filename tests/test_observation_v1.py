@@ -1,6 +1,6 @@
 """The ``continental_v1`` observation: the v0 vector followed by the derived features.
 
-It must equal ``agents.train.imitation.feature_observation`` (the preview the first datasets and clones
+It must equal ``agents.bots.feature_agent.feature_observation`` (the preview the first datasets and clones
 were built with) entry for entry, through the environment's incremental encoder, the reference
 ``encode_observation`` and the single-learner environment; its layout is named; both versions are
 registered; and it holds no hidden information (a deliberately leaking variant is caught).
@@ -16,7 +16,7 @@ from test_hidden_info import random_states, swap_hidden
 
 import continental_env
 from agents.bots.base import PlayerView
-from agents.train.imitation import feature_observation
+from agents.bots.feature_agent import feature_observation
 from continental_env.env import (
     ObservationEncoder,
     encode_observation,

@@ -22,18 +22,16 @@ missing model, a model trained for another table size) is a one-line error befor
 from __future__ import annotations
 
 import importlib
-import re
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from agents import make_agent
-from agents.bots.base import PlayerView
 from agents.bots.ppo_agent import check_table
 from agents.cli import ArgumentParser, parse_names, parse_rounds
 from agents.games import DEFAULT_GAME, game_names, game_spec
+from agents.play.table import TerminalTable
 from continental_env.cards import format_cards
 from continental_env.game import CLAIM, TAKE, Game
-from continental_env.render import render_table
 from continental_env.rules import RuleConfig, resolve_rules
 
 HELP = """Commands:
@@ -50,12 +48,12 @@ HELP = """Commands:
   quit              leave the game
 Cards: rank A23456789TJQK then suit CDHS, e.g. 7H TS AC; the joker is JK."""
 
-QUIT_WORDS = ("quit", "exit", "q")
-MENU_NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: "²" or a 5,000-digit number is text
 
+class HumanGame(TerminalTable):
+    """One contract game between a person (reading lines from ``input_fn``) and bots."""
 
-class HumanGame:
-    """One game between a person (reading lines from ``input_fn``) and bots."""
+    GAME = "contract"
+    HELP = HELP
 
     def __init__(
         self,
@@ -71,120 +69,45 @@ class HumanGame:
         rules = resolve_rules(preset)
         if rounds:
             rules = rules.with_rounds(tuple(rounds))
-        players = len(opponents) + 1
-        if not opponents:
-            raise ValueError("choose at least one opponent")
-        if not 0 <= seat < players:
-            raise ValueError(f"--seat {seat} is out of range 0..{players - 1}")
-        self.game = Game.new(rules, players, seed=seed)
-        self.seat = seat
-        self.input_fn = input_fn
-        self.output = output
-        bot_names = list(opponents)
-        self.names: list[str] = []
-        self.bots: dict[int, object] = {}
-        for s in range(players):
-            if s == seat:
-                self.names.append(name)
-                continue
-            bot = bot_names.pop(0)
-            self.names.append(f"{bot}_{s}")
-            agent = make_agent(bot, None if seed is None else seed * 1000 + s)
-            check_table(agent, players)  # a model trained for another table size is refused
-            self.bots[s] = agent
-        self.events: list[str] = []
+        self.rules = rules
+        super().__init__(opponents, seed, seat, name, input_fn=input_fn, output=output)
 
-    # ------------------------------------------------------------------ the loop
+    def new_game(self, players: int, seed: int | None, options: dict[str, Any]) -> Game:
+        return Game.new(self.rules, players, seed=seed)
 
-    def run(self) -> int:
-        """Play until the game ends or the person quits; returns a process exit code."""
-        try:
-            return self._loop()
-        except KeyboardInterrupt:  # Ctrl-C while the bots move
-            self.output("\nBye (game left unfinished).")
-            return 0
+    def check_bot(self, agent: Any, players: int) -> None:
+        check_table(agent, players)  # a model trained for another table size is refused
 
-    def _loop(self) -> int:
+    def title(self) -> str:
         game = self.game
-        self.output(f"Continental ({game.rules.name}), {game.num_players} players. Type 'help'.")
-        show_table = True
-        while not game.is_over:
-            actor = game.actor
-            if actor != self.seat:
-                bot = self.bots[actor]
-                action = bot.act(PlayerView(game, actor))  # type: ignore[attr-defined]
-                self._apply_and_log(actor, action)
-                show_table = True
-                continue
-            if show_table:
-                self._show_turn()
-                show_table = False
-            try:
-                line = self.input_fn(self._prompt())
-            except (EOFError, KeyboardInterrupt):
-                self.output("\nBye (game left unfinished).")
-                return 0
-            outcome = self._handle(line)
-            if outcome == "quit":
-                self.output("Bye (game left unfinished).")
-                return 0
-            if outcome == "moved":
-                show_table = True
-        self._flush_events()
-        self._show_final()
-        return 0
+        return f"Continental ({game.rules.name}), {game.num_players} players. Type 'help'."
 
-    def _prompt(self) -> str:
+    def prompt(self) -> str:
         game = self.game
         if game.state.phase == "claim":
             top = format_cards(game.state.discard[-1:])
             return f"[claim {top}] {self.names[self.seat]}> "
         return f"[{game.state.phase}] {self.names[self.seat]}> "
 
-    def _handle(self, line: str) -> str:
-        """Act on one input line: 'quit', 'moved' or 'again'."""
+    def turn_notes(self) -> list[str]:
         game = self.game
-        text = line.strip()
-        word = text.lower()
-        if not text:
-            self.output("Type a move, its number, or 'help'.")
-            return "again"
-        if word in QUIT_WORDS:
-            return "quit"
-        if word in ("help", "h", "?"):
-            self.output(HELP)
-            return "again"
-        if word in ("table", "t"):
-            self._show_turn()
-            return "again"
-        legal = game.legal_actions()
-        if text.isascii() and text.isdigit():
-            if not MENU_NUMBER.fullmatch(text):
-                self.output(f"No move number {text[:12]}...: choose 0..{len(legal) - 1}.")
-                return "again"
-            index = int(text)
-            if not 0 <= index < len(legal):
-                self.output(f"No move number {index}: choose 0..{len(legal) - 1}.")
-                return "again"
-            action = legal[index]
-        else:
-            try:
-                action = game.action_from_str(text)
-            except ValueError as exc:
-                self.output(f"Could not read that move: {exc}")
-                return "again"
-        if not game.is_legal(action):
-            try:
-                game.apply(action)  # raises with the engine's explanation, changes nothing
-            except ValueError as exc:
-                self.output(f"Not legal now: {exc}")
-                return "again"
-        self._apply_and_log(self.seat, action)
-        return "moved"
+        if game.state.phase != "claim":
+            return []
+        top = format_cards(game.state.discard[-1:])
+        return [
+            f"{self.names[game.state.current]} declined {top}. Claim it (you also take a penalty "
+            "card and discard nothing) or pass?"
+        ]
 
-    # ------------------------------------------------------------------ output
+    def final_lines(self) -> list[str]:
+        game = self.game
+        ranking = sorted(range(game.num_players), key=lambda s: game.state.scores[s])
+        lines = ["Game over. Final scores (lowest wins):"]
+        lines += [f"  {self.names[s]:<12} {game.state.scores[s]:>5}" for s in ranking]
+        winners = " and ".join(self.names[s] for s in game.winners())
+        return [*lines, f"Winner: {winners}"]
 
-    def _apply_and_log(self, seat: int, action: int) -> None:
+    def log_move(self, seat: int, action: int) -> None:
         game = self.game
         who = self.names[seat]
         text = game.action_to_str(action)
@@ -216,44 +139,6 @@ class HumanGame:
         closed = "nobody closed" if closer is None else f"{self.names[closer]} closed"
         points = ", ".join(f"{n} {p}" for n, p in zip(self.names, last["points"], strict=True))
         self.events.append(f"== Round {last['round']} over: {closed}. Points: {points}")
-
-    def _flush_events(self) -> None:
-        if self.events:
-            self.output("Since your last move:")
-            for e in self.events:
-                self.output("  " + e)
-            self.events = []
-
-    def _show_turn(self) -> None:
-        game = self.game
-        self._flush_events()
-        self.output("")
-        self.output(render_table(game, seat=self.seat, names=self.names))
-        self.output("")
-        if game.state.phase == "claim":
-            top = format_cards(game.state.discard[-1:])
-            self.output(
-                f"{self.names[game.state.current]} declined {top}. Claim it (you also take a penalty "
-                "card and discard nothing) or pass?"
-            )
-        self.output("Your moves:")
-        entries = [f"{i:>3}) {game.action_to_str(a)}" for i, a in enumerate(game.legal_actions())]
-        width = max(len(e) for e in entries) + 2
-        per_row = max(1, 96 // width)
-        for i in range(0, len(entries), per_row):
-            self.output("".join(e.ljust(width) for e in entries[i : i + per_row]).rstrip())
-
-    def _show_final(self) -> None:
-        game = self.game
-        self.output("")
-        self.output(render_table(game, seat=None, names=self.names))
-        self.output("")
-        ranking = sorted(range(game.num_players), key=lambda s: game.state.scores[s])
-        self.output("Game over. Final scores (lowest wins):")
-        for s in ranking:
-            self.output(f"  {self.names[s]:<12} {game.state.scores[s]:>5}")
-        winners = " and ".join(self.names[s] for s in game.winners())
-        self.output(f"Winner: {winners}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -49,77 +49,17 @@ from typing import Any
 import numpy as np
 
 from agents.bots.base import PlayerView
+from agents.bots.feature_agent import (
+    dropped_columns,
+    feature_metadata,
+    feature_observation,
+)
 from continental_env.env import encode_observation, observation_layout
 from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
 from continental_env.rules import resolve_rules
 
-FEATURE_ENV = "continental_v1"
 TEACHER = "strong"
-
-
-# ============================================================================ observation
-
-
-def observation_size(num_players: int) -> int:
-    """Length of the v1 observation (the v0 vector plus the features)."""
-    return (
-        observation_layout(num_players)["turn"].stop + feature_layout(num_players)["history"].stop
-    )
-
-
-def feature_observation(game: Game, seat: int) -> np.ndarray:
-    """The v0 observation of ``seat`` followed by its features (public information only): the
-    ``continental_v1`` observation, built from its two parts."""
-    p = game.num_players
-    return np.concatenate(
-        [
-            encode_observation(game, seat, observation_layout(p)),
-            encode_features(game, seat, feature_layout(p)),
-        ]
-    )
-
-
-def dropped_columns(num_players: int, groups: Sequence[str]) -> np.ndarray | None:
-    """Columns of the observation holding the named feature groups (None for none); ValueError
-    naming an unknown group."""
-    from agents.bots.ppo_agent import dropped_columns as columns
-
-    return columns(num_players, groups)
-
-
-def feature_metadata(num_players: int, preset: str) -> dict[str, Any]:
-    """What a model of this module was trained for (``continental_v1``)."""
-    from agents.bots.ppo_agent import model_metadata
-
-    return model_metadata(num_players, preset, version=1)
-
-
-# ============================================================================ agents
-
-
-def load_feature_agent(path: str, num_players: int | None = None, seed: int | None = None) -> Any:
-    """The ``ppo:PATH`` agent of a ``continental_v1`` model (``.zip`` or ``.npz`` snapshot),
-    named ``bc:PATH``.
-
-    ValueError (one line) for a missing file, a model of another observation, or another table.
-    """
-    from agents.bots.ppo_agent import NumpyPolicy, load_agent
-
-    policy: NumpyPolicy = load_agent(path, seed=seed)
-    policy.name = f"bc:{path}"
-    if policy.env != FEATURE_ENV:
-        raise ValueError(
-            f"bc:{path}: trained for {policy.env!r}, not {FEATURE_ENV!r} (play it as ppo:PATH)"
-        )
-    players = policy.trained_players
-    if num_players is not None and players != num_players:
-        raise ValueError(f"bc:{path}: trained for {players} players; this table has {num_players}")
-    if policy.meta and policy.obs_size != policy.meta.get("obs_size"):
-        raise ValueError(
-            f"bc:{path}: observation size {policy.obs_size} != {policy.meta['obs_size']}"
-        )
-    return policy
 
 
 # ============================================================================ 1. collect

@@ -69,14 +69,14 @@ def make_env(
 
     Keyword arguments as ``SingleAgentContinental`` (``version`` picks the observation);
     ``features=True`` is ``version=1`` (``continental_v1``). Names are checked here, before any
-    game; the pool may also hold ``bc:PATH`` models (``agents.train.imitation``).
+    game; the pool may also hold ``bc:PATH`` models (``agents.bots.feature_agent``).
     """
     if features:
         kwargs.setdefault("version", 1)
     pool: list[Any] = []
     for entry in opponents:
         if isinstance(entry, str) and entry.startswith("bc:"):
-            from agents.train.imitation import load_feature_agent
+            from agents.bots.feature_agent import load_feature_agent
 
             pool.append(SeatAgent(load_feature_agent(entry[3:], kwargs.get("num_players", 4))))
         elif isinstance(entry, str):
