@@ -623,24 +623,9 @@ def new_session(
         )
     seed = _check_common(seed, seat, players, name)
     if rounds is not None:
-        if (
-            not isinstance(rounds, list)
-            or not 1 <= len(rounds) <= 7
-            or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 7 for r in rounds)
-        ):
-            raise WebError(400, f"rounds {str(rounds)[:40]} must list 1 to 7 rounds, each 1..7")
-        rules = rules.with_rounds(tuple(rounds))
+        rules = rules.with_rounds(tuple(_checked_rounds(rounds)))
     g = Game.new(rules, players, seed=seed)
-    names: list[str] = []
-    bots: dict[int, Any] = {}
-    queue = list(opponents)
-    for s in range(players):
-        if s == seat:
-            names.append(name.strip())
-            continue
-        bot = queue.pop(0)
-        bots[s] = opponents_offer.build(bot, seed * 1000 + s, g, s)
-        names.append(opponents_offer.seat_name(bot, s))
+    names, bots = _seat(opponents_offer, "continental", g, opponents, seat, name, seed)
     config = {
         "game": game,
         "preset": preset,
@@ -656,6 +641,34 @@ def new_session(
         )
     )
     return session
+
+
+def _checked_rounds(rounds: Any) -> list[int]:
+    """The start page's rounds: 1 to 7 of them, each 1..7; WebError 400 otherwise."""
+    if (
+        not isinstance(rounds, list)
+        or not 1 <= len(rounds) <= 7
+        or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 7 for r in rounds)
+    ):
+        raise WebError(400, f"rounds {str(rounds)[:40]} must list 1 to 7 rounds, each 1..7")
+    return rounds
+
+
+def _seat(
+    offer: Opponents, kind: str, game: Any, opponents: Any, seat: int, name: str, seed: int
+) -> tuple[list[str], dict[int, Any]]:
+    """The names at the table and the bots, in seat order around the person's ``seat``."""
+    names: list[str] = []
+    bots: dict[int, Any] = {}
+    queue = list(opponents)
+    for s in range(game.num_players):
+        if s == seat:
+            names.append(name.strip())
+            continue
+        bot = queue.pop(0)
+        bots[s] = offer.build(bot, seed * 1000 + s, game, s, kind=kind)
+        names.append(offer.seat_name(bot, s, kind))
+    return names, bots
 
 
 def parse_seed(seed: Any, draw: bool = True) -> int:
@@ -706,16 +719,7 @@ def _new_side(
     config["seat"] = seat
     options = SIDE_TABLES[kind].game_options(hands, config)
     g = game_spec(kind).new_game(players, seed, options)
-    names: list[str] = []
-    bots: dict[int, Any] = {}
-    queue = list(opponents)
-    for s in range(players):
-        if s == seat:
-            names.append(name.strip())
-            continue
-        bot = queue.pop(0)
-        bots[s] = offer.build(bot, seed * 1000 + s, g, s, kind=kind)
-        names.append(offer.seat_name(bot, s, kind))
+    names, bots = _seat(offer, kind, g, opponents, seat, name, seed)
     session = Session(g, seat, names, bots, config, seed, kind=kind)
     session.log.append(second_person(SIDE_TABLES[kind].first_line(g, names)))
     return session
@@ -903,6 +907,84 @@ def _replay_rules(record: dict[str, Any]) -> RuleConfig:
     return rules
 
 
+def _record_fields(record: Any) -> tuple[str, int, int, list[str], list[str], int]:
+    """A record's game, table size, seed, names, move texts and seat, each checked; WebError
+    naming the first bad one."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise WebError(400, f'not a replay file: expected "format": "{RECORD_FORMAT}"')
+    if record.get("version") != RECORD_VERSION:
+        shown = str(record.get("version"))[:20]
+        raise WebError(400, f"replay version {shown} is not {RECORD_VERSION}")
+    kind = record.get("game", "continental")
+    if not isinstance(kind, str) or kind not in GAMES:
+        raise WebError(400, f"replay of an unknown game {str(kind)[:30]!r}")
+    players = record.get("num_players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise WebError(400, "malformed replay file: num_players and seed must be integers")
+    limits = next(iter(GAMES[kind]["presets"].values()))
+    if kind == "continental":
+        limits = GAMES[kind]["presets"].get(record.get("preset"), limits)
+    if not limits["min_players"] <= players <= limits["max_players"]:
+        raise WebError(400, f"malformed replay file: {players} players")
+    try:
+        seed = parse_seed(record.get("seed"), draw=False)
+    except WebError:
+        raise WebError(
+            400, "malformed replay file: num_players and seed must be integers"
+        ) from None
+    names, actions, seat = record.get("names"), record.get("actions"), record.get("seat", 0)
+    _check_record_lists(names, actions, players)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise WebError(400, f"malformed replay file: seat {str(seat)[:20]}")
+    return kind, players, seed, names, actions, seat
+
+
+def _check_record_lists(names: Any, actions: Any, players: int) -> None:
+    """A record's names (one string per seat) and move texts (bounded); WebError otherwise."""
+    if (
+        not isinstance(names, list)
+        or len(names) != players
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise WebError(400, "malformed replay file: names must list one string per seat")
+    if not isinstance(actions, list) or not all(
+        isinstance(a, str) and len(a) <= 64 for a in actions
+    ):
+        raise WebError(400, "malformed replay file: actions must be a list of action texts")
+    if len(actions) > MAX_REPLAY_ACTIONS:
+        raise WebError(
+            413, f"replay of {len(actions)} moves: at most {MAX_REPLAY_ACTIONS} are replayed"
+        )
+
+
+def _replay_moves(game: Any, actions: list[str], time_limit: float) -> tuple[list[int], list[int]]:
+    """Play every move of a record on ``game`` (each legal where it is played, within
+    ``time_limit`` seconds of engine work, the game over at the end): the action ids and the
+    final scores; WebError naming the first problem."""
+    deadline = time.monotonic() + time_limit
+    ids: list[int] = []
+    for i, text in enumerate(actions):
+        if game.is_over:
+            raise WebError(400, f"replay move {i} {text[:64]!r} refused: the game is over")
+        try:
+            action = game.action_from_str(text)
+            game.apply(action)
+        except ValueError as exc:
+            raise WebError(400, f"replay move {i} {text!r} refused: {exc}") from None
+        ids.append(action)
+        if not i % 64 and time.monotonic() > deadline:
+            raise WebError(
+                413, f"replay refused: checking it took over {time_limit:g} s (move {i})"
+            )
+    if not game.is_over:
+        raise WebError(
+            400,
+            f"replay refused: the record stops after {len(actions)} moves, before the game "
+            "is over (a record is offered only for a finished game)",
+        )
+    return ids, list(game.scores)
+
+
 class Replay:
     """A recorded game replayed through the engine, shown step by step from one seat.
 
@@ -920,47 +1002,7 @@ class Replay:
     ) -> None:
         """``checked``: the action ids and final scores of this record, already checked
         (``check_record`` in a worker process); the moves are then not replayed here."""
-        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-            raise WebError(400, f'not a replay file: expected "format": "{RECORD_FORMAT}"')
-        if record.get("version") != RECORD_VERSION:
-            shown = str(record.get("version"))[:20]
-            raise WebError(400, f"replay version {shown} is not {RECORD_VERSION}")
-        kind = record.get("game", "continental")
-        if not isinstance(kind, str) or kind not in GAMES:
-            raise WebError(400, f"replay of an unknown game {str(kind)[:30]!r}")
-        players = record.get("num_players")
-        names = record.get("names")
-        actions = record.get("actions")
-        seat = record.get("seat", 0)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise WebError(400, "malformed replay file: num_players and seed must be integers")
-        limits = next(iter(GAMES[kind]["presets"].values()))
-        if kind == "continental":
-            limits = GAMES[kind]["presets"].get(record.get("preset"), limits)
-        if not limits["min_players"] <= players <= limits["max_players"]:
-            raise WebError(400, f"malformed replay file: {players} players")
-        try:
-            seed = parse_seed(record.get("seed"), draw=False)
-        except WebError:
-            raise WebError(
-                400, "malformed replay file: num_players and seed must be integers"
-            ) from None
-        if (
-            not isinstance(names, list)
-            or len(names) != players
-            or not all(isinstance(n, str) for n in names)
-        ):
-            raise WebError(400, "malformed replay file: names must list one string per seat")
-        if not isinstance(actions, list) or not all(
-            isinstance(a, str) and len(a) <= 64 for a in actions
-        ):
-            raise WebError(400, "malformed replay file: actions must be a list of action texts")
-        if len(actions) > MAX_REPLAY_ACTIONS:
-            raise WebError(
-                413, f"replay of {len(actions)} moves: at most {MAX_REPLAY_ACTIONS} are replayed"
-            )
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise WebError(400, f"malformed replay file: seat {str(seat)[:20]}")
+        kind, players, seed, names, actions, seat = _record_fields(record)
         rules = None
         try:
             if kind in SIDE_TABLES:
@@ -982,33 +1024,9 @@ class Replay:
         self._cursor_log: list[str] = ["Dealt"]
         self._cursor_ends: list[dict[str, Any]] = []
         self._cursor_step = 0
-        if checked is not None:
-            self.ids, self.final_scores = list(checked[0]), list(checked[1])
-            return
-        # Check the whole record once: every action legal where it is played, in bounded time.
-        deadline = time.monotonic() + time_limit
-        self.ids: list[int] = []
-        game = self.start.clone()
-        for i, text in enumerate(actions):
-            if game.is_over:
-                raise WebError(400, f"replay move {i} {text[:64]!r} refused: the game is over")
-            try:
-                action = game.action_from_str(text)
-                game.apply(action)
-            except ValueError as exc:
-                raise WebError(400, f"replay move {i} {text!r} refused: {exc}") from None
-            self.ids.append(action)
-            if not i % 64 and time.monotonic() > deadline:
-                raise WebError(
-                    413, f"replay refused: checking it took over {time_limit:g} s (move {i})"
-                )
-        if not game.is_over:
-            raise WebError(
-                400,
-                f"replay refused: the record stops after {len(actions)} moves, before the game "
-                "is over (a record is offered only for a finished game)",
-            )
-        self.final_scores = list(game.scores)
+        if checked is None:
+            checked = _replay_moves(self.start.clone(), actions, time_limit)
+        self.ids, self.final_scores = list(checked[0]), list(checked[1])
 
     @property
     def steps(self) -> int:

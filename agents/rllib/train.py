@@ -849,33 +849,39 @@ def format_summary(s: dict[str, Any]) -> str:
     )
 
 
+def _restore_settings(args: argparse.Namespace, saved: dict[str, Any], given: set[str]) -> None:
+    """A resumed run's saved settings onto ``args``, unless given again on the command line."""
+    for key, value in saved.items():
+        flag = "--" + key.replace("_", "-")
+        if (
+            flag not in given
+            and hasattr(args, key)
+            and key not in ("rounds", "hidden", "opponents")
+        ):
+            setattr(args, key, value)
+    for key in ("rounds", "opponents", "hidden"):
+        if "--" + key not in given:
+            value = saved[key]
+            setattr(args, key, "all" if value is None else ",".join(str(v) for v in value))
+
+
+def _saved_run(args: argparse.Namespace, parser: Any, argv: Sequence[str] | None) -> dict:
+    """The ``run.json`` of ``--resume`` (its settings restored onto ``args``); {} without it."""
+    if not args.resume:
+        return {}
+    if not os.path.isfile(os.path.join(args.resume, "run.json")):
+        parser.error(f"--resume {args.resume!r}: not a run directory (no run.json)")
+    with open(os.path.join(args.resume, "run.json")) as fh:
+        saved = json.load(fh)
+    words = argv if argv is not None else sys.argv[1:]
+    _restore_settings(args, saved, {a.split("=")[0] for a in words if a.startswith("--")})
+    return saved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.resume:
-        if not os.path.isfile(os.path.join(args.resume, "run.json")):
-            parser.error(f"--resume {args.resume!r}: not a run directory (no run.json)")
-        with open(os.path.join(args.resume, "run.json")) as fh:
-            saved = json.load(fh)
-        given = {
-            a.split("=")[0]
-            for a in (argv if argv is not None else sys.argv[1:])
-            if a.startswith("--")
-        }
-        for key, value in saved.items():  # the run's settings, unless given again now
-            flag = "--" + key.replace("_", "-")
-            if (
-                flag not in given
-                and hasattr(args, key)
-                and key not in ("rounds", "hidden", "opponents")
-            ):
-                setattr(args, key, value)
-        for key in ("rounds", "opponents", "hidden"):
-            flag = "--" + key
-            if flag not in given:
-                value = saved[key]
-                text = "all" if value is None else ",".join(str(v) for v in value)
-                setattr(args, key, text)
+    saved = _saved_run(args, parser, argv)
     cfg = check_args(args, parser)
     if args.resume:
         run_dir = args.resume

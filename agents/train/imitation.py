@@ -119,6 +119,20 @@ def collect_deal(task: tuple) -> dict[str, Any]:
     }
 
 
+def _dataset(parts: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The decisions of every deal as the dataset's arrays (legal actions flat, with offsets)."""
+    legal = [row for p in parts for row in p["legal"]]
+    return {
+        "obs": np.stack([x for p in parts for x in p["obs"]]),
+        "legal_flat": np.concatenate(legal).astype(np.int16),
+        "legal_offsets": np.cumsum([0] + [len(r) for r in legal]).astype(np.int64),
+        "actions": np.array([a for p in parts for a in p["actions"]], dtype=np.int64),
+        "values": np.array([v for p in parts for v in p["values"]], dtype=np.float32),
+        "deal": np.array([p["deal"] for p in parts for _ in p["actions"]], dtype=np.int32),
+        "meta": np.array(json.dumps(meta)),
+    }
+
+
 def collect(
     out: str,
     deals: int,
@@ -150,28 +164,9 @@ def collect(
                 parts.append(part)
                 bar.update()
     bar.close()
-    legal = [row for p in parts for row in p["legal"]]
-    offsets = np.cumsum([0] + [len(r) for r in legal]).astype(np.int64)
-    data = {
-        "obs": np.stack([x for p in parts for x in p["obs"]]),
-        "legal_flat": np.concatenate(legal).astype(np.int16),
-        "legal_offsets": offsets,
-        "actions": np.array([a for p in parts for a in p["actions"]], dtype=np.int64),
-        "values": np.array([v for p in parts for v in p["values"]], dtype=np.float32),
-        "deal": np.array([p["deal"] for p in parts for _ in p["actions"]], dtype=np.int32),
-        "meta": np.array(
-            json.dumps(
-                {
-                    "players": players,
-                    "preset": preset,
-                    "features": features,
-                    "seed": seed,
-                    "deals": deals,
-                    "teacher": TEACHER,
-                }
-            )
-        ),
-    }
+    meta = {"players": players, "preset": preset, "features": features, "seed": seed,
+            "deals": deals, "teacher": TEACHER}  # fmt: skip
+    data = _dataset(parts, meta)
     tmp = f"{out}.{os.getpid()}.tmp.npz"
     np.savez_compressed(tmp, **data)
     os.replace(tmp, out)
@@ -191,12 +186,11 @@ def load_dataset(path: str) -> dict[str, Any]:
 
 
 def masks_for(data: dict[str, Any], idx: np.ndarray, num_actions: int) -> np.ndarray:
-    offsets = data["legal_offsets"]
-    flat = data["legal_flat"]
-    masks = np.zeros((len(idx), num_actions), dtype=bool)
-    for row, i in enumerate(idx):
-        masks[row, flat[offsets[i] : offsets[i + 1]]] = True
-    return masks
+    """The legal-action masks of the dataset's decisions ``idx``."""
+    from agents.train.cloning import legal_masks
+
+    offsets, flat = data["legal_offsets"], data["legal_flat"]
+    return legal_masks([flat[offsets[i] : offsets[i + 1]] for i in idx], num_actions)
 
 
 def build_model(players: int, preset: str, features: bool, net_arch: Sequence[int], seed: int):
@@ -219,6 +213,18 @@ def build_model(players: int, preset: str, features: bool, net_arch: Sequence[in
         device="cpu",
         verbose=0,
     )
+
+
+def _check_clone_settings(epochs: int, batch_size: int, holdout: float, **rates: float) -> None:
+    """ValueError naming the first setting ``clone`` cannot train with."""
+    for name, value in (("epochs", epochs), ("batch_size", batch_size)):
+        if value < 1:
+            raise ValueError(f"{name}={value}: must be at least 1")
+    if not (0 < holdout < 1):
+        raise ValueError(f"holdout={holdout}: must be in (0, 1)")
+    for name, value in rates.items():
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(f"{name}={value}: must be a finite number >= 0")
 
 
 def clone(
@@ -244,15 +250,9 @@ def clone(
     import torch
 
     from agents.bots.ppo_agent import model_metadata, write_zip_metadata
+    from agents.train.cloning import clone_step
 
-    for name, value in (("epochs", epochs), ("batch_size", batch_size)):
-        if value < 1:
-            raise ValueError(f"{name}={value}: must be at least 1")
-    if not (0 < holdout < 1):
-        raise ValueError(f"holdout={holdout}: must be in (0, 1)")
-    for name, value in (("lr", lr), ("ent_coef", ent_coef), ("vf_coef", vf_coef)):
-        if not math.isfinite(value) or value < 0:
-            raise ValueError(f"{name}={value}: must be a finite number >= 0")
+    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
     data = load_dataset(data_path)
     meta = data["meta"]
     players, preset, features = meta["players"], meta["preset"], meta["features"]
@@ -290,19 +290,12 @@ def clone(
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size]
             masks = masks_for(data, idx, n_actions)
-            v, log_prob, entropy = policy.evaluate_actions(obs[idx], actions[idx], masks)
-            loss = (
-                -log_prob.mean()
-                - ent_coef * entropy.mean()
-                + vf_coef * torch.nn.functional.mse_loss(v.flatten(), values[idx])
-            )
-            if not torch.isfinite(loss):
-                raise FloatingPointError(f"epoch {epoch + 1}: the cloning loss is not finite")
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
-            optimizer.step()
-            losses.append(loss.item())
+            try:
+                fitted = clone_step(policy, optimizer, obs[idx], actions[idx], values[idx], masks,
+                                 vf_coef=vf_coef, max_grad_norm=0.5, ent_coef=ent_coef)  # fmt: skip
+            except FloatingPointError as exc:
+                raise FloatingPointError(f"epoch {epoch + 1}: {exc}") from None
+            losses.append(fitted["loss"].item())
         scores = accuracy(policy, obs, actions, data, train_idx[:20_000], n_actions)
         held = accuracy(policy, obs, actions, data, test_idx, n_actions)
         row = {"epoch": epoch + 1, "loss": float(np.mean(losses)), "train": scores, "heldout": held}
@@ -452,7 +445,8 @@ def plot_reports(reports: Sequence[tuple[str, str]], out: str) -> None:
 # ============================================================================ command line
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> Any:
+    """The command line: one subcommand per step."""
     from agents.cli import ArgumentParser
 
     parser = ArgumentParser(
@@ -494,50 +488,76 @@ def main(argv: Sequence[str] | None = None) -> int:
     g = sub.add_parser("plot", help="bar chart of evaluation reports' paired differences")
     g.add_argument("--reports", required=True, help="label=report.json, comma separated")
     g.add_argument("--out", required=True, help="the PNG to write")
+    return parser
+
+
+def _write_json(path: str, report: dict[str, Any]) -> None:
+    if path:
+        Path(path).write_text(json.dumps(report, indent=2))
+
+
+def _run_collect(args: argparse.Namespace) -> None:
+    if args.deals < 1:
+        raise ValueError(f"--deals {args.deals}: must be at least 1")
+    if args.jobs < 1:
+        raise ValueError(f"--jobs {args.jobs}: must be at least 1")
+    resolve_rules(args.preset).check_players(args.players)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    collect(args.out, args.deals, args.seed, args.players, args.preset, args.features, args.jobs)
+
+
+def _run_clone(args: argparse.Namespace) -> None:
+    if not os.path.isfile(args.data):
+        raise ValueError(f"--data {args.data}: no such file")
+    try:
+        arch = [int(x) for x in args.net_arch.split(",") if x]
+    except ValueError:
+        arch = []
+    if not arch or min(arch) < 1:
+        raise ValueError(f"--net-arch {args.net_arch!r}: positive sizes such as 256,256")
+    report = clone(args.data, args.out, epochs=args.epochs, lr=args.lr,
+                   ent_coef=args.ent_coef, batch_size=args.batch_size, net_arch=arch,
+                   seed=args.seed, v0_only=args.v0_only,
+                   drop=[g for g in args.drop.split(",") if g])  # fmt: skip
+    _write_json(args.json, report)
+
+
+def _run_plot(args: argparse.Namespace) -> None:
+    pairs = [item.partition("=") for item in args.reports.split(",") if item]
+    for label, sep, path in pairs:
+        if not sep or not os.path.isfile(path):
+            raise ValueError(f"--reports {label}{sep}{path}: expected label=existing.json")
+    plot_reports([(label, path) for label, _, path in pairs], args.out)
+
+
+def _run_bench(args: argparse.Namespace) -> None:
+    _write_json(args.json, bench_encode(args.deals, args.seed, args.players))
+
+
+def _run_evaluate(args: argparse.Namespace) -> None:
+    from agents.evaluate.harness import format_report
+
+    names = [n for n in args.agents.split(",") if n]
+    report = evaluate_clone(names, args.deals, args.seed, args.players, args.jobs)
+    print(format_report(report))
+    _write_json(args.json, report)
+
+
+COMMANDS = {
+    "collect": _run_collect,
+    "clone": _run_clone,
+    "plot": _run_plot,
+    "bench": _run_bench,
+    "evaluate": _run_evaluate,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m agents.train.imitation COMMAND``: a bad option is one line (exit status 2)."""
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == "collect":
-            if args.deals < 1:
-                raise ValueError(f"--deals {args.deals}: must be at least 1")
-            if args.jobs < 1:
-                raise ValueError(f"--jobs {args.jobs}: must be at least 1")
-            resolve_rules(args.preset).check_players(args.players)
-            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-            collect(args.out, args.deals, args.seed, args.players, args.preset, args.features,
-                    args.jobs)  # fmt: skip
-        elif args.command == "clone":
-            if not os.path.isfile(args.data):
-                raise ValueError(f"--data {args.data}: no such file")
-            try:
-                arch = [int(x) for x in args.net_arch.split(",") if x]
-            except ValueError:
-                arch = []
-            if not arch or min(arch) < 1:
-                raise ValueError(f"--net-arch {args.net_arch!r}: positive sizes such as 256,256")
-            report = clone(args.data, args.out, epochs=args.epochs, lr=args.lr,
-                           ent_coef=args.ent_coef, batch_size=args.batch_size, net_arch=arch,
-                           seed=args.seed, v0_only=args.v0_only,
-                           drop=[g for g in args.drop.split(",") if g])  # fmt: skip
-            if args.json:
-                Path(args.json).write_text(json.dumps(report, indent=2))
-        elif args.command == "plot":
-            pairs = [item.partition("=") for item in args.reports.split(",") if item]
-            for label, sep, path in pairs:
-                if not sep or not os.path.isfile(path):
-                    raise ValueError(f"--reports {label}{sep}{path}: expected label=existing.json")
-            plot_reports([(label, path) for label, _, path in pairs], args.out)
-        elif args.command == "bench":
-            report = bench_encode(args.deals, args.seed, args.players)
-            if args.json:
-                Path(args.json).write_text(json.dumps(report, indent=2))
-        else:
-            from agents.evaluate.harness import format_report
-
-            names = [n for n in args.agents.split(",") if n]
-            report = evaluate_clone(names, args.deals, args.seed, args.players, args.jobs)
-            print(format_report(report))
-            if args.json:
-                Path(args.json).write_text(json.dumps(report, indent=2))
+        COMMANDS[args.command](args)
     except (ValueError, FloatingPointError) as exc:
         parser.error(str(exc))
     return 0

@@ -506,6 +506,8 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
 
     from torch.utils.tensorboard import SummaryWriter
 
+    from agents.train.cloning import clone_step, legal_masks
+
     t0 = time.time()
     parts: list[dict[str, np.ndarray]] = []
     n = 0
@@ -551,19 +553,12 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
         order = torch.randperm(len(legal))
         for start in range(0, len(legal), batch):
             idx = order[start : start + batch]
-            masks = np.zeros((len(idx), n_actions), dtype=bool)
-            for row, i in enumerate(idx.tolist()):
-                masks[row, legal[i]] = True
-            values, log_prob, _ = policy.evaluate_actions(obs[idx], actions[idx], masks)
-            policy_loss = -log_prob.mean()
-            value_loss = torch.nn.functional.mse_loss(values.flatten(), returns[idx])
-            loss = policy_loss + cfg.vf_coef * value_loss
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
-            optimizer.step()
+            masks = legal_masks([legal[i] for i in idx.tolist()], n_actions)
+            out = clone_step(policy, optimizer, obs[idx], actions[idx], returns[idx], masks,
+                             vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm)  # fmt: skip
+            policy_loss, value_loss = out["policy_loss"], out["value_loss"]
             if step % 50 == 0:
-                accuracy = (log_prob > math.log(0.5)).float().mean().item()
+                accuracy = (out["log_prob"] > math.log(0.5)).float().mean().item()
                 writer.add_scalar("bc/policy_loss", policy_loss.item(), step)
                 writer.add_scalar("bc/value_loss", value_loss.item(), step)
                 writer.add_scalar("bc/teacher_prob_over_half", accuracy, step)
