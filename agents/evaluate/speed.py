@@ -370,7 +370,8 @@ def table(
     return lines, rows
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``continental speed``."""
     parser = argparse.ArgumentParser(prog="continental speed", description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD~1", help="baseline revision (default HEAD~1)")
     parser.add_argument("--rows", default=",".join(ROWS), help=f"some of {','.join(ROWS)}")
@@ -394,11 +395,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--row", default=None, help=argparse.SUPPRESS)  # internal: one row
     parser.add_argument("--out", default=None, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    if args.row is not None:
-        result = run_row(args.row, args)
-        Path(args.out).write_text(json.dumps(result))
-        return 0
+    return parser
+
+
+def _check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[str]:
+    """The rows to measure; a bad option is one line naming it (exit status 2)."""
     rows = [r.strip() for r in args.rows.split(",") if r.strip()]
     unknown = [r for r in rows if r not in ROWS]
     if unknown or not rows:
@@ -416,7 +417,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             check_output_path(args.json, "--json")
         except ValueError as exc:
             parser.error(str(exc))
-    here = Path(__file__).resolve().parents[2]
+    return rows
+
+
+def _head_label(here: Path) -> str:
+    """This tree's short hash, with ``+changes`` when tracked files differ from it."""
     head = subprocess.run(
         ["git", "-C", str(here), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
@@ -425,25 +430,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    head_label = f"{head}{'+changes' if dirty else ''}"
+    return f"{head}{'+changes' if dirty else ''}"
+
+
+def _measure_rows(
+    rows: list[str], args: argparse.Namespace, here: Path, base_tree: Path
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each row on both trees, ``--repeats`` times in alternating order; the medians."""
     results: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        runs: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
+        for r in range(args.repeats):  # alternating order: base first, then head first
+            order = ("base", "head") if r % 2 == 0 else ("head", "base")
+            for side in order:
+                if side == "base":
+                    runs[side].append(measure(base_tree, row, args, args.baseline_recipe))
+                else:
+                    runs[side].append(measure(here, row, args, args.recipe, args.ablate))
+                print(f"  {row}: {side} {runs[side][-1]}", flush=True)
+        results[row] = {side: _median_run(runs[side]) for side in runs}
+    return results
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.row is not None:
+        result = run_row(args.row, args)
+        Path(args.out).write_text(json.dumps(result))
+        return 0
+    rows = _check(args, parser)
+    here = Path(__file__).resolve().parents[2]
+    head_label = _head_label(here)
     with tempfile.TemporaryDirectory() as tmp:
         try:
             base = unpack(args.against, here, Path(tmp))
         except ValueError as exc:
             parser.error(str(exc))
         print(f"speed: {head_label} against {base} ({args.against}); CPU time of each process")
-        for row in rows:
-            runs: dict[str, list[dict[str, Any]]] = {"base": [], "head": []}
-            for r in range(args.repeats):  # alternating order: base first, then head first
-                order = ("base", "head") if r % 2 == 0 else ("head", "base")
-                for side in order:
-                    if side == "base":
-                        runs[side].append(measure(Path(tmp), row, args, args.baseline_recipe))
-                    else:
-                        runs[side].append(measure(here, row, args, args.recipe, args.ablate))
-                    print(f"  {row}: {side} {runs[side][-1]}", flush=True)
-            results[row] = {side: _median_run(runs[side]) for side in runs}
+        results = _measure_rows(rows, args, here, Path(tmp))
     lines, table_rows = table(results, base, head_label)
     print("\n".join(lines))
     if args.json:
