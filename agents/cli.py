@@ -42,15 +42,21 @@ class Command:
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
-        Command("play", "agents.play", "play a game in the terminal against bots"),
-        Command("evaluate", "agents.evaluate", "evaluate agents on duplicate deals"),
-        Command("leaderboard", "agents.leaderboard", "rank agents on the same duplicate deals"),
-        Command("train", "agents.train", "train a MaskablePPO agent"),
+        Command("play", "agents.play.terminal", "play a game in the terminal against bots"),
+        Command("evaluate", "agents.evaluate.harness", "evaluate agents on duplicate deals"),
         Command(
-            "train-rllib", "agents.rllib", "multi-agent self-play on Ray RLlib ([rllib] extra)"
+            "leaderboard", "agents.evaluate.leaderboard", "rank agents on the same duplicate deals"
+        ),
+        Command("train", "agents.train.sb3", "train a MaskablePPO agent"),
+        Command(
+            "train-rllib",
+            "agents.rllib.train",
+            "multi-agent self-play on Ray RLlib ([rllib] extra)",
         ),
         Command("bench", "continental_env.bench", "measure the environment's throughput"),
-        Command("speed", "agents.speed", "the speed table, this tree against another revision"),
+        Command(
+            "speed", "agents.evaluate.speed", "the speed table, this tree against another revision"
+        ),
         Command("web", "continental_web", "play against the bots in your browser ([web] extra)"),
     )
 }

@@ -1,15 +1,12 @@
-"""The games the harness, the terminal game and ``make_agent`` know, one ``GameSpec`` each.
-
-A spec says how to drive one game without knowing its rules: how to create a game from a seed and
-options, whose turn it is, what a seat's bot may see, how to build that game's bots, the final
-scores and which way is better, and how to recognise a deal (for the duplicate-deal check).
+"""The games the harness, training, the terminal table and the browser table know, one
+``GameSpec`` (``agents.spec``) each.
 
 **Registering a game** is one entry in ``GAMES``: its name mapped to ``"module:ATTRIBUTE"``, a
 ``GameSpec`` imported only when the game is asked for. For example the knock game is
-``"knock": "agents.knock:GAME"``, with ``agents/knock`` defining ``GAME = GameSpec(...)``; so
-``make_agent(name, seed, game="knock")``, ``continental evaluate --game knock`` and
-``continental play --game knock`` (through the spec's ``terminal`` module) take it with no further
-change.
+``"knock": "agents.knock:GAME"``, with ``agents/knock`` defining ``GAME = GameSpec(...)``; its
+bots are its entries in ``agents.registry``. ``continental evaluate --game knock`` and
+``continental play --game knock`` (through the spec's ``terminal`` module) then take it with no
+further change; the browser table adds the page's words (``continental_web.tables``).
 
 | game | scores | better | options (``--set key=value``) |
 |---|---|---|---|
@@ -20,11 +17,11 @@ change.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from agents.registry import offered
+from agents.spec import GameSpec, digest
 
 DEFAULT_GAME = "contract"
 # name -> "module:ATTRIBUTE" of its GameSpec, imported on first use.
@@ -33,61 +30,6 @@ GAMES: dict[str, str] = {
     "fifteen": "agents.fifteen:GAME",
     "knock": "agents.knock:GAME",
 }
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """How front ends drive one game (see the module docstring)."""
-
-    name: str
-    unit: str  # what the scores count: "points", "chips"
-    higher_is_better: bool
-    segment: str  # a scoring period: "round", "hand"
-    new_game: Callable[[int, int | None, dict[str, Any]], Any]  # (players, seed, options)
-    view: Callable[[Any, int], Any]  # (engine, seat) -> what that seat's bot may see
-    make_agent: Callable[[str, int | None], Any]  # (bot name, seed) -> a bot
-    agent_names: tuple[str, ...]
-    final_scores: Callable[[Any], list[float]]
-    segments: Callable[[Any], list[tuple[str, list[float]]]]  # (label, each seat's score)
-    deal_number: Callable[[Any], int]  # changes exactly when a new deal starts
-    deal_fingerprint: Callable[[Any], str]  # a digest of the deal now on the table
-    check_options: Callable[[int, dict[str, Any]], None]  # ValueError for a bad table
-    option_types: dict[str, type] = field(default_factory=dict)
-    terminal: str = ""  # module whose main(argv) is its terminal game ("": agents.play itself)
-    # Who ended each finished round (a seat, or None when the round ran out without a closer);
-    # None for games without closers.
-    closers: Callable[[Any], list[int | None]] | None = None
-
-    def sign(self) -> int:
-        """+1 when higher scores are better, -1 when lower are."""
-        return 1 if self.higher_is_better else -1
-
-    def parse_options(self, pairs: Sequence[str]) -> dict[str, Any]:
-        """``key=value`` texts into an options dict (``none`` is None); ValueError if unknown."""
-        out: dict[str, Any] = {}
-        for pair in pairs:
-            key, sep, text = pair.partition("=")
-            key = key.strip()
-            if not sep or key not in self.option_types:
-                known = ", ".join(self.option_types) or "none"
-                raise ValueError(f"bad option {pair!r} for the {self.name} game; known: {known}")
-            kind = self.option_types[key]
-            text = text.strip()
-            if text.lower() == "none":
-                out[key] = None
-            elif kind is int:
-                try:
-                    out[key] = int(text)
-                except ValueError:
-                    raise ValueError(f"option {key}={text!r} must be an integer") from None
-            elif kind is list:
-                try:
-                    out[key] = [int(x) for x in text.replace(",", " ").split()]
-                except ValueError:
-                    raise ValueError(f"option {key}={text!r} must list integers") from None
-            else:
-                out[key] = text
-        return out
 
 
 def game_names() -> tuple[str, ...]:
@@ -102,12 +44,6 @@ def game_spec(name: str) -> GameSpec:
         raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
     module, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module), attribute)
-
-
-def digest(*parts: Sequence[int] | Sequence[Sequence[int]]) -> str:
-    """A short stable digest of card lists (for deal fingerprints)."""
-    text = "|".join(",".join(map(str, p)) for p in parts)
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
 # ----------------------------------------------------------------------------- the contract game
@@ -140,15 +76,21 @@ def _contract_check(players: int, options: dict[str, Any]) -> None:
 
 
 def _contract_view(game: Any, seat: int) -> Any:
-    from agents.base import PlayerView
+    from agents.bots.base import PlayerView
 
     return PlayerView(game, seat)
 
 
-def _contract_agent(name: str, seed: int | None) -> Any:
-    from agents import make_agent
+def _contract_render(game: Any, seat: int | None, names: Any) -> str:
+    from continental_env.render import render_table
 
-    return make_agent(name, seed)
+    return render_table(game, seat=seat, names=names)
+
+
+def _contract_players() -> dict[str, tuple[int, int]]:
+    from continental_env.rules import PRESETS
+
+    return {name: (r.min_players, r.max_players) for name, r in PRESETS.items()}
 
 
 CONTRACT = GameSpec(
@@ -158,8 +100,7 @@ CONTRACT = GameSpec(
     segment="round",
     new_game=_contract_new,
     view=_contract_view,
-    make_agent=_contract_agent,
-    agent_names=("random", "greedy", "strong"),
+    agent_names=offered("contract"),
     final_scores=lambda game: list(game.state.scores),
     segments=lambda game: [(str(r["round"]), list(r["points"])) for r in game.state.round_history],
     closers=lambda game: [r["closer"] for r in game.state.round_history],
@@ -167,4 +108,9 @@ CONTRACT = GameSpec(
     deal_fingerprint=lambda game: digest(*game.state.hands, game.state.discard, game.state.stock),
     check_options=_contract_check,
     option_types={"preset": str, "rounds": list},
+    label="Continental (contract game)",
+    render=_contract_render,
+    player_ranges=_contract_players,
 )
+
+__all__ = ["CONTRACT", "DEFAULT_GAME", "GAMES", "GameSpec", "digest", "game_names", "game_spec"]

@@ -51,6 +51,7 @@ from continental_web.session import (
     Replay,
     SessionStore,
     WebError,
+    check_record,
     default_models_dir,
     load_record_file,
     new_session,
@@ -208,7 +209,7 @@ def create_app(
             Replay(record, checked=([], []))  # the fields, in milliseconds, before the moves
             # every move, in the worker process: seconds of engine work hold no lock here
             checked = worker.run(
-                worker.check_record, record, REPLAY_TIME_LIMIT, timeout=REPLAY_TIME_LIMIT + 10
+                check_record, record, REPLAY_TIME_LIMIT, timeout=REPLAY_TIME_LIMIT + 10
             )
             replay = Replay(record, checked=checked)
             replay_id = store.add_replay(replay, client)

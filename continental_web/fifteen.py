@@ -11,18 +11,28 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.fifteen import FifteenView
-from continental_env.cards import JOKER, NUM_TYPES, card_to_str
+from continental_env.cards import card_to_str
 from continental_env.fifteen.game import MAX_PLAYERS, MIN_PLAYERS, Game
+from continental_web.side import seat_row, side_state
 
 GOAL = "15 cards in sequences: 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 TARGET = 50
-LOG_LENGTH = 150
 
 
-def new_game(players: int, seed: int, hands: int | None) -> Game:
-    """A new game: to ``TARGET`` chips, or ``hands`` hands."""
-    return Game.new(players, seed=seed, target=None if hands else TARGET, hands=hands)
+TITLE = "fifteen-card game"
+
+
+def game_options(hands: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """The engine's options from the start page's ``hands`` (empty: play to ``TARGET`` chips),
+    noted in ``config``; WebError 400 for a bad one."""
+    from continental_web.errors import WebError
+
+    if hands is not None and (
+        isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 20
+    ):
+        raise WebError(400, f"hands {hands!r} must be an integer in 1..20 (or empty: to 50 chips)")
+    config["hands_to_play"] = hands
+    return {"target": None if hands else TARGET, "hands": hands}
 
 
 def options(game: Game) -> dict[str, Any]:
@@ -125,66 +135,29 @@ def state(
 ) -> dict[str, Any]:
     """Everything the page shows for ``seat``, built from its ``FifteenView``."""
     view = FifteenView(game, seat)
-    groups: list[dict[str, Any]] = []
-    for suit in range(4):
-        cards = [
-            card_to_str(c) for c in range(suit * 13, suit * 13 + 13) for _ in range(view.hand[c])
-        ]
-        if cards:
-            groups.append({"suit": SUIT_NAMES[suit], "cards": cards})
-    if view.hand[JOKER]:
-        groups.append({"suit": "jokers", "cards": ["JK"] * view.hand[JOKER]})
-    seats = [
-        {
-            "seat": s,
-            "name": names[s],
-            "you": s == seat,
-            "hand_size": view.hand_sizes[s],
-            "laid_down": None,
-            "claims": None,
-            "score": view.scores[s],
-            "dealer": s == view.dealer,
-            "known": []
-            if s == seat
-            else [card_to_str(c) for c in range(NUM_TYPES) for _ in range(view.known[s][c])],
-        }
-        for s in range(view.num_players)
-    ]
-    actor = None if view.phase == "game_over" else view.current
-    out: dict[str, Any] = {
-        "game": "fifteen",
-        "preset": "fifteen",
-        "num_players": view.num_players,
-        "seat": seat,
-        "names": list(names),
-        "round": view.hand_index + 1,
-        "rounds": [],
-        "contract": {"trios": 0, "runs": 0, "text": GOAL},
-        "phase": view.phase,
-        "current": view.current,
-        "asked": None,
-        "actor": actor,
-        "your_move": actor == seat,
-        "dealer": view.dealer,
-        "turn": view.turn,
-        "prompt": _prompt(view, names),
-        "hand": groups,
-        "hand_size": view.hand_sizes[seat],
-        "table": [],
-        "discard_top": card_to_str(view.discard[-1]) if view.discard else None,
-        "discard_face_down": False,
-        "discard_size": len(view.discard),
-        "stock_size": view.stock_size,
-        "seats": seats,
-        "legal": [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions],
-        "log": list(log[-LOG_LENGTH:]),
-        "score_label": "chips",
-        "round_label": "hand",
-        "higher_wins": True,
-        "target": view.target,
-    }
+    seats = [seat_row(view, s, names[s]) for s in range(view.num_players)]
+    out = side_state("fifteen", view, names, log, GOAL, _prompt(view, names), seats)
+    out.update({"score_label": "chips", "higher_wins": True, "target": view.target})
     out.update(extra)
     return out
+
+
+def log_move(
+    game: Game, action: int, names: Sequence[str], ends: list[dict[str, Any]] | None
+) -> list[str]:
+    """Apply ``action`` (ValueError if illegal, game unchanged); the log lines it makes. With
+    ``ends``, a hand's end appends what it showed."""
+    line = describe(game, action, names) if game.is_legal(action) else ""
+    hands_before = len(game.hand_history)
+    game.apply(action)
+    if ends is not None and len(game.hand_history) > hands_before:
+        ends.append(hand_end(game.hand_history[-1]))
+    return [line, *after_move(game, hands_before, names)]
+
+
+def first_line(game: Game, names: Sequence[str]) -> str:
+    """The log's first line: the first deal."""
+    return f"Hand 1 dealt; {names[game.dealer]} deals, {names[game.current]} plays first"
 
 
 PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}

@@ -12,19 +12,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.knock import KnockView
-from continental_env.cards import JOKER, NUM_TYPES, card_to_str
+from continental_env.cards import card_to_str
 from continental_env.knock.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from continental_env.knock.render import describe_hand_end
+from continental_web.side import seat_row, side_state
 
 GOAL = "knock with deadwood 5 or less, or rummy / color / continental; over 100 points is out"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
-LOG_LENGTH = 150
 
 
-def new_game(players: int, seed: int) -> Game:
-    """A new game with the default stake (50) and safety caps."""
-    return Game.new(players, seed=seed)
+TITLE = "knock game"
+
+
+def game_options(hands: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """The engine's options: the default stake (50) and safety caps (no start-page fields)."""
+    return {}
 
 
 def options(game: Game) -> dict[str, Any]:
@@ -151,72 +153,47 @@ def state(
 ) -> dict[str, Any]:
     """Everything the page shows for ``seat``, built from its ``KnockView``."""
     view = KnockView(game, seat)
-    groups: list[dict[str, Any]] = []
-    for suit in range(4):
-        cards = [
-            card_to_str(c) for c in range(suit * 13, suit * 13 + 13) for _ in range(view.hand[c])
-        ]
-        if cards:
-            groups.append({"suit": SUIT_NAMES[suit], "cards": cards})
-    if view.hand[JOKER]:
-        groups.append({"suit": "jokers", "cards": ["JK"] * view.hand[JOKER]})
-    seats = [
-        {
-            "seat": s,
-            "name": names[s] if view.in_game[s] else f"{names[s]} (out)",
-            "you": s == seat,
-            "hand_size": view.hand_sizes[s],
-            "laid_down": None,
-            "claims": None,
-            "score": view.scores[s],
-            "chips": view.chips[s],
-            "in_game": view.in_game[s],
-            "dealer": s == view.dealer,
-            "known": []
-            if s == seat
-            else [card_to_str(c) for c in range(NUM_TYPES) for _ in range(view.known[s][c])],
-        }
-        for s in range(view.num_players)
-    ]
-    actor = None if view.phase == "game_over" else view.current
+    seats = []
+    for s in range(view.num_players):
+        name = names[s] if view.in_game[s] else f"{names[s]} (out)"
+        seats.append(
+            {**seat_row(view, s, name), "chips": view.chips[s], "in_game": view.in_game[s]}
+        )
     chips = ", ".join(f"{names[s]} {view.chips[s]:+d}" for s in range(view.num_players))
-    out: dict[str, Any] = {
-        "game": "knock",
-        "preset": "knock",
-        "num_players": view.num_players,
-        "seat": seat,
-        "names": list(names),
-        "round": view.hand_index + 1,
-        "rounds": [],
-        "contract": {"trios": 0, "runs": 0, "text": GOAL},
-        "title": "Knock game",
-        "round_text": f"hand {view.hand_index + 1} · stake {view.stake} · pot {view.pot}",
-        "goal_text": f"Chips: {chips}",
-        "no_melds_text": "No melds are laid in this game: a hand ends when someone knocks or "
-        "announces; the announcer's lays are shown here.",
-        "phase": view.phase,
-        "current": view.current,
-        "asked": None,
-        "actor": actor,
-        "your_move": actor == seat,
-        "dealer": view.dealer,
-        "turn": view.turn,
-        "prompt": _prompt(view, names),
-        "hand": groups,
-        "hand_size": view.hand_sizes[seat],
-        "table": [],
-        "discard_top": card_to_str(view.discard[-1]) if view.discard else None,
-        "discard_face_down": False,
-        "discard_size": len(view.discard),
-        "stock_size": view.stock_size,
-        "seats": seats,
-        "legal": [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions],
-        "log": list(log[-LOG_LENGTH:]),
-        "score_label": "pts",
-        "round_label": "hand",
-        "higher_wins": False,
-        "pot": view.pot,
-        "stake": view.stake,
-    }
+    out = side_state("knock", view, names, log, GOAL, _prompt(view, names), seats)
+    out.update(
+        {
+            "title": "Knock game",
+            "round_text": f"hand {view.hand_index + 1} · stake {view.stake} · pot {view.pot}",
+            "goal_text": f"Chips: {chips}",
+            "no_melds_text": "No melds are laid in this game: a hand ends when someone knocks "
+            "or announces; the announcer's lays are shown here.",
+            "score_label": "pts",
+            "higher_wins": False,
+            "pot": view.pot,
+            "stake": view.stake,
+        }
+    )
     out.update(extra)
     return out
+
+
+def log_move(
+    game: Game, action: int, names: Sequence[str], ends: list[dict[str, Any]] | None
+) -> list[str]:
+    """Apply ``action`` (ValueError if illegal, game unchanged); the log lines it makes. With
+    ``ends``, a hand's end appends what it showed."""
+    line = describe(game, action, names) if game.is_legal(action) else ""
+    hands_before, dealt_before = len(game.hand_history), game.hand_index
+    game.apply(action)
+    lines = [line, *after_move(game, hands_before, names)]
+    if ends is not None and len(game.hand_history) > hands_before:
+        ends.append(hand_end(game.hand_history[-1]))
+    if game.hand_index != dealt_before and not game.is_over:
+        lines.append(dealt_line(game, names))
+    return lines
+
+
+def first_line(game: Game, names: Sequence[str]) -> str:
+    """The log's first line: the first deal."""
+    return dealt_line(game, names)

@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from continental_web.session import WebError
+from continental_web.errors import WebError
 
 MAX_BODY = 1_000_000  # bytes; the longest game's replay file is far smaller
 MAX_DEPTH = 12  # nesting of a request's JSON; a replay file needs 4

@@ -1,7 +1,7 @@
 """Games in progress and replays, independent of the web framework.
 
 Everything a page receives is built here by ``seat_state`` from the seat's ``PlayerView``
-(``agents.base``): the own hand, the table, the face-up discard, sizes, scores, claims and the
+(``agents.bots.base``): the own hand, the table, the face-up discard, sizes, scores, claims and the
 cards a seat is publicly known to hold. Opponents' other cards, the stock order, the deal seeds
 and the generator state never reach a response. The log of recent actions is written from public
 facts only (the action's text form, the discard top before it, the melds it added), so it cannot
@@ -15,7 +15,6 @@ view (by default the seat the person played), never from everyone's at once.
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 import time
@@ -25,28 +24,26 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agent
-from agents.base import PlayerView
-from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, format_cards
-from continental_env.game import CLAIM, DRAW, PASS, TAKE, Game
+from agents.bots.base import PlayerView
+from agents.games import game_spec
+from agents.registry import offered
+from continental_env.cards import NUM_TYPES, card_to_str
+from continental_env.game import Game
 from continental_env.rules import PRESETS, RuleConfig
-
-try:  # the other games plug in when their engines and bots exist
-    from agents.fifteen import AGENT_NAMES as FIFTEEN_BOTS
-    from continental_env.fifteen.game import Game as FifteenGame
-    from continental_web import fifteen
-except ImportError:  # pragma: no cover - an installation without the fifteen-card game
-    fifteen = None  # type: ignore[assignment]
-    FifteenGame = None  # type: ignore[assignment,misc]
-    FIFTEEN_BOTS = ()
-try:
-    from agents.knock import AGENT_NAMES as KNOCK_BOTS
-    from agents.knock import KnockView
-    from continental_env.knock.game import Game as KnockGame
-    from continental_web import knock
-except ImportError:  # pragma: no cover - an installation without the knock game
-    knock = None  # type: ignore[assignment]
-    KnockGame = None  # type: ignore[assignment,misc]
-    KNOCK_BOTS = ()
+from continental_web import fifteen, knock
+from continental_web.contract import (
+    after_move,
+    contract_text,
+    describe,
+    hand_groups,
+    prompt_text,
+    round_end,
+    round_results,
+    round_snapshot,
+    second_person,
+)
+from continental_web.errors import WebError
+from continental_web.side import round_number as side_round_number
 
 RECORD_FORMAT = "continental-web-replay"
 RECORD_VERSION = 1
@@ -58,7 +55,7 @@ FINISHED_TTL = 1800.0  # the same for a finished game or a replay
 MAX_SEED = 2**63 - 1
 MAX_REPLAY_ACTIONS = 20_000  # far above the longest game played at the table
 REPLAY_TIME_LIMIT = 5.0  # seconds of engine work to check one uploaded record
-BOT_NAMES = ("random", "greedy", "strong", "search")
+BOT_NAMES = offered("contract")
 # What a player reads for a bot's registry name; a name missing here reads as itself
 # (``bot_label``), so a bot registered later appears with a sensible label.
 BOT_LABELS: dict[str, tuple[str, str]] = {
@@ -67,42 +64,26 @@ BOT_LABELS: dict[str, tuple[str, str]] = {
     "strong": ("Expert", "counts the cards seen and plans to win"),
     "search": ("Master", "looks ahead over sampled deals (slower)"),
 }
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
-# Game families the page can start: label, presets with their player ranges. A game plugs in
-# with an entry here, a module like ``continental_web.fifteen`` (its moves in words and a seat's
-# view), and the dispatch on its engine class in ``play_logged``, ``build_state`` and ``Replay``.
-GAMES: dict[str, dict[str, Any]] = {
-    "continental": {
-        "label": "Continental (contract game)",
-        "presets": {
-            name: {"min_players": r.min_players, "max_players": r.max_players}
-            for name, r in PRESETS.items()
-        },
-    },
-}
-if fifteen is not None:
-    GAMES["fifteen"] = {
-        "label": "Fifteen-card game (sequences, chips)",
-        "presets": {"fifteen": dict(fifteen.PLAYERS)},
-    }
-if knock is not None:
-    GAMES["knock"] = {
-        "label": "Knock game (knock rummy, chips and a pot)",
-        "presets": {"knock": dict(knock.PLAYERS)},
-    }
+# The games the page can start: the contract game, and each side game with its page's words in a
+# module of the same interface (``continental_web.fifteen``, ``continental_web.knock``: ``state``,
+# ``log_move``, ``first_line``, ``options``, ``round_results``). Labels, player ranges, engines,
+# views and bots come from the game's ``GameSpec`` (``agents.games``).
+SIDE_TABLES: dict[str, Any] = {"fifteen": fifteen, "knock": knock}
 
 
-class WebError(Exception):
-    """A refused request: ``status`` is the HTTP status, the message says what and why."""
+def _page_games() -> dict[str, dict[str, Any]]:
+    """Each game's label and presets with their player ranges, from the specs."""
+    out = {}
+    for kind, spec_name in (("continental", "contract"), *((k, k) for k in SIDE_TABLES)):
+        spec = game_spec(spec_name)
+        ranges = spec.player_ranges() if spec.player_ranges else {}
+        presets = {n: {"min_players": lo, "max_players": hi} for n, (lo, hi) in ranges.items()}
+        out[kind] = {"label": spec.label, "presets": presets}
+    return out
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
-    def __reduce__(self) -> tuple[Any, tuple[int, str]]:  # raised in the worker process too
-        return (WebError, (self.status, self.message))
+GAMES: dict[str, dict[str, Any]] = _page_games()
 
 
 # ---------------------------------------------------------------------- opponents
@@ -121,13 +102,8 @@ def available_bots() -> list[str]:
 
 
 def game_bots(game: str) -> list[str]:
-    """The bots registered for ``game`` (``fifteen``, ``knock``) in ``agents.games``."""
-    try:
-        from agents.games import game_spec
-
-        return list(game_spec(game).agent_names)
-    except (ImportError, ValueError):  # pragma: no cover - an installation without that game
-        return list(FIFTEEN_BOTS if game == "fifteen" else KNOCK_BOTS)
+    """The bots offered for ``game`` (``fifteen``, ``knock``): its ``GameSpec``'s."""
+    return list(game_spec(game).agent_names)
 
 
 def bot_label(name: str) -> dict[str, str]:
@@ -180,6 +156,15 @@ def model_error(name: str, path: Path, exc: BaseException) -> str:
 
 # Probe answers by (file, modification time): a server tries each model file once.
 _PROBED: dict[tuple[str, float], str] = {}
+
+
+def probe_model(name: str, path: str) -> str:
+    """In a worker process: ``"ok"`` if the model loads under this installation, else why not."""
+    try:
+        load_model(Path(path), 0)
+    except Exception as exc:  # any failure: the model is not offered
+        return model_error(name, Path(path), exc)
+    return "ok"
 
 
 class ModelProbe:
@@ -236,7 +221,7 @@ class ModelProbe:
 
             try:
                 _PROBED[key] = worker.run_once(
-                    worker.probe_model, name, str(path), timeout=self.time_limit
+                    probe_model, name, str(path), timeout=self.time_limit
                 )
             except WebError:
                 return f"opponent {name!r} did not load within {self.time_limit:g} s"
@@ -282,7 +267,7 @@ class Opponents:
 
     def names(self, game: str = "continental") -> list[str]:
         """Every name the start page may send for ``game``."""
-        if game in ("fifteen", "knock"):
+        if game in SIDE_TABLES:
             return game_bots(game)
         return [*self.bots, *self.offered_models()]
 
@@ -327,7 +312,7 @@ class Opponents:
             agent = load_model(path, seed)
         except Exception as exc:  # the probe loaded it; a file changed since
             raise WebError(400, model_error(name, path, exc)) from None
-        from agents.ppo_agent import check_table
+        from agents.bots.ppo_agent import check_table
 
         try:
             check_table(agent, game.num_players)  # the model's own table size and observation
@@ -338,121 +323,6 @@ class Opponents:
 
 
 # ---------------------------------------------------------------------- describing moves
-
-
-def describe(game: Game, action: int, names: Sequence[str]) -> str:
-    """The move ``action`` about to be played in ``game``, in words, from public facts only."""
-    seat = game.actor
-    who = names[seat]
-    text = game.action_to_str(action)
-    top = card_to_str(game.state.discard[-1]) if game.state.discard else "?"
-    if action == DRAW:
-        return f"{who} draws from the stock"
-    if action == TAKE:
-        return f"{who} takes {top} from the discard pile"
-    if action == CLAIM:
-        return f"{who} claims {top} and takes a penalty card"
-    if action == PASS:
-        return f"{who} passes on {top}"
-    kind, *args = text.split()
-    if kind == "laydown":
-        return f"{who} lays down"  # the melds are added by ``after_move``
-    if kind == "close":
-        return f"{who} closes"
-    if kind == "discard":
-        return f"{who} discards {args[0]}"
-    if kind == "layoff":
-        meld = game.state.table[int(args[1])]
-        where = f"{possessive(names[meld.owner])} {meld.kind} #{args[1]}"
-        end = f" at the {args[2]} end" if len(args) == 3 else ""
-        return f"{who} lays off {args[0]} on {where}{end}"
-    if kind == "swap":
-        meld = game.state.table[int(args[1])]
-        owner = possessive(names[meld.owner])
-        return f"{who} swaps {args[0]} for the joker in {owner} {meld.kind} #{args[1]}"
-    if kind == "movejoker":
-        return f"{who} moves the joker of run #{args[0]} to the {args[2]} end of run #{args[1]}"
-    return f"{who}: {text}"
-
-
-def possessive(name: str) -> str:
-    """``Casual (1)'s`` or ``your``."""
-    return "your" if name.lower() == "you" else f"{name}'s"
-
-
-# Third-person verbs of the log lines and their second-person forms ("you draw", "you are").
-_SECOND_PERSON = {
-    "announces": "announce",
-    "buys": "buy",
-    "calls": "call",
-    "claims": "claim",
-    "closes": "close",
-    "deals": "deal",
-    "discards": "discard",
-    "does": "do",
-    "draws": "draw",
-    "goes": "go",
-    "has": "have",
-    "is": "are",
-    "lays": "lay",
-    "moves": "move",
-    "passes": "pass",
-    "pays": "pay",
-    "plays": "play",
-    "swaps": "swap",
-    "takes": "take",
-}
-_VERB = re.compile(r"\b(" + "|".join(_SECOND_PERSON) + r")\b")
-_YOU = re.compile(r"\byou(?:'s)? ", re.IGNORECASE)
-
-
-def second_person(line: str) -> str:
-    """A log line about the person named "you" in the second person: ``you draws`` -> ``you
-    draw``, ``you claims 7C and takes`` -> ``you claim 7C and take``, ``you's trio`` ->
-    ``your trio``, ``you is out`` -> ``you are out``.
-
-    Each verb of a clause whose subject is "you" (up to the next ``;`` or ``,``) changes.
-    """
-    if not _YOU.search(line):
-        return line
-    line = re.sub(r"\b([Yy])ou's\b", r"\1our", line)
-    out = []
-    for part in re.split(r"([;,:])", line):
-        match = re.search(r"\byou (?=\w)", part, re.IGNORECASE)
-        if match:
-            head, tail = part[: match.end()], part[match.end() :]
-            # the verb right after "you", then any "and <verb>" in the same clause
-            tail = (
-                _VERB.sub(lambda m: _SECOND_PERSON[m[1]], tail, count=1)
-                if _VERB.match(tail)
-                else tail
-            )
-            tail = re.sub(
-                r"\band (" + "|".join(_SECOND_PERSON) + r")\b",
-                lambda m: "and " + _SECOND_PERSON[m[1]],
-                tail,
-            )
-            part = head + tail
-        out.append(part)
-    return "".join(out)
-
-
-def after_move(game: Game, melds_before: int, round_before: int, names: Sequence[str]) -> list[str]:
-    """Extra log lines after a move: the melds a lay-down added, a round's end."""
-    lines = []
-    if game.state.round_index == round_before and len(game.state.table) > melds_before:
-        for m in range(melds_before, len(game.state.table)):
-            meld = game.state.table[m]
-            lines.append(f"  {meld.kind} #{m}: {format_cards(meld.cards)}")
-    if game.state.round_index != round_before:
-        last = game.state.round_history[-1]
-        closer = last["closer"]
-        how = "nobody closed" if closer is None else f"{names[closer]} closed"
-        points = ", ".join(f"{n} {p}" for n, p in zip(names, last["points"], strict=True))
-        lines.append(f"Round {last['round']} over: {how}. Points: {points}")
-        if not game.is_over:
-            lines.append(f"Round {game.state.round} dealt; {names[game.state.dealer]} deals")
-    return lines
 
 
 def play_logged(
@@ -468,28 +338,13 @@ def play_logged(
     ``round_end``.
     """
     before = len(log)
-    if FifteenGame is not None and isinstance(game, FifteenGame):
-        line = fifteen.describe(game, action, names) if game.is_legal(action) else ""
-        hands_before = len(game.hand_history)
-        game.apply(action)
-        log.append(line)
-        log.extend(fifteen.after_move(game, hands_before, names))
-        if ends is not None and len(game.hand_history) > hands_before:
-            ends.append(fifteen.hand_end(game.hand_history[-1]))
-    elif KnockGame is not None and isinstance(game, KnockGame):
-        line = knock.describe(game, action, names) if game.is_legal(action) else ""
-        hands_before, dealt_before = len(game.hand_history), game.hand_index
-        game.apply(action)
-        log.append(line)
-        log.extend(knock.after_move(game, hands_before, names))
-        if ends is not None and len(game.hand_history) > hands_before:
-            ends.append(knock.hand_end(game.hand_history[-1]))
-        if game.hand_index != dealt_before and not game.is_over:
-            log.append(knock.dealt_line(game, names))
+    side = _side_table(game)
+    if side is not None:
+        log.extend(side.log_move(game, action, names, ends))
     else:
         line = describe(game, action, names) if game.is_legal(action) else ""
         melds_before, round_before = len(game.state.table), game.state.round_index
-        seen = _round_snapshot(game, action) if ends is not None else None
+        seen = round_snapshot(game, action) if ends is not None else None
         game.apply(action)
         log.append(line)
         log.extend(after_move(game, melds_before, round_before, names))
@@ -498,103 +353,15 @@ def play_logged(
     log[before:] = [second_person(x) for x in log[before:]]
 
 
-def _round_snapshot(game: Game, action: int) -> tuple[list[list[int]], list[dict[str, Any]], int]:
-    """Each hand and the table before ``action``, and its actor: the round's end is counted from
-    them if ``action`` ends the round (the engine deals the next round at once)."""
-    hands = [list(h) for h in game.state.hands]
-    actor = game.actor
-    text = game.action_to_str(action).split()
-    if text[0] in ("discard", "close") and len(text) > 1:
-        hands[actor][card_from_str(text[1])] -= 1  # the card leaves the hand
-    elif text[0] == "close":
-        hands[actor] = [0] * len(hands[actor])
-    table = [
-        {"owner": m.owner, "kind": m.kind, "cards": [card_to_str(c) for c in m.cards]}
-        for m in game.state.table
-    ]
-    return hands, table, actor
-
-
-def round_end(
-    game: Game, hands: list[list[int]], table: list[dict[str, Any]], actor: int
-) -> dict[str, Any]:
-    """What a finished contract round showed: every hand as counted (a seat whose counted cards
-    cannot be told from the position before the last move shows none), points, the final table.
-
-    At the table every other player counts the cards still in hand face up (RULES 1.6), so these
-    are public once the round is over.
-    """
-    last = game.state.round_history[-1]
-    pts = game.points
-    shown: list[list[str] | None] = []
-    for s, hand in enumerate(hands):
-        if s == last["closer"]:
-            shown.append([])
-            continue
-        cards = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(max(hand[c], 0))]
-        counted = sum(n * pts[c] for c, n in enumerate(hand) if n > 0)
-        shown.append(cards if counted == last["points"][s] and min(hand) >= 0 else None)
-    return {
-        "round": last["round"],
-        "closer": last["closer"],
-        "points": list(last["points"]),
-        "shown": shown,
-        "table": table,
-    }
+def _side_table(game: Any) -> Any:
+    """The page module of a side game's engine, None for the contract game."""
+    for module in SIDE_TABLES.values():
+        if isinstance(game, module.Game):
+            return module
+    return None
 
 
 # ---------------------------------------------------------------------- what a seat sees
-
-
-def contract_text(trios: int, runs: int) -> str:
-    """A round's contract in words, e.g. ``2 trios`` or ``1 trio + 1 run``."""
-    parts = []
-    if trios:
-        parts.append(f"{trios} trio{'s' if trios > 1 else ''}")
-    if runs:
-        parts.append(f"{runs} run{'s' if runs > 1 else ''}")
-    return " + ".join(parts)
-
-
-def hand_groups(view: PlayerView) -> list[dict[str, Any]]:
-    """The own hand sorted by suit then rank, one group per suit, jokers last."""
-    groups: list[dict[str, Any]] = []
-    for suit, letter in enumerate("CDHS"):
-        cards = [
-            card_to_str(c) for c in range(suit * 13, suit * 13 + 13) for _ in range(view.hand[c])
-        ]
-        if cards:
-            groups.append({"suit": SUIT_NAMES[letter], "cards": cards})
-    if view.hand[JOKER]:
-        groups.append({"suit": "jokers", "cards": ["JK"] * view.hand[JOKER]})
-    return groups
-
-
-def prompt_text(view: PlayerView, names: Sequence[str]) -> str:
-    """Whose turn it is and what is asked, in words, for ``view.seat``."""
-    if view.phase == "game_over":
-        return "The game is over."
-    me = view.seat
-    top = card_to_str(view.discard[-1]) if view.discard else None
-    if view.phase == "claim":
-        if view.asked == me:
-            return (
-                f"{names[view.current]} declined {top}. Claim {top} "
-                "(you also take a penalty card and discard nothing) or pass?"
-            )
-        return f"{names[view.asked]} is asked whether to claim {top}"
-    if view.current != me:
-        step = "to draw" if view.phase == "draw" else "to play"
-        return f"{names[view.current]}'s turn ({step})"
-    if view.phase == "draw":
-        if top is None:
-            return "Your turn: draw from the stock."
-        return f"Your turn: take {top} from the discard pile, or draw from the stock."
-    if view.hand_size == 1 and view.laid_down[me]:
-        return "Your turn: close with your last card."
-    if view.laid_down[me]:
-        return "Your turn: lay off, swap jokers, then discard a card (click it twice)."
-    return "Your turn: lay down if you can, then discard a card (click it twice)."
 
 
 def seat_state(
@@ -673,19 +440,6 @@ def seat_state(
     return state
 
 
-def round_results(game: Game) -> list[dict[str, Any]]:
-    """Each finished round's points per seat and closer (public once the round is over)."""
-    return [
-        {
-            "round": r["round"],
-            "points": list(r["points"]),
-            "closer": r["closer"],
-            "turns": r["turns"],
-        }
-        for r in game.state.round_history
-    ]
-
-
 # ---------------------------------------------------------------------- a game in progress
 
 
@@ -746,10 +500,8 @@ class Session:
         actor = game.actor
         if actor == self.seat:
             raise WebError(409, "no bot to move: it is your move")
-        if self.kind == "fifteen":
-            view = fifteen.FifteenView(game, actor)
-        elif self.kind == "knock":
-            view = KnockView(game, actor)
+        if self.kind in SIDE_TABLES:
+            view = game_spec(self.kind).view(game, actor)
         else:
             view = PlayerView(game, actor)
         action = self.bots[actor].act(view)
@@ -770,10 +522,8 @@ class Session:
                 "the replay is offered once the game is over (it holds the seed and every move, "
                 "so it would reveal the hidden cards)",
             )
-        if self.kind == "fifteen":
-            rules: dict[str, Any] = {"options": fifteen.options(self.game)}
-        elif self.kind == "knock":
-            rules = {"options": knock.options(self.game)}
+        if self.kind in SIDE_TABLES:
+            rules: dict[str, Any] = {"options": SIDE_TABLES[self.kind].options(self.game)}
         else:
             rules = {"preset": self.config["preset"], "rules": self.game.rules.to_dict()}
         return {
@@ -806,30 +556,19 @@ def build_state(
     """
     ends = list(config.get("round_ends", []))
     config = {k: v for k, v in config.items() if k != "round_ends"}
-    if FifteenGame is not None and isinstance(game, FifteenGame):
+    side = _side_table(game)
+    if side is not None:
         extra: dict[str, Any] = {
             "config": dict(config),
-            "rounds_played": fifteen.round_results(game),
-            "round_number": len(game.hand_history) + (0 if game.is_over else 1),
+            "rounds_played": side.round_results(game),
+            "round_number": side_round_number(game),
             "game_over": game.is_over,
             "round_ends": ends,
         }
         if game.is_over:
             extra["winners"] = game.winners()
             extra["seed"] = None if seed is None else str(seed)
-        return fifteen.state(game, seat, names, log, extra)
-    if KnockGame is not None and isinstance(game, KnockGame):
-        extra = {
-            "config": dict(config),
-            "rounds_played": knock.round_results(game),
-            "round_number": len(game.hand_history) + (0 if game.is_over else 1),
-            "game_over": game.is_over,
-            "round_ends": ends,
-        }
-        if game.is_over:
-            extra["winners"] = game.winners()
-            extra["seed"] = None if seed is None else str(seed)
-        return knock.state(game, seat, names, log, extra)
+        return side.state(game, seat, names, log, extra)
     view = PlayerView(game, seat)
     extra: dict[str, Any] = {
         "config": dict(config),
@@ -864,11 +603,11 @@ def new_session(
     if not isinstance(game, str) or game not in GAMES:
         raise WebError(400, f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
     if game == "fifteen":
-        return _new_fifteen(opponents_offer, opponents, seed, seat, hands, name)
+        return _new_side(opponents_offer, game, opponents, seed, seat, name, hands)
     if game == "knock":
         if hands is not None or rounds is not None:
             raise WebError(400, "the knock game plays until one player is left: no rounds or hands")
-        return _new_knock(opponents_offer, opponents, seed, seat, name)
+        return _new_side(opponents_offer, game, opponents, seed, seat, name)
     if hands is not None:
         raise WebError(400, "hands is a field of the fifteen-card game; use rounds")
     if not isinstance(preset, str) or preset not in PRESETS:
@@ -884,24 +623,9 @@ def new_session(
         )
     seed = _check_common(seed, seat, players, name)
     if rounds is not None:
-        if (
-            not isinstance(rounds, list)
-            or not 1 <= len(rounds) <= 7
-            or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 7 for r in rounds)
-        ):
-            raise WebError(400, f"rounds {str(rounds)[:40]} must list 1 to 7 rounds, each 1..7")
-        rules = rules.with_rounds(tuple(rounds))
+        rules = rules.with_rounds(tuple(_checked_rounds(rounds)))
     g = Game.new(rules, players, seed=seed)
-    names: list[str] = []
-    bots: dict[int, Any] = {}
-    queue = list(opponents)
-    for s in range(players):
-        if s == seat:
-            names.append(name.strip())
-            continue
-        bot = queue.pop(0)
-        bots[s] = opponents_offer.build(bot, seed * 1000 + s, g, s)
-        names.append(opponents_offer.seat_name(bot, s))
+    names, bots = _seat(opponents_offer, "continental", g, opponents, seat, name, seed)
     config = {
         "game": game,
         "preset": preset,
@@ -917,6 +641,34 @@ def new_session(
         )
     )
     return session
+
+
+def _checked_rounds(rounds: Any) -> list[int]:
+    """The start page's rounds: 1 to 7 of them, each 1..7; WebError 400 otherwise."""
+    if (
+        not isinstance(rounds, list)
+        or not 1 <= len(rounds) <= 7
+        or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 7 for r in rounds)
+    ):
+        raise WebError(400, f"rounds {str(rounds)[:40]} must list 1 to 7 rounds, each 1..7")
+    return rounds
+
+
+def _seat(
+    offer: Opponents, kind: str, game: Any, opponents: Any, seat: int, name: str, seed: int
+) -> tuple[list[str], dict[int, Any]]:
+    """The names at the table and the bots, in seat order around the person's ``seat``."""
+    names: list[str] = []
+    bots: dict[int, Any] = {}
+    queue = list(opponents)
+    for s in range(game.num_players):
+        if s == seat:
+            names.append(name.strip())
+            continue
+        bot = queue.pop(0)
+        bots[s] = offer.build(bot, seed * 1000 + s, game, s, kind=kind)
+        names.append(offer.seat_name(bot, s, kind))
+    return names, bots
 
 
 def parse_seed(seed: Any, draw: bool = True) -> int:
@@ -942,75 +694,34 @@ def _check_common(seed: Any, seat: Any, players: int, name: Any) -> int:
     return seed
 
 
-def _new_fifteen(
-    offer: Opponents, opponents: Any, seed: Any, seat: Any, hands: Any, name: Any
+def _new_side(
+    offer: Opponents,
+    kind: str,
+    opponents: Any,
+    seed: Any,
+    seat: Any,
+    name: Any,
+    hands: Any = None,
 ) -> Session:
+    """A side game from the start page's fields, each checked; WebError 400 naming a bad one."""
     if not isinstance(opponents, list | tuple) or not opponents:
         raise WebError(400, "opponents must be a non-empty list of names")
     players = len(opponents) + 1
-    limits = GAMES["fifteen"]["presets"]["fifteen"]
+    limits = GAMES[kind]["presets"][kind]
     if not limits["min_players"] <= players <= limits["max_players"]:
         raise WebError(
             400,
-            f"{players} players: the fifteen-card game allows "
+            f"{players} players: the {SIDE_TABLES[kind].TITLE} allows "
             f"{limits['min_players']}..{limits['max_players']}",
         )
     seed = _check_common(seed, seat, players, name)
-    if hands is not None and (
-        isinstance(hands, bool) or not isinstance(hands, int) or not 1 <= hands <= 20
-    ):
-        raise WebError(400, f"hands {hands!r} must be an integer in 1..20 (or empty: to 50 chips)")
-    g = fifteen.new_game(players, seed, hands)
-    names: list[str] = []
-    bots: dict[int, Any] = {}
-    queue = list(opponents)
-    for s in range(players):
-        if s == seat:
-            names.append(name.strip())
-            continue
-        bot = queue.pop(0)
-        bots[s] = offer.build(bot, seed * 1000 + s, g, s, kind="fifteen")
-        names.append(offer.seat_name(bot, s, "fifteen"))
-    config = {
-        "game": "fifteen",
-        "preset": "fifteen",
-        "opponents": list(opponents),
-        "seat": seat,
-        "hands_to_play": hands,
-    }
-    session = Session(g, seat, names, bots, config, seed, kind="fifteen")
-    session.log.append(
-        second_person(f"Hand 1 dealt; {names[g.dealer]} deals, {names[g.current]} plays first")
-    )
-    return session
-
-
-def _new_knock(offer: Opponents, opponents: Any, seed: Any, seat: Any, name: Any) -> Session:
-    if not isinstance(opponents, list | tuple) or not opponents:
-        raise WebError(400, "opponents must be a non-empty list of names")
-    players = len(opponents) + 1
-    limits = GAMES["knock"]["presets"]["knock"]
-    if not limits["min_players"] <= players <= limits["max_players"]:
-        raise WebError(
-            400,
-            f"{players} players: the knock game allows "
-            f"{limits['min_players']}..{limits['max_players']}",
-        )
-    seed = _check_common(seed, seat, players, name)
-    g = knock.new_game(players, seed)
-    names: list[str] = []
-    bots: dict[int, Any] = {}
-    queue = list(opponents)
-    for s in range(players):
-        if s == seat:
-            names.append(name.strip())
-            continue
-        bot = queue.pop(0)
-        bots[s] = offer.build(bot, seed * 1000 + s, g, s, kind="knock")
-        names.append(offer.seat_name(bot, s, "knock"))
-    config = {"game": "knock", "preset": "knock", "opponents": list(opponents), "seat": seat}
-    session = Session(g, seat, names, bots, config, seed, kind="knock")
-    session.log.append(second_person(knock.dealt_line(g, names)))
+    config: dict[str, Any] = {"game": kind, "preset": kind, "opponents": list(opponents)}
+    config["seat"] = seat
+    options = SIDE_TABLES[kind].game_options(hands, config)
+    g = game_spec(kind).new_game(players, seed, options)
+    names, bots = _seat(offer, kind, g, opponents, seat, name, seed)
+    session = Session(g, seat, names, bots, config, seed, kind=kind)
+    session.log.append(second_person(SIDE_TABLES[kind].first_line(g, names)))
     return session
 
 
@@ -1196,6 +907,84 @@ def _replay_rules(record: dict[str, Any]) -> RuleConfig:
     return rules
 
 
+def _record_fields(record: Any) -> tuple[str, int, int, list[str], list[str], int]:
+    """A record's game, table size, seed, names, move texts and seat, each checked; WebError
+    naming the first bad one."""
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise WebError(400, f'not a replay file: expected "format": "{RECORD_FORMAT}"')
+    if record.get("version") != RECORD_VERSION:
+        shown = str(record.get("version"))[:20]
+        raise WebError(400, f"replay version {shown} is not {RECORD_VERSION}")
+    kind = record.get("game", "continental")
+    if not isinstance(kind, str) or kind not in GAMES:
+        raise WebError(400, f"replay of an unknown game {str(kind)[:30]!r}")
+    players = record.get("num_players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise WebError(400, "malformed replay file: num_players and seed must be integers")
+    limits = next(iter(GAMES[kind]["presets"].values()))
+    if kind == "continental":
+        limits = GAMES[kind]["presets"].get(record.get("preset"), limits)
+    if not limits["min_players"] <= players <= limits["max_players"]:
+        raise WebError(400, f"malformed replay file: {players} players")
+    try:
+        seed = parse_seed(record.get("seed"), draw=False)
+    except WebError:
+        raise WebError(
+            400, "malformed replay file: num_players and seed must be integers"
+        ) from None
+    names, actions, seat = record.get("names"), record.get("actions"), record.get("seat", 0)
+    _check_record_lists(names, actions, players)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise WebError(400, f"malformed replay file: seat {str(seat)[:20]}")
+    return kind, players, seed, names, actions, seat
+
+
+def _check_record_lists(names: Any, actions: Any, players: int) -> None:
+    """A record's names (one string per seat) and move texts (bounded); WebError otherwise."""
+    if (
+        not isinstance(names, list)
+        or len(names) != players
+        or not all(isinstance(n, str) for n in names)
+    ):
+        raise WebError(400, "malformed replay file: names must list one string per seat")
+    if not isinstance(actions, list) or not all(
+        isinstance(a, str) and len(a) <= 64 for a in actions
+    ):
+        raise WebError(400, "malformed replay file: actions must be a list of action texts")
+    if len(actions) > MAX_REPLAY_ACTIONS:
+        raise WebError(
+            413, f"replay of {len(actions)} moves: at most {MAX_REPLAY_ACTIONS} are replayed"
+        )
+
+
+def _replay_moves(game: Any, actions: list[str], time_limit: float) -> tuple[list[int], list[int]]:
+    """Play every move of a record on ``game`` (each legal where it is played, within
+    ``time_limit`` seconds of engine work, the game over at the end): the action ids and the
+    final scores; WebError naming the first problem."""
+    deadline = time.monotonic() + time_limit
+    ids: list[int] = []
+    for i, text in enumerate(actions):
+        if game.is_over:
+            raise WebError(400, f"replay move {i} {text[:64]!r} refused: the game is over")
+        try:
+            action = game.action_from_str(text)
+            game.apply(action)
+        except ValueError as exc:
+            raise WebError(400, f"replay move {i} {text!r} refused: {exc}") from None
+        ids.append(action)
+        if not i % 64 and time.monotonic() > deadline:
+            raise WebError(
+                413, f"replay refused: checking it took over {time_limit:g} s (move {i})"
+            )
+    if not game.is_over:
+        raise WebError(
+            400,
+            f"replay refused: the record stops after {len(actions)} moves, before the game "
+            "is over (a record is offered only for a finished game)",
+        )
+    return ids, list(game.scores)
+
+
 class Replay:
     """A recorded game replayed through the engine, shown step by step from one seat.
 
@@ -1212,56 +1001,13 @@ class Replay:
         checked: tuple[list[int], list[int]] | None = None,
     ) -> None:
         """``checked``: the action ids and final scores of this record, already checked
-        (``continental_web.worker.check_record``); the moves are then not replayed here."""
-        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-            raise WebError(400, f'not a replay file: expected "format": "{RECORD_FORMAT}"')
-        if record.get("version") != RECORD_VERSION:
-            shown = str(record.get("version"))[:20]
-            raise WebError(400, f"replay version {shown} is not {RECORD_VERSION}")
-        kind = record.get("game", "continental")
-        if not isinstance(kind, str) or kind not in GAMES:
-            raise WebError(400, f"replay of an unknown game {str(kind)[:30]!r}")
-        players = record.get("num_players")
-        names = record.get("names")
-        actions = record.get("actions")
-        seat = record.get("seat", 0)
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise WebError(400, "malformed replay file: num_players and seed must be integers")
-        limits = next(iter(GAMES[kind]["presets"].values()))
-        if kind == "continental":
-            limits = GAMES[kind]["presets"].get(record.get("preset"), limits)
-        if not limits["min_players"] <= players <= limits["max_players"]:
-            raise WebError(400, f"malformed replay file: {players} players")
-        try:
-            seed = parse_seed(record.get("seed"), draw=False)
-        except WebError:
-            raise WebError(
-                400, "malformed replay file: num_players and seed must be integers"
-            ) from None
-        if (
-            not isinstance(names, list)
-            or len(names) != players
-            or not all(isinstance(n, str) for n in names)
-        ):
-            raise WebError(400, "malformed replay file: names must list one string per seat")
-        if not isinstance(actions, list) or not all(
-            isinstance(a, str) and len(a) <= 64 for a in actions
-        ):
-            raise WebError(400, "malformed replay file: actions must be a list of action texts")
-        if len(actions) > MAX_REPLAY_ACTIONS:
-            raise WebError(
-                413, f"replay of {len(actions)} moves: at most {MAX_REPLAY_ACTIONS} are replayed"
-            )
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise WebError(400, f"malformed replay file: seat {str(seat)[:20]}")
+        (``check_record`` in a worker process); the moves are then not replayed here."""
+        kind, players, seed, names, actions, seat = _record_fields(record)
         rules = None
         try:
-            if kind == "fifteen":
+            if kind in SIDE_TABLES:
                 opts = _replay_options(kind, record.get("options"))
-                self.start = FifteenGame.new(players, seed=seed, **opts)
-            elif kind == "knock":
-                opts = _replay_options(kind, record.get("options"))
-                self.start = KnockGame.new(players, seed=seed, **opts)
+                self.start = game_spec(kind).new_game(players, seed, opts)
             else:
                 rules = _replay_rules(record)
                 self.start = Game.new(rules, players, seed=seed)
@@ -1278,33 +1024,9 @@ class Replay:
         self._cursor_log: list[str] = ["Dealt"]
         self._cursor_ends: list[dict[str, Any]] = []
         self._cursor_step = 0
-        if checked is not None:
-            self.ids, self.final_scores = list(checked[0]), list(checked[1])
-            return
-        # Check the whole record once: every action legal where it is played, in bounded time.
-        deadline = time.monotonic() + time_limit
-        self.ids: list[int] = []
-        game = self.start.clone()
-        for i, text in enumerate(actions):
-            if game.is_over:
-                raise WebError(400, f"replay move {i} {text[:64]!r} refused: the game is over")
-            try:
-                action = game.action_from_str(text)
-                game.apply(action)
-            except ValueError as exc:
-                raise WebError(400, f"replay move {i} {text!r} refused: {exc}") from None
-            self.ids.append(action)
-            if not i % 64 and time.monotonic() > deadline:
-                raise WebError(
-                    413, f"replay refused: checking it took over {time_limit:g} s (move {i})"
-                )
-        if not game.is_over:
-            raise WebError(
-                400,
-                f"replay refused: the record stops after {len(actions)} moves, before the game "
-                "is over (a record is offered only for a finished game)",
-            )
-        self.final_scores = list(game.scores)
+        if checked is None:
+            checked = _replay_moves(self.start.clone(), actions, time_limit)
+        self.ids, self.final_scores = list(checked[0]), list(checked[1])
 
     @property
     def steps(self) -> int:
@@ -1384,3 +1106,9 @@ def record_files(results_dir: Path | None) -> list[str]:
         if RECORD_FORMAT in head:
             names.append(path.name)
     return names
+
+
+def check_record(record: Any, time_limit: float) -> tuple[list[int], list[int]]:
+    """In a worker process: a record's action ids and final scores, or the WebError refusing it."""
+    replay = Replay(record, time_limit=time_limit)
+    return replay.ids, replay.final_scores

@@ -4,7 +4,8 @@ Checking an uploaded record replays every move, and trying a PPO model may impor
 of Python work. In a thread of the server it would hold the interpreter lock and slow every other
 request; here it runs in worker processes (two, started on first use), so the event loop keeps
 answering, and a job over its time limit is stopped by ending the process (a new one starts for
-the next job).
+the next job). The jobs are plain functions of ``continental_web.session`` (``check_record``,
+``probe_model``); this module only runs them.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ import atexit
 import concurrent.futures
 import multiprocessing
 import threading
-from pathlib import Path
 from typing import Any
 
-from continental_web.session import WebError
+from continental_web.errors import WebError
 
 _lock = threading.Lock()
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
@@ -84,22 +84,3 @@ def run_once(fn: Any, *args: Any, timeout: float) -> Any:
         raise WebError(503, "the worker process failed") from None
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-
-
-def check_record(record: Any, time_limit: float) -> tuple[list[int], list[int]]:
-    """In the worker: a record's action ids and final scores, or the WebError refusing it."""
-    from continental_web.session import Replay
-
-    replay = Replay(record, time_limit=time_limit)
-    return replay.ids, replay.final_scores
-
-
-def probe_model(name: str, path: str) -> str:
-    """In the worker: ``"ok"`` if the model loads under this installation, else why not."""
-    from continental_web import session
-
-    try:
-        session.load_model(Path(path), 0)
-    except Exception as exc:  # any failure: the model is not offered
-        return session.model_error(name, Path(path), exc)
-    return "ok"

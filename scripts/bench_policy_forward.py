@@ -1,5 +1,5 @@
 """CPU time of one rollout step of the policy: sb3-contrib's ``MaskableActorCriticPolicy``
-against ``agents.kl_ppo.LeanPolicy`` (the same network and distribution), at 2 and 8
+against ``agents.train.kl_ppo.LeanPolicy`` (the same network and distribution), at 2 and 8
 environments per forward pass, the flagship network (v1 observation, 256-256 ReLU, 1,631 actions).
 
     OMP_NUM_THREADS=1 python scripts/bench_policy_forward.py
@@ -15,7 +15,7 @@ import torch
 from gymnasium import spaces
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.kl_ppo import LeanPolicy
+from agents.train.kl_ppo import LeanPolicy
 
 
 def make(cls: type) -> MaskableActorCriticPolicy:

@@ -73,8 +73,8 @@ def gcc_build(tmp: Path) -> dict:
 
 def record_plan_calls(games: int) -> list[tuple]:
     sys.path.insert(0, str(ROOT))
-    from agents import strong
-    from agents.base import PlayerView
+    from agents.bots import strong
+    from agents.bots.base import PlayerView
     from continental_env import kernels
     from continental_env.game import Game
 

@@ -1,6 +1,6 @@
 """The flagship agent's learning curve: behaviour cloning, then PPO near the clone.
 
-Reads the cloning report (``python -m agents.imitation clone --json``), the PPO run's TensorBoard
+Reads the cloning report (``python -m agents.train.imitation clone --json``), the PPO run's TensorBoard
 logs (``train.py`` writes them under ``runs/NAME/tb_*``) and any number of duplicate-deal
 evaluation reports tagged with the learner step they measured, and draws three panels:
 

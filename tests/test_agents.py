@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from agents import AGENT_NAMES, make_agent
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 from continental_env.cards import JOKER, NUM_NATURALS, card_to_str, parse_cards
 from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
 from continental_env.rules import PRESETS
@@ -101,9 +101,9 @@ def test_registry_builds_every_bot_and_refuses_unknown_names() -> None:
 
 def test_registry_ppo_hook_calls_load_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    fake = types.ModuleType("agents.ppo_agent")
+    fake = types.ModuleType("agents.bots.ppo_agent")
     fake.load_agent = lambda path, seed: calls.append((path, seed)) or "loaded"  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "agents.ppo_agent", fake)
+    monkeypatch.setitem(sys.modules, "agents.bots.ppo_agent", fake)
     assert make_agent("ppo:models/x.zip", 5) == "loaded"
     assert calls == [("models/x.zip", 5)]
 
@@ -308,7 +308,7 @@ def test_view_observation_equals_the_observation_of_a_game_with_hidden_cards_rem
     # nothing hidden. Compare with a copy whose opponents' hands and stock are emptied.
     import numpy as np
 
-    from agents.base import _redacted
+    from agents.bots.base import _redacted
     from continental_env.env import encode_observation, observation_layout
 
     game = Game.new("continental", 4, seed=5)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agents import evaluate as ev
-from agents.stats import (
+from agents.evaluate import harness as ev
+from agents.evaluate.stats import (
     diff_vs_table,
     mean_ci95,
     paired_diff_ci95,
@@ -224,7 +224,7 @@ def test_problems_are_one_line_errors_before_any_game(
 
 def test_the_shipped_model_fits_its_own_table_size() -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.ppo_agent import check_table, load_agent
+    from agents.bots.ppo_agent import check_table, load_agent
 
     agent = load_agent(MODEL_4P)
     # The shipped model records what it was trained for: continental_v1, 4 players.
@@ -304,7 +304,7 @@ def test_win_rate_interval_is_over_deals_not_games() -> None:
     report = _small(1)
     greedy = report["agents"]["greedy"]
     # The t interval over the 4 per-deal win shares, not Wilson over 12 seat-games.
-    from agents.stats import rate_ci95
+    from agents.evaluate.stats import rate_ci95
 
     shares = []
     for d in range(4):
@@ -388,7 +388,7 @@ def test_oracle_search_rolls_out_the_real_hands() -> None:
     import random
 
     from agents import make_agent
-    from agents.base import PlayerView
+    from agents.bots.base import PlayerView
     from continental_env.game import Game
 
     game = Game.new("continental", 3, seed=4)
@@ -406,7 +406,7 @@ def test_oracle_search_rolls_out_the_real_hands() -> None:
 
 
 def test_sprt_stops_early_when_the_gap_is_large() -> None:
-    from agents.stats import SPRT
+    from agents.evaluate.stats import SPRT
 
     report = ev.evaluate(
         ["strong", "random"], players=2, games=60, seed=3, rounds=[1], sprt=SPRT(0, 5, burn_in=5)
@@ -418,7 +418,7 @@ def test_sprt_stops_early_when_the_gap_is_large() -> None:
 
 
 def test_sprt_accepts_the_null_between_equal_bots_and_checks_its_settings() -> None:
-    from agents.stats import SPRT
+    from agents.evaluate.stats import SPRT
 
     test = SPRT(0, 5, burn_in=5).start()
     decision = None
@@ -449,7 +449,7 @@ def test_mixed_table_row(tmp_path: Path) -> None:
 
 
 def test_sizing_helpers() -> None:
-    from agents.stats import deals_for_half_width, deals_for_power
+    from agents.evaluate.stats import deals_for_half_width, deals_for_power
 
     # (1.96 * 35 / 3)^2 = 522.9 -> 523; (2.80 * 35 / 5)^2 = 384.6 -> 385
     assert deals_for_half_width(35, 3) == 523

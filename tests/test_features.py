@@ -21,7 +21,7 @@ from helpers import act, make_game
 from test_hidden_info import hidden_cards, swap_hidden
 
 from agents import make_agent
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES, parse_cards, to_counts
 from continental_env.features import (
     HISTORY,

@@ -65,7 +65,7 @@ def test_continental_play_game_fifteen_hands_over_to_the_fifteen_card_game(
     import io
 
     from agents import cli
-    from agents import play as contract_play
+    from agents.play import terminal as contract_play
 
     monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))
     code = cli.main(["play", "--game", "fifteen", "--opponents", "greedy", "--seed", "1"])

@@ -15,8 +15,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-import agents.gym_envs  # noqa: F401  (registers the ids)
-from agents.side_single_agent import make_env as make_side_env
+import agents.train.gym_envs  # noqa: F401  (registers the ids)
+from agents.train.side_single_agent import make_env as make_side_env
 from continental_env import fifteen, knock
 from continental_env.side_single_agent import SingleAgentSideGame
 

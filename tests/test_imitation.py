@@ -1,4 +1,4 @@
-"""The imitation recipe (``agents.imitation``, ``agents.kl_ppo``) and its ``train.py`` flags: the
+"""The imitation recipe (``agents.train.imitation``, ``agents.train.kl_ppo``) and its ``train.py`` flags: the
 collecting and cloning on a tiny table, what a model records and where it is
 refused, the KL penalty and its schedule, and a tiny PPO run near a clone."""
 
@@ -15,8 +15,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
 
-from agents import imitation  # noqa: E402
-from agents.ppo_agent import check_env, check_table, load_agent  # noqa: E402
+from agents.bots import feature_agent  # noqa: E402
+from agents.bots.ppo_agent import check_env, check_table, load_agent  # noqa: E402
+from agents.train import imitation  # noqa: E402
 
 TINY_ARCH = (32,)
 
@@ -43,7 +44,7 @@ def test_a_preview_model_loads_as_continental_v1(clone_zip: Path, tmp_path: Path
     # vector, so it plays as a v1 model and loads into the v1 single-learner environment.
     from sb3_contrib import MaskablePPO
 
-    from agents.single_agent import make_env
+    from agents.train.single_agent import make_env
 
     old = tmp_path / "preview.zip"
     with zipfile.ZipFile(clone_zip) as src, zipfile.ZipFile(old, "w") as dst:
@@ -54,7 +55,7 @@ def test_a_preview_model_loads_as_continental_v1(clone_zip: Path, tmp_path: Path
                 meta["env"] = "continental_v0+features"
                 data = json.dumps(meta).encode()
             dst.writestr(item, data)
-    agent = imitation.load_feature_agent(str(old), num_players=3)
+    agent = feature_agent.load_feature_agent(str(old), num_players=3)
     assert agent.env == "continental_v1" and agent.version == 1
     env = make_env(opponents=["greedy"], num_players=3, rounds=[1], version=1, seed=1)
     model = MaskablePPO.load(old, env=env, device="cpu")  # same Box: shape, dtype, bounds
@@ -73,14 +74,14 @@ def test_collect_logs_only_the_teachers_choices(tmp_path: Path) -> None:
 def test_clone_records_its_observation_and_is_refused_elsewhere(clone_zip: Path) -> None:
     with zipfile.ZipFile(clone_zip) as archive:
         meta = json.loads(archive.read("continental.json"))
-    assert meta["env"] == imitation.FEATURE_ENV
+    assert meta["env"] == feature_agent.FEATURE_ENV
     assert meta["num_players"] == 3
-    assert meta["obs_size"] == imitation.observation_size(3)
-    agent = imitation.load_feature_agent(str(clone_zip), num_players=3)
+    assert meta["obs_size"] == feature_agent.observation_size(3)
+    agent = feature_agent.load_feature_agent(str(clone_zip), num_players=3)
     with pytest.raises(ValueError, match="trained for 3 players"):
-        imitation.load_feature_agent(str(clone_zip), num_players=4)
+        feature_agent.load_feature_agent(str(clone_zip), num_players=4)
     as_ppo = load_agent(str(clone_zip))  # ppo:PATH plays it on its own observation
-    assert as_ppo.env == imitation.FEATURE_ENV
+    assert as_ppo.env == feature_agent.FEATURE_ENV
     check_table(as_ppo, 3)
     with pytest.raises(ValueError, match="trained for 3 players"):
         check_table(as_ppo, 4)
@@ -93,7 +94,7 @@ def test_clone_records_its_observation_and_is_refused_elsewhere(clone_zip: Path)
         assert f"not {env} at {players} players" in text
     check_env(meta, "clone", 3, "continental_v1")
     # It plays legal moves on the plain engine (which keeps the public log itself).
-    from agents.base import PlayerView
+    from agents.bots.base import PlayerView
     from continental_env.game import Game
 
     game = Game.new("continental", 3, seed=4)
@@ -107,7 +108,7 @@ def test_clone_records_its_observation_and_is_refused_elsewhere(clone_zip: Path)
 def test_kl_is_zero_at_the_reference_and_pulls_back_toward_it(clone_zip: Path) -> None:
     from sb3_contrib import MaskablePPO
 
-    from agents.kl_ppo import KLAnneal, KLPolicy
+    from agents.train.kl_ppo import KLAnneal, KLPolicy
 
     clone = MaskablePPO.load(clone_zip, device="cpu")
     env = imitation.build_model(3, "continental", True, TINY_ARCH, 1).get_env()
@@ -147,7 +148,7 @@ def test_kl_is_zero_at_the_reference_and_pulls_back_toward_it(clone_zip: Path) -
 
 
 def test_train_flags_for_the_recipe_are_checked(tmp_path: Path, clone_zip: Path) -> None:
-    from agents import train
+    from agents.train import sb3 as train
 
     def error(*args: str) -> None:
         with pytest.raises(SystemExit):
@@ -167,7 +168,7 @@ def test_train_flags_for_the_recipe_are_checked(tmp_path: Path, clone_zip: Path)
 
 
 def test_tiny_ppo_run_near_the_clone(tmp_path: Path, clone_zip: Path) -> None:
-    from agents import train
+    from agents.train import sb3 as train
 
     runs = tmp_path / "runs"
     argv = ["--runs-dir", str(runs), "--run-name", "kl", "--players", "3", "--rounds", "1",
@@ -180,7 +181,7 @@ def test_tiny_ppo_run_near_the_clone(tmp_path: Path, clone_zip: Path) -> None:
     ckpt = runs / "kl" / "checkpoints"
     with zipfile.ZipFile(ckpt / "last.zip") as archive:
         meta = json.loads(archive.read("continental.json"))
-    assert meta["env"] == imitation.FEATURE_ENV
+    assert meta["env"] == feature_agent.FEATURE_ENV
     assert json.loads((ckpt / "last.json").read_text())["num_timesteps"] >= 128
     assert list((runs / "kl" / "snapshots").glob("*.npz"))  # snapshots of the learner, as "self"
     # Resumable: the reference comes back from the saved --init-policy, the counter goes on.

@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import examples
 
-from agents import strong
-from agents.base import PlayerView
+from agents.bots import strong
+from agents.bots.base import PlayerView
 from continental_env import features, kernels, melds
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import Game

@@ -11,9 +11,9 @@ import hashlib
 
 import pytest
 
-from agents.base import PlayerView
-from agents.search import SearchAgent
-from agents.strong import make_plan
+from agents.bots.base import PlayerView
+from agents.bots.search import SearchAgent
+from agents.bots.strong import make_plan
 from continental_env import kernels
 from continental_env.game import Game
 from continental_env.rules import PRESETS

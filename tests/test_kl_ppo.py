@@ -1,4 +1,4 @@
-"""The lean rollout step and the once-per-rollout KL reference (``agents.kl_ppo``) compute
+"""The lean rollout step and the once-per-rollout KL reference (``agents.train.kl_ppo``) compute
 what sb3-contrib's policy and the per-minibatch reference compute."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from gymnasium import spaces  # noqa: E402
 from sb3_contrib.common.maskable.buffers import MaskableRolloutBuffer  # noqa: E402
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy  # noqa: E402
 
-from agents.kl_ppo import KLPolicy, LeanPolicy  # noqa: E402
+from agents.train.kl_ppo import KLPolicy, LeanPolicy  # noqa: E402
 
 OBS, ACTIONS = 12, 9
 

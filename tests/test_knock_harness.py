@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import agents.evaluate as ev
+import agents.evaluate.harness as ev
 from agents import cli
 from agents.games import game_spec
 

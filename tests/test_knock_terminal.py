@@ -71,7 +71,7 @@ def test_continental_play_game_knock_hands_over_to_the_knock_game(
     import io
 
     from agents import cli
-    from agents import play as contract_play
+    from agents.play import terminal as contract_play
 
     monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))
     code = cli.main(["play", "--game", "knock", "--opponents", "greedy", "--seed", "1"])

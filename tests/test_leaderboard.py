@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agents.leaderboard import leaderboard, main, markdown, tables
+from agents.evaluate.leaderboard import leaderboard, main, markdown, tables
 
 
 def test_tables_are_every_subset_or_the_cyclic_lineup() -> None:

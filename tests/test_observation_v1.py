@@ -1,6 +1,6 @@
 """The ``continental_v1`` observation: the v0 vector followed by the derived features.
 
-It must equal ``agents.imitation.feature_observation`` (the preview the first datasets and clones
+It must equal ``agents.bots.feature_agent.feature_observation`` (the preview the first datasets and clones
 were built with) entry for entry, through the environment's incremental encoder, the reference
 ``encode_observation`` and the single-learner environment; its layout is named; both versions are
 registered; and it holds no hidden information (a deliberately leaking variant is caught).
@@ -15,8 +15,8 @@ import pytest
 from test_hidden_info import random_states, swap_hidden
 
 import continental_env
-from agents.base import PlayerView
-from agents.imitation import feature_observation
+from agents.bots.base import PlayerView
+from agents.bots.feature_agent import feature_observation
 from continental_env.env import (
     ObservationEncoder,
     encode_observation,
@@ -113,7 +113,7 @@ def test_a_bad_version_is_refused_with_its_value() -> None:
 
 
 def test_the_single_learner_env_serves_v1_through_the_encoder() -> None:
-    from agents.single_agent import make_env
+    from agents.train.single_agent import make_env
 
     env = make_env(opponents=["greedy"], num_players=3, version=1, seed=2)
     assert env.observation_space.shape == (1573,) and env.observation_space.dtype == np.float32

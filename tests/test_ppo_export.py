@@ -1,6 +1,6 @@
 """Shipped PPO models play without torch, through their numpy export beside the ``.zip``.
 
-The export (``python -m agents.ppo_agent export-numpy``) holds the actor's weights and the
+The export (``python -m agents.bots.ppo_agent export-numpy``) holds the actor's weights and the
 zip's SHA-256; ``ppo:PATH.zip`` reads it when it matches the zip's bytes, and its decisions are
 the torch policy's on recorded observations.
 """
@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.base import PlayerView
-from agents.ppo_agent import (
+from agents.bots.base import PlayerView
+from agents.bots.ppo_agent import (
     _LOADED,
     NumpyPolicy,
     file_sha256,
@@ -37,7 +37,7 @@ def test_every_shipped_model_has_a_current_numpy_export_and_the_package_ships_it
     assert SHIPPED
     for model in SHIPPED:
         export = Path(numpy_export_path(model))
-        assert export.is_file(), f"{export} missing: python -m agents.ppo_agent export-numpy"
+        assert export.is_file(), f"{export} missing: python -m agents.bots.ppo_agent export-numpy"
         assert NumpyPolicy.load_npz(str(export)).meta["source_sha256"] == file_sha256(model)
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "models/*.npz" in data["tool"]["setuptools"]["package-data"]["agents"]
@@ -106,7 +106,7 @@ def test_evaluating_a_shipped_model_never_imports_torch() -> None:
     model = SHIPPED[0].relative_to(ROOT)
     code = (
         "import sys\n"
-        "from agents.evaluate import main\n"
+        "from agents.evaluate.harness import main\n"
         f"main(['--agents', 'ppo:{model},strong', '--games', '1', '--rounds', '1',"
         " '--seed', '3', '--jobs', '1'])\n"
         "assert 'torch' not in sys.modules, 'torch was imported'\n"
@@ -122,7 +122,7 @@ def test_evaluating_a_shipped_model_never_imports_torch() -> None:
 
 def test_export_numpy_command_writes_beside_the_zip(tmp_path) -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.ppo_agent import main
+    from agents.bots.ppo_agent import main
 
     model = tmp_path / "x.zip"
     shutil.copy(SHIPPED[0], model)
@@ -138,7 +138,7 @@ def test_a_numpy_policy_runs_blas_on_one_thread() -> None:
     pytest.importorskip("threadpoolctl")
     code = (
         "from threadpoolctl import threadpool_info\n"
-        "from agents.ppo_agent import load_agent\n"
+        "from agents.bots.ppo_agent import load_agent\n"
         "def blas():\n"
         "    return sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'})\n"
         "print(blas())\n"

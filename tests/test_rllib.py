@@ -17,8 +17,9 @@ import pytest
 pytest.importorskip("ray.rllib", reason="Ray RLlib is the [rllib] extra (constraints-rllib.txt)")
 
 from agents import make_agent
-from agents.evaluate import evaluate
-from agents.rllib import (
+from agents.bots.rllib_agent import RUN_POLICY
+from agents.evaluate.harness import evaluate
+from agents.rllib.train import (
     SELF,
     ContinentalMultiAgentEnv,
     actor_weights,
@@ -27,7 +28,6 @@ from agents.rllib import (
     make_aec_env,
     module_logits,
 )
-from agents.rllib_agent import RUN_POLICY
 
 pytestmark = pytest.mark.rllib
 

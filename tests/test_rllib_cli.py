@@ -49,7 +49,7 @@ def test_without_ray_the_command_names_the_install(
 
 
 def test_the_command_is_registered() -> None:
-    assert cli.COMMANDS["train-rllib"].module == "agents.rllib"
+    assert cli.COMMANDS["train-rllib"].module == "agents.rllib.train"
 
 
 def test_the_shipped_rllib_policy_plays_without_ray_and_only_at_its_table(tmp_path) -> None:
@@ -57,7 +57,7 @@ def test_the_shipped_rllib_policy_plays_without_ray_and_only_at_its_table(tmp_pa
     from pathlib import Path
 
     from agents import make_agent
-    from agents.evaluate import evaluate
+    from agents.evaluate.harness import evaluate
 
     path = Path(__file__).resolve().parent.parent / "results" / "rllib_selfplay_4p.npz"
     agent = make_agent(f"rllib:{path}", seed=0)

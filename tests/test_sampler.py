@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 from agents import make_agent
-from agents.base import PlayerView
-from agents.sampler import PublicInfo, sample_world
+from agents.bots.base import PlayerView
+from agents.bots.sampler import PublicInfo, sample_world
 from continental_env.cards import NUM_TYPES
 from continental_env.game import Game
 from continental_env.rules import PRESETS

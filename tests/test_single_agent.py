@@ -7,8 +7,8 @@ import random
 import numpy as np
 import pytest
 
-from agents.base import PlayerView
-from agents.single_agent import SeatAgent, make_env
+from agents.bots.base import PlayerView
+from agents.train.single_agent import SeatAgent, make_env
 from continental_env.env import encode_observation
 from continental_env.game import Game
 from continental_env.single_agent import SingleAgentContinental
@@ -175,7 +175,7 @@ def test_same_seed_same_trajectory_and_different_seed_differs() -> None:
 
 
 def test_self_snapshots_play_as_opponents(tmp_path) -> None:
-    from agents.ppo_agent import NumpyPolicy
+    from agents.bots.ppo_agent import NumpyPolicy
 
     env = make_env(rounds=[1], opponents=["self"], seed=4)
     obs_size, n = env.observation_space.shape[0], env.action_space.n

@@ -1,10 +1,10 @@
-"""agents.stats: t quantiles from scipy, Wilson intervals for rates."""
+"""agents.evaluate.stats: t quantiles from scipy, Wilson intervals for rates."""
 
 from __future__ import annotations
 
 import pytest
 
-from agents.stats import mean_ci95, t_quantile_975, wilson_ci95
+from agents.evaluate.stats import mean_ci95, t_quantile_975, wilson_ci95
 
 
 def test_t_quantiles_match_the_tables() -> None:

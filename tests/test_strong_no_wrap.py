@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from helpers import make_state
 
-from agents.base import view_for
-from agents.strong import StrongAgent, make_plan, unseen_counts
+from agents.bots.base import view_for
+from agents.bots.strong import StrongAgent, make_plan, unseen_counts
 from continental_env.cards import card_from_str, parse_cards
 from continental_env.game import Game
 from continental_env.rules import PRESETS

@@ -9,9 +9,9 @@ import pickle
 import pytest
 
 from agents import make_agent
-from agents.base import PlayerView
-from agents.strong import StrongAgent
-from agents.strong_v2 import Params, StrongV2Agent
+from agents.bots.base import PlayerView
+from agents.bots.strong import StrongAgent
+from agents.bots.strong_v2 import Params, StrongV2Agent
 from continental_env.game import DISCARD_BASE, Game
 
 # v1's constants exactly, the feed sign included: v2 must then play v1's recorded game.
@@ -114,7 +114,7 @@ def test_v2_decisions_ignore_hidden_cards_but_read_the_public_log() -> None:
 
 
 def test_tuner_resumes_to_the_uninterrupted_result(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from agents import tune_strong as ts
+    from agents.train import tune_strong as ts
 
     kw = dict(deals=1, popsize=2, seed=5, rounds=[1])
     whole = ts.tune(generations=2, state_path=str(tmp_path / "a.state"), json_path=None, **kw)
@@ -140,7 +140,7 @@ def test_tuner_resumes_to_the_uninterrupted_result(tmp_path) -> None:  # type: i
 
 
 def test_variants_override_constants_by_name() -> None:
-    from agents.strong_v2 import make_variant
+    from agents.bots.strong_v2 import make_variant
 
     bot = make_agent("strong-v2:danger_cards=2:feed_other=0.5", 1)
     assert bot.params == Params(danger_cards=2.0, feed_other=0.5)
@@ -155,7 +155,7 @@ def test_variants_override_constants_by_name() -> None:
 
 
 def test_the_documented_hand_set_variant_is_hand_set() -> None:
-    from agents.strong_v2 import HAND_SET
+    from agents.bots.strong_v2 import HAND_SET
 
     name = (
         "strong-v2:feed_next=2:feed_other=1:feed_down=3:safe_weight=0.5:danger_cards=3:"

@@ -76,14 +76,14 @@ def test_the_import_checker_finds_imports_at_every_depth() -> None:
     """Positive control: the check below would catch each of these."""
     source = (
         "import agents\n"
-        "from agents.base import PlayerView\n"
+        "from agents.bots.base import PlayerView\n"
         "def f():\n"
         "    from agents import make_agent\n"
-        "    import agents.ppo_agent as ppo\n"
+        "    import agents.bots.ppo_agent as ppo\n"
         "class C:\n"
         "    def g(self):\n"
         "        if True:\n"
-        "            importlib.import_module('agents.strong')\n"
+        "            importlib.import_module('agents.bots.strong')\n"
         "import agentsmith\n"  # a different package: not a hit
         "from continental_env import agents_table\n"  # not a hit
     )

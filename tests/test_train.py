@@ -68,7 +68,7 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
     assert (ckpt / "last.zip").exists() and (ckpt / "best.zip").exists()
     snapshots = list((run_dir / "snapshots").glob("*.npz"))
     assert snapshots
-    from agents.ppo_agent import load_agent
+    from agents.bots.ppo_agent import load_agent
 
     assert load_agent(str(snapshots[0])).meta["num_players"] == 3
     assert list(run_dir.glob("tb_*/events.out.tfevents.*"))
@@ -88,7 +88,7 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
     assert second["config"]["total_timesteps"] == 512  # flags given on resume win
 
     from agents import make_agent
-    from agents.base import PlayerView
+    from agents.bots.base import PlayerView
     from continental_env.game import Game
 
     agent = make_agent(f"ppo:{ckpt / 'last.zip'}", seed=0)
@@ -109,8 +109,8 @@ def test_numpy_policy_matches_the_torch_policy() -> None:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from agents.ppo_agent import NumpyPolicy
-    from agents.single_agent import make_env
+    from agents.bots.ppo_agent import NumpyPolicy
+    from agents.train.single_agent import make_env
 
     env = make_env(num_players=3, rounds=[1], opponents=["random"], seed=0)
     for activation in (torch.nn.ReLU, torch.nn.Tanh):
@@ -134,7 +134,7 @@ def test_numpy_policy_matches_the_torch_policy() -> None:
 
 
 def train_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
-    from agents import train
+    from agents.train import sb3 as train
 
     with pytest.raises(SystemExit) as exit_info:
         train.main(args)
@@ -206,7 +206,7 @@ def test_ctrl_c_writes_the_final_checkpoint_and_exits_0(tmp_path: Path) -> None:
 def test_a_start_that_fails_later_leaves_no_run_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agents import train
+    from agents.train import sb3 as train
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("no environments today")
@@ -221,7 +221,7 @@ def test_a_start_that_fails_later_leaves_no_run_directory(
 def test_a_run_from_before_v1_resumes_on_v0_and_flags_pick_the_observation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agents import train
+    from agents.train import sb3 as train
 
     saved = {"meta": {"config": {"players": 3, "opponents": "random"}}, "tag": "last",
              "skipped": []}  # fmt: skip

@@ -12,7 +12,7 @@ from test_train import run_train
 
 from agents import make_agent
 from agents.games import game_spec
-from agents.train import parse_args
+from agents.train.sb3 import parse_args
 
 
 @pytest.mark.parametrize(("game", "options"), [("fifteen", "hands=1"), ("knock", "max_hands=2")])

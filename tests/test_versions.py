@@ -13,7 +13,7 @@ import hashlib
 import pytest
 
 from agents import CURRENT, is_oracle, make_agent, versioned_name
-from agents.base import PlayerView
+from agents.bots.base import PlayerView
 from continental_env.game import Game
 from continental_env.rules import resolve_rules
 

@@ -381,10 +381,10 @@ def test_a_model_that_loads_is_offered_and_plays(tmp_path, monkeypatch):
     models = tmp_path / "models"
     models.mkdir()
     (models / "copycat.npz").write_bytes(b"")
-    from agents.greedy import GreedyAgent
+    from agents.bots.greedy import GreedyAgent
 
     monkeypatch.setattr(web_session, "load_model", lambda path, seed: GreedyAgent(seed))
-    monkeypatch.setattr("agents.ppo_agent.check_table", lambda agent, players: None)
+    monkeypatch.setattr("agents.bots.ppo_agent.check_table", lambda agent, players: None)
     app = create_app(results_dir=tmp_path, opponents=Opponents(models, probe_mode="thread"))
     assert app.state.opponents.probe.wait(10)
     client = TestClient(app, base_url=BASE)

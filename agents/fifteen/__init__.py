@@ -1,7 +1,7 @@
 """Bots for the fifteen-card game (RULES.md Part 2), on the one ``act(view) -> action id`` protocol.
 
 ``FifteenView`` is what a seat may see; ``make_agent(name, seed, game="fifteen")`` builds the bots
-(``random``: ``agents.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.fifteen.greedy``; ``strong``: ``agents.fifteen.strong``).
+(``random``: ``agents.bots.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.fifteen.greedy``; ``strong``: ``agents.fifteen.strong``).
 """
 
 from __future__ import annotations
@@ -9,34 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from agents.fifteen.view import FifteenView, view_for
+from agents.registry import make_agent as registry_make_agent
+from agents.registry import offered
 
 __all__ = ["AGENT_NAMES", "FifteenView", "make_agent", "view_for"]
 
 
-AGENT_NAMES = ("random", "greedy", "strong")
+AGENT_NAMES = offered("fifteen")
 
 
 def make_agent(name: str, seed: int | None = None) -> Any:
-    """A fifteen-card bot by name: ``random``, ``greedy``, ``strong`` or ``ppo:PATH`` (a trained model)."""
-    if name.startswith("ppo:"):
-        from agents.side_single_agent import load_policy
-
-        return load_policy("fifteen", name[4:], seed)
-    if name == "random":
-        from agents.random_agent import RandomAgent
-
-        return RandomAgent(seed)
-    if name == "greedy":
-        from agents.fifteen.greedy import FifteenGreedyAgent
-
-        return FifteenGreedyAgent(seed)
-    if name == "strong":
-        from agents.fifteen.strong import FifteenStrongAgent
-
-        return FifteenStrongAgent(seed)
-    raise ValueError(
-        f"unknown agent {name!r} for the fifteen-card game; choose one of {', '.join(AGENT_NAMES)}"
-    )
+    """A fifteen-card bot by registry name (``agents.registry``): ``random``, ``greedy``, ``strong``, ``ppo:PATH``."""
+    return registry_make_agent(name, seed, game="fifteen")
 
 
 def _new_game(players: int, seed: int | None, options: dict[str, Any]) -> Any:
@@ -54,8 +38,20 @@ def _check(players: int, options: dict[str, Any]) -> None:
         raise ValueError(f"bad options for the fifteen-card game: {exc}") from None
 
 
+def _render(game: Any, seat: int | None, names: Any) -> str:
+    from continental_env.fifteen.render import render_table
+
+    return render_table(game, seat=seat, names=names)
+
+
+def _players() -> dict[str, tuple[int, int]]:
+    from continental_env.fifteen.game import MAX_PLAYERS, MIN_PLAYERS
+
+    return {"fifteen": (MIN_PLAYERS, MAX_PLAYERS)}
+
+
 def _spec() -> Any:
-    from agents.games import GameSpec, digest
+    from agents.spec import GameSpec, digest
 
     return GameSpec(
         name="fifteen",
@@ -64,7 +60,6 @@ def _spec() -> Any:
         segment="hand",
         new_game=_new_game,
         view=FifteenView,
-        make_agent=make_agent,
         agent_names=AGENT_NAMES,
         final_scores=lambda game: list(game.scores),
         segments=lambda game: [(str(h["hand"]), list(h["chips"])) for h in game.hand_history],
@@ -73,6 +68,9 @@ def _spec() -> Any:
         check_options=_check,
         option_types={"target": int, "hands": int, "max_turns_per_hand": int, "max_hands": int},
         terminal="agents.fifteen.play",
+        label="Fifteen-card game (sequences, chips)",
+        render=_render,
+        player_ranges=_players,
     )
 
 

@@ -13,16 +13,13 @@ unchanged.
 
 from __future__ import annotations
 
-import re
 import sys
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from agents.cli import ArgumentParser, parse_names
-from agents.fifteen import FifteenView, make_agent
+from agents.cli import ArgumentParser
+from agents.play.table import TerminalTable, table_main
 from continental_env.cards import format_cards
-from continental_env.fifteen.game import DRAW, OUT, TAKE, Game
-from continental_env.fifteen.render import render_table
+from continental_env.fifteen.game import DRAW, OUT, TAKE
 
 HELP = """Commands:
   <number>          the move with that number in the menu
@@ -36,118 +33,17 @@ HELP = """Commands:
 Going out: all 15 cards as sequences of one suit, 3+3+3+3+3, 4+4+4+3 or 5+4+3+3.
 Cards: rank A23456789TJQK then suit CDHS, e.g. 7H TS AC; the joker is JK."""
 
-QUIT_WORDS = ("quit", "exit", "q")
-MENU_NUMBER = re.compile(r"\d{1,4}")
 
-
-class FifteenHumanGame:
+class FifteenHumanGame(TerminalTable):
     """One fifteen-card game between a person (reading lines from ``input_fn``) and bots."""
 
-    def __init__(
-        self,
-        opponents: Sequence[str],
-        seed: int | None = None,
-        seat: int = 0,
-        name: str = "you",
-        options: dict[str, Any] | None = None,
-        input_fn: Callable[[str], str] = input,
-        output: Callable[[str], None] = print,
-    ) -> None:
-        if not opponents:
-            raise ValueError("choose at least one opponent")
-        players = len(opponents) + 1
-        if not 0 <= seat < players:
-            raise ValueError(f"--seat {seat} is out of range 0..{players - 1}")
-        self.game = Game.new(num_players=players, seed=seed, **(options or {}))
-        self.seat = seat
-        self.input_fn = input_fn
-        self.output = output
-        bot_names = list(opponents)
-        self.names: list[str] = []
-        self.bots: dict[int, Any] = {}
-        for s in range(players):
-            if s == seat:
-                self.names.append(name)
-                continue
-            bot = bot_names.pop(0)
-            self.names.append(f"{bot}_{s}")
-            self.bots[s] = make_agent(bot, None if seed is None else seed * 1000 + s)
-        self.events: list[str] = []
+    GAME = "fifteen"
+    HELP = HELP
 
-    def run(self) -> int:
-        """Play until the game ends or the person quits; returns a process exit code."""
-        try:
-            return self._loop()
-        except KeyboardInterrupt:
-            self.output("\nBye (game left unfinished).")
-            return 0
+    def title(self) -> str:
+        return f"Fifteen-card Continental, {self.game.num_players} players. Type 'help'."
 
-    def _loop(self) -> int:
-        game = self.game
-        self.output(f"Fifteen-card Continental, {game.num_players} players. Type 'help'.")
-        show_table = True
-        while not game.is_over:
-            actor = game.actor
-            if actor != self.seat:
-                self._apply_and_log(actor, self.bots[actor].act(FifteenView(game, actor)))
-                show_table = True
-                continue
-            if show_table:
-                self._show_turn()
-                show_table = False
-            try:
-                line = self.input_fn(f"[{game.phase}] {self.names[self.seat]}> ")
-            except (EOFError, KeyboardInterrupt):
-                self.output("\nBye (game left unfinished).")
-                return 0
-            outcome = self._handle(line)
-            if outcome == "quit":
-                self.output("Bye (game left unfinished).")
-                return 0
-            if outcome == "moved":
-                show_table = True
-        self._flush_events()
-        self._show_final()
-        return 0
-
-    def _handle(self, line: str) -> str:
-        """Act on one input line: 'quit', 'moved' or 'again'."""
-        game = self.game
-        text = line.strip()
-        word = text.lower()
-        if not text:
-            self.output("Type a move, its number, or 'help'.")
-            return "again"
-        if word in QUIT_WORDS:
-            return "quit"
-        if word in ("help", "h", "?"):
-            self.output(HELP)
-            return "again"
-        if word in ("table", "t"):
-            self._show_turn()
-            return "again"
-        legal = game.legal_actions()
-        if text.isascii() and text.isdigit():
-            if not MENU_NUMBER.fullmatch(text) or not 0 <= int(text) < len(legal):
-                self.output(f"No move number {text[:12]}: choose 0..{len(legal) - 1}.")
-                return "again"
-            action = legal[int(text)]
-        else:
-            try:
-                action = game.action_from_str(text)
-            except ValueError as exc:
-                self.output(f"Could not read that move: {exc}")
-                return "again"
-        if not game.is_legal(action):
-            try:
-                game.apply(action)  # raises with the engine's explanation, changes nothing
-            except ValueError as exc:
-                self.output(f"Not legal now: {exc}")
-                return "again"
-        self._apply_and_log(self.seat, action)
-        return "moved"
-
-    def _apply_and_log(self, seat: int, action: int) -> None:
+    def log_move(self, seat: int, action: int) -> None:
         game = self.game
         who = self.names[seat]
         top = format_cards(game.discard[-1:])
@@ -179,59 +75,29 @@ class FifteenHumanGame:
         chips = ", ".join(f"{n} {c:+d}" for n, c in zip(self.names, last["chips"], strict=True))
         self.events.append(f"   Chips: {chips}")
 
-    def _flush_events(self) -> None:
-        if self.events:
-            self.output("Since your last move:")
-            for e in self.events:
-                self.output("  " + e)
-            self.events = []
-
-    def _show_turn(self) -> None:
+    def final_lines(self) -> list[str]:
         game = self.game
-        self._flush_events()
-        self.output("")
-        self.output(render_table(game, seat=self.seat, names=self.names))
-        self.output("")
-        self.output("Your moves:")
-        entries = [f"{i:>3}) {game.action_to_str(a)}" for i, a in enumerate(game.legal_actions())]
-        width = max(len(e) for e in entries) + 2
-        per_row = max(1, 96 // width)
-        for i in range(0, len(entries), per_row):
-            self.output("".join(e.ljust(width) for e in entries[i : i + per_row]).rstrip())
-
-    def _show_final(self) -> None:
-        game = self.game
-        self.output("")
-        self.output(render_table(game, seat=None, names=self.names))
-        self.output("")
-        self.output("Game over. Final chips (highest wins):")
+        lines = ["Game over. Final chips (highest wins):"]
         for s in sorted(range(game.num_players), key=lambda s: -game.scores[s]):
-            self.output(f"  {self.names[s]:<12} {game.scores[s]:>5}")
-        self.output("Winner: " + " and ".join(self.names[s] for s in game.winners()))
+            lines.append(f"  {self.names[s]:<12} {game.scores[s]:>5}")
+        return [*lines, "Winner: " + " and ".join(self.names[s] for s in game.winners())]
+
+
+def _options(parser: ArgumentParser) -> None:
+    parser.add_argument("--target", type=int, default=50, help="the game ends at this total")
+    parser.add_argument("--hands", type=int, default=None, help="or after this many hands")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point of the fifteen-card terminal game."""
-    parser = ArgumentParser(
-        prog="continental play --game fifteen",
-        description="Play the fifteen-card game in the terminal against bots.",
+    return table_main(
+        FifteenHumanGame,
+        argv,
+        "Play the fifteen-card game in the terminal against bots.",
+        "greedy,greedy,greedy",
+        _options,
+        lambda args: {"target": args.target, "hands": args.hands},
     )
-    parser.add_argument("--opponents", default="greedy,greedy,greedy", help="random, greedy")
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--seat", type=int, default=0, help="your seat (seat 0 deals hand 1)")
-    parser.add_argument("--name", default="you")
-    parser.add_argument("--target", type=int, default=50, help="the game ends at this total")
-    parser.add_argument("--hands", type=int, default=None, help="or after this many hands")
-    args = parser.parse_args(argv)
-    try:
-        opponents = parse_names(args.opponents, "--opponents")
-        session = FifteenHumanGame(
-            opponents, seed=args.seed, seat=args.seat, name=args.name,
-            options={"target": args.target, "hands": args.hands},
-        )  # fmt: skip
-    except ValueError as exc:
-        parser.error(str(exc))
-    return session.run()
 
 
 if __name__ == "__main__":

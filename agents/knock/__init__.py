@@ -1,7 +1,7 @@
 """Bots for the knock game (RULES.md Part 3), on the one ``act(view) -> action id`` protocol.
 
 ``KnockView`` is what a seat may see; ``make_agent(name, seed, game="knock")`` builds the bots
-(``random``: ``agents.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.knock.greedy``; ``strong``: ``agents.knock.strong``).
+(``random``: ``agents.bots.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.knock.greedy``; ``strong``: ``agents.knock.strong``).
 """
 
 from __future__ import annotations
@@ -9,34 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from agents.knock.view import KnockView, view_for
+from agents.registry import make_agent as registry_make_agent
+from agents.registry import offered
 
 __all__ = ["AGENT_NAMES", "KnockView", "make_agent", "view_for"]
 
 
-AGENT_NAMES = ("random", "greedy", "strong")
+AGENT_NAMES = offered("knock")
 
 
 def make_agent(name: str, seed: int | None = None) -> Any:
-    """A knock bot by name: ``random``, ``greedy``, ``strong`` or ``ppo:PATH`` (a trained model)."""
-    if name.startswith("ppo:"):
-        from agents.side_single_agent import load_policy
-
-        return load_policy("knock", name[4:], seed)
-    if name == "random":
-        from agents.random_agent import RandomAgent
-
-        return RandomAgent(seed)
-    if name == "greedy":
-        from agents.knock.greedy import KnockGreedyAgent
-
-        return KnockGreedyAgent(seed)
-    if name == "strong":
-        from agents.knock.strong import KnockStrongAgent
-
-        return KnockStrongAgent(seed)
-    raise ValueError(
-        f"unknown agent {name!r} for the knock game; choose one of {', '.join(AGENT_NAMES)}"
-    )
+    """A knock bot by registry name (``agents.registry``): ``random``, ``greedy``, ``strong``, ``ppo:PATH``."""
+    return registry_make_agent(name, seed, game="knock")
 
 
 def _new_game(players: int, seed: int | None, options: dict[str, Any]) -> Any:
@@ -57,7 +41,7 @@ def _check(players: int, options: dict[str, Any]) -> None:
 def _fingerprint(game: Any) -> str:
     """A digest of the deal: the ten cards each seat was dealt (the tens of seats that are out
     lie at the bottom of the stock, in seat order) and the stock above them."""
-    from agents.games import digest
+    from agents.spec import digest
     from continental_env.cards import to_counts
     from continental_env.knock.game import HAND_SIZE
 
@@ -76,8 +60,20 @@ def _segments(game: Any) -> list[tuple[str, list[int]]]:
     return [(str(h["hand"]), list(h["chips"])) for h in game.hand_history]
 
 
+def _render(game: Any, seat: int | None, names: Any) -> str:
+    from continental_env.knock.render import render_table
+
+    return render_table(game, seat=seat, names=names)
+
+
+def _players() -> dict[str, tuple[int, int]]:
+    from continental_env.knock.game import MAX_PLAYERS, MIN_PLAYERS
+
+    return {"knock": (MIN_PLAYERS, MAX_PLAYERS)}
+
+
 def _spec() -> Any:
-    from agents.games import GameSpec
+    from agents.spec import GameSpec
 
     return GameSpec(
         name="knock",
@@ -86,7 +82,6 @@ def _spec() -> Any:
         segment="hand",
         new_game=_new_game,
         view=KnockView,
-        make_agent=make_agent,
         agent_names=AGENT_NAMES,
         final_scores=lambda game: list(game.chips),
         segments=_segments,
@@ -95,6 +90,9 @@ def _spec() -> Any:
         check_options=_check,
         option_types={"stake": int, "max_turns_per_hand": int, "max_hands": int},
         terminal="agents.knock.play",
+        label="Knock game (knock rummy, chips and a pot)",
+        render=_render,
+        player_ranges=_players,
     )
 
 

@@ -1,0 +1,548 @@
+"""The ``search@v1`` bot: determinized flat Monte Carlo search (PIMC) that guards ``strong``'s move.
+
+A frozen version (``make_agent("search@v1")``, ``search@v1:N``; ``tests/test_versions.py`` pins its
+moves): it keeps ``strong@v1`` (``agents.bots.strong.StrongAgent``) as its base and rollout policy, and
+its decisions never change. ``search`` names the current best search (``agents.CURRENT``).
+
+``make_agent("search", seed)`` uses the default budget (``DEFAULT_SIMS`` worlds per decision);
+``make_agent("search:N", seed)`` uses ``N``; ``search:N:ROLLOUT[:RULE]`` picks the rollout policy
+(``strong``, the default, ``greedy`` or the cheap ``fast``) and the decision rule (``guard``, the
+default, or ``argmin``) for ablations.
+
+At each decision with more than one legal action:
+
+1. **Candidates.** ``strong``'s move first, and an alternative only where the move is a real
+   question: take the top discard or draw, and claim it or pass, when it fills a slot of strong's
+   plan without completing the contract; lay the contract down now or wait (strong's discard).
+   Everything else (discards, lay-offs, swaps, closing) is strong's move and costs no search, as
+   does any decision with one legal action.
+2. **Worlds.** ``N`` hidden worlds are sampled from the seat's public information alone
+   (``agents.bots.sampler``: the live game behind the view is never read).
+3. **Rollouts.** Every candidate is applied in the same worlds (common random numbers: the
+   comparison is paired) and the round is played out to its end by ``strong`` at every seat, the
+   policy the table really plays. The outcome is the seat's round points minus the mean of the
+   other seats' round points.
+4. **Guard.** Strong's move is kept unless an alternative's per-world advantage averages more
+   than ``MARGIN`` points with a paired t-statistic of at least ``T_MIN``; after ``SCREEN``
+   worlds a decision where no alternative is ahead stops early. With one world there is no
+   t-statistic, so ``search:1`` plays exactly as ``strong`` (without searching). ``argmin``
+   plays the best mean instead.
+
+All randomness comes from the bot's own generator (seeded through ``make_agent``), so a seed and
+a budget give the same decisions every time, whatever ``--jobs`` says.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from agents.bots.base import PlayerView, SeededAgent
+from agents.bots.greedy import GreedyAgent
+from agents.bots.handtools import unseen_counts
+from agents.bots.sampler import PublicInfo, sample_world
+from agents.bots.strong import StrongAgent, make_plan
+from continental_env.cards import JOKER
+from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
+from continental_env.melds import has_contract
+
+DEFAULT_SIMS = 4
+ROLLOUTS = ("strong", "fast", "greedy")
+RULES = ("guard", "argmin")
+MARGIN = 1.0  # points (relative to the table) an alternative must gain on average over strong
+T_MIN = 2.0  # ... with at least this paired t-statistic over the worlds
+SCREEN = 2  # worlds after which a decision with no promising alternative stops
+MAX_ROLLOUT_ACTIONS = 2000  # a round never needs this many; guards against a stuck rollout
+
+
+def _partnered(hand: list[int], c: int) -> bool:
+    """Whether natural ``c`` has a same-rank card or a same-suit card within two ranks."""
+    r = c % 13
+    if sum(hand[s * 13 + r] for s in range(4)) > 1:
+        return True
+    base = c - r
+    return any(0 <= r + d < 13 and hand[base + r + d] for d in (-2, -1, 1, 2))
+
+
+def fast_policy(world: Game) -> int:
+    """The cheap rollout policy: reads the (sampled) world directly, no view, no look-ahead.
+
+    Draw from the stock unless the top discard pairs with the hand (before laying down) or fits
+    the table (after); never claim; close, lay down and lay off whenever possible; discard the
+    highest-point natural without a partner (same rank, or same suit within two ranks), else the
+    highest-point natural.
+    """
+    legal = world.legal_actions()
+    phase = world.phase
+    actor = world.actor
+    assert actor is not None
+    hand = world.hands[actor]
+    if phase == "claim":
+        return PASS
+    if phase == "draw":
+        top = world.discard[-1] if world.discard else None
+        if TAKE in legal and top is not None:
+            if top == JOKER:
+                return TAKE
+            if world.laid_down[actor]:
+                if world.fitting_counts()[top]:
+                    return TAKE
+            elif _partnered(hand, top) or hand[top]:
+                return TAKE
+        return DRAW
+    if CLOSE in legal:
+        return CLOSE
+    if LAYDOWN in legal:
+        return LAYDOWN
+    layout = world.layout
+    for a in legal:
+        if layout.layoff_base <= a < layout.swap_base:
+            return a
+    pts = world.points
+    best = None
+    down = world.laid_down[actor]
+    for a in legal:
+        if DISCARD_BASE <= a < DISCARD_BASE + JOKER:
+            c = a - DISCARD_BASE
+            key = (down or not _partnered(hand, c), pts[c], -c)
+            if best is None or key > best[0]:
+                best = (key, a)
+    if best is not None:
+        return best[1]
+    return legal[0]
+
+
+def _rollout_value(world: Game, seat: int, policy: list | None) -> float:
+    """Play ``world`` to the end of its round; the seat's points minus the table's mean.
+
+    ``policy`` is one bot per seat acting on ``PlayerView``s, or None for ``fast_policy``.
+    """
+    start = world.round_index
+    for _ in range(MAX_ROLLOUT_ACTIONS):
+        if world.phase == "game_over" or world.round_index != start:
+            break
+        legal = world.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        elif policy is None:
+            action = fast_policy(world)
+        else:
+            actor = world.actor
+            action = policy[actor].act(PlayerView.in_world(world, actor))
+        world.apply(action)
+    else:
+        raise RuntimeError("a rollout did not finish its round")
+    points = world.round_history[-1]["points"]
+    p = len(points)
+    return points[seat] - (sum(points) - points[seat]) / (p - 1)
+
+
+class SearchAgent(SeededAgent):
+    """Plays ``strong``'s move unless sampled worlds show an alternative clearly better."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | random.Random | None = None,
+        sims: int = DEFAULT_SIMS,
+        rollout: str = "strong",
+        rule: str = "guard",
+    ) -> None:
+        super().__init__(seed)
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout policy {rollout!r}; choose one of {ROLLOUTS}")
+        if rule not in RULES:
+            raise ValueError(f"unknown decision rule {rule!r}; choose one of {RULES}")
+        if sims < 1:
+            raise ValueError(f"search needs at least 1 simulation per decision, got {sims}")
+        self.rollout = rollout
+        self.rule = rule
+        self.sims = sims
+        self.name = f"search:{sims}" if sims != DEFAULT_SIMS else "search"
+        if rollout != "strong" or rule != "guard":
+            self.name = f"search:{sims}:{rollout}" + (f":{rule}" if rule != "guard" else "")
+        self._strong = StrongAgent(0)
+        self._greedy = GreedyAgent(0)
+        self._laid = (-1, -1, -1)  # (round, turn, seat) at which this bot laid down
+        self.decisions = 0  # searched decisions (more than one candidate)
+        self.deviations = 0  # searched decisions where an alternative beat strong's move
+        self.rollouts = 0  # rollouts played
+
+    # ------------------------------------------------------------------ candidates
+
+    def candidates(self, view: PlayerView) -> list[int]:
+        """The legal actions worth comparing, strong's choice first.
+
+        Only structural choices are searched: draw or take when the top discard relates to the
+        hand (or fits the table once down), claim or pass when the card relates to the hand, lay
+        down now or wait (strong's discard). Every other decision is strong's alone.
+        """
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return list(legal)
+        if CLOSE in legal:
+            return [CLOSE]
+        first = self._strong.act(view)
+        out = [first]
+
+        def add(a: int) -> None:
+            if a in legal and a not in out:
+                out.append(a)
+
+        top = view.discard_top
+        if view.phase in ("draw", "claim"):
+            if self._helps_plan(view, top):
+                add(DRAW if view.phase == "draw" else CLAIM)
+                add(TAKE if view.phase == "draw" else PASS)
+        elif LAYDOWN in legal:
+            discards = [a for a in legal if DISCARD_BASE <= a < DISCARD_BASE + JOKER + 1]
+            add(LAYDOWN)
+            if discards:
+                # Not laying down means discarding now: strong's discard.
+                add(self._strong._discard_up(view, discards))
+        return out
+
+    def _helps_plan(self, view: PlayerView, top: int | None) -> bool:
+        """Whether taking ``top`` is a real question: it fills a slot of strong's plan (before
+        laying down) without completing the contract outright. A joker, a card that completes
+        the contract, one that does not help and any pick-up once down are strong's alone.
+        """
+        if top is None or top == JOKER or view.laid_down[view.seat]:
+            return False
+        if view.phase == "draw" and TAKE not in view.legal_actions:
+            return False
+        trios, runs = view.contract
+        rules = view.rules
+        hand = list(view.hand)
+        if has_contract(hand, trios, runs, rules):
+            return False
+        hand[top] += 1
+        if has_contract(hand, trios, runs, rules):
+            return False
+        if not self._strong._related(view, top):
+            return False
+        unseen = unseen_counts(view)
+        now = make_plan(tuple(view.hand), tuple(unseen), trios, runs, rules)
+        after = make_plan(tuple(hand), tuple(unseen), trios, runs, rules)
+        return after.cost < now.cost - 0.5
+
+    # ------------------------------------------------------------------ decision
+
+    def act(self, view: PlayerView) -> int:
+        """Strong's move, or the candidate whose rollouts beat it clearly over ``sims`` worlds."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+        if len(legal) == 1:
+            return self._note(view, legal[0])
+        cands = self.candidates(view)
+        if len(cands) == 1 or (self.rule == "guard" and self.sims < 2):
+            return self._note(view, cands[0])  # one world gives the guard no t-statistic
+        self.decisions += 1
+        rng = random.Random(self.rng.getrandbits(64))
+        values = self.evaluate(view, cands, rng)
+        best = self.choose(values)
+        self.deviations += best != 0
+        return self._note(view, cands[best])
+
+    def evaluate(self, view: PlayerView, cands: list[int], rng: random.Random) -> list[list[float]]:
+        """Per candidate, the rollout outcome in each sampled world (the same worlds for all)."""
+        policy = self._rollout_policy(view.num_players)
+        values: list[list[float]] = [[] for _ in cands]
+        for k, world in enumerate(self._worlds(view, rng)):
+            if k == SCREEN and self.rule == "guard" and not self._promising(values):
+                break  # no alternative is ahead of strong's move after the first worlds
+            for i, a in enumerate(cands):
+                w = world.clone()
+                w.apply(a)
+                values[i].append(_rollout_value(w, view.seat, policy))
+                self.rollouts += 1
+        return values
+
+    @staticmethod
+    def _promising(values: list[list[float]]) -> bool:
+        """Whether some alternative's mean outcome beats strong's move by more than ``MARGIN``."""
+        n = len(values[0])
+        base = sum(values[0]) / n
+        return any(base - sum(v) / n > MARGIN for v in values[1:])
+
+    def choose(self, values: list[list[float]]) -> int:
+        """The index of the candidate to play (0 is strong's move).
+
+        ``argmin``: the lowest mean outcome, ties to the earlier candidate. ``guard``: strong's
+        move unless another candidate's per-world advantage over it (paired: the same worlds)
+        averages more than ``MARGIN`` points with a t-statistic above ``T_MIN``.
+        """
+        means = [sum(v) / len(v) for v in values]
+        if self.rule == "argmin":
+            return min(range(len(values)), key=lambda i: (means[i], i))
+        best, best_gain = 0, 0.0
+        n = len(values[0])
+        for i in range(1, len(values)):
+            gains = [b - a for a, b in zip(values[i], values[0], strict=True)]
+            gain = sum(gains) / n
+            if gain <= MARGIN or n < 2:
+                continue
+            var = sum((g - gain) ** 2 for g in gains) / (n - 1)
+            if var > 0 and gain / math.sqrt(var / n) < T_MIN:
+                continue
+            if gain > best_gain:
+                best, best_gain = i, gain
+        return best
+
+    def _rollout_policy(self, players: int) -> list | None:
+        if self.rollout == "fast":
+            return None
+        if self.rollout == "greedy":
+            return [self._greedy] * players
+        return [self._strong] * players
+
+    def _worlds(self, view: PlayerView, rng: random.Random) -> list[Game]:
+        """``sims`` worlds sampled from the view's public fields only (``agents.bots.sampler``)."""
+        info = PublicInfo.from_view(view)
+        own_turn = self._laid[1] if self._laid[::2] == (view.round, view.seat) else None
+        return [sample_world(info, rng, own_turn) for _ in range(self.sims)]
+
+    def _note(self, view: PlayerView, action: int) -> int:
+        if action == LAYDOWN:
+            self._laid = (view.round, view.turn, view.seat)
+        return action
+
+
+def make_search(spec: str, seed: int | None) -> SearchAgent:
+    """``search``, ``search:N``, ``search:N:ROLLOUT`` or ``search:N:ROLLOUT:RULE``."""
+    if spec == "search":
+        return SearchAgent(seed)
+    parts = spec.split(":")
+    if len(parts) > 4:
+        raise ValueError(f"search spec {spec!r} has too many parts (search:N:ROLLOUT:RULE)")
+    budget = parts[1]
+    rollout = parts[2] if len(parts) > 2 else "strong"
+    rule = parts[3] if len(parts) > 3 else "guard"
+    try:
+        sims = int(budget)
+    except ValueError:
+        raise ValueError(f"search budget must be an integer, got {budget!r}") from None
+    return SearchAgent(seed, sims, rollout, rule)
+
+
+def bench(budgets: list[int], games: int = 1, seed: int = 0) -> list[dict[str, float]]:
+    """Cost of ``search:N`` for each budget, in CPU time (``time.process_time``: unaffected by
+    other processes on a shared machine) and wall time.
+
+    Per decision: on the decisions of seat 0 in ``games`` 4-player ``continental`` games played
+    by ``strong`` (the same states for every budget). Per game: ``games`` full games of
+    ``search:N`` in seat 0 against three ``strong`` (every seat's decisions included).
+    """
+    import time
+
+    states = _bench_states(games, seed)
+    out = []
+    for n in budgets:
+        # Every budget starts from the same cache: strong's plans for the root states only (the
+        # budgets share their first worlds, so a warm rollout cache would flatter the later ones).
+        make_plan.cache_clear()
+        warm = StrongAgent(0)
+        for st in states:
+            warm.act(PlayerView(st, 0))
+        bot = SearchAgent(seed, n)
+        cpu, wall = time.process_time(), time.perf_counter()
+        for st in states:
+            bot.act(PlayerView(st, 0))
+        cpu_ms = 1000 * (time.process_time() - cpu)
+        wall_ms = 1000 * (time.perf_counter() - wall)
+        make_plan.cache_clear()
+        cpu_game = time.process_time()
+        for g in range(games):
+            game = Game.new("continental", 4, seed=seed + 1000 + g)  # games not seen above
+            bots = [SearchAgent(seed, n)] + [StrongAgent(s) for s in range(1, 4)]
+            while not game.is_over:
+                game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+        row = {
+            "sims": n,
+            "decisions": len(states),
+            "searched": bot.decisions,
+            "cpu_ms_per_decision": cpu_ms / len(states),
+            "cpu_ms_per_searched_decision": cpu_ms / max(bot.decisions, 1),
+            "wall_ms_per_decision": wall_ms / len(states),
+            "rollouts_per_searched_decision": bot.rollouts / max(bot.decisions, 1),
+            "deviations": bot.deviations,
+            "cpu_s_per_game": (time.process_time() - cpu_game) / games,
+        }
+        out.append(row)
+        print(
+            f"search:{n}: {row['cpu_ms_per_decision']:.1f} CPU ms/decision over {len(states)} "
+            f"decisions ({bot.decisions} searched, {row['cpu_ms_per_searched_decision']:.0f} ms "
+            f"and {row['rollouts_per_searched_decision']:.1f} rollouts each; wall "
+            f"{row['wall_ms_per_decision']:.1f} ms/decision); "
+            f"{row['cpu_s_per_game']:.1f} CPU s per game against three strong",
+            flush=True,
+        )
+    return out
+
+
+def _bench_states(games: int, seed: int) -> list[Game]:
+    """Seat 0's decision states in ``games`` 4-player ``continental`` games played by ``strong``."""
+    states = []
+    for g in range(games):
+        game = Game.new("continental", 4, seed=seed + g)
+        bots = [StrongAgent(s) for s in range(4)]
+        while not game.is_over:
+            if game.actor == 0:
+                states.append(game.clone())
+            game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    return states
+
+
+def tree_stats(worlds: list[int], games: int = 1, seed: int = 0) -> list[dict[str, float]]:
+    """How often an information-set tree would revisit a node below the root.
+
+    For each searched decision of seat 0 (on ``_bench_states``) and each candidate, ``N``
+    sampled worlds are rolled out by ``strong`` until seat 0's next decision with more than one
+    legal action; the node an information-set MCTS would reach there is seat 0's information
+    state (its ``PublicInfo``). Returns, per ``N``, the mean number of distinct next nodes per
+    candidate divided by ``N``: 1.0 means every simulation lands in a new node, so the tree
+    below the root never gets a second visit and ISMCTS reduces to flat Monte Carlo at the root.
+    """
+    states = _bench_states(games, seed)
+    probe = SearchAgent(seed, 1)
+    strong = StrongAgent(0)
+    searched = [st for st in states if len(probe.candidates(PlayerView(st, 0))) >= 2]
+    out = []
+    for n in worlds:
+        ratios = []
+        rng = random.Random(seed)
+        for st in searched:
+            view = PlayerView(st, 0)
+            info = PublicInfo.from_view(view)
+            sampled = [sample_world(info, rng) for _ in range(n)]
+            for a in probe.candidates(view):
+                nodes = set()
+                for world in sampled:
+                    w = world.clone()
+                    w.apply(a)
+                    start = w.round_index
+                    while w.phase != "game_over" and w.round_index == start:
+                        legal = w.legal_actions()
+                        if w.actor == 0 and len(legal) > 1:
+                            break
+                        actor = w.actor
+                        w.apply(legal[0] if len(legal) == 1 else strong.act(PlayerView(w, actor)))
+                    key = "end" if w.round_index != start or w.phase == "game_over" else None
+                    if key is None:
+                        key = repr(PublicInfo.from_view(PlayerView(w, 0)))
+                    nodes.add(key)
+                ratios.append(len(nodes) / n)
+        row = {"worlds": n, "searched_decisions": len(searched), "distinct_per_world": 0.0}
+        row["distinct_per_world"] = sum(ratios) / max(len(ratios), 1)
+        out.append(row)
+        print(
+            f"{n} worlds: {row['distinct_per_world']:.3f} distinct next nodes per simulation "
+            f"over {len(searched)} searched decisions",
+            flush=True,
+        )
+    return out
+
+
+def strength_curve(reports: list[dict], bench_rows: list[dict]) -> list[dict[str, object]]:
+    """One row per budget: the paired difference against ``strong`` (from ``agents.evaluate.harness``
+    reports of ``search:N,strong``) and the cost from ``bench`` rows of the same budget."""
+    cost = {row["sims"]: row for row in bench_rows}
+    rows = []
+    for rep in reports:
+        name = rep["candidate"]
+        sims = DEFAULT_SIMS if name == "search" else int(name.split(":")[1])
+        paired = rep["paired"]["strong"]
+        row: dict[str, object] = {
+            "agent": name,
+            "sims": sims,
+            "deals": rep["config"]["deals"],
+            "seed": rep["config"]["seed"],
+            "mean_diff": paired["mean_diff"],
+            "ci95": paired["ci95"],
+        }
+        if sims in cost:
+            row["cpu_ms_per_decision"] = cost[sims]["cpu_ms_per_decision"]
+            row["cpu_s_per_game"] = cost[sims]["cpu_s_per_game"]
+        rows.append(row)
+    return sorted(rows, key=lambda r: r["sims"])  # type: ignore[arg-type, return-value]
+
+
+def plot_curve(rows: list[dict], path: str) -> None:
+    """Paired difference vs ``strong`` (95 % CI) against the budget, CPU ms per decision on top."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    xs = [r["sims"] for r in rows]
+    ys = [r["mean_diff"] for r in rows]
+    lo = [max(0.0, r["mean_diff"] - r["ci95"][0]) for r in rows]
+    hi = [max(0.0, r["ci95"][1] - r["mean_diff"]) for r in rows]
+    ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o-", capsize=4, color="tab:blue")
+    ax.axhline(0.0, color="grey", lw=1, ls="--")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(xs)
+    labels = []
+    for r in rows:
+        ms = r.get("cpu_ms_per_decision")
+        labels.append(f"{r['sims']}\n{ms:.0f} ms" if ms is not None else str(r["sims"]))
+    ax.set_xticklabels(labels)
+    ax.set_xlabel("worlds per decision (budget)\nCPU ms per decision")
+    ax.set_ylabel("search - strong, points/game (lower is better)")
+    deals = ", ".join(f"{r['sims']}: {r['deals']}" for r in rows)
+    ax.set_title(f"search vs three strong, 4 players (deals per budget {deals})", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(description="ms per decision of the search bot")
+    parser.add_argument("--budgets", default="1,2,4,8")
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--json", default=None)
+    parser.add_argument(
+        "--tree-worlds",
+        default=None,
+        help="instead: distinct next information sets per simulation for these world counts",
+    )
+    parser.add_argument(
+        "--curve",
+        default=None,
+        help="instead: comma-separated evaluate reports of search:N,strong, joined with the "
+        "--bench-json rows into a strength curve (--json, --plot)",
+    )
+    parser.add_argument("--bench-json", default=None, help="bench rows for --curve")
+    parser.add_argument("--plot", default=None, help="the strength curve's PNG (--curve)")
+    args = parser.parse_args()
+    if args.curve:
+        reports = []
+        for path in args.curve.split(","):
+            with open(path) as fh:
+                reports.append(json.load(fh))
+        bench_rows = []
+        if args.bench_json:
+            with open(args.bench_json) as fh:
+                bench_rows = json.load(fh)
+        rows = strength_curve(reports, bench_rows)
+        for r in rows:
+            print(r, flush=True)
+        if args.plot:
+            plot_curve(rows, args.plot)
+    elif args.tree_worlds:
+        rows = tree_stats([int(n) for n in args.tree_worlds.split(",")], args.games)
+    else:
+        rows = bench([int(b) for b in args.budgets.split(",")], args.games)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=2)
+            fh.write("\n")
+
+
+__all__ = ["DEFAULT_SIMS", "SearchAgent", "bench", "make_search", "tree_stats"]

@@ -1,0 +1,79 @@
+"""Trained policies of the fifteen-card and knock games as bots: ``ppo:PATH`` with
+``make_agent(..., game="fifteen" | "knock")``.
+
+``SidePolicyAgent`` is a trained MaskablePPO policy of a side game on the ``act(view)`` protocol:
+it reads the observation vector its view copied out of the AEC environment's encoder and plays the
+legal action with the highest logit. A model records the game and the table it was trained for
+(``side_metadata``); another game or table size is refused in one line. The environments these
+policies train on are ``agents.train.side_single_agent``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+SIDE_ENVS = {"fifteen": "fifteen_v0", "knock": "knock_v0"}
+
+
+def side_metadata(game: str, num_players: int, options: dict[str, Any] | None = None) -> dict:
+    """What a side-game model is trained for: its environment, the package version, the table."""
+    from continental_env import __version__
+
+    module = importlib.import_module(f"continental_env.{game}.env")
+    layout = module.observation_layout(num_players)
+    return {
+        "env": SIDE_ENVS[game],
+        "game": game,
+        "env_version": __version__,
+        "num_players": num_players,
+        "options": dict(options or {}),
+        "obs_size": max(s.stop for s in layout.values()),
+        "num_actions": module.NUM_ACTIONS,
+    }
+
+
+class SidePolicyAgent:
+    """A trained side-game policy as a bot (module docstring)."""
+
+    def __init__(self, policy: Any, game: str) -> None:
+        self.policy = policy
+        self.game = game
+        self.name = policy.name
+
+    def act(self, view: Any) -> int:
+        """The legal action with the highest logit (or a sample: the policy's setting)."""
+        return self.policy.act_from_observation(view.observation, view.legal_actions)
+
+    def act_from_observation(self, obs: np.ndarray, legal: list[int]) -> int:
+        return self.policy.act_from_observation(obs, legal)
+
+    def check_table(self, num_players: int) -> None:
+        """ValueError unless the model was trained for this game at this table size."""
+        meta = self.policy.meta or {}
+        expected = side_metadata(self.game, num_players)
+        env = meta.get("env")
+        if env is not None and (env != expected["env"] or meta.get("num_players") != num_players):
+            raise ValueError(
+                f"{self.name}: trained for {env} at {meta.get('num_players')} players, "
+                f"not {expected['env']} at {num_players} players"
+            )
+        sizes = (self.policy.obs_size, self.policy.num_actions)
+        if sizes != (expected["obs_size"], expected["num_actions"]):
+            raise ValueError(
+                f"{self.name}: observation {sizes[0]} and {sizes[1]} actions do not fit "
+                f"{expected['env']} at {num_players} players"
+            )
+
+
+def load_policy(game: str, path: str, seed: int | None = None) -> SidePolicyAgent:
+    """``ppo:PATH`` of a side game: an SB3 ``.zip`` or a ``.npz`` snapshot."""
+    from agents.bots.ppo_agent import load_agent
+
+    agent = SidePolicyAgent(load_agent(path, seed), game)
+    meta = agent.policy.meta or {}
+    if meta.get("env") is not None and meta["env"] != SIDE_ENVS[game]:
+        raise ValueError(f"ppo:{path}: trained for {meta['env']}, not {SIDE_ENVS[game]}")
+    return agent

@@ -1,0 +1,323 @@
+"""Rank every agent on the same duplicate deals: ``continental leaderboard``.
+
+``python -m agents.evaluate.leaderboard`` is the same command::
+
+    python -m agents.evaluate.leaderboard --agents random,greedy,strong,search,ppo:agents/models/ppo_continental_4p.zip \\
+        --deals 10 --seed 0 --jobs 2 --json results/leaderboard.json --plot results/leaderboard.png \\
+        --markdown results/leaderboard.md
+
+**Tables (round robin of mixed tables).** With ``K`` agents and ``P`` seats, every deal is played
+at every table of ``P`` distinct agents (every ``P``-subset of the agents, in the order given;
+with fewer agents than seats the line-up repeats them cyclically, one table), and at each table
+once per seat rotation, on the identical deck order. So each agent meets every other agent on the
+same cards, and the luck of the deal cancels within a table. ``--deals N`` deals give
+``N x tables x P`` games.
+
+**Per agent.** The version it played (``strong`` -> ``strong@v1``, ``agents.versioned_name``);
+mean points per game with a 95% Student-t interval over deals (an agent's games of one deal are
+averaged first: they share the cards); win rate (the seat with the lowest total wins; ties split),
+its per-deal shares with the same t interval over deals; an OpenSkill (Plackett-Luce)
+rating updated game by game in deal, table and rotation order (an agent's several seats of one
+game would get the mean update; at a round-robin table each agent has one seat). Agents are
+ranked by mean points (lower is better). Each agent's row also compares it with the next one down:
+the paired per-deal difference with its 95% t interval, and whether that interval excludes 0
+(``separated``); where it does not, the table says the two are not separated at these deals.
+Agents whose names contain ``oracle`` are refused unless ``--allow-oracle`` is given.
+
+Results depend only on ``--seed`` (deal seeds and bot seeds are derived from it, the deal's index,
+the table and the rotation), never on ``--jobs``: deals are played in worker processes but
+collected in order.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from contextlib import ExitStack
+from itertools import combinations, groupby, pairwise
+from typing import Any
+
+from agents.bots.ppo_agent import check_table
+from agents.cli import (
+    ArgumentParser,
+    check_output_path,
+    check_plot_path,
+    parse_names,
+    write_json_atomic,
+)
+from agents.evaluate.harness import derive_seed, play_game, rotations
+from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
+from continental_env.rules import PRESETS, resolve_rules
+
+SCHEMA = "continental-leaderboard/1"
+
+
+def tables(agents: Sequence[str], players: int) -> list[list[str]]:
+    """The line-ups of one deal: every ``players``-subset of the agents (cyclic if too few)."""
+    if len(set(agents)) != len(agents):
+        raise ValueError(f"--agents lists a name twice: {','.join(agents)}")
+    if len(agents) < players:
+        return [[agents[i % len(agents)] for i in range(players)]]
+    return [list(t) for t in combinations(agents, players)]
+
+
+def _game_tasks(
+    seed: int, deals: int, lineups: list[list[str]], preset: str, players: int
+) -> list[tuple[int, int, int, int, list[str], str, int]]:
+    """One task per game: every table and rotation of every deal, in deal order."""
+    return [
+        (seed, index, t, r, list(names), preset, players)
+        for index in range(deals)
+        for t, lineup in enumerate(lineups)
+        for r, names in enumerate(rotations(lineup))
+    ]
+
+
+def _play_one(task: tuple[int, int, int, int, list[str], str, int]) -> dict[str, Any]:
+    """One game of a deal (a worker's unit of work, so progress moves game by game)."""
+    seed, index, t, r, names, preset, players = task
+    game_seed = derive_seed(seed, "deal", index)
+    agent_seeds = [derive_seed(seed, index, t, r, s) for s in range(players)]
+    result = play_game(names, game_seed, agent_seeds, options={"preset": preset})
+    return {"deal": index, "names": list(names), "scores": list(result["scores"])}
+
+
+def _run(tasks: list, jobs: int, progress: bool) -> Iterable[list[dict[str, Any]]]:
+    """The games of each deal, deal by deal; the progress bar counts games."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, file=sys.stderr)
+    try:
+        with ExitStack() as stack:
+            games: Iterable[dict[str, Any]] = map(_play_one, tasks)
+            if jobs > 1:
+                ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+                pool = stack.enter_context(ctx.Pool(jobs))
+                games = pool.imap(_play_one, tasks, chunksize=1)  # in task order: deal by deal
+            for _deal, group in groupby(games, key=lambda g: g["deal"]):
+                deal_games = []
+                for game in group:
+                    deal_games.append(game)
+                    bar.update()
+                yield deal_games
+    finally:
+        bar.close()
+
+
+def leaderboard(
+    agents: Sequence[str],
+    deals: int,
+    players: int = 4,
+    seed: int = 0,
+    preset: str = "continental",
+    jobs: int = 1,
+    progress: bool = False,
+    allow_oracle: bool = False,
+) -> dict[str, Any]:
+    """Play the round robin and return the report (see the module docstring)."""
+    from openskill.models import PlackettLuce
+
+    from agents import make_agent, versioned_name
+    from agents.evaluate.harness import refuse_oracles
+
+    refuse_oracles(agents, allow_oracle)
+
+    if deals < 2:
+        raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
+    if preset not in PRESETS:
+        raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}")
+    if jobs < 1:
+        raise ValueError(f"--jobs {jobs}: must be at least 1")
+    for name in agents:
+        check_table(make_agent(name, 0), players)
+    lineups = tables(list(agents), players)
+    tasks = _game_tasks(seed, deals, lineups, preset, players)
+    model = PlackettLuce()
+    ratings = {n: model.rating(name=n) for n in agents}
+    per_deal: dict[str, list[float]] = {n: [] for n in agents}
+    win_deal: dict[str, list[float]] = {n: [] for n in agents}
+    wins = dict.fromkeys(agents, 0.0)
+    seat_games = dict.fromkeys(agents, 0)
+    start = time.perf_counter()
+    for games in _run(tasks, jobs, progress):
+        points: dict[str, list[int]] = {n: [] for n in agents}
+        won: dict[str, list[float]] = {n: [] for n in agents}
+        for g in games:
+            names, scores = g["names"], g["scores"]
+            for n, s, w in zip(names, scores, win_shares(scores), strict=True):
+                points[n].append(s)
+                won[n].append(w)
+                wins[n] += w
+                seat_games[n] += 1
+            teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma)] for n in names]
+            new = model.rate(teams, ranks=list(scores))
+            acc: dict[str, list[float]] = {}
+            for n, team in zip(names, new, strict=True):
+                a = acc.setdefault(n, [0.0, 0.0, 0.0])
+                a[0] += team[0].mu
+                a[1] += team[0].sigma
+                a[2] += 1
+            for n, (mu, sigma, k) in acc.items():
+                ratings[n] = model.rating(mu=mu / k, sigma=sigma / k, name=n)
+        for n in agents:
+            per_deal[n].append(sum(points[n]) / len(points[n]))
+            win_deal[n].append(sum(won[n]) / len(won[n]))
+    seconds = time.perf_counter() - start
+    rows = {}
+    for n in agents:
+        m, lo, hi = mean_ci95(per_deal[n])
+        rate, wlo, whi = rate_ci95(win_deal[n])
+        r = ratings[n]
+        rows[n] = {
+            "version": versioned_name(n),
+            "games": seat_games[n],
+            "mean_points": m,
+            "mean_points_ci95": [lo, hi],
+            "win_rate": rate,
+            "win_rate_ci95": [wlo, whi],
+            "openskill": {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()},
+        }
+    ranking = sorted(agents, key=lambda n: (rows[n]["mean_points"], n))
+    for upper, lower in pairwise(ranking):
+        d, lo, hi = paired_diff_ci95(per_deal[upper], per_deal[lower])
+        rows[upper]["vs_next"] = {
+            "agent": lower, "mean_diff": d, "ci95": [lo, hi], "separated": hi < 0 or lo > 0,
+        }  # fmt: skip
+    return {
+        "schema": SCHEMA,
+        "config": {
+            "agents": list(agents),
+            "players": players,
+            "deals": deals,
+            "tables": lineups,
+            "games": deals * len(lineups) * players,
+            "seed": seed,
+            "preset": preset,
+            "jobs": jobs,
+        },
+        "ranking": ranking,
+        "agents": rows,
+        "timing": {"seconds": seconds},
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The leaderboard as a Markdown table (best first)."""
+    cfg = report["config"]
+    lines = [
+        f"{cfg['deals']} deals x {len(cfg['tables'])} tables x {cfg['players']} rotations, "
+        f"preset `{cfg['preset']}`, seed {cfg['seed']}",
+        "",
+        "| rank | agent | version | games | mean points [95% CI] | win rate [95% CI over deals] "
+        "| OpenSkill ordinal | minus the next [95% CI], separated? |",
+        "|---:|---|---|---:|---|---|---:|---|",
+    ]
+    for i, n in enumerate(report["ranking"], 1):
+        a = report["agents"][n]
+        lo, hi = a["mean_points_ci95"]
+        wlo, whi = a["win_rate_ci95"]
+        nxt = a.get("vs_next")
+        sep = ""
+        if nxt:
+            nlo, nhi = nxt["ci95"]
+            sep = f"{nxt['mean_diff']:.1f} [{nlo:.1f}, {nhi:.1f}], " + (
+                "yes" if nxt["separated"] else "**not separated**"
+            )
+        lines.append(
+            f"| {i} | `{n}` | `{a.get('version', n)}` | {a['games']} | "
+            f"{a['mean_points']:.1f} [{lo:.1f}, {hi:.1f}] | "
+            f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}] | {a['openskill']['ordinal']:.2f} | {sep} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def plot(report: dict[str, Any], path: str) -> None:
+    """Mean points and win rate per agent, with their intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = report["ranking"]
+    rows = [report["agents"][n] for n in names]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 0.6 * len(names) + 2))
+    for ax, key, label in (
+        (axes[0], "mean_points", "Mean points per game (lower is better)"),
+        (axes[1], "win_rate", "Win rate"),
+    ):
+        vals = [r[key] for r in rows]
+        lo = [max(0.0, r[key] - r[f"{key}_ci95"][0]) for r in rows]
+        hi = [max(0.0, r[f"{key}_ci95"][1] - r[key]) for r in rows]
+        ax.barh(range(len(names)), vals, xerr=[lo, hi], color="tab:blue", alpha=0.8, capsize=4)
+        ax.set_yticks(range(len(names)), [n.split("/")[-1] for n in names])
+        ax.invert_yaxis()
+        ax.set_title(label)
+    cfg = report["config"]
+    fig.suptitle(
+        f"Leaderboard: {cfg['deals']} duplicate deals, {len(cfg['tables'])} tables, "
+        f"{cfg['players']} players, {cfg['preset']} (95% intervals)"
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line entry point."""
+    parser = ArgumentParser(prog="continental leaderboard", description=__doc__.split("\n")[0])
+    parser.add_argument("--agents", required=True, help="comma-separated agent names")
+    parser.add_argument("--deals", type=int, default=10, help="duplicate deals")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--preset", default="continental")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", default=None, help="write the report here")
+    parser.add_argument("--plot", default=None, help="write a PNG plot here")
+    parser.add_argument("--markdown", default=None, help="write the Markdown table here")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--allow-oracle", action="store_true",
+        help="allow diagnostic agents that read the hidden state (names with 'oracle')",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    try:
+        names = parse_names(args.agents, "--agents")
+        try:
+            resolve_rules(args.preset).check_players(args.players)
+        except ValueError as exc:
+            raise ValueError(f"--players {args.players}: {exc}") from None
+        tables(names, args.players)
+        for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
+            if path:
+                check_output_path(path, flag)
+        if args.plot:
+            check_plot_path(args.plot)
+        report = leaderboard(
+            names,
+            args.deals,
+            args.players,
+            args.seed,
+            args.preset,
+            args.jobs,
+            progress=not args.no_progress,
+            allow_oracle=args.allow_oracle,
+        )
+    except (ValueError, FileNotFoundError) as exc:
+        parser.error(str(exc))
+    table = markdown(report)
+    print(table, end="")
+    if args.json:
+        write_json_atomic(args.json, report)
+    if args.markdown:
+        with open(args.markdown, "w") as fh:
+            fh.write(table)
+    if args.plot:
+        plot(report, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

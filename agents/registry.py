@@ -1,0 +1,234 @@
+"""Every bot of every game by name: the one registry the harness, training, the terminal table
+and the web table build their bots from (``make_agent(name, seed, game=...)``).
+
+| game | name | bot |
+|---|---|---|
+| all | ``random`` | uniform over the legal actions (``agents.bots.random_agent``) |
+| all | ``greedy`` | the simplest sound play (``agents.bots.greedy``, ``agents.{fifteen,knock}.greedy``) |
+| all | ``strong`` | the best heuristic bot (contract: today ``strong@v1``, see ``CURRENT``) |
+| all | ``ppo:PATH`` | a trained MaskablePPO policy, played by a numpy forward pass |
+| contract | ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.bots.strong``), frozen |
+| contract | ``strong@v2`` | v1 with a whole-table feed model, danger-aware dumping, inference from discards (``agents.bots.strong_v2``), frozen |
+| contract | ``strong-v2:K=V[:K=V...]`` | experimental: ``strong@v2`` with constants overridden (``:v1`` first starts from v1's), for ablations and tuning |
+| contract | ``search``, ``search:N`` | the best search bot (today ``search@v1``, ``search@v1:N``) |
+| contract | ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.bots.search``), frozen |
+| contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.bots.search_oracle``); refused by the harness unless allowed |
+| contract | ``bc:PATH`` | ``ppo:PATH`` for a ``continental_v1`` model only (``agents.bots.feature_agent``) |
+| contract | ``rllib:PATH`` | a policy trained with Ray RLlib (``agents.bots.rllib_agent``), played without Ray |
+
+**Versions.** ``name@vK`` is a frozen bot: the same seeds give the same decisions forever
+(``tests/test_versions.py`` pins them on recorded games). The bare names ``strong`` and ``search``
+(and ``search:N``) name the current best version (``CURRENT``) and may move to a later one;
+``versioned_name`` says which version a name plays, and reports print it. Names containing
+``oracle`` read the true hidden state: diagnostics, never ordinary players (``is_oracle``).
+
+**Adding a bot** is one entry: a plain name in ``BOTS[game]`` (``"module:Class"``, built as
+``Class(seed)``), or a family with an argument in ``FAMILIES[game]`` (a prefix and a function of
+``(name, seed)``). ``offered(game)`` lists what players are offered; nothing else names bots.
+Bot modules are imported only when their bot is asked for, and never import this module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+DEFAULT_GAME = "contract"
+# The version each bare contract name plays. A frozen version never changes; only this moves.
+CURRENT = {"strong": "strong@v1", "search": "search@v1"}
+VERSIONS = {"strong": ("strong@v1", "strong@v2"), "search": ("search@v1",)}
+# Plain names: "module:Class", built as Class(seed) and imported on first use.
+BOTS: dict[str, dict[str, str]] = {
+    "contract": {
+        "random": "agents.bots.random_agent:RandomAgent",
+        "greedy": "agents.bots.greedy:GreedyAgent",
+        "strong@v1": "agents.bots.strong:StrongAgent",
+        "strong@v2": "agents.bots.strong_v2:StrongV2Agent",
+    },
+    "fifteen": {
+        "random": "agents.bots.random_agent:RandomAgent",
+        "greedy": "agents.fifteen.greedy:FifteenGreedyAgent",
+        "strong": "agents.fifteen.strong:FifteenStrongAgent",
+    },
+    "knock": {
+        "random": "agents.bots.random_agent:RandomAgent",
+        "greedy": "agents.knock.greedy:KnockGreedyAgent",
+        "strong": "agents.knock.strong:KnockStrongAgent",
+    },
+}
+# How an error message names each game.
+GAME_WORDS = {"contract": "contract", "fifteen": "fifteen-card", "knock": "knock"}
+# What a player is offered at a table, strongest last (the web table's list, the harness's help).
+OFFERED: dict[str, tuple[str, ...]] = {
+    "contract": ("random", "greedy", "strong", "search"),
+    "fifteen": ("random", "greedy", "strong"),
+    "knock": ("random", "greedy", "strong"),
+}
+
+
+def is_oracle(name: str) -> bool:
+    """Whether the agent ``name`` reads the true hidden state (a diagnostic, not a player)."""
+    return "oracle" in name.lower()
+
+
+def versioned_name(name: str) -> str:
+    """The frozen version a registry name plays: ``strong`` -> ``strong@v1``, ``search:8`` ->
+    ``search@v1:8``; names without versions (``greedy``, ``ppo:PATH``) are returned as given."""
+    base, sep, rest = name.partition(":")
+    if base in CURRENT and not name.startswith(("ppo:", "bc:", "rllib:")):
+        return CURRENT[base] + sep + rest
+    return name
+
+
+def game_names() -> tuple[str, ...]:
+    """The games with bots."""
+    return tuple(BOTS)
+
+
+def offered(game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    """The bot names players are offered for ``game``."""
+    _check_game(game)
+    return OFFERED[game]
+
+
+def _check_game(game: str) -> None:
+    if game not in BOTS:
+        raise ValueError(f"unknown game {game!r}; choose one of {', '.join(BOTS)}")
+
+
+def _build(target: str, seed: int | None) -> Any:
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)(seed)
+
+
+# ------------------------------------------------------------------ families with an argument
+
+
+def _ppo(name: str, seed: int | None) -> Any:
+    from agents.bots.ppo_agent import load_agent
+
+    return load_agent(name.removeprefix("ppo:"), seed)
+
+
+def _side_ppo(game: str) -> Callable[[str, int | None], Any]:
+    def load(name: str, seed: int | None) -> Any:
+        from agents.bots.side_policy import load_policy
+
+        return load_policy(game, name.removeprefix("ppo:"), seed)
+
+    return load
+
+
+def _bc(name: str, seed: int | None) -> Any:
+    from agents.bots.feature_agent import load_feature_agent
+
+    return load_feature_agent(name.removeprefix("bc:"), seed=seed)
+
+
+def _rllib(name: str, seed: int | None) -> Any:
+    from agents.bots.rllib_agent import load_agent
+
+    return load_agent(name.removeprefix("rllib:"), seed)
+
+
+def _strong_variant(name: str, seed: int | None) -> Any:
+    from agents.bots.strong_v2 import make_variant
+
+    return make_variant(name, seed)
+
+
+def _oracle(name: str, seed: int | None) -> Any:
+    from agents.bots.search_oracle import make_oracle_search
+
+    return make_oracle_search(name, seed)
+
+
+def _search_v1(name: str, seed: int | None) -> Any:
+    from agents.bots.search import make_search
+
+    base, sep, rest = name.partition(":")
+    if base != "search@v1":
+        raise ValueError(f"unknown agent version {name!r}; {_known_versions()}")
+    bot = make_search("search" + sep + rest, seed)
+    bot.name = name
+    return bot
+
+
+def _current(name: str, seed: int | None) -> Any:
+    """A bare ``strong``/``search[:N]``: the current version, named as asked."""
+    bot = make_agent(versioned_name(name), seed)
+    bot.name = name
+    return bot
+
+
+# prefix -> (name, seed) -> bot; the first prefix that matches builds it (exact names first).
+FAMILIES: dict[str, dict[str, Callable[[str, int | None], Any]]] = {
+    "contract": {
+        "ppo:": _ppo,
+        "bc:": _bc,
+        "rllib:": _rllib,
+        "strong-v2:": _strong_variant,
+        "search-oracle": _oracle,
+        "search@": _search_v1,
+        "strong": _current,
+        "search": _current,
+    },
+    "fifteen": {"ppo:": _side_ppo("fifteen")},
+    "knock": {"ppo:": _side_ppo("knock")},
+}
+
+
+def _known_versions() -> str:
+    known = ", ".join(v for vs in VERSIONS.values() for v in vs)
+    return f"known versions: {known} (search@vK:N)"
+
+
+def _family(game: str, name: str) -> Callable[[str, int | None], Any] | None:
+    for prefix, build in FAMILIES[game].items():
+        if name.startswith(prefix) and _matches(prefix, name):
+            return build
+    return None
+
+
+def _matches(prefix: str, name: str) -> bool:
+    """A prefix without a separator of its own (``strong``, ``search``, ``search-oracle``)
+    matches the bare name or the name followed by ``:``; ``search@`` any version."""
+    if prefix.endswith((":", "@")):
+        return True
+    return name == prefix or name.startswith(prefix + ":")
+
+
+def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Any:
+    """A bot by registry name for ``game`` (module docstring); ValueError naming the choices."""
+    _check_game(game)
+    if name in BOTS[game]:
+        bot = _build(BOTS[game][name], seed)
+        if "@" in name:
+            bot.name = name
+        return bot
+    build = _family(game, name)
+    if build is not None:
+        return build(name, seed)
+    if game == DEFAULT_GAME and "@" in name:
+        raise ValueError(f"unknown agent version {name!r}; {_known_versions()}")
+    families = ", ".join(p + ("PATH" if p.endswith(":") else "") for p in FAMILIES[game])
+    raise ValueError(
+        f"unknown agent {name!r} for the {GAME_WORDS[game]} game; choose one of "
+        f"{', '.join(OFFERED[game])}, {families}"
+    )
+
+
+__all__ = [
+    "BOTS",
+    "CURRENT",
+    "DEFAULT_GAME",
+    "FAMILIES",
+    "OFFERED",
+    "VERSIONS",
+    "game_names",
+    "is_oracle",
+    "make_agent",
+    "offered",
+    "versioned_name",
+]

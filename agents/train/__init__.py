@@ -1,0 +1,14 @@
+"""Learning: MaskablePPO training (``continental train``), behaviour cloning, the KL-regularised
+policy, tuning the heuristic bots' constants, and the single-learner environments they train on.
+
+| module | what |
+|---|---|
+| ``sb3`` | ``continental train`` (``python -m agents.train``) |
+| ``kl_ppo`` | MaskablePPO's policy with a KL penalty toward a frozen reference |
+| ``imitation`` | behaviour cloning from a teacher bot, and the feature policy it trains |
+| ``tune_strong`` | CMA-ES over ``strong@v2``'s constants |
+| ``single_agent``, ``side_single_agent`` | one learner, the other seats played by bots by name |
+| ``gym_envs`` | those environments in gymnasium's registry |
+
+This package imports nothing on its own: torch and SB3 load only with ``sb3``/``kl_ppo``.
+"""

@@ -1,0 +1,573 @@
+"""Imitate ``strong``, then improve by PPO near the clone: the recipe's pieces, on ``continental_v1``.
+
+The observation here is the ``continental_v1`` vector: the v0 vector
+(``continental_env.env.encode_observation``) followed by the derived features of
+``continental_env.features``, which read the engine's own public log (``game.public_log``).
+``feature_observation(game, seat)`` builds it from those two parts; the environment's v1
+observation equals it entry for entry (tests/test_observation.py).
+
+Steps, each a subcommand of ``python -m agents.train.imitation``:
+
+1. ``collect``: play duplicate-seeded tables (every deal at an all-``strong`` table and at a
+   ``strong``/``greedy`` table, same cards) and log every decision of ``strong`` that had a
+   choice: the observation (v1, or v0 with ``--no-features``), the legal actions, the action
+   taken and the seat's relative reward of that round (for the value head). Written to one
+   ``.npz``.
+2. ``clone``: behaviour cloning of a MaskablePPO policy (the same ``MlpPolicy`` network PPO then
+   fine-tunes) on a split by deal: cross-entropy over the legal actions, an entropy bonus so the
+   clone stays stochastic enough for PPO to explore (a clone collapsed to one action per state
+   gives PPO nothing to improve; sb3-contrib #291 reports NaNs after cloning, so every batch's
+   logits are checked and a non-finite loss stops the run with a clear error), the value head
+   fitted to the round rewards. Reports the held-out accuracy (the clone's most likely legal
+   action equals ``strong``'s). The model is a MaskablePPO ``.zip`` with its metadata; it loads
+   into the v1 single-learner environment (``agents.train.single_agent.make_env(version=1)``).
+3. ``evaluate``: duplicate deals of a clone against a bot through ``agents.evaluate.harness``.
+
+PPO near the clone is ``agents.train.kl_ppo``, wired into ``agents.train.sb3`` with ``--init-policy`` and
+``--kl-coef``/``--kl-anneal-steps`` (``train.py`` observes ``continental_v1`` by default).
+
+What a model here was trained for is recorded in it (``feature_metadata``): the environment
+(``FEATURE_ENV``, ``continental_v1``), the table size and the sizes. Models written before v1
+existed record ``continental_v0+features``; their vector is the v1 vector, so they load and play
+as ``continental_v1`` models. ``ppo:PATH`` plays any of them; ``bc:PATH``
+(``load_feature_agent``) is the same agent, refusing a model of another observation or table size
+with one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.bots.base import PlayerView
+from agents.bots.feature_agent import (
+    dropped_columns,
+    feature_metadata,
+    feature_observation,
+)
+from continental_env.env import encode_observation, observation_layout
+from continental_env.features import encode_features, feature_layout
+from continental_env.game import Game
+from continental_env.rules import resolve_rules
+
+TEACHER = "strong"
+
+
+# ============================================================================ 1. collect
+
+
+def _deal_seed(seed: int, deal: int) -> int:
+    from agents.evaluate.harness import derive_seed
+
+    return derive_seed(seed, "imitation", deal)
+
+
+def collect_deal(task: tuple) -> dict[str, Any]:
+    """The teacher's decisions in one deal, at an all-teacher table and a mixed one.
+
+    ``task`` is (deal, seed, players, preset, features, rounds or None), optionally followed by
+    the one table to play (0: all-teacher, 1: mixed; ``collect`` plays them as separate tasks, so
+    its progress moves game by game).
+    """
+    from agents import make_agent
+
+    deal, seed, players, preset, features, rounds = task[:6]
+    only = task[6] if len(task) > 6 else None
+    rules = resolve_rules(preset)
+    if rounds:
+        rules = rules.with_rounds(tuple(rounds))
+    game_seed = _deal_seed(seed, deal)
+    mixed = [TEACHER if (s + deal) % 2 == 0 else "greedy" for s in range(players)]
+    tables = [[TEACHER] * players, mixed]
+    obs, legal, actions, seats, rounds, values = [], [], [], [], [], []
+    for t, names in enumerate(tables):
+        if only is not None and t != only:
+            continue
+        game = Game.new(rules, players, seed=game_seed)
+        bots = [make_agent(n, seed=game_seed % 2**31 + 7 * t + s) for s, n in enumerate(names)]
+        start = len(actions)
+        while not game.is_over:
+            seat = game.actor
+            choices = game.legal_actions()
+            action = bots[seat].act(PlayerView(game, seat))
+            if len(choices) > 1 and names[seat] == TEACHER:
+                x = (
+                    feature_observation(game, seat)
+                    if features
+                    else encode_observation(game, seat, observation_layout(players))
+                )
+                obs.append(x.astype(np.float16))
+                legal.append(np.array(choices, dtype=np.int16))
+                actions.append(action)
+                seats.append(seat)
+                rounds.append(len(game.round_history))
+            game.apply(action)
+        for i in range(start, len(actions)):
+            points = game.round_history[rounds[i]]["points"]
+            others = (sum(points) - points[seats[i]]) / (players - 1)
+            values.append((others - points[seats[i]]) / 100.0)
+    return {
+        "deal": deal,
+        "obs": obs,
+        "legal": legal,
+        "actions": actions,
+        "values": values,
+    }
+
+
+def _dataset(parts: list[dict[str, Any]], meta: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The decisions of every deal as the dataset's arrays (legal actions flat, with offsets)."""
+    legal = [row for p in parts for row in p["legal"]]
+    return {
+        "obs": np.stack([x for p in parts for x in p["obs"]]),
+        "legal_flat": np.concatenate(legal).astype(np.int16),
+        "legal_offsets": np.cumsum([0] + [len(r) for r in legal]).astype(np.int64),
+        "actions": np.array([a for p in parts for a in p["actions"]], dtype=np.int64),
+        "values": np.array([v for p in parts for v in p["values"]], dtype=np.float32),
+        "deal": np.array([p["deal"] for p in parts for _ in p["actions"]], dtype=np.int32),
+        "meta": np.array(json.dumps(meta)),
+    }
+
+
+def collect(
+    out: str,
+    deals: int,
+    seed: int,
+    players: int,
+    preset: str,
+    features: bool,
+    jobs: int = 1,
+    rounds: Sequence[int] | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Log the teacher's decisions of ``deals`` duplicate deals to ``out`` (``.npz``, atomic)."""
+    import multiprocessing
+
+    from tqdm import tqdm
+
+    # one task per game (a deal's two tables), in deal order: the parts concatenate as before
+    tasks = [(d, seed, players, preset, features, rounds, t) for d in range(deals) for t in (0, 1)]
+    parts: list[dict[str, Any]] = []
+    t0 = time.time()
+    bar = tqdm(total=len(tasks), desc="games", unit="game", file=sys.stderr, mininterval=5,
+               disable=not progress)  # fmt: skip
+    if jobs <= 1:
+        for task in tasks:
+            parts.append(collect_deal(task))
+            bar.update()
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for part in pool.imap(collect_deal, tasks):
+                parts.append(part)
+                bar.update()
+    bar.close()
+    meta = {"players": players, "preset": preset, "features": features, "seed": seed,
+            "deals": deals, "teacher": TEACHER}  # fmt: skip
+    data = _dataset(parts, meta)
+    tmp = f"{out}.{os.getpid()}.tmp.npz"
+    np.savez_compressed(tmp, **data)
+    os.replace(tmp, out)
+    summary = {"decisions": len(data["actions"]), "deals": deals, "seconds": time.time() - t0}
+    print(json.dumps(summary), flush=True)
+    return summary
+
+
+# ============================================================================ 2. clone
+
+
+def load_dataset(path: str) -> dict[str, Any]:
+    with np.load(path) as data:
+        out = {k: data[k] for k in data.files}
+    out["meta"] = json.loads(str(out["meta"]))
+    return out
+
+
+def masks_for(data: dict[str, Any], idx: np.ndarray, num_actions: int) -> np.ndarray:
+    """The legal-action masks of the dataset's decisions ``idx``."""
+    from agents.train.cloning import legal_masks
+
+    offsets, flat = data["legal_offsets"], data["legal_flat"]
+    return legal_masks([flat[offsets[i] : offsets[i + 1]] for i in idx], num_actions)
+
+
+def build_model(players: int, preset: str, features: bool, net_arch: Sequence[int], seed: int):
+    """A MaskablePPO model with the network PPO fine-tunes (single-agent env, one worker)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.train.single_agent import make_env
+
+    env = make_env(opponents=["greedy"], num_players=players, preset=preset,
+                   version=1 if features else 0, round_episodes=True, seed=seed)  # fmt: skip
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        policy_kwargs={
+            "net_arch": {"pi": list(net_arch), "vf": list(net_arch)},
+            "activation_fn": torch.nn.ReLU,
+        },
+        seed=seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+def _check_clone_settings(epochs: int, batch_size: int, holdout: float, **rates: float) -> None:
+    """ValueError naming the first setting ``clone`` cannot train with."""
+    for name, value in (("epochs", epochs), ("batch_size", batch_size)):
+        if value < 1:
+            raise ValueError(f"{name}={value}: must be at least 1")
+    if not (0 < holdout < 1):
+        raise ValueError(f"holdout={holdout}: must be in (0, 1)")
+    for name, value in rates.items():
+        if not math.isfinite(value) or value < 0:
+            raise ValueError(f"{name}={value}: must be a finite number >= 0")
+
+
+def clone(
+    data_path: str,
+    out: str,
+    epochs: int = 4,
+    lr: float = 1e-3,
+    ent_coef: float = 0.01,
+    vf_coef: float = 0.5,
+    batch_size: int = 512,
+    holdout: float = 0.1,
+    net_arch: Sequence[int] = (256, 256),
+    seed: int = 1,
+    v0_only: bool = False,
+    drop: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Behaviour cloning of the teacher's decisions; the model saved atomically to ``out``.
+
+    ``v0_only`` clones from the v0 part of a features dataset (the ablation without features);
+    ``drop`` names feature groups set to 0 in training and play (an ablation; the model records
+    them).
+    """
+    import torch
+
+    from agents.bots.ppo_agent import model_metadata, write_zip_metadata
+    from agents.train.cloning import clone_step
+
+    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
+    data = load_dataset(data_path)
+    meta = data["meta"]
+    players, preset, features = meta["players"], meta["preset"], meta["features"]
+    if v0_only and features:
+        data["obs"] = data["obs"][:, : observation_layout(players)["turn"].stop]
+        features = False
+    dropped = dropped_columns(players, drop) if features else None
+    if dropped is not None:
+        data["obs"][:, dropped] = 0
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    model = build_model(players, preset, features, net_arch, seed)
+    policy = model.policy
+    n_actions = model.action_space.n
+    if data["obs"].shape[1] != model.observation_space.shape[0]:
+        raise ValueError(
+            f"{data_path}: observations of size {data['obs'].shape[1]}, the model takes "
+            f"{model.observation_space.shape[0]}"
+        )
+    deals = data["deal"]
+    cut = np.quantile(np.unique(deals), 1 - holdout)
+    train_idx = np.flatnonzero(deals < cut)
+    test_idx = np.flatnonzero(deals >= cut)
+    obs = torch.as_tensor(data["obs"].astype(np.float32))
+    actions = torch.as_tensor(data["actions"])
+    values = torch.as_tensor(data["values"])
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    rng = np.random.default_rng(seed)
+    history = []
+    t0 = time.time()
+    for epoch in range(epochs):
+        policy.train()
+        order = rng.permutation(train_idx)
+        losses = []
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            masks = masks_for(data, idx, n_actions)
+            try:
+                fitted = clone_step(policy, optimizer, obs[idx], actions[idx], values[idx], masks,
+                                 vf_coef=vf_coef, max_grad_norm=0.5, ent_coef=ent_coef)  # fmt: skip
+            except FloatingPointError as exc:
+                raise FloatingPointError(f"epoch {epoch + 1}: {exc}") from None
+            losses.append(fitted["loss"].item())
+        scores = accuracy(policy, obs, actions, data, train_idx[:20_000], n_actions)
+        held = accuracy(policy, obs, actions, data, test_idx, n_actions)
+        row = {"epoch": epoch + 1, "loss": float(np.mean(losses)), "train": scores, "heldout": held}
+        history.append(row)
+        print(json.dumps(row), flush=True)
+    model.num_timesteps = 0
+    tmp = f"{out}.{os.getpid()}.tmp.zip"
+    model.save(tmp)
+    if features:
+        write_zip_metadata(tmp, {**feature_metadata(players, preset), "dropped": list(drop)})
+    else:
+        write_zip_metadata(tmp, model_metadata(players, preset))
+    os.replace(tmp, out)
+    report = {
+        "data": data_path,
+        "decisions": {"train": len(train_idx), "heldout": len(test_idx)},
+        "epochs": history,
+        "seconds": time.time() - t0,
+        "model": out,
+    }
+    return report
+
+
+def accuracy(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:
+    """Share of decisions where the clone's most likely legal action is the teacher's, and the
+    mean entropy of its masked distribution; ValueError if any logit is not finite."""
+    import torch
+
+    policy.eval()
+    hits = 0
+    entropy = 0.0
+    with torch.no_grad():
+        for start in range(0, len(idx), 4096):
+            part = idx[start : start + 4096]
+            masks = torch.as_tensor(masks_for(data, part, n))
+            dist = policy.get_distribution(obs[part], action_masks=masks.numpy())
+            logits = dist.distribution.logits
+            if not torch.isfinite(logits[masks]).all():
+                raise FloatingPointError("the clone's logits hold NaN or inf")
+            hits += int((logits.argmax(dim=1) == actions[part]).sum())
+            entropy += float(dist.entropy().sum())
+    policy.train()
+    return {"accuracy": hits / max(1, len(idx)), "entropy": entropy / max(1, len(idx))}
+
+
+# ============================================================================ 3. evaluate
+
+
+def evaluate_clone(
+    agents: Sequence[str],
+    deals: int,
+    seed: int,
+    players: int,
+    jobs: int = 1,
+    progress: bool = True,
+    preset: str = "continental",
+) -> dict[str, Any]:
+    """``agents.evaluate.harness.evaluate`` on the contract game (``bc:PATH`` and every
+    ``agents.make_agent`` name can play)."""
+    from agents.evaluate.harness import evaluate
+
+    return evaluate(list(agents), players=players, games=deals, seed=seed, jobs=jobs,
+                    progress=progress, preset=preset)  # fmt: skip
+
+
+# ============================================================================ encode cost
+
+
+def bench_encode(deals: int, seed: int, players: int, repeats: int = 3) -> dict[str, Any]:
+    """Microseconds per call of the v0 observation and of the features on the states of
+    ``strong``/``greedy`` games (each acting seat's state as it arises): features with an empty
+    hand cache (every hand new, as in a fresh worker) and with a warm one."""
+    from agents import make_agent
+    from continental_env.features import _hand_arrays, hand_analysis
+
+    states = []
+    for deal in range(deals):
+        game = Game.new("continental", players, seed=_deal_seed(seed, deal))
+        names = [TEACHER if s % 2 == 0 else "greedy" for s in range(players)]
+        bots = [make_agent(n, seed=deal * 10 + s) for s, n in enumerate(names)]
+        while not game.is_over:
+            seat = game.actor
+            action = bots[seat].act(PlayerView(game, seat))
+            states.append((game.clone(), seat))  # the clone keeps the public log
+            game.apply(action)
+    layout, flayout = observation_layout(players), feature_layout(players)
+
+    def per_call(fn) -> float:
+        best = math.inf
+        for _ in range(repeats):
+            t = time.perf_counter()
+            for g, s in states:
+                fn(g, s)
+            best = min(best, (time.perf_counter() - t) / len(states) * 1e6)
+        return best
+
+    v0 = per_call(lambda g, s: encode_observation(g, s, layout))
+    cold = math.inf
+    for _ in range(repeats):
+        hand_analysis.cache_clear()
+        _hand_arrays.cache_clear()
+        t = time.perf_counter()
+        for g, s in states:
+            encode_features(g, s, flayout)
+        cold = min(cold, (time.perf_counter() - t) / len(states) * 1e6)
+    warm = per_call(lambda g, s: encode_features(g, s, flayout))
+    report = {"states": len(states), "v0_us": v0, "features_cold_us": cold,
+              "features_warm_us": warm}  # fmt: skip
+    print(json.dumps(report), flush=True)
+    return report
+
+
+# ============================================================================ plot
+
+
+def plot_reports(reports: Sequence[tuple[str, str]], out: str) -> None:
+    """A bar per evaluation report: the candidate's paired difference against the table's bot,
+    with its 95 % interval (lower is better)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels, diffs, lows, highs = [], [], [], []
+    for label, path in reports:
+        report = json.loads(Path(path).read_text())
+        (paired,) = report["paired"].values()
+        labels.append(label)
+        diffs.append(paired["mean_diff"])
+        lows.append(paired["mean_diff"] - paired["ci95"][0])
+        highs.append(paired["ci95"][1] - paired["mean_diff"])
+    fig, ax = plt.subplots(figsize=(7, 0.6 * len(labels) + 1.5))
+    y = np.arange(len(labels))
+    ax.barh(y, diffs, xerr=[lows, highs], color="tab:blue", capsize=4)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y, labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("points per game minus strong's (95% CI); lower is better")
+    ax.set_title("Clones of strong vs three strong bots (duplicate deals)")
+    fig.tight_layout()
+    tmp = f"{out}.{os.getpid()}.tmp.png"
+    fig.savefig(tmp, dpi=120)
+    plt.close(fig)
+    os.replace(tmp, out)
+
+
+# ============================================================================ command line
+
+
+def build_parser() -> Any:
+    """The command line: one subcommand per step."""
+    from agents.cli import ArgumentParser
+
+    parser = ArgumentParser(
+        prog="python -m agents.train.imitation", description=__doc__.split("\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="log strong's decisions on duplicate deals")
+    c.add_argument("--out", required=True)
+    c.add_argument("--deals", type=int, default=100)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--players", type=int, default=4)
+    c.add_argument("--preset", default="continental")
+    c.add_argument("--features", action=argparse.BooleanOptionalAction, default=True)
+    c.add_argument("--jobs", type=int, default=1)
+    b = sub.add_parser("clone", help="behaviour cloning on a collected dataset")
+    b.add_argument("--data", required=True)
+    b.add_argument("--out", required=True)
+    b.add_argument("--epochs", type=int, default=4)
+    b.add_argument("--lr", type=float, default=1e-3)
+    b.add_argument("--ent-coef", type=float, default=0.01)
+    b.add_argument("--batch-size", type=int, default=512)
+    b.add_argument("--net-arch", default="256,256")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--json", default="", help="write the report here")
+    b.add_argument("--v0-only", action="store_true", help="use only the v0 part of the data")
+    b.add_argument("--drop", default="", help="feature groups to zero (ablation), comma separated")
+    e = sub.add_parser("evaluate", help="duplicate deals of bc:PATH / ppo:PATH against bots")
+    e.add_argument("--agents", required=True, help="comma separated, the candidate first")
+    e.add_argument("--deals", type=int, default=50)
+    e.add_argument("--seed", type=int, default=1)
+    e.add_argument("--players", type=int, default=4)
+    e.add_argument("--jobs", type=int, default=1)
+    e.add_argument("--json", default="", help="write the report here")
+    m = sub.add_parser("bench", help="microseconds per call: v0 observation vs features")
+    m.add_argument("--deals", type=int, default=3)
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--players", type=int, default=4)
+    m.add_argument("--json", default="", help="write the report here")
+    g = sub.add_parser("plot", help="bar chart of evaluation reports' paired differences")
+    g.add_argument("--reports", required=True, help="label=report.json, comma separated")
+    g.add_argument("--out", required=True, help="the PNG to write")
+    return parser
+
+
+def _write_json(path: str, report: dict[str, Any]) -> None:
+    if path:
+        Path(path).write_text(json.dumps(report, indent=2))
+
+
+def _run_collect(args: argparse.Namespace) -> None:
+    if args.deals < 1:
+        raise ValueError(f"--deals {args.deals}: must be at least 1")
+    if args.jobs < 1:
+        raise ValueError(f"--jobs {args.jobs}: must be at least 1")
+    resolve_rules(args.preset).check_players(args.players)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    collect(args.out, args.deals, args.seed, args.players, args.preset, args.features, args.jobs)
+
+
+def _run_clone(args: argparse.Namespace) -> None:
+    if not os.path.isfile(args.data):
+        raise ValueError(f"--data {args.data}: no such file")
+    try:
+        arch = [int(x) for x in args.net_arch.split(",") if x]
+    except ValueError:
+        arch = []
+    if not arch or min(arch) < 1:
+        raise ValueError(f"--net-arch {args.net_arch!r}: positive sizes such as 256,256")
+    report = clone(args.data, args.out, epochs=args.epochs, lr=args.lr,
+                   ent_coef=args.ent_coef, batch_size=args.batch_size, net_arch=arch,
+                   seed=args.seed, v0_only=args.v0_only,
+                   drop=[g for g in args.drop.split(",") if g])  # fmt: skip
+    _write_json(args.json, report)
+
+
+def _run_plot(args: argparse.Namespace) -> None:
+    pairs = [item.partition("=") for item in args.reports.split(",") if item]
+    for label, sep, path in pairs:
+        if not sep or not os.path.isfile(path):
+            raise ValueError(f"--reports {label}{sep}{path}: expected label=existing.json")
+    plot_reports([(label, path) for label, _, path in pairs], args.out)
+
+
+def _run_bench(args: argparse.Namespace) -> None:
+    _write_json(args.json, bench_encode(args.deals, args.seed, args.players))
+
+
+def _run_evaluate(args: argparse.Namespace) -> None:
+    from agents.evaluate.harness import format_report
+
+    names = [n for n in args.agents.split(",") if n]
+    report = evaluate_clone(names, args.deals, args.seed, args.players, args.jobs)
+    print(format_report(report))
+    _write_json(args.json, report)
+
+
+COMMANDS = {
+    "collect": _run_collect,
+    "clone": _run_clone,
+    "plot": _run_plot,
+    "bench": _run_bench,
+    "evaluate": _run_evaluate,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m agents.train.imitation COMMAND``: a bad option is one line (exit status 2)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        COMMANDS[args.command](args)
+    except (ValueError, FloatingPointError) as exc:
+        parser.error(str(exc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""The one bot registry: every door into it builds the same bots, and every front end offers the
+names it lists."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents import AGENT_NAMES, make_agent, registry
+from agents.games import game_names, game_spec
+
+
+def test_every_door_builds_the_same_bot_for_a_name() -> None:
+    import agents.fifteen
+    import agents.knock
+
+    doors = {
+        "fifteen": agents.fifteen.make_agent,
+        "knock": agents.knock.make_agent,
+        "contract": lambda name, seed: make_agent(name, seed),
+    }
+    for game, door in doors.items():
+        for name in registry.offered(game):
+            seed = 7
+            a, b, c = (
+                door(name, seed),
+                game_spec(game).make_agent(name, seed),
+                make_agent(name, seed, game=game),
+            )
+            assert type(a) is type(b) is type(c), (game, name)
+            assert a.name == b.name == c.name == name
+
+
+def test_frozen_and_current_names_keep_their_versions() -> None:
+    assert make_agent("strong@v1", 1).name == "strong@v1"
+    assert make_agent("strong@v2", 1).name == "strong@v2"
+    assert make_agent("strong", 1).name == "strong"
+    assert type(make_agent("strong", 1)) is type(make_agent(registry.CURRENT["strong"], 1))
+    assert make_agent("search:2", 1).name == "search:2"
+    assert make_agent("search@v1:2", 1).name == "search@v1:2"
+    assert registry.versioned_name("search:8") == "search@v1:8"
+    assert registry.versioned_name("ppo:strong.zip") == "ppo:strong.zip"
+    for bad in ("strong@v9", "search@v2", "strong@v1:3"):
+        with pytest.raises(ValueError, match="unknown agent version"):
+            make_agent(bad, 1)
+
+
+def test_oracles_are_named_as_such_and_unknown_names_list_the_choices() -> None:
+    oracle = make_agent("search-oracle:2", 1)
+    assert registry.is_oracle(oracle.name) and not registry.is_oracle("search:2")
+    with pytest.raises(
+        ValueError, match=r"unknown agent 'strongest' for the contract game.*greedy"
+    ):
+        make_agent("strongest", 1)
+    with pytest.raises(ValueError, match="unknown agent 'search' for the knock game"):
+        make_agent("search", 1, game="knock")
+    with pytest.raises(ValueError, match="unknown game 'poker'"):
+        make_agent("greedy", 1, game="poker")
+
+
+def test_the_offered_names_are_the_specs_the_web_tables_and_agents_lists() -> None:
+    from continental_web import session
+
+    assert set(game_names()) == set(registry.BOTS) == set(registry.OFFERED)
+    for game in game_names():
+        assert game_spec(game).agent_names == registry.offered(game)
+    assert AGENT_NAMES == registry.offered("contract") == session.BOT_NAMES
+    for game in ("fifteen", "knock"):
+        assert session.game_bots(game) == list(registry.offered(game))
