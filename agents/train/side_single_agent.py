@@ -20,7 +20,7 @@ import numpy as np
 
 from agents.bots.side_policy import SIDE_ENVS, SidePolicyAgent, load_policy, side_metadata
 from agents.train.single_agent import ignore_sigint, opponent_pool
-from continental_env.single_agent import SELF, SingleAgentSideGame
+from continental_env.single_agent import SingleAgentSideGame
 
 __all__ = [
     "SIDE_ENVS",
