@@ -225,12 +225,12 @@ def load_state(
 
 
 def check_history_recorded(history: str) -> Check:
-    """A state that gives ``moves`` is a saved game, which carries its ``history`` field too
-    (a hand-built position may leave both out)."""
+    """A saved game that has counted actions (``moves`` > 0) carries its ``history`` field too;
+    a position built by hand (or sampled) may leave it out, and its scores are then its own."""
 
     def check(state: Any, setup: Any, given: set[str]) -> None:
-        if "moves" in given and history not in given:
-            fail(f"{history!r} is missing: a state that counts its 'moves' carries its history")
+        if state.moves and history not in given:
+            fail(f"{history!r} is missing from a game that has played {state.moves} moves")
 
     return check
 
