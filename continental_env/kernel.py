@@ -225,12 +225,12 @@ def load_state(
 
 
 def check_history_recorded(history: str) -> Check:
-    """A state that gives ``moves`` is a saved game, which carries its ``history`` field too
-    (a hand-built position may leave both out)."""
+    """A saved game that has counted actions (``moves`` > 0) carries its ``history`` field too;
+    a position built by hand (or sampled) may leave it out, and its scores are then its own."""
 
     def check(state: Any, setup: Any, given: set[str]) -> None:
-        if "moves" in given and history not in given:
-            fail(f"{history!r} is missing: a state that counts its 'moves' carries its history")
+        if state.moves and history not in given:
+            fail(f"{history!r} is missing from a game that has played {state.moves} moves")
 
     return check
 
@@ -250,14 +250,12 @@ class GameBase:
     setup: Any
     state: Any
     _legal: list[int] | None
-    _legal_set: frozenset[int] | None
 
     def _attach(self, setup: Any, state: Any) -> None:
         """Take a setup and a position (used as is, not copied); the cache starts empty."""
         self.setup = setup
         self.state = state
         self._legal = None
-        self._legal_set = None
 
     @classmethod
     def from_state(cls, setup: Any, state: Any) -> Any:
@@ -284,13 +282,12 @@ class GameBase:
 
     def is_legal(self, action: int) -> bool:
         """Whether an action id is legal now."""
-        if self._legal_set is None:
-            self._legal_set = frozenset(self._legal_ids())
-        return action in self._legal_set
+        # A scan of the cached list: a position is usually asked once (by ``apply``), and
+        # scanning its few dozen ids is cheaper than building a set of them.
+        return action in self._legal_ids()
 
     def _invalidate(self) -> None:
         self._legal = None
-        self._legal_set = None
 
     def _compute_legal(self) -> list[int]:
         raise NotImplementedError
@@ -306,7 +303,6 @@ class GameBase:
         if not self.is_legal(action):
             raise ValueError(self._illegal_reason(action))
         self._legal = None
-        self._legal_set = None
         self.state.moves += 1
         self._perform(action)
 

@@ -13,6 +13,7 @@ of melds, ``state.Melds``) by deriving from ``Codec``.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -252,8 +253,8 @@ class Rng(Codec):
             version, state, gauss = raw
             # The generator's C code raises OverflowError on a negative word and keeps the low
             # 32 bits of a larger one (a different state than the one written): refuse both.
-            if not all(is_int(w) and 0 <= w < 2**32 for w in state):
-                raise ValueError("its state words must be ints in 0..2**32-1")
+            # An array of unsigned 32-bit ints checks every word in C (OverflowError, TypeError).
+            array("I", state)
             rng = random.Random()
             rng.setstate((version, tuple(state), gauss))
         except (TypeError, ValueError, OverflowError) as exc:
