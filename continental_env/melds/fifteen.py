@@ -248,15 +248,10 @@ def going_out_discards(counts: Sequence[int]) -> list[int]:
     for suit in stuck or range(4):
         if stuck == [] and total_need - need[suit] > jokers:
             continue
-        out.extend(_natural_discards(rows[suit], suit, _other_options(options, suit), jokers))
+        out.extend(_natural_discards(rows[suit], suit, options, jokers))
     if jokers and not stuck and total_need < jokers and _joker_discard_goes_out(rows, jokers):
         out.append(JOKER)
     return out
-
-
-def _other_options(options: list, suit: int) -> list:
-    """The cover options of the suits other than ``suit`` that hold cards."""
-    return [o for k, o in enumerate(options) if k != suit and o is not None]
 
 
 def _suit_needs(counts: Sequence[int]) -> tuple[list, list, list[int]]:
@@ -278,11 +273,12 @@ def _joker_discard_goes_out(rows: list[tuple[int, ...]], jokers: int) -> bool:
 def _natural_discards(
     row: tuple[int, ...],
     suit: int,
-    others: list[frozenset[tuple[int, tuple[int, ...]]]],
+    options: list[frozenset[tuple[int, tuple[int, ...]]] | None],
     jokers: int,
 ) -> list[int]:
-    """Naturals of ``suit`` (its ``row`` of counts) whose discard lets the hand go out, given the
-    other suits' options."""
+    """Naturals of ``suit`` (its ``row`` of counts) whose discard lets the hand go out, given
+    every suit's cover ``options`` (None for a suit without cards)."""
+    others = [o for k, o in enumerate(options) if k != suit and o is not None]
     out = []
     for rank in range(NUM_RANKS):
         if not row[rank]:
