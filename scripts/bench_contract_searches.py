@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 from agents import strong
-from agents.base import PlayerView
-from agents.random_agent import RandomAgent
+from agents.bots.base import PlayerView
+from agents.bots.random_agent import RandomAgent
 from continental_env import kernels, melds
 from continental_env.game import Game
 

@@ -17,7 +17,7 @@ import json
 from itertools import combinations
 
 from agents.evaluate import _deal_points, rotations
-from agents.stats import paired_diff_ci95, sample_sd
+from agents.evaluate.stats import paired_diff_ci95, sample_sd
 
 
 def main(argv: list[str] | None = None) -> int:

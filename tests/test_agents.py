@@ -309,7 +309,7 @@ def test_view_observation_equals_the_observation_of_a_game_with_hidden_cards_rem
     import numpy as np
 
     from agents.bots.base import _redacted
-    from continental_env.env import encode_observation, observation_layout
+    from continental_env.aec import encode_observation, observation_layout
 
     game = Game.new("continental", 4, seed=5)
     rng = random.Random(5)

@@ -10,7 +10,7 @@ import pytest
 import tqdm
 
 from agents.evaluate import evaluate
-from agents.leaderboard import leaderboard
+from agents.evaluate.leaderboard import leaderboard
 
 
 class RecordingBar:

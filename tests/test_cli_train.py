@@ -167,7 +167,7 @@ def test_a_failed_snapshot_write_leaves_no_temporary_file(
 ) -> None:
     import numpy as np
 
-    from agents.ppo_agent import NumpyPolicy
+    from agents.bots.ppo_agent import NumpyPolicy
 
     policy = NumpyPolicy([(np.ones((4, 3), np.float32), np.zeros(3, np.float32))])
     real_savez = np.savez

@@ -19,7 +19,7 @@ import pytest
 from pettingzoo.test import parallel_api_test, render_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-import agents.gym_envs  # noqa: F401  (registers the gymnasium ids)
+import agents.train.gym_envs  # noqa: F401  (registers the gymnasium ids)
 import continental_env
 from continental_env import fifteen, knock
 

@@ -85,7 +85,7 @@ def test_pettingzoo_seed_test_passes(players: int) -> None:
 def test_registry_make_after_importing_the_env_module() -> None:
     import pettingzoo
 
-    import continental_env.env  # noqa: F401  (registers continental/continental_v0)
+    import continental_env.aec  # noqa: F401  (registers continental/continental_v0)
 
     env = pettingzoo.make("aec", "continental/continental_v0")
     env.reset(seed=0)

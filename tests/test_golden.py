@@ -29,8 +29,8 @@ import numpy as np
 import pytest
 
 import continental_env
+from continental_env.aec import PLANE
 from continental_env.cards import NUM_TYPES, format_cards
-from continental_env.env import PLANE
 from continental_env.game import Game
 
 GOLDEN = Path(__file__).resolve().parent / "golden"

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.base import PlayerView
-from agents.handtools import unseen_counts as bot_unseen
-from agents.random_agent import RandomAgent
+from agents.bots.base import PlayerView
+from agents.bots.handtools import unseen_counts as bot_unseen
+from agents.bots.random_agent import RandomAgent
 from continental_env import features, kernels, melds
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import Game

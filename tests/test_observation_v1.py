@@ -17,7 +17,7 @@ from test_hidden_info import random_states, swap_hidden
 import continental_env
 from agents.bots.base import PlayerView
 from agents.bots.feature_agent import feature_observation
-from continental_env.env import (
+from continental_env.aec import (
     ObservationEncoder,
     encode_observation,
     observation_layout,
@@ -98,7 +98,7 @@ def test_the_environment_serves_v1_with_its_spaces_and_name() -> None:
 def test_both_versions_are_registered() -> None:
     import pettingzoo
 
-    import continental_env.env  # noqa: F401  (registers both names)
+    import continental_env.aec  # noqa: F401  (registers both names)
 
     for version in (0, 1):
         env = pettingzoo.make("aec", f"continental/continental_v{version}")

@@ -9,7 +9,7 @@ import pytest
 
 from agents.bots.base import PlayerView
 from agents.train.single_agent import SeatAgent, make_env
-from continental_env.env import encode_observation
+from continental_env.aec import encode_observation
 from continental_env.game import Game
 from continental_env.single_agent import SingleAgentContinental
 

@@ -78,7 +78,7 @@ def test_suit_relabelling_moves_cards_observations_and_actions_together(game: st
 
     import numpy as np
 
-    from agents.side_single_agent import suit_permutation
+    from agents.train.side_single_agent import suit_permutation
 
     env = importlib.import_module(f"continental_env.{game}.env")
     layout = env.observation_layout(4)

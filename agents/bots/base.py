@@ -23,7 +23,7 @@ from continental_env.state import State
 if TYPE_CHECKING:
     import numpy as np
 
-    from continental_env.env import ObservationEncoder
+    from continental_env.aec import ObservationEncoder
 
 
 class PlayerView:
@@ -139,7 +139,7 @@ def _rekey_log(game: Game, state: State) -> None:
 
 @functools.cache
 def _encoder(num_players: int, version: int) -> ObservationEncoder:
-    from continental_env.env import ObservationEncoder
+    from continental_env.aec import ObservationEncoder
 
     return ObservationEncoder(num_players, version)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from continental_env.env import encode_observation, observation_layout
+from continental_env.aec import encode_observation, observation_layout
 from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
 

@@ -197,7 +197,7 @@ def table_sizes(num_players: int, version: int = 0) -> tuple[int, int]:
     """(observation size, number of actions) of the environment of this observation version
     (0: ``continental_v0``, 1: ``continental_v1``) at ``num_players`` seats."""
     from continental_env.actions import num_actions
-    from continental_env.env import observation_layout, observation_size
+    from continental_env.aec import observation_layout, observation_size
 
     return observation_size(observation_layout(num_players, version)), num_actions(num_players)
 
@@ -228,7 +228,7 @@ def dropped_columns(num_players: int, groups: Any) -> np.ndarray | None:
     ValueError naming an unknown group."""
     if not groups:
         return None
-    from continental_env.env import observation_layout
+    from continental_env.aec import observation_layout
     from continental_env.features import feature_layout
 
     names = feature_layout(num_players)

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from continental_env.cards import NUM_TYPES
-from continental_env.fifteen.env import encode_observation, observation_layout
+from continental_env.fifteen.aec import encode_observation, observation_layout
 from continental_env.fifteen.game import Game, action_to_str
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from continental_env.cards import NUM_TYPES
-from continental_env.knock.env import encode_observation, observation_layout
+from continental_env.knock.aec import encode_observation, observation_layout
 from continental_env.knock.game import Game, action_to_str, buy_cost
 
 

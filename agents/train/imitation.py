@@ -54,7 +54,7 @@ from agents.bots.feature_agent import (
     feature_metadata,
     feature_observation,
 )
-from continental_env.env import encode_observation, observation_layout
+from continental_env.aec import encode_observation, observation_layout
 from continental_env.features import encode_features, feature_layout
 from continental_env.game import Game
 from continental_env.rules import resolve_rules

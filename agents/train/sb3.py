@@ -510,7 +510,7 @@ def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np
     round rewards from one game."""
     from agents import make_agent
     from agents.bots.base import PlayerView
-    from continental_env.env import encode_observation, observation_layout
+    from continental_env.aec import encode_observation, observation_layout
     from continental_env.game import Game
 
     teacher, players, preset, game_seed, agent_seed, version = task
@@ -576,7 +576,7 @@ def suit_relabellings(cfg: Config) -> list[tuple[Any, Any, Any]]:
     """The 24 suit relabellings of a side game's decisions as torch index tensors."""
     from itertools import permutations
 
-    from agents.side_single_agent import suit_permutation
+    from agents.train.side_single_agent import suit_permutation
 
     out = []
     for perm in permutations(range(4)):
