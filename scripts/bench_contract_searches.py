@@ -25,7 +25,7 @@ import json
 import time
 from pathlib import Path
 
-from agents import strong
+from agents.bots import strong
 from agents.bots.base import PlayerView
 from agents.bots.random_agent import RandomAgent
 from continental_env import kernels, melds

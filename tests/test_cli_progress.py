@@ -62,7 +62,7 @@ def test_imitation_collect_progress_counts_games(tmp_path: Any, bars: list[Recor
     import numpy as np
 
     pytest.importorskip("torch")
-    from agents import imitation
+    from agents.train import imitation
 
     out = tmp_path / "data.npz"
     imitation.collect(str(out), deals=2, seed=5, players=3, preset="continental", features=False,
@@ -79,7 +79,7 @@ def test_imitation_collect_progress_counts_games(tmp_path: Any, bars: list[Recor
 
 def test_tune_strong_progress_counts_games(tmp_path: Any, bars: list[RecordingBar]) -> None:
     pytest.importorskip("cma")
-    from agents import tune_strong
+    from agents.train import tune_strong
 
     tune_strong.tune(deals=1, popsize=2, generations=1, seed=3, state_path=str(tmp_path / "s"),
                      json_path=None, rounds=[1], progress=True)  # fmt: skip

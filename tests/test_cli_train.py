@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("torch")
 
-from agents import train
+from agents.train import sb3 as train
 
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:

@@ -144,7 +144,7 @@ def test_a_lambda_factory_does_not_survive_spawn() -> None:
 
 
 def test_single_agent_wrappers_in_a_spawn_async_vector_env() -> None:
-    from agents import gym_envs
+    from agents.train import gym_envs
 
     makers = [
         functools.partial(gym_envs.make_contract, opponents=["random"], illegal="terminate"),
