@@ -119,18 +119,19 @@ def encode_side_planes(
 ) -> list[int]:
     """Write ``side_planes`` of ``seat`` into ``obs`` (the top discard only with ``show_top``);
     returns the other seats in relative order (``+0`` .. ``+P-1``), which the scalars follow."""
+    st = game.state  # the declared fields, read without the Game properties' indirection
     p = game.num_players
     n = NUM_TYPES
     base = layout["hand"].start
-    obs[base : base + n] = game.hands[seat]
-    if show_top and game.discard:
-        obs[layout["discard_top"].start + game.discard[-1]] = 1.0
+    obs[base : base + n] = st.hands[seat]
+    if show_top and st.discard:
+        obs[layout["discard_top"].start + st.discard[-1]] = 1.0
     base = layout["discards_seen"].start
-    obs[base : base + n] = game.seen_discards
+    obs[base : base + n] = st.seen_discards
     base = layout["known_opp"].start
     for k in range(1, p):
         off = base + PLANE * (k - 1)
-        obs[off : off + n] = game.known[(seat + k) % p]
+        obs[off : off + n] = st.known[(seat + k) % p]
     return [(seat + k) % p for k in range(p)]
 
 

@@ -170,17 +170,18 @@ def observation_layout(num_players: int) -> dict[str, slice]:
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
+    st = game.state  # the declared fields, read without the Game properties' indirection
     p = game.num_players
     obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
     order = encode_side_planes(obs, game, seat, layout, show_top=not game.is_over)
-    if game.phase in PHASE_INDEX:
-        obs[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
-    obs[layout["first_turn"]] = [0.0 if game.has_played[s] else 1.0 for s in order]
-    obs[layout["dealer"].start + (game.dealer - seat) % p] = 1.0
-    obs[layout["scores"]] = [game.scores[s] / SCORE_SCALE for s in order]
-    obs[layout["stock"].start] = len(game.stock) / 100.0
-    obs[layout["turn"].start] = game.turn / game.max_turns_per_hand
-    obs[layout["hand_number"].start] = game.hand_index / game.max_hands
+    if st.phase in PHASE_INDEX:
+        obs[layout["phase"].start + PHASE_INDEX[st.phase]] = 1.0
+    obs[layout["first_turn"]] = [0.0 if st.has_played[s] else 1.0 for s in order]
+    obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
+    obs[layout["scores"]] = [st.scores[s] / SCORE_SCALE for s in order]
+    obs[layout["stock"].start] = len(st.stock) / 100.0
+    obs[layout["turn"].start] = st.turn / game.max_turns_per_hand
+    obs[layout["hand_number"].start] = st.hand_index / game.max_hands
     return obs
 
 

@@ -192,24 +192,25 @@ def observation_layout(num_players: int) -> dict[str, slice]:
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
+    st = game.state  # the declared fields, read without the Game properties' indirection
     p = game.num_players
     obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
     order = encode_side_planes(obs, game, seat, layout, show_top=True)
-    if game.phase in PHASE_INDEX:
-        obs[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
-    obs[layout["in_game"]] = [1.0 if game.in_game[s] else 0.0 for s in order]
-    obs[layout["dealer"].start + (game.dealer - seat) % p] = 1.0
-    obs[layout["scores"]] = [game.scores[s] / POINT_SCALE for s in order]
-    obs[layout["chips"]] = [game.chips[s] / game.stake for s in order]
-    obs[layout["buys"]] = [game.buys[s] for s in order]
-    obs[layout["pot"].start] = game.pot / game.stake
-    if game.phase == "buy" and game.current == seat:
+    if st.phase in PHASE_INDEX:
+        obs[layout["phase"].start + PHASE_INDEX[st.phase]] = 1.0
+    obs[layout["in_game"]] = [1.0 if st.in_game[s] else 0.0 for s in order]
+    obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
+    obs[layout["scores"]] = [st.scores[s] / POINT_SCALE for s in order]
+    obs[layout["chips"]] = [st.chips[s] / game.stake for s in order]
+    obs[layout["buys"]] = [st.buys[s] for s in order]
+    obs[layout["pot"].start] = st.pot / game.stake
+    if st.phase == "buy" and st.current == seat:
         start = layout["buy_back"].start
         obs[start] = game.buy_back_total(seat) / POINT_SCALE
-        obs[start + 1] = buy_cost(game.stake, game.buys[seat]) / game.stake
-    obs[layout["stock"].start] = len(game.stock) / 100.0
-    obs[layout["turn"].start] = game.turn / game.max_turns_per_hand
-    obs[layout["hand_number"].start] = (game.hand_index + 1) / game.max_hands
+        obs[start + 1] = buy_cost(game.stake, st.buys[seat]) / game.stake
+    obs[layout["stock"].start] = len(st.stock) / 100.0
+    obs[layout["turn"].start] = st.turn / game.max_turns_per_hand
+    obs[layout["hand_number"].start] = (st.hand_index + 1) / game.max_hands
     return obs
 
 
