@@ -35,7 +35,10 @@ elif mode == "aec_v1":
     n = sum(1 for _ in bench._random_play(env, rng, seed, games))
 else:  # strong at every seat
     from agents import make_agent
-    from agents.base import PlayerView
+    try:  # the agents/ layout by purpose, then the flat one of older checkouts
+        from agents.bots.base import PlayerView
+    except ModuleNotFoundError:
+        from agents.base import PlayerView
     from continental_env.game import Game
     n = 0
     for g in range(games):
