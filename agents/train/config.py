@@ -10,6 +10,7 @@ import os
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -116,11 +117,29 @@ def _flag(name: str) -> str:
 
 def validate(cfg: Config) -> None:
     """ValueError naming the first bad flag; builds every bot and model the run will need."""
+    _check_names(cfg)
+    _check_rules(cfg)
+    _check_ppo(cfg)
+    _check_schedule(cfg)
+    if cfg.init_policy:
+        check_init_policy(cfg)
+    _check_bots(cfg)
+    if cfg.run_name and not cfg.resume:
+        run_dir = Path(cfg.runs_dir) / cfg.run_name
+        _need(cfg, not (run_dir / "checkpoints").exists(), "run_name",
+              f"{run_dir} already holds a run; continue it with --resume {run_dir}")  # fmt: skip
+    check_writable_dir(cfg.resume or cfg.runs_dir, "--resume" if cfg.resume else "--runs-dir")
 
-    def need(ok: bool, name: str, why: str) -> None:
-        if not ok:
-            raise ValueError(f"{_flag(name)} {getattr(cfg, name)!r}: {why}")
 
+def _need(cfg: Config, ok: bool, name: str, why: str) -> None:
+    """ValueError naming the flag ``name`` and its value unless ``ok``."""
+    if not ok:
+        raise ValueError(f"{_flag(name)} {getattr(cfg, name)!r}: {why}")
+
+
+def _check_names(cfg: Config) -> None:
+    """Finite numbers, the run's names, the seed and the game (with a side game's table)."""
+    need = partial(_need, cfg)
     for name in ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "vf_coef",
                  "max_grad_norm", "target_kl", "bc_learning_rate", "kl_coef"):  # fmt: skip
         need(math.isfinite(getattr(cfg, name)), name, "must be a finite number")
@@ -128,10 +147,13 @@ def validate(cfg: Config) -> None:
     need(os.sep not in cfg.run_name and cfg.run_name not in (".", ".."), "run_name", "a name, no /")
     need(0 <= cfg.seed < 2**32, "seed", "must be in 0 .. 2**32 - 1")
     need(cfg.game in ("contract", "fifteen", "knock"), "game", "choose contract, fifteen or knock")
-    side = cfg.game != "contract"
-    if side:
+    if cfg.game != "contract":
         validate_side(cfg)
-    need(cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
+
+
+def _check_rules(cfg: Config) -> None:
+    """The preset, the rounds and (the contract game) the table size."""
+    _need(cfg, cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
     rules = resolve_rules(cfg.preset)
     rounds = parse_rounds(cfg.rounds)  # its message names the flag
     try:
@@ -140,10 +162,15 @@ def validate(cfg: Config) -> None:
     except ValueError as exc:
         raise ValueError(f"--rounds {cfg.rounds!r}: {exc}") from None
     try:
-        if not side:
+        if cfg.game == "contract":
             rules.check_players(cfg.players)
     except ValueError as exc:
         raise ValueError(f"--players {cfg.players}: {exc}") from None
+
+
+def _check_ppo(cfg: Config) -> None:
+    """The environments, the network and PPO's hyperparameters."""
+    need = partial(_need, cfg)
     need(cfg.total_timesteps >= 1, "total_timesteps", "must be at least 1")
     need(cfg.num_envs >= 1, "num_envs", "must be at least 1")
     need(cfg.vec_env in ("subproc", "dummy"), "vec_env", "choose 'subproc' or 'dummy'")
@@ -165,6 +192,11 @@ def validate(cfg: Config) -> None:
     need(cfg.vf_coef >= 0, "vf_coef", "must be at least 0")
     need(cfg.max_grad_norm > 0, "max_grad_norm", "must be positive")
     need(cfg.target_kl >= 0, "target_kl", "must be at least 0 (0: no limit)")
+
+
+def _check_schedule(cfg: Config) -> None:
+    """Snapshots, checkpoints, evaluation, the warm start and the KL penalty."""
+    need = partial(_need, cfg)
     need(cfg.snapshot_every >= 1, "snapshot_every", "must be at least 1")
     need(cfg.checkpoint_every >= 1, "checkpoint_every", "must be at least 1")
     need(cfg.eval_every >= 0, "eval_every", "must be at least 0 (0: never)")
@@ -180,9 +212,10 @@ def validate(cfg: Config) -> None:
         "kl_coef",
         "needs --ent-coef > 0 (agents.train.kl_ppo)",
     )
-    if cfg.init_policy:
-        check_init_policy(cfg)
-    # Every bot and model the run will build, built once now (a typo fails here, not hours in).
+
+
+def _check_bots(cfg: Config) -> None:
+    """Every bot the run will build, built once now (a typo fails here, not hours in)."""
     names = parse_names(cfg.opponents, "--opponents")
     bots = [("opponents", n) for n in names if n != "self"]
     bots.append(("eval_opponent", cfg.eval_opponent))
@@ -193,11 +226,6 @@ def validate(cfg: Config) -> None:
             check_table(make_agent(bot, 0, game=cfg.game), cfg.players)
         except ValueError as exc:
             raise ValueError(f"{_flag(name)} {bot!r}: {exc}") from None
-    if cfg.run_name and not cfg.resume:
-        run_dir = Path(cfg.runs_dir) / cfg.run_name
-        need(not (run_dir / "checkpoints").exists(), "run_name",
-             f"{run_dir} already holds a run; continue it with --resume {run_dir}")  # fmt: skip
-    check_writable_dir(cfg.resume or cfg.runs_dir, "--resume" if cfg.resume else "--runs-dir")
 
 
 def check_writable_dir(path: str, flag: str) -> None:

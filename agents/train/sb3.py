@@ -208,9 +208,33 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
     env_seed = cfg.seed * 1_000_003 + start_steps
 
     venv = make_vec_env(cfg, env_seed)
-    activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[cfg.activation]
-    hidden = parse_ints(cfg.net_arch)
-    ppo_kwargs = {
+    if resume_dir is not None:
+        model = _resumed_model(cfg, saved, run_dir, venv)
+    else:
+        model = _new_model(cfg, run_dir, venv)
+    if cfg.init_policy:
+        _load_init_policy(model, cfg, resumed=resume_dir is not None)
+    if cfg.bc_teacher and resume_dir is None:
+        behaviour_cloning(model, cfg, run_dir, stop)
+        save_checkpoint(
+            model, run_dir / "checkpoints", "warm_start", {"config": dataclasses.asdict(cfg)}
+        )
+    (run_dir / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
+    print(f"run {run_dir}: {json.dumps(dataclasses.asdict(cfg))}", flush=True)
+    _learn(model, cfg, meta, run_dir, stop)
+    venv.close()
+    if stop.requested:
+        print(
+            f"stopped at step {model.num_timesteps}; continue with --resume {run_dir}", flush=True
+        )
+    else:
+        print(finished_message(cfg, run_dir, model.num_timesteps), flush=True)
+    return model
+
+
+def _ppo_kwargs(cfg: Config) -> dict[str, Any]:
+    """PPO's hyperparameters from the config (also given to a resumed model)."""
+    return {
         "learning_rate": cfg.learning_rate,
         "n_steps": cfg.n_steps,
         "batch_size": cfg.batch_size,
@@ -223,54 +247,65 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
         "max_grad_norm": cfg.max_grad_norm,
         "target_kl": cfg.target_kl or None,
     }
-    if resume_dir is not None:
-        ckpt_dir = resume_dir / "checkpoints"
-        tag = saved["tag"]
-        model = MaskablePPO.load(
-            ckpt_dir / f"{tag}.zip", env=venv, device="cpu", custom_objects=ppo_kwargs
-        )
-        model.tensorboard_log = str(run_dir)
-        restore_rng(ckpt_dir, tag)
-        for snap in sorted((run_dir / "snapshots").glob("*.npz"))[-5:]:
-            venv.env_method("add_snapshot", str(snap))
-        print(f"resuming {run_dir} at step {model.num_timesteps}", flush=True)
-    else:
-        # MaskablePPO's MlpPolicy with a lean rollout step (``agents.train.kl_ppo.LeanPolicy``).
-        from agents.train.kl_ppo import KLPolicy, LeanPolicy
 
-        policy_class: Any = KLPolicy if cfg.kl_coef > 0 else LeanPolicy
-        model = MaskablePPO(
-            policy_class,
-            venv,
-            policy_kwargs={
-                "net_arch": {"pi": hidden, "vf": hidden},
-                "activation_fn": activation,
-            },
-            tensorboard_log=str(run_dir),
-            seed=cfg.seed,
-            device="cpu",
-            verbose=0,
-            **ppo_kwargs,
-        )
-    if cfg.init_policy:
-        init = MaskablePPO.load(cfg.init_policy, device="cpu")
-        if resume_dir is None:
-            try:
-                model.policy.load_state_dict(init.policy.state_dict())
-            except RuntimeError as exc:
-                raise ValueError(
-                    f"--init-policy {cfg.init_policy}: another network ({str(exc).splitlines()[0]})"
-                ) from None
-        if cfg.kl_coef > 0:
-            model.policy.set_reference(init.policy)
-    if cfg.bc_teacher and resume_dir is None:
-        behaviour_cloning(model, cfg, run_dir, stop)
-        save_checkpoint(
-            model, run_dir / "checkpoints", "warm_start", {"config": dataclasses.asdict(cfg)}
-        )
-    (run_dir / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
-    print(f"run {run_dir}: {json.dumps(dataclasses.asdict(cfg))}", flush=True)
 
+def _resumed_model(cfg: Config, saved: dict[str, Any], run_dir: Path, venv: Any) -> MaskablePPO:
+    """The checkpoint's model with this run's hyperparameters, its RNG states and snapshots."""
+    ckpt_dir = Path(cfg.resume) / "checkpoints"
+    tag = saved["tag"]
+    model = MaskablePPO.load(
+        ckpt_dir / f"{tag}.zip", env=venv, device="cpu", custom_objects=_ppo_kwargs(cfg)
+    )
+    model.tensorboard_log = str(run_dir)
+    restore_rng(ckpt_dir, tag)
+    for snap in sorted((run_dir / "snapshots").glob("*.npz"))[-5:]:
+        venv.env_method("add_snapshot", str(snap))
+    print(f"resuming {run_dir} at step {model.num_timesteps}", flush=True)
+    return model
+
+
+def _new_model(cfg: Config, run_dir: Path, venv: Any) -> MaskablePPO:
+    """MaskablePPO's MlpPolicy with a lean rollout step (``agents.train.kl_ppo.LeanPolicy``)."""
+    from agents.train.kl_ppo import KLPolicy, LeanPolicy
+
+    activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[cfg.activation]
+    hidden = parse_ints(cfg.net_arch)
+    policy_class: Any = KLPolicy if cfg.kl_coef > 0 else LeanPolicy
+    return MaskablePPO(
+        policy_class,
+        venv,
+        policy_kwargs={
+            "net_arch": {"pi": hidden, "vf": hidden},
+            "activation_fn": activation,
+        },
+        tensorboard_log=str(run_dir),
+        seed=cfg.seed,
+        device="cpu",
+        verbose=0,
+        **_ppo_kwargs(cfg),
+    )
+
+
+def _load_init_policy(model: MaskablePPO, cfg: Config, resumed: bool) -> None:
+    """A new run starts from ``--init-policy``'s weights; with ``--kl-coef`` it is the
+    reference of the KL penalty (resumed runs too)."""
+    init = MaskablePPO.load(cfg.init_policy, device="cpu")
+    if not resumed:
+        try:
+            model.policy.load_state_dict(init.policy.state_dict())
+        except RuntimeError as exc:
+            raise ValueError(
+                f"--init-policy {cfg.init_policy}: another network ({str(exc).splitlines()[0]})"
+            ) from None
+    if cfg.kl_coef > 0:
+        model.policy.set_reference(init.policy)
+
+
+def _learn(
+    model: MaskablePPO, cfg: Config, meta: dict[str, Any], run_dir: Path, stop: StopRequest
+) -> None:
+    """``learn`` up to ``--total-timesteps`` with the callbacks (a stop during the warm start
+    writes the last checkpoint instead)."""
     # The best checkpoint is the best evaluation against one opponent; a new one starts afresh.
     best = meta.get("best_eval_diff")
     if meta and meta["config"]["eval_opponent"] != cfg.eval_opponent:
@@ -296,14 +331,6 @@ def _train(cfg: Config, saved: dict[str, Any], run_dir: Path, stop: StopRequest)
         )
     else:
         print(f"nothing to do: {model.num_timesteps} >= {cfg.total_timesteps} steps", flush=True)
-    venv.close()
-    if stop.requested:
-        print(
-            f"stopped at step {model.num_timesteps}; continue with --resume {run_dir}", flush=True
-        )
-    else:
-        print(finished_message(cfg, run_dir, model.num_timesteps), flush=True)
-    return model
 
 
 def finished_message(cfg: Config, run_dir: Path, steps: int) -> str:

@@ -131,14 +131,18 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
 
     A stop request (SIGTERM, Ctrl-C) ends the collection or the fitting early.
     """
+    t0 = time.time()
+    data = _teacher_data(cfg, stop, t0)
+    _fit(model, cfg, writer_dir, stop, data)
+    print(f"warm start done in {time.time() - t0:.0f} s", flush=True)
+
+
+def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int, bool]:
+    """The teacher's decisions (read from ``--bc-data`` when it exists), the games played for
+    them, and whether they were read."""
     import multiprocessing as mp
 
-    from torch.utils.tensorboard import SummaryWriter
-
-    from agents.train.cloning import clone_step, legal_masks
-
-    t0 = time.time()
-    parts: list[dict[str, np.ndarray]] = []
+    parts: list[dict[str, Any]] = []
     n = 0
     game = 0
     worker: Any = teacher_decisions
@@ -146,7 +150,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
         from agents.train.side_single_agent import teacher_decisions as side_teacher
 
         worker = partial(side_teacher, cfg.game, side_options(cfg))
-    saved = cfg.game != "contract" and cfg.bc_data and os.path.exists(cfg.bc_data)
+    saved = bool(cfg.game != "contract" and cfg.bc_data and os.path.exists(cfg.bc_data))
     if saved:
         parts.append(load_bc_data(cfg.bc_data))
         n = len(parts[0]["actions"])
@@ -167,6 +171,13 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
             for part in pool.imap_unordered(worker, tasks):
                 parts.append(part)
                 n += len(part["actions"])
+    return parts, game, saved
+
+
+def _teacher_data(cfg: Config, stop: StopRequest, t0: float) -> tuple[Any, Any, Any, list]:
+    """The teacher's observations, actions, round rewards (tensors) and legal actions; a side
+    game's are saved to ``--bc-data`` when they were collected now."""
+    parts, game, saved = _collect(cfg, stop)
     obs = torch.as_tensor(np.concatenate([p["obs"] for p in parts]))
     actions = torch.as_tensor(np.concatenate([p["actions"] for p in parts]))
     returns = torch.as_tensor(np.concatenate([p["returns"] for p in parts]))
@@ -179,45 +190,89 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
               f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
         if cfg.game != "contract" and cfg.bc_data:
             save_bc_data(cfg.bc_data, obs.numpy(), legal, actions.numpy(), returns.numpy())
+    return obs, actions, returns, legal
 
+
+def _fit(
+    model: MaskablePPO,
+    cfg: Config,
+    writer_dir: Path,
+    stop: StopRequest,
+    data: tuple[Any, Any, Any, list],
+) -> None:
+    """``--bc-epochs`` passes of minibatches of 1024 over the decisions, logged to TensorBoard."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    obs, actions, _returns, legal = data
     policy = model.policy
     optimizer = torch.optim.Adam(policy.parameters(), lr=cfg.bc_learning_rate)
     writer = SummaryWriter(str(writer_dir / "bc"))
     n_actions = model.action_space.n
-    batch = 1024
     step = 0
     # Side games: the last 5 % of the decisions (whole games, in collection order) are held out
     # to measure how often the clone's top action is the teacher's.
     train_n = len(legal) - (len(legal) // 20 if cfg.game != "contract" else 0)
     relabel = suit_relabellings(cfg) if cfg.bc_augment_suits else None
     rng = np.random.default_rng(cfg.seed)
+    fit = _Epoch(policy, optimizer, writer, n_actions, relabel, rng, cfg)
     for epoch in range(cfg.bc_epochs):
         if stop.requested or not legal:
             break
-        order = torch.randperm(train_n)
-        for start in range(0, train_n, batch):
-            idx = order[start : start + batch]
-            masks = legal_masks([legal[i] for i in idx.tolist()], n_actions)
-            batch_obs, batch_actions = obs[idx], actions[idx]
-            if relabel is not None:
-                obs_src, action_src, action_dst = relabel[rng.integers(len(relabel))]
-                batch_obs, masks = batch_obs[:, obs_src], masks[:, action_src]
-                batch_actions = action_dst[batch_actions]
-            out = clone_step(policy, optimizer, batch_obs, batch_actions, returns[idx], masks,
-                             vf_coef=cfg.vf_coef, max_grad_norm=cfg.max_grad_norm)  # fmt: skip
-            policy_loss, value_loss = out["policy_loss"], out["value_loss"]
-            if step % 50 == 0:
-                accuracy = (out["log_prob"] > math.log(0.5)).float().mean().item()
-                writer.add_scalar("bc/policy_loss", policy_loss.item(), step)
-                writer.add_scalar("bc/value_loss", value_loss.item(), step)
-                writer.add_scalar("bc/teacher_prob_over_half", accuracy, step)
-            step += 1
+        step, out = fit.run(data, train_n, step)
         held = ""
         if train_n < len(legal):
             top = heldout_accuracy(policy, obs, actions, legal, train_n, n_actions)
             writer.add_scalar("bc/heldout_top_action_accuracy", top, step)
             held = f", held-out top-action accuracy {top:.3f}"
-        print(f"warm start epoch {epoch + 1}: policy loss {policy_loss.item():.3f}, "
-              f"value loss {value_loss.item():.3f}{held}", flush=True)  # fmt: skip
+        print(f"warm start epoch {epoch + 1}: policy loss {out['policy_loss'].item():.3f}, "
+              f"value loss {out['value_loss'].item():.3f}{held}", flush=True)  # fmt: skip
     writer.close()
-    print(f"warm start done in {time.time() - t0:.0f} s", flush=True)
+
+
+class _Epoch:
+    """One pass over the first ``train_n`` decisions in a random order (``torch.randperm``),
+    each minibatch under a random suit relabelling with ``--bc-augment-suits``."""
+
+    batch = 1024
+
+    def __init__(
+        self,
+        policy: Any,
+        optimizer: Any,
+        writer: Any,
+        n_actions: int,
+        relabel: list[tuple[Any, Any, Any]] | None,
+        rng: np.random.Generator,
+        cfg: Config,
+    ) -> None:
+        self.policy, self.optimizer, self.writer = policy, optimizer, writer
+        self.n_actions, self.relabel, self.rng, self.cfg = n_actions, relabel, rng, cfg
+
+    def run(self, data: tuple[Any, Any, Any, list], train_n: int, step: int) -> tuple[int, dict]:
+        """The step counter after the pass and the last minibatch's ``clone_step`` output."""
+        from agents.train.cloning import clone_step, legal_masks
+
+        obs, actions, returns, legal = data
+        order = torch.randperm(train_n)
+        out: dict[str, Any] = {}
+        for start in range(0, train_n, self.batch):
+            idx = order[start : start + self.batch]
+            masks = legal_masks([legal[i] for i in idx.tolist()], self.n_actions)
+            batch_obs, batch_actions = obs[idx], actions[idx]
+            if self.relabel is not None:
+                obs_src, action_src, action_dst = self.relabel[self.rng.integers(len(self.relabel))]
+                batch_obs, masks = batch_obs[:, obs_src], masks[:, action_src]
+                batch_actions = action_dst[batch_actions]
+            out = clone_step(self.policy, self.optimizer, batch_obs, batch_actions, returns[idx],
+                             masks, vf_coef=self.cfg.vf_coef,
+                             max_grad_norm=self.cfg.max_grad_norm)  # fmt: skip
+            if step % 50 == 0:
+                self.log(out, step)
+            step += 1
+        return step, out
+
+    def log(self, out: dict[str, Any], step: int) -> None:
+        accuracy = (out["log_prob"] > math.log(0.5)).float().mean().item()
+        self.writer.add_scalar("bc/policy_loss", out["policy_loss"].item(), step)
+        self.writer.add_scalar("bc/value_loss", out["value_loss"].item(), step)
+        self.writer.add_scalar("bc/teacher_prob_over_half", accuracy, step)
