@@ -20,6 +20,7 @@ final save. Writes a JSON report and a bar chart.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -212,7 +213,7 @@ def plot_curve(run_dir: str, json_path: str, png_path: str) -> None:
     plt.close(fig)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> ArgumentParser:
     p = ArgumentParser(prog="python -m agents.rllib.bench", description=__doc__.split("\n")[0])
     p.add_argument("--runners", default="1,2", help="env runner counts (default: 1,2)")
     p.add_argument("--envs-per-runner", type=int, default=4, help="environments per runner")
@@ -230,12 +231,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--plot", default="", help="write a bar chart here (.png)")
     p.add_argument("--curve", default="", help="instead: plot this run directory's progress")
     p.add_argument("--curve-json", default="", help="with --curve: write its progress here")
-    args = p.parse_args(argv)
-    if args.curve:
-        if not args.plot:
-            p.error("--curve needs --plot")
-        plot_curve(args.curve, args.curve_json, args.plot)
-        return 0
+    return p
+
+
+def check_counts(args: argparse.Namespace, p: ArgumentParser) -> tuple[list[int], list[int]]:
+    """The RLlib runner counts and the train.py env counts; ``p.error`` on a bad flag."""
     try:
         counts = [int(x) for x in args.runners.split(",")]
         train_counts = [int(x) for x in args.train_py.split(",")] if args.train_py else []
@@ -246,6 +246,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     for flag in ("envs_per_runner", "steps", "iterations", "batch", "train_py_steps"):
         if getattr(args, flag) < 1:
             p.error(f"--{flag.replace('_', '-')} {getattr(args, flag)}: must be at least 1")
+    return counts, train_counts
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = build_parser()
+    args = p.parse_args(argv)
+    if args.curve:
+        if not args.plot:
+            p.error("--curve needs --plot")
+        plot_curve(args.curve, args.curve_json, args.plot)
+        return 0
+    counts, train_counts = check_counts(args, p)
     load = os.getloadavg()[0]
     report: dict[str, Any] = {
         "machine": f"{os.cpu_count()} cores, load {load:.1f} at start",

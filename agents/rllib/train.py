@@ -38,6 +38,11 @@ directory and renamed), ``snapshots/`` and ``policy.npz``, the learner's actor e
 (``agents.bots.rllib_agent``). ``--resume`` restores the algorithm (weights, optimizer, counters) and
 the snapshot pool, and continues; SIGTERM or Ctrl-C ends after the current iteration with a
 checkpoint.
+
+This module is the command (checkpoints, the training loop, ``main``); its parts live beside it:
+``agents.rllib.env`` (the environment and the seat roles), ``agents.rllib.policy`` (the actor's
+export and the self-play pool) and ``agents.rllib.config`` (the flags, their checks and the
+``PPOConfig``). Their public names are importable from here too.
 """
 
 from __future__ import annotations
@@ -45,9 +50,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
 import os
-import re
 import shutil
 import signal
 import socket
@@ -56,605 +59,71 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-import numpy as np
-
-from agents.bots.ppo_agent import NumpyPolicy, model_metadata
+from agents.bots.ppo_agent import model_metadata
 from agents.bots.rllib_agent import CHECKPOINT_POLICY, RUN_POLICY, TRAINER
-from agents.cli import ArgumentParser, parse_names, parse_rounds
+from agents.rllib.config import (
+    ADDRESS_RE,
+    DESCRIPTION,
+    _to_learner,  # noqa: F401 (RLlib checkpoints from before the split pickle it under this name)
+    build_config,
+    build_parser,
+    check_args,
+)
+from agents.rllib.env import (
+    BOTS,
+    ENV_ID,
+    LEARNER,
+    ROLES,
+    SELF,
+    SNAPSHOTS,
+    ContinentalMultiAgentEnv,
+    RLlibObservation,
+    make_aec_env,
+)
+from agents.rllib.policy import (
+    SelfPlayCallback,
+    SnapshotPool,
+    actor_weights,
+    export_policy,
+    module_logits,
+    push_pool,
+)
 
-ENV_ID = "continental_rllib"
-LEARNER = "learner"  # the RLModule every learner seat maps to
-SELF = "self"
-SNAPSHOTS = "snapshots"
-BOTS = ("random", "greedy", "strong")
-ROLES = (SELF, SNAPSHOTS, *BOTS)
+__all__ = [
+    "ADDRESS_RE",
+    "BOTS",
+    "DESCRIPTION",
+    "ENV_ID",
+    "INSTALL_HINT",
+    "LEARNER",
+    "ROLES",
+    "SELF",
+    "SNAPSHOTS",
+    "ContinentalMultiAgentEnv",
+    "RLlibObservation",
+    "SelfPlayCallback",
+    "SnapshotPool",
+    "actor_weights",
+    "build_config",
+    "build_parser",
+    "check_args",
+    "export_policy",
+    "format_summary",
+    "init_ray",
+    "main",
+    "make_aec_env",
+    "module_logits",
+    "push_pool",
+    "restore_checkpoint",
+    "save_checkpoint",
+    "summarize",
+    "train",
+]
+
 INSTALL_HINT = (
     "Ray RLlib is not installed: python3 -m venv .venv-rllib && "
     '.venv-rllib/bin/pip install -c constraints-rllib.txt -e ".[rllib,dev]"'
 )
-ADDRESS_RE = re.compile(r"^(auto|local|ray://[\w.\-]+:\d+|[\w.\-]+:\d+)$")
-
-
-# ----------------------------------------------------------------------------- the environment
-
-
-def make_aec_env(config: dict[str, Any]) -> Any:
-    """The project's AEC environment with the observation renamed for RLlib's masking module."""
-    from continental_env import env as continental_aec
-
-    return RLlibObservation(
-        continental_aec(
-            num_players=config["players"],
-            preset=config["preset"],
-            rounds=config["rounds"],
-            reward=config.get("reward", "relative"),
-        )
-    )
-
-
-def _observation_wrapper_base() -> type:
-    from pettingzoo.utils.wrappers import BaseWrapper
-
-    return BaseWrapper
-
-
-class RLlibObservation(_observation_wrapper_base()):  # type: ignore[misc]
-    """``{"observation", "action_mask" int8}`` -> ``{"observations", "action_mask" float32}``.
-
-    RLlib's action-masking RLModule reads the two keys by these names and takes ``log`` of the
-    mask, which needs a float tensor. The values are the environment's own.
-    """
-
-    def __init__(self, env: Any) -> None:
-        super().__init__(env)
-        from gymnasium import spaces
-
-        self._spaces: dict[str, Any] = {}
-        for agent in env.possible_agents:
-            inner = env.observation_space(agent)
-            self._spaces[agent] = spaces.Dict(
-                {
-                    "observations": inner["observation"],
-                    "action_mask": spaces.Box(
-                        0.0, 1.0, shape=inner["action_mask"].shape, dtype=np.float32
-                    ),
-                }
-            )
-
-    def observation_space(self, agent: str) -> Any:
-        return self._spaces[agent]
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = self.env.observe(agent)
-        return {
-            "observations": obs["observation"],
-            "action_mask": obs["action_mask"].astype(np.float32),
-        }
-
-
-def _pettingzoo_env_base() -> type:
-    try:
-        from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-    except ImportError:  # the module stays importable (for --help and the checks) without ray
-        return object
-    return PettingZooEnv
-
-
-class ContinentalMultiAgentEnv(_pettingzoo_env_base()):  # type: ignore[misc]
-    """RLlib's ``PettingZooEnv`` over the game, with frozen seats played inside the environment.
-
-    ``config``: ``players``, ``preset``, ``rounds``, ``reward``, ``opponents`` (roles, see the
-    module docstring), ``seed``. RLlib sees only the learner's seats: it gets their observations,
-    their rewards (the environment's per-round relative rewards, summed until the seat acts
-    again) and picks their actions; snapshots and bots act here, between those steps.
-    """
-
-    def __init__(self, config: dict[str, Any] | None = None) -> None:
-        worker = int(getattr(config, "worker_index", 0))
-        vector = int(getattr(config, "vector_index", 0))
-        config = dict(config or {})
-        self.settings = config
-        super().__init__(make_aec_env(config))
-        self.roles: list[str] = list(config.get("opponents", [SELF]))
-        ContinentalMultiAgentEnv._instances += 1
-        self._seed = int(config.get("seed", 0)) * 1_000_003 + worker * 10_007 + vector * 101
-        self._seed += ContinentalMultiAgentEnv._instances  # several sub-environments per runner
-        self.rng = np.random.default_rng(self._seed)
-        self._first_reset = True
-        self.pool: list[NumpyPolicy] = []
-        self._bots: dict[str, Any] = {}
-        self.seat_roles: list[str] = []
-        self.seat_policy: dict[int, Any] = {}
-        self.learner_seats: set[str] = set()
-
-    _instances = 0
-
-    # ------------------------------------------------------------------ the pool
-
-    def set_pool(self, snapshots: list[tuple[list[tuple[np.ndarray, np.ndarray]], str]]) -> int:
-        """Replace the frozen snapshots: ``[(weights, activation), ...]``; returns the pool size."""
-        self.pool = [
-            NumpyPolicy(
-                w, activation=a, name=f"snapshot{i}", deterministic=False, seed=self._seed + i
-            )
-            for i, (w, a) in enumerate(snapshots)
-        ]
-        return len(self.pool)
-
-    def _bot(self, name: str) -> Any:
-        if name not in self._bots:
-            from agents.train.single_agent import opponent
-
-            self._bots[name] = opponent(name, int(self.rng.integers(2**31)))
-        return self._bots[name]
-
-    # ------------------------------------------------------------------ episodes
-
-    def _assign_seats(self) -> None:
-        players = self.env.unwrapped.num_players
-        learner = int(self.rng.integers(players))
-        self.seat_roles = [SELF] * players
-        self.seat_policy = {}
-        for seat in range(players):
-            if seat == learner:
-                continue
-            role = self.roles[int(self.rng.integers(len(self.roles)))]
-            if role == SNAPSHOTS and not self.pool:
-                role = SELF  # no frozen learner yet: the learner plays the seat
-            self.seat_roles[seat] = role
-            if role == SNAPSHOTS:
-                self.seat_policy[seat] = self.pool[int(self.rng.integers(len(self.pool)))]
-            elif role != SELF:
-                self.seat_policy[seat] = self._bot(role)
-        agents = self.env.possible_agents
-        self.learner_seats = {agents[s] for s in range(players) if self.seat_roles[s] == SELF}
-
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
-        if seed is None and self._first_reset:
-            seed = self._seed
-        if seed is not None:
-            self.rng = np.random.default_rng(seed)
-        self._first_reset = False
-        self.env.reset(seed=seed, options=options)
-        self._assign_seats()
-        obs, _, _, _, infos = self._advance()
-        return obs, infos
-
-    def step(self, action_dict: dict[str, int]) -> tuple[dict, dict, dict, dict, dict]:
-        self.env.step(int(action_dict[self.env.agent_selection]))
-        return self._advance()
-
-    def _advance(self) -> tuple[dict, dict, dict, dict, dict]:
-        """Play frozen seats until a learner seat must act or the game ends; RLlib's dicts."""
-        obs: dict[str, Any] = {}
-        rew: dict[str, float] = {}
-        term: dict[str, bool] = {}
-        trunc: dict[str, bool] = {}
-        infos: dict[str, dict] = {}
-        env = self.env
-        truncated_any = False
-        while env.agents:
-            agent = env.agent_selection
-            o, r, te, tr, info = env.last()
-            mine = agent in self.learner_seats
-            if te or tr:
-                truncated_any |= bool(tr)
-                if mine:
-                    obs[agent], rew[agent], term[agent], trunc[agent] = (
-                        o,
-                        float(r),
-                        bool(te),
-                        bool(tr),
-                    )
-                    infos[agent] = dict(info)
-                env.step(None)
-                continue
-            if mine:
-                obs[agent], rew[agent], term[agent], trunc[agent] = o, float(r), False, False
-                infos[agent] = dict(info)
-                break
-            seat = env.unwrapped.agent_name_mapping[agent]
-            env.step(self._frozen_action(seat, o))
-        done = not env.agents
-        if done:
-            result = self.game_result()
-            for agent in infos:
-                infos[agent]["game"] = result
-        term["__all__"] = done and not truncated_any
-        trunc["__all__"] = done and truncated_any
-        return obs, rew, term, trunc, infos
-
-    def _frozen_action(self, seat: int, obs: dict[str, np.ndarray]) -> int:
-        policy = self.seat_policy[seat]
-        if isinstance(policy, NumpyPolicy):
-            legal = np.flatnonzero(obs["action_mask"]).tolist()
-            return policy.act_from_observation(obs["observations"], legal)
-        return int(policy(self.env.unwrapped.game, seat))
-
-    def game_result(self) -> dict[str, Any]:
-        """Points of the finished game by role: the learner's seats against each opponent kind."""
-        game = self.env.unwrapped.game
-        rounds = max(1, len(game.round_history))
-        scores = list(game.scores)
-        by_role: dict[str, list[int]] = {}
-        for seat, role in enumerate(self.seat_roles):
-            by_role.setdefault(role, []).append(scores[seat])
-        mean = {role: float(np.mean(v)) for role, v in by_role.items()}
-        margins = {
-            role: (mean[role] - mean[SELF]) / rounds for role in mean if role != SELF
-        }  # positive: that kind of seat lost more points per round than the learner
-        return {"rounds": rounds, "learner_points": mean[SELF], "margin_per_round": margins}
-
-
-# ----------------------------------------------------------------------------- exporting
-
-
-def actor_weights(module: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], str]:
-    """The linear layers of a PPO RLModule's actor (encoder, then action head), and the activation.
-
-    ``NumpyPolicy(weights, activation)`` then computes the module's action logits (before
-    masking); ``check_export`` verifies it against the torch forward pass.
-    """
-    import torch
-
-    encoder = module.encoder
-    actor = getattr(encoder, "actor_encoder", None) or encoder.encoder
-    layers = [
-        m for part in (actor, module.pi) for m in part.modules() if isinstance(m, torch.nn.Linear)
-    ]
-    kinds = {
-        type(m).__name__.lower()
-        for part in (actor, module.pi)
-        for m in part.modules()
-        if isinstance(m, (torch.nn.ReLU, torch.nn.Tanh))
-    }
-    if len(kinds) > 1:
-        raise ValueError(f"the actor mixes activations {sorted(kinds)}; NumpyPolicy takes one")
-    weights = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in layers]
-    return weights, kinds.pop() if kinds else "tanh"
-
-
-def module_logits(module: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The masked action logits of the RLModule's inference pass for a batch of observations."""
-    import torch
-    from ray.rllib.core.columns import Columns
-
-    batch = {
-        Columns.OBS: {
-            "observations": torch.as_tensor(obs, dtype=torch.float32),
-            "action_mask": torch.as_tensor(mask, dtype=torch.float32),
-        }
-    }
-    with torch.no_grad():
-        out = module.forward_inference(batch)
-    return out[Columns.ACTION_DIST_INPUTS].cpu().numpy()
-
-
-def export_policy(module: Any, path: str, meta: dict[str, Any]) -> NumpyPolicy:
-    """Write the module's actor to ``path`` (.npz, atomically) for ``rllib:PATH``."""
-    weights, activation = actor_weights(module)
-    policy = NumpyPolicy(weights, activation=activation, name=TRAINER, meta=meta)
-    policy.save_npz(path)
-    return policy
-
-
-# ----------------------------------------------------------------------------- self-play callback
-
-
-def _callback_base() -> type:
-    try:
-        from ray.rllib.callbacks.callbacks import RLlibCallback
-    except ImportError:
-        return object
-    return RLlibCallback
-
-
-class SelfPlayCallback(_callback_base()):  # type: ignore[misc]
-    """Logs the learner's margins per game; freezes it into the opponent pool as it improves.
-
-    The run directory, the margin and the pool size come from ``env_config["selfplay"]``.
-    """
-
-    def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
-        infos = episode.get_infos(-1)
-        result = next(
-            (i["game"] for i in infos.values() if isinstance(i, dict) and "game" in i), None
-        )
-        if result is None or metrics_logger is None:
-            return
-        metrics_logger.log_value("learner_points_per_game", result["learner_points"], window=100)
-        for role, margin in result["margin_per_round"].items():
-            metrics_logger.log_value(f"margin_vs_{role}", margin, window=100)
-
-    def on_train_result(self, *, algorithm: Any, result: dict, **kwargs: Any) -> None:
-        settings = algorithm.config.env_config["selfplay"]
-        pool = SnapshotPool(settings["run_dir"], settings["max_snapshots"])
-        runners = result.get("env_runners", {})
-        margin = runners.get(f"margin_vs_{SNAPSHOTS}")
-        wants_snapshots = SNAPSHOTS in algorithm.config.env_config["opponents"]
-        frozen = False
-        if wants_snapshots and (
-            not pool.files() or (margin is not None and margin >= settings["snapshot_margin"])
-        ):
-            weights, activation = actor_weights(algorithm.get_module(LEARNER))
-            pool.add(weights, activation, algorithm.iteration)
-            push_pool(algorithm, pool.load())
-            frozen = True
-        result["selfplay"] = {"pool_size": len(pool.files()), "frozen": frozen, "margin": margin}
-
-
-class SnapshotPool:
-    """Frozen learners on disk (``RUN/snapshots/NNNNNN.npz``), the newest ``size`` kept."""
-
-    def __init__(self, run_dir: str, size: int) -> None:
-        self.dir = os.path.join(run_dir, "snapshots")
-        self.size = size
-
-    def files(self) -> list[str]:
-        if not os.path.isdir(self.dir):
-            return []
-        names = sorted(n for n in os.listdir(self.dir) if re.fullmatch(r"\d{6}\.npz", n))
-        return [os.path.join(self.dir, n) for n in names]
-
-    def add(
-        self, weights: list[tuple[np.ndarray, np.ndarray]], activation: str, iteration: int
-    ) -> None:
-        os.makedirs(self.dir, exist_ok=True)
-        NumpyPolicy(weights, activation=activation).save_npz(
-            os.path.join(self.dir, f"{iteration:06d}.npz")
-        )
-        for old in self.files()[: -self.size]:
-            os.remove(old)
-
-    def load(self) -> list[tuple[list[tuple[np.ndarray, np.ndarray]], str]]:
-        out = []
-        for f in self.files():
-            p = NumpyPolicy.load_npz(f)
-            out.append(([(w.T, b) for w, b in p.weights], p.activation))
-        return out
-
-
-def push_pool(algorithm: Any, snapshots: list) -> None:
-    """Send the snapshot pool to every sub-environment of every env runner (local included)."""
-
-    def update(runner: Any) -> int:
-        if getattr(runner, "env", None) is None:  # the driver's runner when remote ones sample
-            return 0
-        return sum(e.unwrapped.set_pool(snapshots) for e in runner.env.envs)
-
-    algorithm.env_runner_group.foreach_env_runner(update, local_env_runner=True)
-
-
-# ----------------------------------------------------------------------------- configuration
-
-
-def build_parser() -> ArgumentParser:
-    p = ArgumentParser(prog="continental train-rllib", description=__doc__.split("\n")[0])
-    a = p.add_argument
-    a("--players", type=int, default=4, help="seats at the table (default: 4)")
-    a("--preset", default="continental", help="rules preset (default: continental)")
-    a("--rounds", default="all", help="'all', one round ('1') or a list ('1,2,3') (default: all)")
-    a(
-        "--opponents",
-        default="self,snapshots",
-        help="roles of the other seats, drawn per game and seat: self, snapshots, random, greedy, strong (default: self,snapshots)",
-    )
-    a(
-        "--num-env-runners",
-        type=int,
-        default=1,
-        help="env runner processes (0: sample in the driver) (default: 1)",
-    )
-    a("--num-envs-per-runner", type=int, default=1, help="environments per env runner (default: 1)")
-    a(
-        "--address",
-        default=None,
-        help="join a running Ray cluster: 'auto' or HOST:PORT (default: start a local Ray)",
-    )
-    a(
-        "--iterations",
-        type=int,
-        default=0,
-        help="stop after this many training iterations, in all (0: no limit)",
-    )
-    a(
-        "--total-steps",
-        type=int,
-        default=0,
-        help="stop after this many sampled env steps, in all (0: no limit)",
-    )
-    a(
-        "--max-minutes",
-        type=float,
-        default=0.0,
-        help="stop after this many minutes of this invocation (0: no limit)",
-    )
-    a(
-        "--train-batch-size",
-        type=int,
-        default=4000,
-        help="env steps per training iteration (default: 4000)",
-    )
-    a("--minibatch-size", type=int, default=512, help="SGD minibatch (default: 512)")
-    a("--num-epochs", type=int, default=4, help="passes over each batch (default: 4)")
-    a("--lr", type=float, default=3e-4, help="Adam learning rate (default: 3e-4)")
-    a("--gamma", type=float, default=0.995, help="discount factor (default: 0.995)")
-    a("--entropy-coeff", type=float, default=0.01, help="entropy bonus (default: 0.01)")
-    a(
-        "--hidden",
-        default="256,256",
-        help="hidden layer sizes of the policy and value MLPs (default: 256,256)",
-    )
-    a(
-        "--activation",
-        default="relu",
-        choices=("relu", "tanh"),
-        help="hidden activation (default: relu)",
-    )
-    a(
-        "--snapshot-margin",
-        type=float,
-        default=2.0,
-        help="freeze the learner when snapshot seats lose this many more points per round than it (default: 2)",
-    )
-    a("--max-snapshots", type=int, default=8, help="frozen learners kept in the pool (default: 8)")
-    a("--checkpoint-every", type=int, default=5, help="iterations between checkpoints (default: 5)")
-    a("--seed", type=int, default=1, help="seeds the learner and every environment (default: 1)")
-    a("--runs-dir", default="runs", help="where run directories go (default: runs)")
-    a("--run-name", default="", help="run directory name (default: rllib_<time>)")
-    a("--resume", default="", help="a run directory to continue from its latest checkpoint")
-    a(
-        "--cpus",
-        type=int,
-        default=0,
-        help="CPUs a local Ray may schedule (0: enough for the runners)",
-    )
-    return p
-
-
-def check_args(args: argparse.Namespace, parser: ArgumentParser) -> dict[str, Any]:
-    """Every flag checked before any work; the run configuration."""
-    from continental_env.rules import PRESETS, resolve_rules
-
-    def need(ok: bool, flag: str, why: str) -> None:
-        if not ok:
-            parser.error(f"{flag} {getattr(args, flag[2:].replace('-', '_'))!r}: {why}")
-
-    need(args.num_env_runners >= 0, "--num-env-runners", "must be 0 or more")
-    need(args.num_envs_per_runner >= 1, "--num-envs-per-runner", "must be at least 1")
-    need(
-        args.address is None or bool(ADDRESS_RE.match(args.address)),
-        "--address",
-        "give 'auto', HOST:PORT or ray://HOST:PORT",
-    )
-    need(args.preset in PRESETS, "--preset", f"choose one of {', '.join(PRESETS)}")
-    try:
-        rounds = parse_rounds(args.rounds)
-        rules = resolve_rules(args.preset)
-        if rounds:
-            rules = rules.with_rounds(tuple(rounds))
-        rules.check_players(args.players)
-    except ValueError as exc:
-        parser.error(str(exc))
-    roles = parse_names(args.opponents, "--opponents")
-    bad = [r for r in roles if r not in ROLES]
-    need(not bad, "--opponents", f"unknown role(s) {bad}; choose from {', '.join(ROLES)}")
-    for flag in ("--iterations", "--total-steps", "--max-minutes", "--cpus"):
-        need(getattr(args, flag[2:].replace("-", "_")) >= 0, flag, "must be 0 or more")
-    need(args.train_batch_size >= 32, "--train-batch-size", "must be at least 32")
-    need(
-        1 <= args.minibatch_size <= args.train_batch_size,
-        "--minibatch-size",
-        "must be between 1 and --train-batch-size",
-    )
-    need(args.num_epochs >= 1, "--num-epochs", "must be at least 1")
-    need(args.lr > 0 and math.isfinite(args.lr), "--lr", "must be positive")
-    need(0 < args.gamma <= 1, "--gamma", "must be in (0, 1]")
-    need(args.entropy_coeff >= 0, "--entropy-coeff", "must be 0 or more")
-    need(args.max_snapshots >= 1, "--max-snapshots", "must be at least 1")
-    need(args.checkpoint_every >= 1, "--checkpoint-every", "must be at least 1")
-    need(math.isfinite(args.snapshot_margin), "--snapshot-margin", "must be a number")
-    try:
-        hidden = [int(h) for h in args.hidden.split(",")]
-    except ValueError:
-        hidden = []
-    need(bool(hidden) and all(h >= 1 for h in hidden), "--hidden", "give sizes such as 256,256")
-    return {
-        "players": args.players,
-        "preset": args.preset,
-        "rounds": rounds,
-        "reward": "relative",
-        "opponents": roles,
-        "num_env_runners": args.num_env_runners,
-        "num_envs_per_runner": args.num_envs_per_runner,
-        "train_batch_size": args.train_batch_size,
-        "minibatch_size": args.minibatch_size,
-        "num_epochs": args.num_epochs,
-        "lr": args.lr,
-        "gamma": args.gamma,
-        "entropy_coeff": args.entropy_coeff,
-        "hidden": hidden,
-        "activation": args.activation,
-        "snapshot_margin": args.snapshot_margin,
-        "max_snapshots": args.max_snapshots,
-        "checkpoint_every": args.checkpoint_every,
-        "seed": args.seed,
-    }
-
-
-def build_config(cfg: dict[str, Any], run_dir: str) -> Any:
-    """The ``PPOConfig``: one shared ``learner`` RLModule with action masking, our environment."""
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-        ActionMaskingTorchRLModule,
-    )
-    from ray.tune.registry import register_env
-
-    register_env(ENV_ID, ContinentalMultiAgentEnv)
-    env_config = {
-        "players": cfg["players"],
-        "preset": cfg["preset"],
-        "rounds": cfg["rounds"],
-        "reward": cfg["reward"],
-        "opponents": cfg["opponents"],
-        "seed": cfg["seed"],
-        "selfplay": {
-            "run_dir": os.path.abspath(run_dir),
-            "snapshot_margin": cfg["snapshot_margin"],
-            "max_snapshots": cfg["max_snapshots"],
-        },
-    }
-    module = RLModuleSpec(
-        module_class=ActionMaskingTorchRLModule,
-        model_config={
-            "fcnet_hiddens": cfg["hidden"],
-            "fcnet_activation": cfg["activation"],
-            "head_fcnet_hiddens": [],
-            "vf_share_layers": False,
-        },
-    )
-    runners = cfg["num_env_runners"]
-    envs = cfg["num_envs_per_runner"]
-    return (
-        PPOConfig()
-        .environment(ENV_ID, env_config=env_config, disable_env_checking=True)
-        .framework("torch")
-        .env_runners(
-            num_env_runners=runners,
-            num_envs_per_env_runner=envs,
-            num_cpus_per_env_runner=1,
-            rollout_fragment_length="auto",
-        )
-        .multi_agent(
-            policies={LEARNER},
-            policy_mapping_fn=_to_learner,
-            policies_to_train=[LEARNER],
-        )
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER: module}))
-        .training(
-            train_batch_size_per_learner=cfg["train_batch_size"],
-            minibatch_size=cfg["minibatch_size"],
-            num_epochs=cfg["num_epochs"],
-            lr=cfg["lr"],
-            gamma=cfg["gamma"],
-            lambda_=0.95,
-            clip_param=0.2,
-            entropy_coeff=cfg["entropy_coeff"],
-            vf_loss_coeff=0.5,
-            grad_clip=0.5,
-        )
-        .learners(num_learners=0)
-        .callbacks(SelfPlayCallback)
-        .debugging(seed=cfg["seed"], log_level="ERROR")
-        .reporting(metrics_num_episodes_for_smoothing=100)
-    )
-
-
-def _to_learner(agent_id: str, episode: Any, **kwargs: Any) -> str:
-    """Every seat RLlib sees is a learner seat (frozen seats act inside the environment)."""
-    return LEARNER
 
 
 # ----------------------------------------------------------------------------- checkpoints

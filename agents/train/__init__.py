@@ -3,7 +3,11 @@ policy, tuning the heuristic bots' constants, and the single-learner environment
 
 | module | what |
 |---|---|
-| ``sb3`` | ``continental train`` (``python -m agents.train``) |
+| ``sb3`` | ``continental train`` (``python -m agents.train``): the command and its run loop |
+| ``config`` | its ``Config`` (every flag with its help text), the parser, the checks |
+| ``checkpoints`` | its checkpoints: atomic save, the newest readable one, RNG states |
+| ``warm_start`` | its behaviour-cloning warm start (``--bc-teacher``) |
+| ``callback`` | its callback, stop request and vectorised environments |
 | ``kl_ppo`` | MaskablePPO's policy with a KL penalty toward a frozen reference |
 | ``imitation`` | behaviour cloning from a teacher bot, and the feature policy it trains |
 | ``tune_strong`` | CMA-ES over ``strong@v2``'s constants |
