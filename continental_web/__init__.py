@@ -8,7 +8,12 @@ by step. ``docs/web.md`` describes the page, the security model, the limits and 
 
 | module | what |
 |---|---|
-| ``session`` | games in progress, the seat's view as JSON, the move log, records and replays |
+| ``session`` | games in progress (``Session``, ``new_session``) and the bounded store of games and replays |
+| ``games`` | the games the page can start (``GAMES``, ``SIDE_TABLES``) and the seed field |
+| ``opponents`` | the bots and PPO models offered, their labels, the model probe |
+| ``view`` | the seat's view as JSON (``seat_state``, ``build_state``) and the move log |
+| ``replay`` | records: checked, replayed step by step from one seat's view |
+| ``contract`` | the contract game's moves in words, its round ends, hand and prompt |
 | ``fifteen`` | the fifteen-card game's moves in words and its seat's view |
 | ``knock`` | the knock game's moves in words and its seat's view |
 | ``app`` | the HTTP API and the page (``create_app``) |

@@ -43,20 +43,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from continental_web import worker
-from continental_web.security import LOOPBACK_HOSTS, GuardMiddleware, read_json
-from continental_web.session import (
-    GAMES,
+from continental_web.errors import WebError
+from continental_web.games import GAMES
+from continental_web.opponents import Opponents, default_models_dir
+from continental_web.replay import (
     REPLAY_TIME_LIMIT,
-    Opponents,
     Replay,
-    SessionStore,
-    WebError,
     check_record,
-    default_models_dir,
     load_record_file,
-    new_session,
     record_files,
 )
+from continental_web.security import LOOPBACK_HOSTS, GuardMiddleware, read_json
+from continental_web.session import SessionStore, new_session
 
 STATIC = Path(__file__).resolve().parent / "static"
 ENGINE_TIME_LIMIT = 30.0  # seconds a request waits for engine work (a bot, a model) in a thread

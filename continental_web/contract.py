@@ -1,7 +1,7 @@
 """The contract game at the web table: its moves in words, a round's end, a seat's hand and prompt.
 
 Everything here reads public facts (the action's text form, the discard top before it, the melds
-it added, the round's record) or a seat's ``PlayerView``; ``continental_web.session.seat_state``
+it added, the round's record) or a seat's ``PlayerView``; ``continental_web.view.seat_state``
 puts a page together from them. ``second_person`` turns any game's log line about the person
 named "you" into the second person.
 """

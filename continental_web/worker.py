@@ -4,8 +4,8 @@ Checking an uploaded record replays every move, and trying a PPO model may impor
 of Python work. In a thread of the server it would hold the interpreter lock and slow every other
 request; here it runs in worker processes (two, started on first use), so the event loop keeps
 answering, and a job over its time limit is stopped by ending the process (a new one starts for
-the next job). The jobs are plain functions of ``continental_web.session`` (``check_record``,
-``probe_model``); this module only runs them.
+the next job). The jobs are plain functions of ``continental_web.replay`` (``check_record``) and
+``continental_web.opponents`` (``probe_model``); this module only runs them.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ for _module in ("fastapi", "httpx2"):
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+import continental_web.opponents as web_opponents  # noqa: E402
 import continental_web.session as web_session  # noqa: E402
 from continental_web.app import create_app  # noqa: E402
 from continental_web.security import MAX_BODY, MAX_DEPTH, SECURITY_HEADERS  # noqa: E402
@@ -350,7 +351,7 @@ def test_a_model_that_does_not_load_is_not_offered_and_never_a_500(tmp_path, mon
     def no_torch(path: Path, seed: int) -> Any:
         raise ImportError("No module named 'torch'", name="torch")
 
-    monkeypatch.setattr(web_session, "load_model", no_torch)
+    monkeypatch.setattr(web_opponents, "load_model", no_torch)
     offer = Opponents(models, probe_mode="thread")  # the patched loader runs in this process
     app = create_app(results_dir=tmp_path, opponents=offer)
     assert app.state.opponents.probe.wait(10)
@@ -383,7 +384,7 @@ def test_a_model_that_loads_is_offered_and_plays(tmp_path, monkeypatch):
     (models / "copycat.npz").write_bytes(b"")
     from agents.bots.greedy import GreedyAgent
 
-    monkeypatch.setattr(web_session, "load_model", lambda path, seed: GreedyAgent(seed))
+    monkeypatch.setattr(web_opponents, "load_model", lambda path, seed: GreedyAgent(seed))
     monkeypatch.setattr("agents.bots.ppo_agent.check_table", lambda agent, players: None)
     app = create_app(results_dir=tmp_path, opponents=Opponents(models, probe_mode="thread"))
     assert app.state.opponents.probe.wait(10)

@@ -28,6 +28,7 @@ stops at the round's end).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,10 +151,9 @@ def _claim_queue(info: PublicInfo) -> list[int]:
     return queue
 
 
-def sample_world(
-    info: PublicInfo, rng: random.Random, own_laid_down_turn: int | None = None
-) -> Game:
-    """One hidden world consistent with ``info``, as a ``Game`` validated by ``from_dict``."""
+def _deal_hidden(info: PublicInfo, rng: random.Random) -> tuple[list[list[str]], list[str]]:
+    """Every seat's hand (the own hand as it is, an opponent's known cards plus unseen cards
+    drawn from the shuffled pool) and the stock (the rest of the pool), as card texts."""
     p = info.num_players
     pool = info.unseen_pool()
     cards = [c for c in range(NUM_TYPES) for _ in range(pool[c])]
@@ -177,16 +177,38 @@ def sample_world(
             for c in cards[pos : pos + free]:
                 counts[c] += 1
             pos += free
-        hands.append([card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])])
-    stock = [card_to_str(c) for c in cards[pos:]]
-    laid_turn = [(max(info.turn - 1, 0) if info.laid_down[s] else -1) for s in range(p)]
+        hands.append(_card_texts(counts))
+    return hands, [card_to_str(c) for c in cards[pos:]]
+
+
+def _card_texts(counts: Sequence[int]) -> list[str]:
+    """The cards of a count vector as texts, in card order."""
+    return [card_to_str(c) for c in range(NUM_TYPES) for _ in range(counts[c])]
+
+
+def _laid_turns(info: PublicInfo, own_laid_down_turn: int | None) -> list[int]:
+    """The turn each seat laid down (-1 if not): the last turn for an opponent (unknown), the
+    given one for the own seat."""
+    laid_turn = [
+        (max(info.turn - 1, 0) if info.laid_down[s] else -1) for s in range(info.num_players)
+    ]
     if info.laid_down[info.seat] and own_laid_down_turn is not None:
         laid_turn[info.seat] = own_laid_down_turn
+    return laid_turn
+
+
+def sample_world(
+    info: PublicInfo, rng: random.Random, own_laid_down_turn: int | None = None
+) -> Game:
+    """One hidden world consistent with ``info``, as a ``Game`` validated by ``from_dict``."""
+    p = info.num_players
+    hands, stock = _deal_hidden(info, rng)
+    laid_turn = _laid_turns(info, own_laid_down_turn)
     rules = info.rules
     preset = rules.name if PRESETS.get(rules.name) == rules else None
     seed_rng = random.Random(rng.getrandbits(64))
     version, state, gauss = seed_rng.getstate()
-    known = [[card_to_str(c) for c in range(NUM_TYPES) for _ in range(k[c])] for k in info.known]
+    known = [_card_texts(k) for k in info.known]
     data: dict[str, Any] = {
         "preset": preset,
         "rules": rules.to_dict(),

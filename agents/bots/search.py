@@ -80,16 +80,7 @@ def fast_policy(world: Game) -> int:
     if phase == "claim":
         return PASS
     if phase == "draw":
-        top = world.discard[-1] if world.discard else None
-        if TAKE in legal and top is not None:
-            if top == JOKER:
-                return TAKE
-            if world.laid_down[actor]:
-                if world.fitting_counts()[top]:
-                    return TAKE
-            elif _partnered(hand, top) or hand[top]:
-                return TAKE
-        return DRAW
+        return _fast_draw(world, legal, actor, hand)
     if CLOSE in legal:
         return CLOSE
     if LAYDOWN in legal:
@@ -98,6 +89,27 @@ def fast_policy(world: Game) -> int:
     for a in legal:
         if layout.layoff_base <= a < layout.swap_base:
             return a
+    return _fast_discard(world, legal, actor, hand)
+
+
+def _fast_draw(world: Game, legal: list[int], actor: int, hand: list[int]) -> int:
+    """``fast_policy``'s draw: the top discard if it is a joker, fits the table (laid down) or
+    pairs with the hand (not yet), else the stock."""
+    top = world.discard[-1] if world.discard else None
+    if TAKE in legal and top is not None:
+        if top == JOKER:
+            return TAKE
+        if world.laid_down[actor]:
+            if world.fitting_counts()[top]:
+                return TAKE
+        elif _partnered(hand, top) or hand[top]:
+            return TAKE
+    return DRAW
+
+
+def _fast_discard(world: Game, legal: list[int], actor: int, hand: list[int]) -> int:
+    """``fast_policy``'s discard: the highest-point natural without a partner (any natural once
+    laid down), ties to the lowest card; the first legal action when no discard is legal."""
     pts = world.points
     best = None
     down = world.laid_down[actor]
@@ -395,6 +407,24 @@ def _bench_states(games: int, seed: int) -> list[Game]:
     return states
 
 
+def _next_node(world: Game, action: int, strong: StrongAgent) -> str:
+    """``tree_stats``' node after ``action`` in a copy of ``world``: seat 0's information state at
+    its next decision with more than one legal action (``strong`` plays every seat until then),
+    or ``"end"`` when the round or the game ends first."""
+    w = world.clone()
+    w.apply(action)
+    start = w.round_index
+    while w.phase != "game_over" and w.round_index == start:
+        legal = w.legal_actions()
+        if w.actor == 0 and len(legal) > 1:
+            break
+        actor = w.actor
+        w.apply(legal[0] if len(legal) == 1 else strong.act(PlayerView(w, actor)))
+    if w.round_index != start or w.phase == "game_over":
+        return "end"
+    return repr(PublicInfo.from_view(PlayerView(w, 0)))
+
+
 def tree_stats(worlds: list[int], games: int = 1, seed: int = 0) -> list[dict[str, float]]:
     """How often an information-set tree would revisit a node below the root.
 
@@ -420,19 +450,7 @@ def tree_stats(worlds: list[int], games: int = 1, seed: int = 0) -> list[dict[st
             for a in probe.candidates(view):
                 nodes = set()
                 for world in sampled:
-                    w = world.clone()
-                    w.apply(a)
-                    start = w.round_index
-                    while w.phase != "game_over" and w.round_index == start:
-                        legal = w.legal_actions()
-                        if w.actor == 0 and len(legal) > 1:
-                            break
-                        actor = w.actor
-                        w.apply(legal[0] if len(legal) == 1 else strong.act(PlayerView(w, actor)))
-                    key = "end" if w.round_index != start or w.phase == "game_over" else None
-                    if key is None:
-                        key = repr(PublicInfo.from_view(PlayerView(w, 0)))
-                    nodes.add(key)
+                    nodes.add(_next_node(world, a, strong))
                 ratios.append(len(nodes) / n)
         row = {"worlds": n, "searched_decisions": len(searched), "distinct_per_world": 0.0}
         row["distinct_per_world"] = sum(ratios) / max(len(ratios), 1)

@@ -29,6 +29,7 @@ reproduces v1's constants with only the feed sign fixed, a reference point for a
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from agents.bots.base import PlayerView
@@ -251,8 +252,7 @@ class StrongV2Agent(StrongAgent):
         pen = [0.0] * NUM_TYPES
         me = view.seat
         n = view.num_players
-        rules = view.rules
-        table = partner_table(rules)
+        table = partner_table(view.rules)
         bits = contract_bits(view.contract)
         shown = _shown_by_seat(view)
         held = [c for c in range(NUM_TYPES) if view.hand[c]]
@@ -261,9 +261,7 @@ class StrongV2Agent(StrongAgent):
             nxt = k == 1
             if view.laid_down[s]:
                 if nxt and p.feed_down:
-                    for c in held:
-                        if any(can_fit(m, c, rules) for m in view.table):
-                            pen[c] += p.feed_down
+                    _add_table_fits(view, held, pen, p.feed_down)
                 continue
             weight = p.feed_next if nxt else p.feed_other
             if not weight:
@@ -271,13 +269,29 @@ class StrongV2Agent(StrongAgent):
             known = view.known[s]
             gave = shown[s] if shown is not None else None
             for c in held:
-                row = table[c]
-                interest = 1.0 if any(known[d] and row[d] & bits for d in range(NUM_TYPES)) else 0.0
-                if gave is not None and p.safe_weight and c != JOKER:
-                    related = sum(gave[d] for d in range(NUM_TYPES - 1) if d == c or row[d] & bits)
-                    interest -= p.safe_weight * min(related, 2)
-                pen[c] += weight * interest
+                pen[c] += weight * self._interest(c, table[c], known, gave, bits)
         return pen
+
+    def _interest(
+        self, c: int, row: Sequence[int], known: Sequence[int], gave: list[int] | None, bits: int
+    ) -> float:
+        """How much a seat not laid down wants card ``c``: 1 when it is known to hold a partner
+        of ``c`` for the contract, less ``safe_weight`` per related card it discarded or
+        declined this round (at most two counted; ``gave`` None: no such log)."""
+        p = self.params
+        interest = 1.0 if any(known[d] and row[d] & bits for d in range(NUM_TYPES)) else 0.0
+        if gave is not None and p.safe_weight and c != JOKER:
+            related = sum(gave[d] for d in range(NUM_TYPES - 1) if d == c or row[d] & bits)
+            interest -= p.safe_weight * min(related, 2)
+        return interest
+
+
+def _add_table_fits(view: PlayerView, held: list[int], pen: list[float], weight: float) -> None:
+    """Add ``weight`` to the penalty of each held card that fits a meld on the table."""
+    rules = view.rules
+    for c in held:
+        if any(can_fit(m, c, rules) for m in view.table):
+            pen[c] += weight
 
 
 def make_variant(spec: str, seed: int | None) -> StrongV2Agent:
