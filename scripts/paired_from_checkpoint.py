@@ -16,7 +16,8 @@ import argparse
 import json
 from itertools import combinations
 
-from agents.evaluate import _deal_points, rotations
+from agents.evaluate.aggregate import deal_points as _deal_points
+from agents.evaluate.deals import rotations
 from agents.evaluate.stats import paired_diff_ci95, sample_sd
 
 

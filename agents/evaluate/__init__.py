@@ -3,12 +3,18 @@ leaderboard and the speed table.
 
 | module | what |
 |---|---|
-| ``harness`` | ``evaluate``, ``play_game``, reports and plots; ``python -m agents.evaluate`` |
+| ``harness`` | ``evaluate``, its command line (``main``) and the report's JSON schema |
+| ``deals`` | seating, seeds, ``play_game`` and the deals played in worker processes |
+| ``aggregate`` | the report from the deals' results: means over deals, paired differences, ratings |
+| ``report`` | the report as a text table (``format_report``) and a PNG (``plot_report``) |
+| ``checkpoint`` | the JSON-lines checkpoint that ``--resume`` reads back |
+| ``arguments`` | the parser of ``continental evaluate`` and its checks before the first game |
 | ``stats`` | confidence intervals, SPRT, deal counts for a half-width |
 | ``leaderboard`` | every agent on the same deals, ranked (``continental leaderboard``) |
 | ``speed`` | the speed table against another revision (``continental speed``) |
 
-The harness's public functions are importable from here: ``from agents.evaluate import evaluate``.
+The harness's public functions are importable from here (``from agents.evaluate import evaluate``)
+and from ``agents.evaluate.harness``; ``python -m agents.evaluate`` is ``continental evaluate``.
 """
 
 from agents.evaluate.harness import (

@@ -48,7 +48,8 @@ from agents.cli import (
     parse_names,
     write_json_atomic,
 )
-from agents.evaluate.harness import derive_seed, play_game, rotations
+from agents.evaluate.aggregate import rate
+from agents.evaluate.deals import derive_seed, play_game, refuse_oracles, rotations
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
 from continental_env.rules import PRESETS, resolve_rules
 
@@ -120,69 +121,18 @@ def leaderboard(
     """Play the round robin and return the report (see the module docstring)."""
     from openskill.models import PlackettLuce
 
-    from agents import make_agent, versioned_name
-    from agents.evaluate.harness import refuse_oracles
-
-    refuse_oracles(agents, allow_oracle)
-
-    if deals < 2:
-        raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
-    if preset not in PRESETS:
-        raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}")
-    if jobs < 1:
-        raise ValueError(f"--jobs {jobs}: must be at least 1")
-    for name in agents:
-        check_table(make_agent(name, 0), players)
+    _check_request(agents, deals, players, preset, jobs, allow_oracle)
     lineups = tables(list(agents), players)
     tasks = _game_tasks(seed, deals, lineups, preset, players)
-    model = PlackettLuce()
-    ratings = {n: model.rating(name=n) for n in agents}
-    per_deal: dict[str, list[float]] = {n: [] for n in agents}
-    win_deal: dict[str, list[float]] = {n: [] for n in agents}
-    wins = dict.fromkeys(agents, 0.0)
-    seat_games = dict.fromkeys(agents, 0)
+    tally = _Tally(agents, PlackettLuce())
     start = time.perf_counter()
     for games in _run(tasks, jobs, progress):
-        points: dict[str, list[int]] = {n: [] for n in agents}
-        won: dict[str, list[float]] = {n: [] for n in agents}
-        for g in games:
-            names, scores = g["names"], g["scores"]
-            for n, s, w in zip(names, scores, win_shares(scores), strict=True):
-                points[n].append(s)
-                won[n].append(w)
-                wins[n] += w
-                seat_games[n] += 1
-            teams = [[model.rating(mu=ratings[n].mu, sigma=ratings[n].sigma)] for n in names]
-            new = model.rate(teams, ranks=list(scores))
-            acc: dict[str, list[float]] = {}
-            for n, team in zip(names, new, strict=True):
-                a = acc.setdefault(n, [0.0, 0.0, 0.0])
-                a[0] += team[0].mu
-                a[1] += team[0].sigma
-                a[2] += 1
-            for n, (mu, sigma, k) in acc.items():
-                ratings[n] = model.rating(mu=mu / k, sigma=sigma / k, name=n)
-        for n in agents:
-            per_deal[n].append(sum(points[n]) / len(points[n]))
-            win_deal[n].append(sum(won[n]) / len(won[n]))
+        tally.add_deal(games)
     seconds = time.perf_counter() - start
-    rows = {}
-    for n in agents:
-        m, lo, hi = mean_ci95(per_deal[n])
-        rate, wlo, whi = rate_ci95(win_deal[n])
-        r = ratings[n]
-        rows[n] = {
-            "version": versioned_name(n),
-            "games": seat_games[n],
-            "mean_points": m,
-            "mean_points_ci95": [lo, hi],
-            "win_rate": rate,
-            "win_rate_ci95": [wlo, whi],
-            "openskill": {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()},
-        }
+    rows = {n: tally.row(n) for n in agents}
     ranking = sorted(agents, key=lambda n: (rows[n]["mean_points"], n))
     for upper, lower in pairwise(ranking):
-        d, lo, hi = paired_diff_ci95(per_deal[upper], per_deal[lower])
+        d, lo, hi = paired_diff_ci95(tally.per_deal[upper], tally.per_deal[lower])
         rows[upper]["vs_next"] = {
             "agent": lower, "mean_diff": d, "ci95": [lo, hi], "separated": hi < 0 or lo > 0,
         }  # fmt: skip
@@ -202,6 +152,67 @@ def leaderboard(
         "agents": rows,
         "timing": {"seconds": seconds},
     }
+
+
+def _check_request(
+    agents: Sequence[str], deals: int, players: int, preset: str, jobs: int, allow_oracle: bool
+) -> None:
+    """ValueError naming the problem, before any game."""
+    from agents import make_agent
+
+    refuse_oracles(agents, allow_oracle)
+
+    if deals < 2:
+        raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
+    if preset not in PRESETS:
+        raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}")
+    if jobs < 1:
+        raise ValueError(f"--jobs {jobs}: must be at least 1")
+    for name in agents:
+        check_table(make_agent(name, 0), players)
+
+
+class _Tally:
+    """Each agent's per-deal means, seat-games and rating, fed deal by deal in deal order."""
+
+    def __init__(self, agents: Sequence[str], model: Any) -> None:
+        self.agents, self.model = agents, model
+        self.ratings = {n: model.rating(name=n) for n in agents}
+        self.per_deal: dict[str, list[float]] = {n: [] for n in agents}
+        self.win_deal: dict[str, list[float]] = {n: [] for n in agents}
+        self.seat_games = dict.fromkeys(agents, 0)
+
+    def add_deal(self, games: list[dict[str, Any]]) -> None:
+        """Every game of one deal (every table and rotation), in play order."""
+        points: dict[str, list[int]] = {n: [] for n in self.agents}
+        won: dict[str, list[float]] = {n: [] for n in self.agents}
+        for g in games:
+            names, scores = g["names"], g["scores"]
+            for n, s, w in zip(names, scores, win_shares(scores), strict=True):
+                points[n].append(s)
+                won[n].append(w)
+                self.seat_games[n] += 1
+            rate(self.model, self.ratings, names, scores)  # the lowest total ranks first
+        for n in self.agents:
+            self.per_deal[n].append(sum(points[n]) / len(points[n]))
+            self.win_deal[n].append(sum(won[n]) / len(won[n]))
+
+    def row(self, n: str) -> dict[str, Any]:
+        """Agent ``n``'s entry of ``report["agents"]`` (without its comparison to the next)."""
+        from agents import versioned_name
+
+        m, lo, hi = mean_ci95(self.per_deal[n])
+        share, wlo, whi = rate_ci95(self.win_deal[n])
+        r = self.ratings[n]
+        return {
+            "version": versioned_name(n),
+            "games": self.seat_games[n],
+            "mean_points": m,
+            "mean_points_ci95": [lo, hi],
+            "win_rate": share,
+            "win_rate_ci95": [wlo, whi],
+            "openskill": {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()},
+        }
 
 
 def markdown(report: dict[str, Any]) -> str:

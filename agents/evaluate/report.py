@@ -1,0 +1,247 @@
+"""An evaluation report for people: the plain-text table (``format_report``) and the PNG
+(``plot_report``): points per game and win rate with their intervals, points by round or hand."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from continental_env.rules import contract_for_round
+
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+
+
+def describe(cfg: dict[str, Any]) -> str:
+    """The game of a report's config, e.g. ``preset continental`` or ``game fifteen``."""
+    game = cfg.get("game", "contract")
+    if game == "contract":
+        return f"preset {cfg['preset']}"
+    options = ", ".join(f"{k}={v}" for k, v in cfg.get("options", {}).items())
+    return f"game {game}" + (f" ({options})" if options else "")
+
+
+def unit_of(cfg: dict[str, Any]) -> tuple[str, str, str]:
+    """(unit, its segment, "lower"/"higher" is better) of a report's config."""
+    unit = cfg.get("unit", "points")
+    segment = "round" if cfg.get("game", "contract") == "contract" else "hand"
+    return unit, segment, "higher" if cfg.get("higher_is_better") else "lower"
+
+
+def label(name: str, version: str | None) -> str:
+    """``strong (strong@v1)`` for a bare name, the name itself when it is its own version."""
+    return name if not version or version == name else f"{name} ({version})"
+
+
+# ----------------------------------------------------------------------------- the text table
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """A plain-text table of the report."""
+    cfg = report["config"]
+    unit, segment, better = unit_of(cfg)
+    versions = cfg.get("versions", {})
+    lineup_text = ", ".join(label(n, versions.get(n)) for n in cfg["lineup"])
+    lines = [
+        f"{cfg['deals']} deals x {cfg['players']} rotations = {cfg['games']} games, "
+        f"{describe(cfg)}, seed {cfg['seed']}, line-up {lineup_text} "
+        f"({unit}: {better} is better; intervals: t over deals)",
+        f"{'agent':<24} {unit + '/game (95% CI)':>28} {unit + '/' + segment:>13} "
+        f"{'diff vs table (95% CI)':>28} {'win rate (95% CI)':>24} {'OpenSkill':>10}",
+    ]
+    lines += [_agent_line(name, a) for name, a in report["agents"].items()]
+    cand = label(report["candidate"], versions.get(report["candidate"]))
+    lines += _paired_lines(report["paired"], cand, versions, unit, segment)
+    if report.get("sequential"):
+        lines.append(_sequential_line(report["sequential"]))
+    if report.get("mixed"):
+        lines += _mixed_lines(report["mixed"], report["candidate"], cand)
+    if report.get("rounds"):
+        lines.append(_rounds_line(report["rounds"], report["agents"]))
+    lines.append(
+        f"identical round deals across rotations: {report['duplicate']['identical_round_deals']:.3f}"
+    )
+    lines.append(_timing_line(report["timing"]))
+    return "\n".join(lines)
+
+
+def _agent_line(name: str, a: dict[str, Any]) -> str:
+    """One agent's row of the table."""
+    lo, hi = a["mean_points_ci95"]
+    dlo, dhi = a["mean_diff_vs_table_ci95"]
+    wlo, whi = a["win_rate_ci95"]
+    return (
+        f"{label(name, a.get('version')):<24} {a['mean_points']:>9.1f} [{lo:>7.1f}, {hi:>7.1f}] "
+        f"{a['mean_points_per_round']:>13.1f} "
+        f"{a['mean_diff_vs_table']:>9.1f} [{dlo:>7.1f}, {dhi:>7.1f}] "
+        f"{a['win_rate']:>8.3f} [{wlo:.3f}, {whi:.3f}] {a['openskill']['ordinal']:>10.2f}"
+    )
+
+
+def _paired_lines(
+    paired: dict[str, Any], cand: str, versions: dict[str, str], unit: str, segment: str
+) -> list[str]:
+    """The candidate minus each opponent, and round by round where the report has it."""
+    lines = []
+    for name, p in paired.items():
+        lo, hi = p["ci95"]
+        line = (
+            f"paired {cand} - {label(name, versions.get(name))}: {p['mean_diff']:.1f} "
+            f"{unit}/game [{lo:.1f}, {hi:.1f}]"
+        )
+        if "sd_per_deal" in p:
+            wlo, whi = p["win_rate_diff_ci95"]
+            line += (
+                f" (per-deal SD {p['sd_per_deal']:.1f}); win rate {p['win_rate_diff']:+.3f} "
+                f"[{wlo:+.3f}, {whi:+.3f}]"
+            )
+        lines.append(line)
+        if p.get("by_round"):
+            parts = [
+                f"{seg}: {r['mean_diff']:+.1f} [{r['ci95'][0]:+.1f}, {r['ci95'][1]:+.1f}]"
+                for seg, r in p["by_round"].items()
+            ]
+            lines.append(f"  by {segment}: " + "; ".join(parts))
+    return lines
+
+
+def _sequential_line(seq: dict[str, Any]) -> str:
+    """The sequential test's decision."""
+    return (
+        f"sequential test ({seq['test']}): H0 gain {seq['delta0']:g} vs H1 gain "
+        f"{seq['delta1']:g}, alpha {seq['alpha']:g}, beta {seq['beta']:g}: "
+        f"{seq['decision']} after {seq['deals']} deals (LLR {seq['llr']:.2f}, bounds "
+        f"{seq['bounds'][0]:.2f}, {seq['bounds'][1]:.2f})"
+    )
+
+
+def _mixed_lines(mixed: dict[str, Any], candidate: str, cand: str) -> list[str]:
+    """The candidate at the mixed table."""
+    a = mixed["agents"][candidate]
+    dlo, dhi = a["mean_diff_vs_table_ci95"]
+    wlo, whi = a["win_rate_ci95"]
+    table = ", ".join(label(n, mixed["versions"].get(n)) for n in mixed["lineup"])
+    lines = [
+        f"mixed table ({table}; {mixed['deals']} deals): {cand} diff vs table "
+        f"{a['mean_diff_vs_table']:.1f} [{dlo:.1f}, {dhi:.1f}], win rate "
+        f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}]"
+    ]
+    for name, p in mixed["paired"].items():
+        lo, hi = p["ci95"]
+        lines.append(f"  mixed paired {cand} - {name}: {p['mean_diff']:.1f} [{lo:.1f}, {hi:.1f}]")
+    return lines
+
+
+def _rounds_line(rounds: dict[str, Any], agents: dict[str, Any]) -> str:
+    """Rounds without a closer, and how often each agent closed."""
+    closers = ", ".join(
+        f"{name} {a['close_rate']:.3f}" for name, a in agents.items() if "close_rate" in a
+    )
+    lo, hi = rounds["without_closer_rate_ci95"]
+    return (
+        f"rounds: {rounds['rounds']}, without a closer {rounds['without_closer_rate']:.3f} "
+        f"[{lo:.3f}, {hi:.3f}]; share of its seat-rounds each agent closed: {closers}"
+    )
+
+
+def _timing_line(t: dict[str, Any]) -> str:
+    """Wall time and rates, and the games' CPU time where the report has it."""
+    line = (
+        f"{t['seconds']:.1f} s, {t['games_per_s']:.2f} games/s, "
+        f"{t['decisions_per_s']:.0f} decisions/s"
+    )
+    if "cpu_seconds" in t:
+        line += f"; {t['cpu_seconds']:.1f} CPU s for the games ({t['cpu_s_per_game']:.2f} per game)"
+        if t.get("resumed_deals"):
+            line += f", {t['resumed_deals']} deals resumed from the checkpoint"
+    return line
+
+
+# ----------------------------------------------------------------------------- the plot
+
+
+def display_name(name: str) -> str:
+    """A short label for plots: ``ppo:dir/model.zip`` becomes ``ppo:model``."""
+    if name.startswith("ppo:"):
+        return "ppo:" + os.path.splitext(os.path.basename(name[4:]))[0]
+    return name
+
+
+def plot_report(report: dict[str, Any], path: str) -> None:
+    """A PNG: points per game and win rate with 95% CIs, and mean points by round."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    agents = report["agents"]
+    labels_of = {n: display_name(n) for n in agents}
+    cfg = report["config"]
+    unit, segment, better = unit_of(cfg)
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
+    fig.suptitle(
+        f"{' vs '.join(labels_of.values())}: {cfg['deals']} duplicate deals x {cfg['players']} seats "
+        f"({cfg['games']} games), {describe(cfg)}, seed {cfg['seed']}",
+        fontsize=12,
+    )
+    _bars(axes[0], agents, labels_of, "mean_points", f"Mean {unit} per game ({better} is better)")
+    _bars(axes[1], agents, labels_of, "win_rate", "Win rate")
+    axes[1].axvline(1.0 / cfg["players"], color="grey", linestyle="--", label="1 / players")
+    axes[1].legend(loc="lower right", fontsize=9)
+    _by_round(axes[2], agents, labels_of, unit, segment)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _bars(ax: Any, agents: dict[str, Any], labels_of: dict[str, str], key: str, title: str) -> None:
+    """One horizontal bar per agent with its 95% interval."""
+    names = list(agents)
+    ypos = list(range(len(names)))
+    values = [agents[n][key] for n in names]
+    lows = [agents[n][key + "_ci95"][0] for n in names]
+    highs = [agents[n][key + "_ci95"][1] for n in names]
+    err = [  # clamped: a Wilson bound of a 100 % win rate can sit 1e-16 below it
+        [max(0.0, v - lo) for v, lo in zip(values, lows, strict=True)],
+        [max(0.0, hi - v) for v, hi in zip(values, highs, strict=True)],
+    ]
+    ax.barh(ypos, values, xerr=err, capsize=6, color=COLORS[: len(names)], alpha=0.85)
+    ax.set_yticks(ypos, [labels_of[n] for n in names])
+    ax.invert_yaxis()
+    ax.set_title(title + " — 95% CI")
+    for y, v, hi in zip(ypos, values, highs, strict=True):
+        text = f"{v:.1f}" if key == "mean_points" else f"{v:.3f}"
+        ax.text(hi, y, "  " + text, va="center", fontsize=10)
+    ax.margins(x=0.25)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _by_round(
+    ax: Any, agents: dict[str, Any], labels_of: dict[str, str], unit: str, segment: str
+) -> None:
+    """Each agent's mean score by round (the contract's melds under each) or by hand."""
+    names = list(agents)
+    for i, n in enumerate(names):
+        rounds = sorted(agents[n]["points_by_round"], key=int)
+        ax.plot(
+            [int(r) for r in rounds],
+            [agents[n]["points_by_round"][r] for r in rounds],
+            marker="o",
+            color=COLORS[i % len(COLORS)],
+            label=labels_of[n],
+        )
+    played = sorted({int(r) for n in names for r in agents[n]["points_by_round"]})
+    if segment == "round":
+        ax.set_xticks(played, [_round_tick(r) for r in played])
+        ax.set_xlabel("round (contract: T trios, R runs)")
+    else:
+        ax.set_xlabel(f"{segment} of the game (games that reached it)")
+    ax.set_ylabel(f"mean {unit} in the {segment}")
+    ax.set_title(f"Mean {unit} by {segment}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=9)
+
+
+def _round_tick(r: int) -> str:
+    """``3\\n1T+1R``: the round and its contract (T trios, R runs)."""
+    t, k = contract_for_round(r)
+    return f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x)
