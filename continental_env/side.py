@@ -1,0 +1,139 @@
+"""What the two side games' engines share (``fifteen`` and ``knock``, RULES.md Parts 2 and 3).
+
+Both are draw-one, discard-one games over count vectors with the same position fields for the
+piles, the hands and the hand's bookkeeping, the same draw and take, and the same two
+turn phases (``draw``, then ``play`` once a card is drawn or taken). ``SideGame`` holds those
+parts; each game's ``Game`` derives from it and keeps its rules: the deal, what may be announced
+or laid, how a hand ends and what it pays, and the wording of its refusals.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from continental_env.cards import NUM_TYPES
+from continental_env.kernel import GameBase, state_field
+
+
+class SideGame(GameBase):
+    """The common part of ``fifteen.Game`` and ``knock.Game``.
+
+    A subclass sets ``DRAW_PHASE``, ``PLAY_PHASE`` and ``GAME_OVER`` (its ``Phase`` members),
+    and ``DISCARD_BASE`` (the first ``discard C`` id); it defines ``_draw_legal_actions``,
+    ``_play_legal_actions`` and ``_end_hand`` (a hand that ends with no winner: ``(None, end)``).
+    """
+
+    DRAW_PHASE: ClassVar[Any]
+    PLAY_PHASE: ClassVar[Any]
+    GAME_OVER: ClassVar[Any]
+    DISCARD_BASE: ClassVar[int]
+
+    # ------------------------------------------------------------------ the position's fields
+    # Each reads and writes ``game.state.<field>``; the fields are declared in each game's
+    # ``state.py`` (a game's own fields are listed in its ``Game``).
+
+    phase = state_field("phase", "what the position awaits (``Phase``)", True)
+    hands = state_field("hands", "each seat's hand as counts per card type", True)
+    stock = state_field("stock", "the face-down stock, top card last", True)
+    discard = state_field("discard", "the face-up discard pile, top card last", True)
+    turn = state_field("turn", "discards in this hand", True)
+    known = state_field("known", "cards each seat is publicly known to hold", True)
+    seen_discards = state_field("seen_discards", "counts of every card discarded face up", True)
+    hand_history = state_field("hand_history", "one record per hand played", True)
+    moves = state_field("moves", "actions applied in the whole game", True)
+    deal_seeds = state_field("deal_seeds", "one deal seed per possible hand", True)
+    rng = state_field("rng", "this hand's generator", True)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.state.phase == self.GAME_OVER
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose action the state awaits (None when the game is over)."""
+        s = self.state
+        return None if s.phase == self.GAME_OVER else s.current
+
+    def hand_cards(self, seat: int) -> list[int]:
+        """Sorted card ids in a seat's hand."""
+        hand = self.state.hands[seat]
+        return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
+
+    def hand_size(self, seat: int) -> int:
+        """Cards in a seat's hand."""
+        return sum(self.state.hands[seat])
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _compute_legal(self) -> list[int]:
+        """The legal ids of the phase (``GameBase`` caches them)."""
+        phase = self.state.phase
+        if phase == self.DRAW_PHASE:
+            return self._draw_legal_actions()
+        if phase == self.PLAY_PHASE:
+            return self._play_legal_actions()
+        return self._other_legal_actions()
+
+    def _draw_legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _play_legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _other_legal_actions(self) -> list[int]:
+        """The legal ids outside the turn's two phases: none unless the game says otherwise."""
+        return []
+
+    def _discard_ids(self, hand: list[int]) -> list[int]:
+        """``discard C`` for each card type in the hand."""
+        base = self.DISCARD_BASE
+        return [base + c for c in range(NUM_TYPES) if hand[c]]
+
+    # ------------------------------------------------------------------ effects
+
+    def _take(self, seat: int) -> None:
+        """``take``: the top discard joins the hand, known to everyone."""
+        s = self.state
+        card = s.discard.pop()
+        s.hands[seat][card] += 1
+        s.known[seat][card] += 1
+        s.phase = self.PLAY_PHASE
+
+    def _do_draw(self, seat: int) -> None:
+        """``draw``: the top stock card, after re-forming an empty stock from the discard pile
+        under its top card (RULES 2.3, 3.3); no card to draw ends the hand with no winner."""
+        s = self.state
+        if not s.stock and len(s.discard) > 1:
+            top = s.discard.pop()
+            s.stock = s.discard
+            s.rng.shuffle(s.stock)
+            s.discard = [top]
+        if not s.stock:
+            self._end_hand(None, "stock")
+            return
+        s.hands[seat][s.stock.pop()] += 1
+        s.phase = self.PLAY_PHASE
+
+    def _end_hand(self, winner: int | None, end: str) -> None:
+        """The hand ends (``winner`` None: with no winner, ``end`` says why)."""
+        raise NotImplementedError
+
+    def _remove(self, seat: int, card: int) -> None:
+        """A card leaves a seat's hand (and its known cards, if it was known)."""
+        s = self.state
+        s.hands[seat][card] -= 1
+        if s.known[seat][card]:
+            s.known[seat][card] -= 1
+
+    def _lay_discard(self, seat: int, card: int) -> None:
+        """The card goes from the hand onto the discard pile, face up."""
+        s = self.state
+        self._remove(seat, card)
+        s.discard.append(card)
+        s.seen_discards[card] += 1
+
+
+__all__ = ["SideGame"]
