@@ -9,10 +9,132 @@ or laid, how a hand ends and what it pays, and the wording of its refusals.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
 
 from continental_env.cards import NUM_TYPES
 from continental_env.kernel import GameBase, state_field
+from continental_env.state_fields import (
+    CardCounts,
+    CardCountsPerSeat,
+    Cards,
+    Count,
+    Records,
+    Rng,
+    Seeds,
+    declare,
+    default_per_seat,
+    default_to,
+    fail,
+    fresh_counts_per_seat,
+    is_int,
+    own_hand_only,
+    stock_size_only,
+)
+
+SetupT = TypeVar("SetupT")
+
+# ---------------------------------------------------------------------- options and setup
+
+
+def check_safety_nets(max_turns_per_hand: Any, max_hands: Any) -> None:
+    """ValueError naming ``max_turns_per_hand`` or ``max_hands`` if it is not a positive int."""
+    if not is_int(max_turns_per_hand) or max_turns_per_hand < 1:
+        raise ValueError(f"max_turns_per_hand={max_turns_per_hand!r}: must be a positive int")
+    if not is_int(max_hands) or max_hands < 1:
+        raise ValueError(f"max_hands={max_hands!r}: must be a positive int")
+
+
+def load_setup(
+    data: dict[str, Any],
+    game: str,
+    known: tuple[str, ...],
+    build: Callable[[Any, dict[str, Any]], SetupT],
+) -> SetupT:
+    """The setup named by a state's ``game``, ``num_players`` and ``options``: ``build(
+    num_players, options)`` after the game's name and the option names are checked; every
+    refusal is the loader's one-line message."""
+    if data.get("game", game) != game:
+        fail(f"'game' is {data.get('game')!r}, not {game!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        fail("'options' must be a dict")
+    unknown = set(options) - set(known)
+    if unknown:
+        fail(f"unknown options {sorted(unknown)}")
+    try:
+        return build(data["num_players"], options)
+    except ValueError as exc:
+        fail(f"options: {exc}")
+
+
+# ---------------------------------------------------------------------- shared state fields
+# The declarations both games' ``State`` use for the same field, as ``field(metadata=X_spec())``
+# (each game keeps its own order of fields).
+
+
+def hands_spec() -> dict[str, Any]:
+    """Each seat's hand as counts per card type (a seat sees its own only)."""
+    return declare(CardCountsPerSeat(), fresh_counts_per_seat, per_round=True, redact=own_hand_only)
+
+
+def stock_spec() -> dict[str, Any]:
+    """The face-down stock, top card last (hidden: a seat sees only its size)."""
+    return declare(Cards(), lambda s: [], per_round=True, redact=stock_size_only)
+
+
+def discard_spec() -> dict[str, Any]:
+    """The face-up discard pile, top card last."""
+    return declare(Cards(), lambda s: [], per_round=True)
+
+
+def turn_spec() -> dict[str, Any]:
+    """Discards in this hand."""
+    return declare(Count(), lambda s: 0, per_round=True, default=default_to(0))
+
+
+def known_spec() -> dict[str, Any]:
+    """Cards each seat is publicly known to hold (taken from the discard pile)."""
+    return declare(
+        CardCountsPerSeat(),
+        fresh_counts_per_seat,
+        per_round=True,
+        default=default_per_seat([]),
+    )
+
+
+def seen_discards_spec() -> dict[str, Any]:
+    """Counts of every card discarded face up this hand."""
+    return declare(CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_to([]))
+
+
+def hand_history_spec(check_record: Callable[[dict[str, Any], str, Any], None]) -> dict[str, Any]:
+    """One record per hand played, each checked by ``check_record(record, where, setup)``."""
+    return declare(Records(check_record), lambda s: [], default=default_to([]))
+
+
+def moves_spec() -> dict[str, Any]:
+    """Actions applied in the whole game."""
+    return declare(Count(), lambda s: 0, default=default_to(0))
+
+
+def deal_seeds_spec(cap: Callable[[Any], int]) -> dict[str, Any]:
+    """One seed per possible hand (``cap(setup)`` of them), drawn from the game's seed at
+    creation (hidden)."""
+    return declare(
+        Seeds(cap, "one per possible hand"),
+        lambda s: [],
+        redact=lambda seeds, seat, st: [0] * len(seeds),
+    )
+
+
+def rng_spec() -> dict[str, Any]:
+    """This hand's generator: its deal and re-formed stocks (hidden)."""
+    return declare(Rng(), lambda s: random.Random())
+
+
+# ---------------------------------------------------------------------- the engine
 
 
 class SideGame(GameBase):
@@ -136,4 +258,18 @@ class SideGame(GameBase):
         s.seen_discards[card] += 1
 
 
-__all__ = ["SideGame"]
+__all__ = [
+    "SideGame",
+    "check_safety_nets",
+    "deal_seeds_spec",
+    "discard_spec",
+    "hand_history_spec",
+    "hands_spec",
+    "known_spec",
+    "load_setup",
+    "moves_spec",
+    "rng_spec",
+    "seen_discards_spec",
+    "stock_spec",
+    "turn_spec",
+]
