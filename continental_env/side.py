@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-from continental_env.cards import NUM_TYPES
+from continental_env.cards import NUM_TYPES, card_to_str
 from continental_env.kernel import GameBase, state_field
 from continental_env.state_fields import (
     CardCounts,
@@ -132,6 +132,55 @@ def deal_seeds_spec(cap: Callable[[Any], int]) -> dict[str, Any]:
 def rng_spec() -> dict[str, Any]:
     """This hand's generator: its deal and re-formed stocks (hidden)."""
     return declare(Rng(), lambda s: random.Random())
+
+
+# ---------------------------------------------------------------------- loader checks
+# The relations both games' ``state_check.CHECKS`` hold alike (each game keeps its order).
+
+
+def check_turn(state: Any, setup: Any, given: set[str]) -> None:
+    """A hand ends at its ``max_turns_per_hand``-th discard (and the count restarts)."""
+    last = setup.max_turns_per_hand - 1
+    if state.turn > last:
+        fail(f"'turn' must be an int in 0..{last}, got {state.turn}")
+
+
+def check_known(state: Any, setup: Any, given: set[str]) -> None:
+    """A seat is known to hold only cards that are in its hand."""
+    for seat, (known, hand) in enumerate(zip(state.known, state.hands, strict=True)):
+        if any(k > h for k, h in zip(known, hand, strict=True)):
+            fail(f"known[{seat}] lists cards that are not in that hand")
+
+
+def check_conserved(state: Any, expected: list[int], decks: str) -> None:
+    """Every card of the decks is in a hand, the stock or the discard pile, ``expected[c]``
+    times; else the first card that is not, and ``decks`` (what the decks hold)."""
+    total = [0] * NUM_TYPES
+    for hand in state.hands:
+        for c in range(NUM_TYPES):
+            total[c] += hand[c]
+    for c in state.stock + state.discard:
+        total[c] += 1
+    if total != expected:
+        wrong = next(c for c in range(NUM_TYPES) if total[c] != expected[c])
+        fail(
+            f"cards are not conserved: {card_to_str(wrong)} appears {total[wrong]} times, "
+            f"expected {expected[wrong]} ({decks})"
+        )
+
+
+def check_pile_seen(state: Any) -> None:
+    """Once recorded (not empty), the discards seen this hand include every card of the discard
+    pile (each got there face up)."""
+    seen = state.seen_discards
+    if not any(seen):
+        return  # a hand-built position may leave it out
+    pile = [0] * NUM_TYPES
+    for c in state.discard:
+        pile[c] += 1
+    missing = [c for c in range(NUM_TYPES) if pile[c] > seen[c]]
+    if missing:
+        fail(f"'seen_discards' lacks {card_to_str(missing[0])}, which lies on the discard pile")
 
 
 # ---------------------------------------------------------------------- the engine
@@ -260,7 +309,11 @@ class SideGame(GameBase):
 
 __all__ = [
     "SideGame",
+    "check_conserved",
+    "check_known",
+    "check_pile_seen",
     "check_safety_nets",
+    "check_turn",
     "deal_seeds_spec",
     "discard_spec",
     "hand_history_spec",
