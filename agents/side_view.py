@@ -1,0 +1,64 @@
+"""``SideView``: what both side games' views copy out of a game for one seat.
+
+``agents.fifteen.view.FifteenView`` and ``agents.knock.view.KnockView`` derive from it and add
+their game's public fields. Everything here is public information: the seat's own hand, the
+discard pile, the cards every seat is known to hold because it took them from the pile, hand
+sizes, totals, the stock's size, the turn, the seat's AEC observation (leak-free, tested there)
+and, for the seat to act, its legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from continental_env.cards import NUM_TYPES
+
+
+class SideView:
+    """What seat ``seat`` may see of a side game. A subclass sets ``ENCODE`` (its env's
+    ``encode_observation``), ``LAYOUT`` (its observation layout by table size) and ``TO_STR``
+    (its ``action_to_str``)."""
+
+    ENCODE: ClassVar[Callable[[Any, int, dict[str, slice]], np.ndarray]]
+    LAYOUT: ClassVar[Callable[[int], dict[str, slice]]]
+    TO_STR: ClassVar[Callable[[int], str]]
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.seat = seat
+        self.num_players = game.num_players
+        self.phase = game.phase
+        self.current = game.current
+        self.dealer = game.dealer
+        self.hand_index = game.hand_index
+        self.hand: list[int] = list(game.hands[seat])  # counts per card type
+        self.discard: list[int] = list(game.discard)  # face-up pile, top last
+        self.seen_discards: list[int] = list(game.seen_discards)
+        self.known: list[list[int]] = [list(k) for k in game.known]
+        self.hand_sizes = [game.hand_size(s) for s in range(game.num_players)]
+        self.scores: list[int] = list(game.scores)
+        self.stock_size = len(game.stock)
+        self.turn = game.turn
+        # The seat's observation vector of the AEC environment (leak-free, tested there), for
+        # trained policies; copied out like the rest.
+        self.observation: np.ndarray = self.ENCODE(game, seat, self.LAYOUT(game.num_players))
+        # Legal actions depend only on the actor's own hand and public state.
+        self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
+
+    @property
+    def discard_top(self) -> int | None:
+        """The top of the discard pile, or None."""
+        return self.discard[-1] if self.discard else None
+
+    def hand_cards(self) -> list[int]:
+        """Sorted card ids of the own hand."""
+        return [c for c in range(NUM_TYPES) for _ in range(self.hand[c])]
+
+    def action_to_str(self, action: int) -> str:
+        """Text form of an action id."""
+        return self.TO_STR(action)
+
+
+__all__ = ["SideView"]
