@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-from continental_env.cards import NUM_TYPES, card_to_str
+from continental_env.cards import NUM_TYPES, card_to_str, format_cards
 from continental_env.kernel import GameBase, state_field
 from continental_env.state_fields import (
     CardCounts,
@@ -183,6 +183,21 @@ def check_pile_seen(state: Any) -> None:
         fail(f"'seen_discards' lacks {card_to_str(missing[0])}, which lies on the discard pile")
 
 
+# ---------------------------------------------------------------------- text
+
+
+def hand_text(game: Any, s: int, seat: int | None) -> str:
+    """Seat ``s``'s hand as ``seat`` sees it in a text table (every hand when ``seat`` is
+    None): its cards, or its size and the cards it is known to hold."""
+    if seat is None or s == seat:
+        return format_cards(game.hand_cards(s))
+    known = [c for c in range(NUM_TYPES) for _ in range(game.known[s][c])]
+    hand = f"[{game.hand_size(s)} cards]"
+    if known:
+        hand += f" known: {format_cards(known)}"
+    return hand
+
+
 # ---------------------------------------------------------------------- the engine
 
 
@@ -317,6 +332,7 @@ __all__ = [
     "deal_seeds_spec",
     "discard_spec",
     "hand_history_spec",
+    "hand_text",
     "hands_spec",
     "known_spec",
     "load_setup",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from agents.side_view import SideView
+from agents.side_common import SideView
 from continental_env.knock.aec import encode_observation, observation_layout
 from continental_env.knock.game import Game, action_to_str, buy_cost
 

@@ -1,15 +1,20 @@
-"""``SideView``: what both side games' views copy out of a game for one seat.
+"""What the two side games' bot packages share (``agents.fifteen``, ``agents.knock``).
 
+``SideView`` is what both side games' views copy out of a game for one seat;
 ``agents.fifteen.view.FifteenView`` and ``agents.knock.view.KnockView`` derive from it and add
-their game's public fields. Everything here is public information: the seat's own hand, the
-discard pile, the cards every seat is known to hold because it took them from the pile, hand
-sizes, totals, the stock's size, the turn, the seat's AEC observation (leak-free, tested there)
-and, for the seat to act, its legal actions.
+their game's public fields. ``SideEngine`` holds the ``GameSpec`` hooks that reach a side
+game's engine (a new game, the option check, the text table, the table sizes).
+
+The view holds public information only: the seat's own hand, the discard pile, the cards every
+seat is known to hold because it took them from the pile, hand sizes, totals, the stock's
+size, the turn, the seat's AEC observation (leak-free, tested there) and, for the seat to act,
+its legal actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -61,4 +66,32 @@ class SideView:
         return self.TO_STR(action)
 
 
-__all__ = ["SideView"]
+class SideEngine:
+    """The ``GameSpec`` hooks of side game ``game`` (``continental_env.<game>``), its modules
+    imported when a hook is first called; ``words`` names the game in messages."""
+
+    def __init__(self, game: str, words: str) -> None:
+        self.game = game
+        self.words = words
+
+    def _module(self, part: str) -> Any:
+        return importlib.import_module(f"continental_env.{self.game}.{part}")
+
+    def new_game(self, players: int, seed: int | None, options: dict[str, Any]) -> Any:
+        return self._module("game").Game.new(num_players=players, seed=seed, **options)
+
+    def check_options(self, players: int, options: dict[str, Any]) -> None:
+        try:
+            self._module("game").Game(players, **options)
+        except TypeError as exc:  # an unknown option name
+            raise ValueError(f"bad options for the {self.words}: {exc}") from None
+
+    def render(self, game: Any, seat: int | None, names: Sequence[str]) -> str:
+        return self._module("render").render_table(game, seat=seat, names=names)
+
+    def player_ranges(self) -> dict[str, tuple[int, int]]:
+        module = self._module("game")
+        return {self.game: (module.MIN_PLAYERS, module.MAX_PLAYERS)}
+
+
+__all__ = ["SideEngine", "SideView"]
