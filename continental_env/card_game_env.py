@@ -421,6 +421,45 @@ class CardGameEnv(AECEnv, EzPickle):
         pass
 
 
+class SideGameEnv(CardGameEnv):
+    """The base of the two side games' envs (``FifteenEnv``, ``KnockEnv``): the options are the
+    engine's own keyword options, checked by building an undealt ``GAME``; a deal is
+    ``GAME.new``; the count planes are ``SIDE_PLANES``; ``score_step`` reads the hands that
+    ended since ``before_step``. A game supplies ``encode``, ``score_step`` and its ``state()``
+    part."""
+
+    NUM_ACTIONS: ClassVar[int]
+
+    def __init__(
+        self,
+        num_players: int,
+        options: dict[str, Any],
+        reward: str,
+        render_mode: str | None,
+        observation_layout: dict[str, slice],
+        unbounded: tuple[str, ...],
+    ) -> None:
+        """Called by a game's ``__init__`` after ``EzPickle.__init__`` with its own arguments."""
+        # Validates every option with the engine's own messages.
+        self.GAME(num_players, **options)
+        self.options = options
+        super().__init__(
+            num_players,
+            reward,
+            render_mode,
+            num_actions=self.NUM_ACTIONS,
+            observation_layout=observation_layout,
+            plane_names=SIDE_PLANES,
+            unbounded=unbounded,
+        )
+
+    def new_game(self, seed: int) -> Any:
+        return self.GAME.new(self.num_players, seed=seed, **self.options)
+
+    def before_step(self, game: Any) -> int:
+        return len(game.hand_history)
+
+
 # ---------------------------------------------------------------------- the wrapper stack
 
 

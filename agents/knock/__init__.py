@@ -11,31 +11,18 @@ from typing import Any
 from agents.knock.view import KnockView, view_for
 from agents.registry import make_agent as registry_make_agent
 from agents.registry import offered
+from agents.side_common import SideEngine
 
 __all__ = ["AGENT_NAMES", "KnockView", "make_agent", "view_for"]
 
 
 AGENT_NAMES = offered("knock")
+ENGINE = SideEngine("knock", "knock game")
 
 
 def make_agent(name: str, seed: int | None = None) -> Any:
     """A knock bot by registry name (``agents.registry``): ``random``, ``greedy``, ``strong``, ``ppo:PATH``."""
     return registry_make_agent(name, seed, game="knock")
-
-
-def _new_game(players: int, seed: int | None, options: dict[str, Any]) -> Any:
-    from continental_env.knock.game import Game
-
-    return Game.new(num_players=players, seed=seed, **options)
-
-
-def _check(players: int, options: dict[str, Any]) -> None:
-    from continental_env.knock.game import Game
-
-    try:
-        Game(players, **options)
-    except TypeError as exc:  # an unknown option name
-        raise ValueError(f"bad options for the knock game: {exc}") from None
 
 
 def _fingerprint(game: Any) -> str:
@@ -60,18 +47,6 @@ def _segments(game: Any) -> list[tuple[str, list[int]]]:
     return [(str(h["hand"]), list(h["chips"])) for h in game.hand_history]
 
 
-def _render(game: Any, seat: int | None, names: Any) -> str:
-    from continental_env.knock.render import render_table
-
-    return render_table(game, seat=seat, names=names)
-
-
-def _players() -> dict[str, tuple[int, int]]:
-    from continental_env.knock.game import MAX_PLAYERS, MIN_PLAYERS
-
-    return {"knock": (MIN_PLAYERS, MAX_PLAYERS)}
-
-
 def _spec() -> Any:
     from agents.spec import GameSpec
 
@@ -80,19 +55,19 @@ def _spec() -> Any:
         unit="chips",
         higher_is_better=True,
         segment="hand",
-        new_game=_new_game,
+        new_game=ENGINE.new_game,
         view=KnockView,
         agent_names=AGENT_NAMES,
         final_scores=lambda game: list(game.chips),
         segments=_segments,
         deal_number=lambda game: game.hand_index,
         deal_fingerprint=_fingerprint,
-        check_options=_check,
+        check_options=ENGINE.check_options,
         option_types={"stake": int, "max_turns_per_hand": int, "max_hands": int},
         terminal="agents.knock.play",
         label="Knock game (knock rummy, chips and a pot)",
-        render=_render,
-        player_ranges=_players,
+        render=ENGINE.render,
+        player_ranges=ENGINE.player_ranges,
     )
 
 

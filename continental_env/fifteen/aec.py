@@ -126,6 +126,7 @@ from continental_env.card_game_env import (
     PLANE,
     SIDE_PLANES,
     CardGameEnv,
+    SideGameEnv,
     encode_side_planes,
     side_planes,
     wrap,
@@ -185,7 +186,7 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     return obs
 
 
-class FifteenEnv(CardGameEnv):
+class FifteenEnv(SideGameEnv):
     """The unwrapped AEC environment of the fifteen-card game (``raw_env``); see the module
     docstring.
 
@@ -213,33 +214,23 @@ class FifteenEnv(CardGameEnv):
         EzPickle.__init__(
             self, num_players, target, hands, max_turns_per_hand, max_hands, reward, render_mode
         )
-        # Validates every option with the engine's own messages.
-        Game(num_players, target, hands, max_turns_per_hand, max_hands)
-        self.options = {
-            "target": target,
-            "hands": hands,
-            "max_turns_per_hand": max_turns_per_hand,
-            "max_hands": max_hands,
-        }
         super().__init__(
             num_players,
+            {
+                "target": target,
+                "hands": hands,
+                "max_turns_per_hand": max_turns_per_hand,
+                "max_hands": max_hands,
+            },
             reward,
             render_mode,
-            num_actions=NUM_ACTIONS,
             observation_layout=observation_layout(num_players),
-            plane_names=PLANE_NAMES,
             unbounded=("scores",),  # chips go negative
         )
-
-    def new_game(self, seed: int) -> Game:
-        return Game.new(self.num_players, seed=seed, **self.options)
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """This seat's observation (``encode_observation``, looked up when called)."""
         return encode_observation(game, seat, self.observation_layout)
-
-    def before_step(self, game: Game) -> int:
-        return len(game.hand_history)
 
     def score_step(self, game: Game, mark: int) -> bool:
         """Each hand the action ended: its infos and, under ``chips``, net chips / 10."""

@@ -73,8 +73,9 @@ from continental_env.fifteen.state import (
 )
 from continental_env.fifteen.state_check import CHECKS as LOAD_CHECKS
 from continental_env.fifteen.state_check import LABEL, target_reached
-from continental_env.kernel import GameBase, as_seed, state_field
+from continental_env.kernel import as_seed, state_field
 from continental_env.melds import can_go_out, going_out, going_out_discards
+from continental_env.side import SideGame
 
 PHASES = tuple(Phase)  # the phases, each equal to its JSON string
 DRAW_PHASE, PLAY_PHASE, GAME_OVER = Phase
@@ -136,7 +137,7 @@ def action_from_str(text: str) -> int:
     raise ValueError(f"unknown action {text!r}: expected draw, take, out, 'discard C' or 'out C'")
 
 
-class Game(GameBase):
+class Game(SideGame):
     """One game of the fifteen-card game. Build it with ``Game.new``; see the module docstring."""
 
     STATE = State
@@ -144,6 +145,8 @@ class Game(GameBase):
     LABEL = LABEL
     setup_from_dict = staticmethod(Setup.from_dict)
     num_actions = NUM_ACTIONS
+    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
+    DISCARD_BASE = DISCARD_BASE
 
     def __init__(
         self,
@@ -169,23 +172,13 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ the position's fields
     # Each reads and writes ``game.state.<field>``; the fields are declared in ``state.py``.
+    # ``SideGame`` has the ones both side games share (the piles, hands, turn, history ...).
 
     hand_index = state_field("hand_index", "0-based index of the hand being played", True)
     dealer = state_field("dealer", "the seat that dealt this hand", True)
     current = state_field("current", "the seat in turn", True)
-    phase = state_field("phase", "what the position awaits (``Phase``)", True)
-    hands = state_field("hands", "each seat's hand as counts per card type", True)
-    stock = state_field("stock", "the face-down stock, top card last", True)
-    discard = state_field("discard", "the face-up discard pile, top card last", True)
     scores = state_field("scores", "each seat's running total of chips", True)
-    turn = state_field("turn", "discards in this hand", True)
     has_played = state_field("has_played", "whether each seat has completed a turn", True)
-    known = state_field("known", "cards each seat is publicly known to hold", True)
-    seen_discards = state_field("seen_discards", "counts of every card discarded face up", True)
-    hand_history = state_field("hand_history", "one record per hand played", True)
-    moves = state_field("moves", "actions applied in the whole game", True)
-    deal_seeds = state_field("deal_seeds", "one deal seed per possible hand", True)
-    rng = state_field("rng", "this hand's generator", True)
 
     # ------------------------------------------------------------------ construction
 
@@ -244,26 +237,7 @@ class Game(GameBase):
         self._invalidate()
 
     # ------------------------------------------------------------------ queries
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.state.phase == GAME_OVER
-
-    @property
-    def actor(self) -> int | None:
-        """The seat whose action the state awaits (None when the game is over)."""
-        s = self.state
-        return None if s.phase == GAME_OVER else s.current
-
-    def hand_cards(self, seat: int) -> list[int]:
-        """Sorted card ids in a seat's hand."""
-        hand = self.state.hands[seat]
-        return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
-
-    def hand_size(self, seat: int) -> int:
-        """Cards in a seat's hand."""
-        return sum(self.state.hands[seat])
+    # ``is_over``, ``actor``, ``hand_cards`` and ``hand_size`` are ``SideGame``'s.
 
     def winners(self) -> list[int]:
         """Seats with the highest total (ties share)."""
@@ -281,15 +255,6 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _compute_legal(self) -> list[int]:
-        """The legal ids of the phase (``GameBase`` caches them)."""
-        phase = self.state.phase
-        if phase == DRAW_PHASE:
-            return self._draw_legal_actions()
-        if phase == PLAY_PHASE:
-            return self._play_legal_actions()
-        return []
-
     def _draw_legal_actions(self) -> list[int]:
         s = self.state
         legal = [DRAW]
@@ -302,7 +267,7 @@ class Game(GameBase):
 
     def _play_legal_actions(self) -> list[int]:
         hand = self.state.hands[self.state.current]
-        legal = [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
+        legal = self._discard_ids(hand)
         legal += [OUT_BASE + c for c in going_out_discards(hand)]
         return legal
 
@@ -315,46 +280,19 @@ class Game(GameBase):
         if action == DRAW:
             self._do_draw(seat)
         elif action == TAKE:
-            card = s.discard.pop()
-            s.hands[seat][card] += 1
-            s.known[seat][card] += 1
-            s.phase = PLAY_PHASE
+            self._take(seat)
         elif action == OUT:
             self._go_out(seat, drew=False)
         elif action < OUT_BASE:
             self._do_discard(seat, action - DISCARD_BASE)
         else:
             card = action - OUT_BASE
-            self._remove(seat, card)
-            s.discard.append(card)
-            s.seen_discards[card] += 1
+            self._lay_discard(seat, card)
             self._go_out(seat, drew=True, discarded=card)
-
-    def _do_draw(self, seat: int) -> None:
-        s = self.state
-        if not s.stock and len(s.discard) > 1:
-            # RULES 2.3: the up-card stays as the discard pile, the rest becomes the stock.
-            top = s.discard.pop()
-            s.stock = s.discard
-            s.rng.shuffle(s.stock)
-            s.discard = [top]
-        if not s.stock:
-            self._end_hand(None, "stock")
-            return
-        s.hands[seat][s.stock.pop()] += 1
-        s.phase = PLAY_PHASE
-
-    def _remove(self, seat: int, card: int) -> None:
-        s = self.state
-        s.hands[seat][card] -= 1
-        if s.known[seat][card]:
-            s.known[seat][card] -= 1
 
     def _do_discard(self, seat: int, card: int) -> None:
         s = self.state
-        self._remove(seat, card)
-        s.discard.append(card)
-        s.seen_discards[card] += 1
+        self._lay_discard(seat, card)
         s.has_played[seat] = True
         s.turn += 1
         if s.turn >= self.max_turns_per_hand:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from continental_env.cards import NUM_TYPES, format_cards
+from continental_env.cards import format_cards
 from continental_env.fifteen.game import Game
+from continental_env.side import hand_text
 
 
 def render_table(game: Game, seat: int | None = None, names: list[str] | None = None) -> str:
@@ -19,7 +20,7 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
     for s in range(p):
         marker = ">" if not game.is_over and s == game.current else " "
         tag = "  (dealer)" if s == game.dealer else ""
-        hand = _hand_text(game, s, seat)
+        hand = hand_text(game, s, seat)
         lines.append(f"{marker} {names[s]:<{width}}  chips {game.scores[s]:>5}  {hand}{tag}")
     if game.hand_history:
         lines += ["", _last_hand(game.hand_history[-1], names)]
@@ -36,17 +37,6 @@ def _status(game: Game, names: list[str]) -> list[str]:
         f"{names[game.current]} in turn ({step})",
         f"Stock: {len(game.stock)} cards   Up-card: {top}   Turn {game.turn}",
     ]
-
-
-def _hand_text(game: Game, s: int, seat: int | None) -> str:
-    """Seat ``s``'s hand as ``seat`` sees it (every hand when ``seat`` is None)."""
-    if seat is None or s == seat:
-        return format_cards(game.hand_cards(s))
-    known = [c for c in range(NUM_TYPES) for _ in range(game.known[s][c])]
-    hand = f"[{game.hand_size(s)} cards]"
-    if known:
-        hand += f" known: {format_cards(known)}"
-    return hand
 
 
 def _last_hand(last: dict, names: list[str]) -> str:

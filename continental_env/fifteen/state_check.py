@@ -12,6 +12,7 @@ from typing import Any
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str
 from continental_env.fifteen.state import HAND_SIZE, Phase, Setup, State
 from continental_env.kernel import Check, check_history_recorded, load_state
+from continental_env.side import check_conserved, check_known, check_pile_seen
 from continental_env.state_fields import fail
 
 LABEL = "fifteen-card game"
@@ -54,7 +55,7 @@ def check_dealer(state: State, setup: Setup, given: set[str]) -> None:
 
 def check_turn(state: State, setup: Setup, given: set[str]) -> None:
     """A live hand has had fewer discards than the limit; a hand ended by it has had exactly that
-    many."""
+    many (unlike knock, whose finished hands are dealt anew or emptied)."""
     limit = setup.max_turns_per_hand
     last = limit if state.phase == Phase.GAME_OVER else limit - 1
     if state.turn > last:
@@ -80,13 +81,6 @@ def check_history(state: State, setup: Setup, given: set[str]) -> None:
         fail(f"'scores' {state.scores} do not add up to the hand history's chips {totals}")
 
 
-def check_known(state: State, setup: Setup, given: set[str]) -> None:
-    """A seat is known to hold only cards that are in its hand."""
-    for seat, (known, hand) in enumerate(zip(state.known, state.hands, strict=True)):
-        if any(k > h for k, h in zip(known, hand, strict=True)):
-            fail(f"known[{seat}] lists cards that are not in that hand")
-
-
 def check_hand_sizes(state: State, setup: Setup, given: set[str]) -> None:
     """In a live hand each seat holds 15 cards, the player in turn 16 after drawing."""
     if state.phase == Phase.GAME_OVER:
@@ -101,34 +95,16 @@ def check_cards_conserved(state: State, setup: Setup, given: set[str]) -> None:
     """In a live hand every card of the decks is somewhere, exactly once."""
     if state.phase == Phase.GAME_OVER:
         return
-    total = [0] * NUM_TYPES
-    for hand in state.hands:
-        for c in range(NUM_TYPES):
-            total[c] += hand[c]
-    for c in state.stock + state.discard:
-        total[c] += 1
     decks = setup.decks
-    if total != [decks] * NUM_TYPES:
-        wrong = next(c for c in range(NUM_TYPES) if total[c] != decks)
-        fail(
-            f"cards are not conserved: {card_to_str(wrong)} appears {total[wrong]} times, "
-            f"expected {decks} ({decks} decks and {decks} {card_to_str(JOKER)})"
-        )
+    check_conserved(state, [decks] * NUM_TYPES, f"{decks} decks and {decks} {card_to_str(JOKER)}")
 
 
 def check_seen_discards(state: State, setup: Setup, given: set[str]) -> None:
     """Once recorded (not empty), the discards seen this hand include every card of a live
     discard pile (each got there face up; a card discarded again after the stock was re-formed
     counts twice)."""
-    seen = state.seen_discards
-    if state.phase == Phase.GAME_OVER or not any(seen):
-        return  # a hand-built position may leave it out
-    pile = [0] * NUM_TYPES
-    for c in state.discard:
-        pile[c] += 1
-    missing = [c for c in range(NUM_TYPES) if pile[c] > seen[c]]
-    if missing:
-        fail(f"'seen_discards' lacks {card_to_str(missing[0])}, which lies on the discard pile")
+    if state.phase != Phase.GAME_OVER:
+        check_pile_seen(state)
 
 
 # In order: the first failing check names the problem. (That the seat to act has a legal action

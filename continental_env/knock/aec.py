@@ -146,6 +146,7 @@ from continental_env.card_game_env import (
     PLANE,
     SIDE_PLANES,
     CardGameEnv,
+    SideGameEnv,
     encode_side_planes,
     side_planes,
     wrap,
@@ -214,7 +215,7 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
     return obs
 
 
-class KnockEnv(CardGameEnv):
+class KnockEnv(SideGameEnv):
     """The unwrapped AEC environment of the knock game (``raw_env``); see the module docstring.
 
     What the game supplies to ``CardGameEnv``: its encoder, the ``chips`` rewards (each step's
@@ -241,26 +242,19 @@ class KnockEnv(CardGameEnv):
         EzPickle.__init__(
             self, num_players, stake, max_turns_per_hand, max_hands, reward, render_mode
         )
-        # Validates every option with the engine's own messages.
-        Game(num_players, stake, max_turns_per_hand, max_hands)
-        self.options = {
-            "stake": stake,
-            "max_turns_per_hand": max_turns_per_hand,
-            "max_hands": max_hands,
-        }
         super().__init__(
             num_players,
+            {
+                "stake": stake,
+                "max_turns_per_hand": max_turns_per_hand,
+                "max_hands": max_hands,
+            },
             reward,
             render_mode,
-            num_actions=NUM_ACTIONS,
             observation_layout=observation_layout(num_players),
-            plane_names=PLANE_NAMES,
             unbounded=("scores", "chips"),  # rummy / color points, net chips
         )
         self._paid = [0] * num_players  # each seat's net chips already given as rewards
-
-    def new_game(self, seed: int) -> Game:
-        return Game.new(self.num_players, seed=seed, **self.options)
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """This seat's observation (``encode_observation``, looked up when called)."""
@@ -269,9 +263,6 @@ class KnockEnv(CardGameEnv):
     def on_new_position(self, game: Game, fresh: bool) -> None:
         # Fresh: the ante is paid out with the first step; assigned: chips count from here.
         self._paid = [0] * self.num_players if fresh else list(game.chips)
-
-    def before_step(self, game: Game) -> int:
-        return len(game.hand_history)
 
     def score_step(self, game: Game, mark: int) -> bool:
         """Each ended hand's infos; under ``chips``, every seat's change in net chips / stake."""

@@ -86,7 +86,7 @@ from continental_env.cards import (
     card_to_str,
     format_cards,
 )
-from continental_env.kernel import GameBase, as_seed, state_field
+from continental_env.kernel import as_seed, state_field
 from continental_env.knock.state import (
     BUY,
     COLOR,
@@ -130,6 +130,7 @@ from continental_env.melds import (
     is_rummy,
     rummy_discards,
 )
+from continental_env.side import SideGame
 
 WORDS = ("draw", "take", "knock", "rummy", "color", "continental", "buy", "pass")
 CARD_ACTIONS = (("discard", DISCARD_BASE), ("rummy", RUMMY_BASE), ("color", COLOR_BASE))
@@ -194,7 +195,7 @@ def action_from_str(text: str) -> int:
     )
 
 
-class Game(GameBase):
+class Game(SideGame):
     """One game of the knock game. Build it with ``Game.new``; see the module docstring."""
 
     STATE = State
@@ -202,6 +203,8 @@ class Game(GameBase):
     LABEL = LABEL
     setup_from_dict = staticmethod(Setup.from_dict)
     num_actions = NUM_ACTIONS
+    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
+    DISCARD_BASE = DISCARD_BASE
 
     def __init__(
         self,
@@ -225,28 +228,18 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ the position's fields
     # Each reads and writes ``game.state.<field>``; the fields are declared in ``state.py``.
+    # ``SideGame`` has the ones both side games share (the piles, hands, turn, history ...).
 
     hand_index = state_field("hand_index", "0-based index of the hand dealt last", True)
     dealer = state_field("dealer", "the seat that dealt the hand", True)
     current = state_field("current", "the seat in turn (or answering, in phase buy)", True)
-    phase = state_field("phase", "what the position awaits (``Phase``)", True)
-    hands = state_field("hands", "each seat's hand as counts per card type", True)
-    stock = state_field("stock", "the face-down stock, top card last", True)
-    discard = state_field("discard", "the face-up discard pile, top card last", True)
     scores = state_field("scores", "each seat's running total of points", True)
     in_game = state_field("in_game", "whether each seat is still in the game", True)
     chips = state_field("chips", "each seat's net chips", True)
     pot = state_field("pot", "chips in the pot", True)
     buys = state_field("buys", "buy-backs each seat has made", True)
     buyers = state_field("buyers", "in phase buy, the seats still to answer", True)
-    turn = state_field("turn", "discards in this hand", True)
-    known = state_field("known", "cards each seat is publicly known to hold", True)
-    seen_discards = state_field("seen_discards", "counts of every card discarded face up", True)
-    hand_history = state_field("hand_history", "one record per hand played", True)
     result = state_field("result", "how the game ended, once over", True)
-    moves = state_field("moves", "actions applied in the whole game", True)
-    deal_seeds = state_field("deal_seeds", "one deal seed per possible hand", True)
-    rng = state_field("rng", "this hand's generator", True)
 
     # ------------------------------------------------------------------ construction
 
@@ -318,30 +311,12 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.state.phase == GAME_OVER
-
-    @property
-    def actor(self) -> int | None:
-        """The seat whose action the state awaits (None when the game is over)."""
-        s = self.state
-        return None if s.phase == GAME_OVER else s.current
+    # ``is_over``, ``actor``, ``hand_cards`` and ``hand_size`` are ``SideGame``'s.
 
     @property
     def players_in(self) -> list[int]:
         """Seats still in the game."""
         return players_in(self.state)
-
-    def hand_cards(self, seat: int) -> list[int]:
-        """Sorted card ids in a seat's hand."""
-        hand = self.state.hands[seat]
-        return [c for c in range(NUM_TYPES) for _ in range(hand[c])]
-
-    def hand_size(self, seat: int) -> int:
-        """Cards in a seat's hand."""
-        return sum(self.state.hands[seat])
 
     def winners(self) -> list[int]:
         """Seats that won (or shared) the pot; empty while the game runs."""
@@ -362,16 +337,9 @@ class Game(GameBase):
 
     # ------------------------------------------------------------------ legal actions
 
-    def _compute_legal(self) -> list[int]:
-        """The legal ids of the phase (``GameBase`` caches them)."""
-        phase = self.state.phase
-        if phase == DRAW_PHASE:
-            return self._draw_legal_actions()
-        if phase == PLAY_PHASE:
-            return self._play_legal_actions()
-        if phase == BUY_PHASE:
-            return [BUY, PASS]
-        return []
+    def _other_legal_actions(self) -> list[int]:
+        """Between hands (phase ``buy``): buy back or pass."""
+        return [BUY, PASS] if self.state.phase == BUY_PHASE else []
 
     def _draw_legal_actions(self) -> list[int]:
         s = self.state
@@ -391,7 +359,7 @@ class Game(GameBase):
 
     def _play_legal_actions(self) -> list[int]:
         hand = self.state.hands[self.state.current]
-        legal = [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
+        legal = self._discard_ids(hand)
         legal += [RUMMY_BASE + c for c in rummy_discards(hand)]
         legal += [COLOR_BASE + c for c in color_discards(hand)]
         legal += [CONTINENTAL_BASE + c for c in continental_discards(hand)]
@@ -406,10 +374,7 @@ class Game(GameBase):
         if action == DRAW:
             self._do_draw(seat)
         elif action == TAKE:
-            card = s.discard.pop()
-            s.hands[seat][card] += 1
-            s.known[seat][card] += 1
-            s.phase = PLAY_PHASE
+            self._take(seat)
         elif action in (KNOCK, RUMMY, COLOR, CONTINENTAL):
             self._end_hand(seat, WORDS[action])
         elif action in (BUY, PASS):
@@ -417,33 +382,11 @@ class Game(GameBase):
         else:
             kind, base = CARD_ACTIONS[(action - DISCARD_BASE) // NUM_TYPES]
             card = action - base
-            self._remove(seat, card)
-            s.discard.append(card)
-            s.seen_discards[card] += 1
+            self._lay_discard(seat, card)
             if kind == "discard":
                 self._end_turn(seat)
             else:
                 self._end_hand(seat, kind, discarded=card)
-
-    def _do_draw(self, seat: int) -> None:
-        s = self.state
-        if not s.stock and len(s.discard) > 1:
-            # RULES 3.3: the discard pile except its top card becomes the new stock.
-            top = s.discard.pop()
-            s.stock = s.discard
-            s.rng.shuffle(s.stock)
-            s.discard = [top]
-        if not s.stock:
-            self._end_hand(None, "stock")
-            return
-        s.hands[seat][s.stock.pop()] += 1
-        s.phase = PLAY_PHASE
-
-    def _remove(self, seat: int, card: int) -> None:
-        s = self.state
-        s.hands[seat][card] -= 1
-        if s.known[seat][card]:
-            s.known[seat][card] -= 1
 
     def _end_turn(self, seat: int) -> None:
         s = self.state

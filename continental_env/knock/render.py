@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from continental_env.cards import NUM_TYPES, format_cards
+from continental_env.cards import format_cards
 from continental_env.knock.game import Game, buy_cost
+from continental_env.side import hand_text
 
 STEPS = {"draw": "draw, take or announce", "play": "discard or announce", "buy": "buy or pass"}
 
@@ -84,10 +85,4 @@ def _hand_text(game: Game, s: int, seat: int | None) -> str:
     """Seat ``s``'s hand as ``seat`` sees it (every hand when ``seat`` is None)."""
     if not game.in_game[s]:
         return "out"
-    if seat is None or s == seat:
-        return format_cards(game.hand_cards(s))
-    known = [c for c in range(NUM_TYPES) for _ in range(game.known[s][c])]
-    hand = f"[{game.hand_size(s)} cards]"
-    if known:
-        hand += f" known: {format_cards(known)}"
-    return hand
+    return hand_text(game, s, seat)

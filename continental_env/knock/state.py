@@ -13,31 +13,36 @@ from typing import Any
 
 from continental_env.cards import NUM_TYPES
 from continental_env.kernel import GamePhase, StateBase
+from continental_env.side import (
+    check_safety_nets,
+    deal_seeds_spec,
+    discard_spec,
+    hand_history_spec,
+    hands_spec,
+    known_spec,
+    load_setup,
+    moves_spec,
+    rng_spec,
+    seen_discards_spec,
+    stock_spec,
+    turn_spec,
+)
 from continental_env.state_fields import (
-    CardCounts,
-    CardCountsPerSeat,
-    Cards,
     Codec,
     Count,
     PhaseCodec,
-    Records,
-    Rng,
     Seat,
     SeatList,
-    Seeds,
     bools_per_seat,
     counts_per_seat,
     declare,
     default_per_seat,
     default_to,
     fail,
-    fresh_counts_per_seat,
     fresh_per_seat,
     ints_per_seat,
     is_int,
     json_copy,
-    own_hand_only,
-    stock_size_only,
 )
 
 DRAW, TAKE, KNOCK, RUMMY, COLOR, CONTINENTAL, BUY, PASS = range(8)
@@ -74,10 +79,7 @@ def check_options(num_players: Any, stake: Any, max_turns_per_hand: Any, max_han
         raise ValueError(
             f"stake={stake!r}: must be a positive multiple of 5 (bonuses are 0.2, 0.4 and 0.8 of it)"
         )
-    if not is_int(max_turns_per_hand) or max_turns_per_hand < 1:
-        raise ValueError(f"max_turns_per_hand={max_turns_per_hand!r}: must be a positive int")
-    if not is_int(max_hands) or max_hands < 1:
-        raise ValueError(f"max_hands={max_hands!r}: must be a positive int")
+    check_safety_nets(max_turns_per_hand, max_hands)
 
 
 @dataclass(frozen=True)
@@ -112,23 +114,16 @@ class Setup:
     @staticmethod
     def from_dict(data: dict[str, Any]) -> Setup:
         """The setup named by a state's ``game``, ``num_players`` and ``options``."""
-        if data.get("game", "knock") != "knock":
-            fail(f"'game' is {data.get('game')!r}, not 'knock'")
-        options = data.get("options", {})
-        if not isinstance(options, dict):
-            fail("'options' must be a dict")
-        unknown = set(options) - set(OPTIONS)
-        if unknown:
-            fail(f"unknown options {sorted(unknown)}")
-        try:
-            return Setup(
-                data["num_players"],
-                options.get("stake", 50),
-                options.get("max_turns_per_hand", 200),
-                options.get("max_hands", 100),
-            )
-        except ValueError as exc:
-            fail(f"options: {exc}")
+        return load_setup(data, "knock", OPTIONS, _build_setup)
+
+
+def _build_setup(num_players: Any, options: dict[str, Any]) -> Setup:
+    return Setup(
+        num_players,
+        options.get("stake", 50),
+        options.get("max_turns_per_hand", 200),
+        options.get("max_hands", 100),
+    )
 
 
 _RECORD_LISTS = ("players", "shown", "deadwood", "points", "chips", "eliminated", "buys")
@@ -168,17 +163,11 @@ class State(StateBase):
     # What the position awaits.
     phase: Phase = field(metadata=declare(PhaseCodec(Phase), lambda s: Phase.DRAW))
     # Each seat's hand as counts per card type (empty outside a hand).
-    hands: list[list[int]] = field(
-        metadata=declare(
-            CardCountsPerSeat(), fresh_counts_per_seat, per_round=True, redact=own_hand_only
-        )
-    )
+    hands: list[list[int]] = field(metadata=hands_spec())
     # The face-down stock, top card last (hidden: a seat sees only its size).
-    stock: list[int] = field(
-        metadata=declare(Cards(), lambda s: [], per_round=True, redact=stock_size_only)
-    )
+    stock: list[int] = field(metadata=stock_spec())
     # The face-up discard pile, top card last.
-    discard: list[int] = field(metadata=declare(Cards(), lambda s: [], per_round=True))
+    discard: list[int] = field(metadata=discard_spec())
     # Each seat's running total of points, lower is better.
     scores: list[int] = field(metadata=declare(ints_per_seat(), fresh_per_seat(0)))
     # Whether each seat is still in the game (not over 100).
@@ -196,42 +185,23 @@ class State(StateBase):
     # In phase ``buy``, the seats still to answer, the one in turn first; else empty.
     buyers: list[int] = field(metadata=declare(SeatList(), lambda s: [], default=default_to([])))
     # Discards in this hand.
-    turn: int = field(metadata=declare(Count(), lambda s: 0, per_round=True, default=default_to(0)))
+    turn: int = field(metadata=turn_spec())
     # Cards each seat is publicly known to hold (taken discards).
-    known: list[list[int]] = field(
-        metadata=declare(
-            CardCountsPerSeat(),
-            fresh_counts_per_seat,
-            per_round=True,
-            default=default_per_seat([]),
-        )
-    )
+    known: list[list[int]] = field(metadata=known_spec())
     # Counts of every card discarded face up this hand.
-    seen_discards: list[int] = field(
-        metadata=declare(
-            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_to([])
-        )
-    )
+    seen_discards: list[int] = field(metadata=seen_discards_spec())
     # One record per hand played (its cards shown, points, chips, buy-backs after it).
-    hand_history: list[dict[str, Any]] = field(
-        metadata=declare(Records(_check_record), lambda s: [], default=default_to([]))
-    )
+    hand_history: list[dict[str, Any]] = field(metadata=hand_history_spec(_check_record))
     # How the game ended (``end``, ``winners``, ``pot``), once over; else null.
     result: dict[str, Any] | None = field(
         metadata=declare(Result(), lambda s: None, default=default_to(None))
     )
     # Actions applied in the whole game.
-    moves: int = field(metadata=declare(Count(), lambda s: 0, default=default_to(0)))
+    moves: int = field(metadata=moves_spec())
     # One seed per possible hand, drawn from the game's seed at creation (hidden).
-    deal_seeds: list[int] = field(
-        metadata=declare(
-            Seeds(lambda s: s.max_hands, "one per possible hand"),
-            lambda s: [],
-            redact=lambda seeds, seat, st: [0] * len(seeds),
-        )
-    )
+    deal_seeds: list[int] = field(metadata=deal_seeds_spec(lambda s: s.max_hands))
     # This hand's generator: its deal and re-formed stocks (hidden).
-    rng: random.Random = field(metadata=declare(Rng(), lambda s: random.Random()))
+    rng: random.Random = field(metadata=rng_spec())
 
 
 __all__ = [

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_to_str
+from continental_env.cards import JOKER, NUM_NATURALS, card_to_str
 from continental_env.kernel import Check, check_history_recorded, load_state
 from continental_env.knock.state import DECKS, HAND_SIZE, Phase, Setup, State
+from continental_env.side import check_conserved, check_known, check_pile_seen, check_turn
 from continental_env.state_fields import fail, is_int
 
 LABEL = "knock game"
@@ -90,20 +91,6 @@ def check_buyers(state: State, setup: Setup, given: set[str]) -> None:
         fail(f"'buyers' {buyers} includes a seat that may not buy back")
 
 
-def check_turn(state: State, setup: Setup, given: set[str]) -> None:
-    """A hand ends at its ``max_turns_per_hand``-th discard (and the count restarts)."""
-    last = setup.max_turns_per_hand - 1
-    if state.turn > last:
-        fail(f"'turn' must be an int in 0..{last}, got {state.turn}")
-
-
-def check_known(state: State, setup: Setup, given: set[str]) -> None:
-    """A seat is known to hold only cards that are in its hand."""
-    for seat, (known, hand) in enumerate(zip(state.known, state.hands, strict=True)):
-        if any(k > h for k, h in zip(known, hand, strict=True)):
-            fail(f"known[{seat}] lists cards that are not in that hand")
-
-
 def check_hand_sizes(state: State, setup: Setup, given: set[str]) -> None:
     """In a hand each player still in holds 10 cards, the player in turn 11 after drawing."""
     if state.phase not in IN_HAND:
@@ -126,34 +113,16 @@ def check_cards(state: State, setup: Setup, given: set[str]) -> None:
                 "empty"
             )
         return
-    total = [0] * NUM_TYPES
-    for hand in state.hands:
-        for c in range(NUM_TYPES):
-            total[c] += hand[c]
-    for c in state.stock + state.discard:
-        total[c] += 1
     jokers = setup.jokers
     expected = [DECKS] * NUM_NATURALS + [jokers]
-    if total != expected:
-        wrong = next(c for c in range(NUM_TYPES) if total[c] != expected[c])
-        fail(
-            f"cards are not conserved: {card_to_str(wrong)} appears {total[wrong]} times, "
-            f"expected {expected[wrong]} (2 decks and {jokers} {card_to_str(JOKER)})"
-        )
+    check_conserved(state, expected, f"2 decks and {jokers} {card_to_str(JOKER)}")
 
 
 def check_seen_discards(state: State, setup: Setup, given: set[str]) -> None:
     """Once recorded (not empty), the discards seen this hand include every card of the discard
     pile (each got there face up)."""
-    seen = state.seen_discards
-    if state.phase not in IN_HAND or not any(seen):
-        return  # a hand-built position may leave it out
-    pile = [0] * NUM_TYPES
-    for c in state.discard:
-        pile[c] += 1
-    missing = [c for c in range(NUM_TYPES) if pile[c] > seen[c]]
-    if missing:
-        fail(f"'seen_discards' lacks {card_to_str(missing[0])}, which lies on the discard pile")
+    if state.phase in IN_HAND:
+        check_pile_seen(state)
 
 
 def check_history(state: State, setup: Setup, given: set[str]) -> None:
