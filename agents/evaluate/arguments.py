@@ -42,12 +42,17 @@ def build_parser() -> ArgumentParser:
     parser.add_argument(
         "--agents", default="strong,greedy", help="comma-separated names or ppo:PATH"
     )
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, help="players at each table")
     parser.add_argument(
         "--games", type=int, default=100,
         help="number of deals; each is replayed with the candidate in every seat (x players games)",
     )  # fmt: skip
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the deals (fix it before a decisive run; never reuse it for another)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
         "--game", default=DEFAULT_GAME, choices=game_names(), help="which game (agents.games)"

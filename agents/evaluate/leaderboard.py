@@ -281,8 +281,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(prog="continental leaderboard", description=__doc__.split("\n")[0])
     parser.add_argument("--agents", required=True, help="comma-separated agent names")
     parser.add_argument("--deals", type=int, default=10, help="duplicate deals")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--players", type=int, default=4, help="players at each table")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the deals (fix it before a decisive run; never reuse it for another)",
+    )
     parser.add_argument("--preset", default="continental")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", default=None, help="write the report here")

@@ -224,7 +224,9 @@ def table_main(
     game = table.GAME
     parser = ArgumentParser(prog=f"continental play --game {game}", description=description)
     parser.add_argument("--opponents", default=opponents, help="comma-separated bot names")
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the deal and the bots (None: a random one)"
+    )
     parser.add_argument("--seat", type=int, default=0, help="your seat (seat 0 deals first)")
     parser.add_argument("--name", default="you")
     add_options(parser)

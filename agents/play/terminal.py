@@ -167,7 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="greedy,strong",
         help="comma-separated bots: random, greedy, strong or ppo:PATH (one per other seat)",
     )
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the deal and the bots (None: a random one)"
+    )
     parser.add_argument("--preset", default="continental")
     parser.add_argument("--rounds", default=None, help="rounds to play, e.g. '1' or '1,2'")
     parser.add_argument(

@@ -276,7 +276,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=24, help="duplicate deals per evaluation")
     parser.add_argument("--popsize", type=int, default=8)
     parser.add_argument("--generations", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=7301)
+    parser.add_argument(
+        "--seed", type=int, default=7301, help="seed of the optimiser and the deals"
+    )
     parser.add_argument("--state", default=None, help="checkpoint file (pickle)")
     parser.add_argument("--json", default=None, help="the report, rewritten after each step")
     parser.add_argument("--resume", action="store_true", help="continue from --state")
