@@ -434,7 +434,6 @@ class ObservationEncoder:
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat``, equal to ``encode_observation``'s."""
-        p = self.num_players
         st = game.state  # read the position's fields directly (no property per read)
         obs = self._vectors[seat]
         seen = self._seen[seat]
@@ -455,8 +454,16 @@ class ObservationEncoder:
         if seen[0] != fits:
             obs[self._fits][:NUM_TYPES] = fits
             seen[0] = fits.copy()
-        table = st.table
+        self._update_table(obs, seen, st.table, seat)
+        obs[self._scalars :] = self._scalar_list(game, st, phase, seat)
+        if self._features is None:
+            return obs.copy()
+        return np.concatenate((obs, encode_features(game, seat, self._features)))
+
+    def _update_table(self, obs: np.ndarray, seen: list[Any], table: list[Any], seat: int) -> None:
+        """Rewrite ``seat``'s table planes when the melds differ from those last written."""
         if seen[1] is None or len(seen[1]) != len(table) or seen[1] != _meld_key(table):
+            p = self.num_players
             planes = [0] * (PLANE * p)
             for meld in table:
                 off = PLANE * ((meld.owner - seat) % p)
@@ -464,8 +471,10 @@ class ObservationEncoder:
                     planes[off + c] += 1
             obs[self._table] = planes
             seen[1] = _meld_key(table)
-        # The scalars in the layout's order: round, phase, contract, then per relative seat the
-        # hand sizes, lay-downs, scores and claims, then stock and turn.
+
+    def _scalar_list(self, game: Game, st: Any, phase: str, seat: int) -> list[float]:
+        """The scalars in the layout's order: round, phase, contract, then per relative seat the
+        hand sizes, lay-downs, scores and claims, then stock and turn."""
         scalars = [0.0] * 12
         scalars[st.round - 1] = 1.0
         phase_index = _PHASE_INDEX.get(phase)
@@ -485,10 +494,7 @@ class ObservationEncoder:
         scalars += [claims[s] for s in order]
         scalars.append(len(st.stock) / 100.0)
         scalars.append(st.turn / game.rules.max_turns_per_round)
-        obs[self._scalars :] = scalars
-        if self._features is None:
-            return obs.copy()
-        return np.concatenate((obs, encode_features(game, seat, self._features)))
+        return scalars
 
 
 def _meld_key(table: list[Any]) -> list[tuple[int, tuple[int, ...]]]:

@@ -250,8 +250,8 @@ def compare_openspiel(players: int, seconds: float, repeats: int, seed: int) -> 
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``continental bench``: every option is checked before the first game."""
+def _parser() -> argparse.ArgumentParser:
+    """The command line of ``continental bench``."""
     parser = argparse.ArgumentParser(prog="continental bench", description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="contract", help=f"one of {', '.join(GAMES)}")
     parser.add_argument("--games", type=int, default=20, help="games per measurement")
@@ -271,19 +271,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seconds", type=float, default=0.5, help="seconds per pass with --compare-openspiel"
     )
-    args = parser.parse_args(argv)
-    if args.compare_openspiel:
-        args.repeats = 20 if args.repeats is None else args.repeats
-        if args.game != "contract" or args.preset != "continental":
-            parser.error("--compare-openspiel measures the contract game with its default rules")
-        if args.repeats < 1 or not args.seconds > 0:
-            parser.error("--repeats must be at least 1 and --seconds positive")
-        players = args.players[0] if args.players else 4
-        try:
-            PRESETS["continental"].check_players(players)
-        except ValueError as exc:
-            parser.error(f"--players {players}: {exc}")
-        return compare_openspiel(players, args.seconds, args.repeats, args.seed)
+    return parser
+
+
+def _run_comparison(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Check the ``--compare-openspiel`` options, then run the comparison."""
+    args.repeats = 20 if args.repeats is None else args.repeats
+    if args.game != "contract" or args.preset != "continental":
+        parser.error("--compare-openspiel measures the contract game with its default rules")
+    if args.repeats < 1 or not args.seconds > 0:
+        parser.error("--repeats must be at least 1 and --seconds positive")
+    players = args.players[0] if args.players else 4
+    try:
+        PRESETS["continental"].check_players(players)
+    except ValueError as exc:
+        parser.error(f"--players {players}: {exc}")
+    return compare_openspiel(players, args.seconds, args.repeats, args.seed)
+
+
+def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> BenchGame:
+    """Fill in defaults and check every option; the chosen game's spec."""
     if args.players is None:
         args.players = [2, 4]
     if args.repeats is None:
@@ -302,25 +309,40 @@ def main(argv: list[str] | None = None) -> int:
             spec.check_players(players, args.preset)
         except ValueError as exc:
             parser.error(f"--players {players}: {exc}")
+    return spec
+
+
+def _bench_row(
+    args: argparse.Namespace, players: int, mode: str, fn: Callable[..., tuple[int, float]]
+) -> None:
+    """Measure one mode at one table size and print its row."""
+    rates = []
+    games_rates = []
+    per_game = 0.0
+    for r in range(args.repeats):
+        actions, secs = fn(players, args.games, args.preset, args.seed + 1000 * r, args.game)
+        rates.append(actions / secs)
+        games_rates.append(args.games / secs)
+        per_game = actions / args.games
+    print(
+        f"{players:>7} {mode:>6} {statistics.median(rates):>10,.0f} "
+        f"{statistics.median(games_rates):>8.2f} {per_game:>12,.0f}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``continental bench``: every option is checked before the first game."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.compare_openspiel:
+        return _run_comparison(parser, args)
+    spec = _check_args(parser, args)
     what = f"preset {args.preset}" if spec.uses_preset else f"game {args.game}"
     print(f"python {platform.python_version()} on {platform.machine()}, {what}")
     print(f"{'players':>7} {'mode':>6} {'actions/s':>10} {'games/s':>8} {'actions/game':>12}")
     for players in args.players:
         for mode, fn in (("engine", bench_engine), ("aec", bench_aec)):
-            rates = []
-            games_rates = []
-            per_game = 0.0
-            for r in range(args.repeats):
-                actions, secs = fn(
-                    players, args.games, args.preset, args.seed + 1000 * r, args.game
-                )
-                rates.append(actions / secs)
-                games_rates.append(args.games / secs)
-                per_game = actions / args.games
-            print(
-                f"{players:>7} {mode:>6} {statistics.median(rates):>10,.0f} "
-                f"{statistics.median(games_rates):>8.2f} {per_game:>12,.0f}"
-            )
+            _bench_row(args, players, mode, fn)
     return 0
 
 

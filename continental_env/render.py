@@ -17,10 +17,8 @@ def card_text(cards: list[int], glyphs: bool = False) -> str:
     return text
 
 
-def render_table(game: Game, seat: int | None = None, names: list[str] | None = None) -> str:
-    """The table as text. With ``seat``, other players' hands are hidden (a player's view)."""
-    p = game.num_players
-    names = names or [f"player_{i}" for i in range(p)]
+def _status_lines(game: Game, names: list[str]) -> list[str]:
+    """Header and whose-turn lines at the top of the table."""
     trios, runs = game.contract
     lines = []
     header = f"Round {game.state.round} of {len(game.rules.rounds)}"
@@ -39,29 +37,39 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
         lines.append(
             f"Stock: {len(game.state.stock)} cards   Discard top: {top}   Turn {game.state.turn}"
         )
-    lines.append("")
-    width = max(len(n) for n in names)
-    for s in range(p):
-        marker = ">" if not game.is_over and s == game.actor else " "
-        status = "down" if game.state.laid_down[s] else "    "
-        tags = []
-        if s == game.state.dealer:
-            tags.append("dealer")
-        if game.state.claims[s]:
-            tags.append(f"claims {game.state.claims[s]}")
-        if seat is None or s == seat:
-            hand = format_cards(game.hand_cards(s))
-        else:
-            known = [c for c in range(53) for _ in range(game.state.known[s][c])]
-            hand = f"[{game.state.hand_sizes[s]} cards]"
-            if known:
-                hand += f" known: {format_cards(known)}"
-        lines.append(
-            f"{marker} {names[s]:<{width}}  score {game.state.scores[s]:>4}  {status}  "
-            f"{game.state.hand_sizes[s]:>2} cards  {hand}"
-            + (f"  ({', '.join(tags)})" if tags else "")
-        )
-    lines.append("")
+    return lines
+
+
+def _hand_text(game: Game, s: int, seat: int | None) -> str:
+    """Player ``s``'s hand as shown to ``seat`` (all hands when ``seat`` is None)."""
+    if seat is None or s == seat:
+        return format_cards(game.hand_cards(s))
+    known = [c for c in range(53) for _ in range(game.state.known[s][c])]
+    hand = f"[{game.state.hand_sizes[s]} cards]"
+    if known:
+        hand += f" known: {format_cards(known)}"
+    return hand
+
+
+def _player_line(game: Game, s: int, seat: int | None, names: list[str], width: int) -> str:
+    """One player's row."""
+    marker = ">" if not game.is_over and s == game.actor else " "
+    status = "down" if game.state.laid_down[s] else "    "
+    tags = []
+    if s == game.state.dealer:
+        tags.append("dealer")
+    if game.state.claims[s]:
+        tags.append(f"claims {game.state.claims[s]}")
+    hand = _hand_text(game, s, seat)
+    return (
+        f"{marker} {names[s]:<{width}}  score {game.state.scores[s]:>4}  {status}  "
+        f"{game.state.hand_sizes[s]:>2} cards  {hand}" + (f"  ({', '.join(tags)})" if tags else "")
+    )
+
+
+def _table_lines(game: Game, names: list[str], width: int) -> list[str]:
+    """The melds on the table and the last round's result."""
+    lines = []
     if game.state.table:
         lines.append("Table:")
         for m, meld in enumerate(game.state.table):
@@ -75,4 +83,18 @@ def render_table(game: Game, seat: int | None = None, names: list[str] | None = 
         closer = "nobody (stock or turn limit)" if last["closer"] is None else names[last["closer"]]
         lines.append("")
         lines.append(f"Last round {last['round']}: closed by {closer}; points {last['points']}")
+    return lines
+
+
+def render_table(game: Game, seat: int | None = None, names: list[str] | None = None) -> str:
+    """The table as text. With ``seat``, other players' hands are hidden (a player's view)."""
+    p = game.num_players
+    names = names or [f"player_{i}" for i in range(p)]
+    lines = _status_lines(game, names)
+    lines.append("")
+    width = max(len(n) for n in names)
+    for s in range(p):
+        lines.append(_player_line(game, s, seat, names, width))
+    lines.append("")
+    lines.extend(_table_lines(game, names, width))
     return "\n".join(lines)

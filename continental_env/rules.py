@@ -59,6 +59,34 @@ _FACE = (50, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _SPANISH = (50, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
 
 
+def _whole(name: str, value: Any, low: int | None = None) -> None:
+    """Raise unless ``value`` is an integer (not a bool), at least ``low`` when given."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{name}={value!r} must be an integer")
+    if low is not None and value < low:
+        raise ValueError(f"{name}={value!r} must be at least {low}")
+
+
+def _check_schedule_row(i: int, row: Any, last: int) -> int:
+    """Check deck schedule row ``i`` against the previous bound ``last``; its player bound."""
+    if not isinstance(row, tuple) or len(row) != 2:
+        raise ValueError(f"deck_schedule row {i} must be (max_players, decks per round)")
+    bound, per_round = row
+    if not isinstance(bound, int) or isinstance(bound, bool) or bound <= last:
+        raise ValueError(
+            f"deck_schedule row {i}: player bound {bound!r} must be an integer above {last}"
+        )
+    if (
+        not isinstance(per_round, tuple)
+        or len(per_round) != 7
+        or any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in per_round)
+    ):
+        raise ValueError(
+            f"deck_schedule row {i}: decks per round {per_round!r} must be 7 integers >= 1"
+        )
+    return bound
+
+
 @dataclass(frozen=True)
 class RuleConfig:
     """One variant of the contract game; every field is documented in the module table."""
@@ -82,27 +110,27 @@ class RuleConfig:
     rounds: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
 
     def __post_init__(self) -> None:
-        def whole(name: str, value: Any, low: int | None = None) -> None:
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{name}={value!r} must be an integer")
-            if low is not None and value < low:
-                raise ValueError(f"{name}={value!r} must be at least {low}")
+        self._check_numbers()
+        self._check_deck_schedule()
+        self._check_flags_and_ranges()
 
-        whole("min_players", self.min_players, 2)
-        whole("max_players", self.max_players, 2)
-        whole("jokers_per_deck", self.jokers_per_deck, 0)
-        whole("min_run", self.min_run)
-        whole("one_turn_bonus", self.one_turn_bonus)
-        whole("max_turns_per_round", self.max_turns_per_round)
+    def _check_numbers(self) -> None:
+        _whole("min_players", self.min_players, 2)
+        _whole("max_players", self.max_players, 2)
+        _whole("jokers_per_deck", self.jokers_per_deck, 0)
+        _whole("min_run", self.min_run)
+        _whole("one_turn_bonus", self.one_turn_bonus)
+        _whole("max_turns_per_round", self.max_turns_per_round)
         if self.max_claims_per_round is not None:
-            whole("max_claims_per_round", self.max_claims_per_round, 0)
+            _whole("max_claims_per_round", self.max_claims_per_round, 0)
         if not isinstance(self.card_points, tuple) or any(
             not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in self.card_points
         ):
             raise ValueError(
                 f"card_points={self.card_points!r} must be a tuple of non-negative integers"
             )
-        self._check_deck_schedule()
+
+    def _check_flags_and_ranges(self) -> None:
         for flag in (
             "ace_wraparound",
             "discard_restriction",
@@ -131,22 +159,7 @@ class RuleConfig:
             raise ValueError("deck_schedule must be a non-empty tuple of (max_players, decks) rows")
         last = 1
         for i, row in enumerate(rows):
-            if not isinstance(row, tuple) or len(row) != 2:
-                raise ValueError(f"deck_schedule row {i} must be (max_players, decks per round)")
-            bound, per_round = row
-            if not isinstance(bound, int) or isinstance(bound, bool) or bound <= last:
-                raise ValueError(
-                    f"deck_schedule row {i}: player bound {bound!r} must be an integer above {last}"
-                )
-            if (
-                not isinstance(per_round, tuple)
-                or len(per_round) != 7
-                or any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in per_round)
-            ):
-                raise ValueError(
-                    f"deck_schedule row {i}: decks per round {per_round!r} must be 7 integers >= 1"
-                )
-            last = bound
+            last = _check_schedule_row(i, row, last)
         if last < self.max_players:
             raise ValueError(
                 f"deck_schedule covers up to {last} players but max_players is {self.max_players}"

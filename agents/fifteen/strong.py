@@ -89,6 +89,42 @@ def _combine(gains: list[list[int]], jokers: int) -> int:
     return max(best)
 
 
+def _near_ranks(row: list[int]) -> set[int]:
+    """Ranks within two of a held rank in one suit (the ace also next to the queen and king)."""
+    near = set()
+    for r in range(NUM_RANKS):
+        if row[r]:
+            for d in (-2, -1, 1, 2):
+                x = r + d
+                if 0 <= x < NUM_RANKS:
+                    near.add(x)
+            if r == 0:
+                near |= {11, 12}
+            if r in (11, 12):
+                near.add(0)
+    return near
+
+
+def _add_suit_outs(
+    total: float, hand: list[int], live: list[int], suit: int, gains: list[list[int]], base: int
+) -> float:
+    """``total`` plus the outs of the natural cards of ``suit``, added card by card."""
+    jokers = hand[JOKER]
+    row = hand[suit * 13 : suit * 13 + 13]
+    for r in _near_ranks(row):
+        card = suit * 13 + r
+        if not live[card]:
+            continue
+        work = list(row)
+        work[r] += 1
+        trial = list(gains)
+        trial[suit] = [suit_cover(tuple(work), j) for j in range(jokers + 1)]
+        gain = _combine(trial, jokers) - base
+        if gain > 0:
+            total += live[card] * gain
+    return total
+
+
 def outs(hand: list[int], live: list[int]) -> float:
     """Live copies of every card type times the cards sequences would gain with it."""
     jokers = hand[JOKER]
@@ -96,29 +132,7 @@ def outs(hand: list[int], live: list[int]) -> float:
     base = _combine(gains, jokers)
     total = 0.0
     for suit in range(4):
-        row = hand[suit * 13 : suit * 13 + 13]
-        near = set()
-        for r in range(NUM_RANKS):
-            if row[r]:
-                for d in (-2, -1, 1, 2):
-                    x = r + d
-                    if 0 <= x < NUM_RANKS:
-                        near.add(x)
-                if r == 0:
-                    near |= {11, 12}
-                if r in (11, 12):
-                    near.add(0)
-        for r in near:
-            card = suit * 13 + r
-            if not live[card]:
-                continue
-            work = list(row)
-            work[r] += 1
-            trial = list(gains)
-            trial[suit] = [suit_cover(tuple(work), j) for j in range(jokers + 1)]
-            gain = _combine(trial, jokers) - base
-            if gain > 0:
-                total += live[card] * gain
+        total = _add_suit_outs(total, hand, live, suit, gains, base)
     if live[JOKER]:
         more = [_suit_gains(hand, s, jokers + 1) for s in range(4)]
         gain = _combine(more, jokers + 1) - base
