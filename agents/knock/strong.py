@@ -137,24 +137,39 @@ def _extensions(lays: list[list[int]]) -> set[int]:
     return out
 
 
-def expected_saving(hand: list[int], lays: list[list[int]], live: list[int], unseen: int) -> float:
-    """Expected deadwood the next stock card saves (module docstring), aces counting 15."""
+def _loose_cards(hand: list[int], lays: list[list[int]]) -> list[int]:
+    """The cards outside ``lays``, lowest value first."""
     loose = list(hand)
     for lay in lays:
         for c in lay:
             loose[c] -= 1
-    cards = sorted((c for c in range(NUM_TYPES) for _ in range(loose[c])), key=card_value)
-    if not cards:
-        return 0.0
-    top = card_value(cards[-1])
-    gain = [0.0] * NUM_TYPES
-    for c in range(NUM_TYPES):
-        if live[c]:
-            gain[c] = max(0, top - card_value(c))  # replaces the highest loose card
-    extend = _extensions(lays)
-    for c in extend:
-        if live[c]:
-            gain[c] = max(gain[c], top)  # joins a lay; the highest loose card goes
+    return sorted((c for c in range(NUM_TYPES) for _ in range(loose[c])), key=card_value)
+
+
+def _pair_completers(x: int, y: int) -> set[int]:
+    """The cards that make a lay of the two naturals ``x`` and ``y`` (a trio or a run of three)."""
+    completers: set[int] = set()
+    if x % 13 == y % 13:
+        completers.update(s * 13 + x % 13 for s in range(4))
+    if x // 13 == y // 13 and x != y:
+        suit = x // 13
+        for px in _positions(x % 13):
+            for py in _positions(y % 13):
+                lo, hi = min(px, py), max(px, py)
+                if hi - lo == 1:
+                    completers.update(
+                        c for c in (_card_at(suit, lo - 1), _card_at(suit, hi + 1)) if c is not None
+                    )
+                elif hi - lo == 2:
+                    mid = _card_at(suit, lo + 1)
+                    if mid is not None:
+                        completers.add(mid)
+    return completers
+
+
+def _pair_gains(cards: list[int], live: list[int], gain: list[float]) -> float:
+    """Raise ``gain`` of each live card that completes a pair of loose naturals to the deadwood
+    that lay saves; returns the largest such saving (what a joker would save)."""
     naturals = [c for c in cards if c != JOKER]
     best_pair = 0.0
     for i, x in enumerate(naturals):
@@ -164,30 +179,30 @@ def expected_saving(hand: list[int], lays: list[list[int]], live: list[int], uns
             rest.remove(y)
             after = card_value(rest[-1]) if rest else 0
             saved = card_value(x) + card_value(y) + after
-            completers: set[int] = set()
-            if x % 13 == y % 13:
-                completers.update(s * 13 + x % 13 for s in range(4))
-            if x // 13 == y // 13 and x != y:
-                suit = x // 13
-                for px in _positions(x % 13):
-                    for py in _positions(y % 13):
-                        lo, hi = min(px, py), max(px, py)
-                        if hi - lo == 1:
-                            completers.update(
-                                c
-                                for c in (_card_at(suit, lo - 1), _card_at(suit, hi + 1))
-                                if c is not None
-                            )
-                        elif hi - lo == 2:
-                            mid = _card_at(suit, lo + 1)
-                            if mid is not None:
-                                completers.add(mid)
+            completers = _pair_completers(x, y)
             if not completers:
                 continue
             best_pair = max(best_pair, saved)
             for c in completers:
                 if live[c]:
                     gain[c] = max(gain[c], saved)
+    return best_pair
+
+
+def expected_saving(hand: list[int], lays: list[list[int]], live: list[int], unseen: int) -> float:
+    """Expected deadwood the next stock card saves (module docstring), aces counting 15."""
+    cards = _loose_cards(hand, lays)
+    if not cards:
+        return 0.0
+    top = card_value(cards[-1])
+    gain = [0.0] * NUM_TYPES
+    for c in range(NUM_TYPES):
+        if live[c]:
+            gain[c] = max(0, top - card_value(c))  # replaces the highest loose card
+    for c in _extensions(lays):
+        if live[c]:
+            gain[c] = max(gain[c], top)  # joins a lay; the highest loose card goes
+    best_pair = _pair_gains(cards, live, gain)
     if live[JOKER]:
         gain[JOKER] = max(best_pair, top if lays else 0.0)
     return sum(live[c] * gain[c] for c in range(NUM_TYPES)) / unseen
