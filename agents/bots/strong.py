@@ -327,6 +327,13 @@ class StrongAgent(SeededAgent):
             return CLOSE
         if LAYDOWN in legal and self._lay_down_now(view):
             return LAYDOWN
+        on_table = self._table_move(view, legal)
+        if on_table is not None:
+            return on_table
+        return self._end_turn(view, legal)
+
+    def _table_move(self, view: PlayerView, legal: list[int]) -> int | None:
+        """A joker swap when a joker would fit the table, else the best lay-off, else None."""
         layout = view.layout
         swaps = [a for a in legal if layout.swap_base <= a < layout.move_base]
         if swaps and view.hand_size >= 2 and any(can_fit(m, JOKER, view.rules) for m in view.table):
@@ -334,6 +341,11 @@ class StrongAgent(SeededAgent):
         layoffs = [a for a in legal if layout.layoff_base <= a < layout.swap_base]
         if layoffs:
             return self._pick_layoff(view, layoffs)
+        return None
+
+    def _end_turn(self, view: PlayerView, legal: list[int]) -> int:
+        """The discard (laid down or not), else a joker move, else the first legal action."""
+        layout = view.layout
         moves = [a for a in legal if a >= layout.move_base]
         discards = [a for a in legal if DISCARD_BASE <= a < DISCARD_BASE + NUM_TYPES]
         if not discards:
