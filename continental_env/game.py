@@ -15,8 +15,8 @@ kept as ``state.public_log`` (``public_log.PublicLog``: emptied at each deal, re
 ``apply`` after the legality check and before the effect; public information, read by the
 ``continental_v1`` observation's features).
 
-Reading order: legal actions (one helper per action kind, as OpenSpiel's ``DrawLegalActions``),
-then ``CHECKS``, the conditions each kind must meet (the same checks decide legality and explain
+Reading order: legal actions (one helper per action kind in ``legal.py``, as OpenSpiel's
+``DrawLegalActions``), then ``CHECKS``, the conditions each kind must meet (the same checks decide legality and explain
 a refusal), then the effects, one ``_do_<kind>`` each, dispatched through ``EFFECTS``.
 
 Specifications of this implementation (where RULES.md leaves a choice to the software):
@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from continental_env.action_checks import CHECKS, EACH, ONCE, Check
+from continental_env.action_checks import CHECKS
 from continental_env.actions import (
     CLAIM,
     CLOSE,
@@ -52,13 +52,21 @@ from continental_env.actions import (
     LAYOFF_BASE,
     PASS,
     SLOT_JOKER,
-    SLOT_JOKER_HIGH,
     SLOT_JOKER_LOW,
     TAKE,
     ActionLayout,
 )
 from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, format_cards
 from continental_env.kernel import GameBase, as_seed, state_field
+from continental_env.legal import (
+    CANDIDATES,
+    KINDS_OF_PHASE,
+    PHASE_OF_KIND,
+    compute_legal,
+    layoff_ids_on,
+    movable_joker_end,
+    movejoker_ids,
+)
 from continental_env.melds import (
     HIGH,
     LOW,
@@ -66,15 +74,11 @@ from continental_env.melds import (
     TRIO,
     Meld,
     best_laydown,
-    end_joker,
     extend_run,
     fitting_cards,
     has_contract,
     lay_off,
-    layoff_options,
-    run_can_extend,
     swap_joker,
-    swap_targets,
     take_end_joker,
 )
 from continental_env.public_log import NO_CARD, PublicLog
@@ -92,20 +96,6 @@ from continental_env.state_check import may_claim
 # The phases bound once at import: attribute access on an enum class is slow in Python 3.11, and
 # the engine compares phases on every action.
 DRAW_PHASE, CLAIM_PHASE, PLAY_PHASE, GAME_OVER = Phase
-
-# The phase each action kind belongs to.
-PHASE_OF_KIND = {
-    "draw": DRAW_PHASE,
-    "take": DRAW_PHASE,
-    "claim": CLAIM_PHASE,
-    "pass": CLAIM_PHASE,
-    "laydown": PLAY_PHASE,
-    "close": PLAY_PHASE,
-    "discard": PLAY_PHASE,
-    "layoff": PLAY_PHASE,
-    "swap": PLAY_PHASE,
-    "movejoker": PLAY_PHASE,
-}
 
 
 class Game(GameBase):
@@ -265,103 +255,19 @@ class Game(GameBase):
     # ------------------------------------------------------------------ legal actions
 
     def _compute_legal(self) -> list[int]:
-        """Per kind of the phase: its candidates (one helper each) that pass its ``CHECKS``."""
-        legal: list[int] = []
-        for once, candidates, each in _PLANS[self.state.phase]:
-            if all(check.holds(self, ()) for check in once):
-                legal += self._filter(candidates(self), each) if each else candidates(self)
-        legal.sort()
-        return legal
-
-    def _filter(self, ids: list[int], checks: tuple[Check, ...]) -> list[int]:
-        """The ids that pass the ``EACH`` checks that apply here."""
-        active = [c for c in checks if c.active(self)]
-        if not active or not ids:
-            return ids
-        decode = self.layout.decode
-        return [a for a in ids if all(c.holds(self, tuple(decode(a)[1:])) for c in active)]
-
-    # One helper per kind: the ids of that kind worth checking (``ARGS`` checks hold for all).
-
-    def _draw_ids(self) -> list[int]:
-        return [DRAW]
-
-    def _take_ids(self) -> list[int]:
-        return [TAKE]
-
-    def _claim_ids(self) -> list[int]:
-        return [CLAIM]
-
-    def _pass_ids(self) -> list[int]:
-        return [PASS]
-
-    def _laydown_ids(self) -> list[int]:
-        return [LAYDOWN]
-
-    def _close_ids(self) -> list[int]:
-        return [CLOSE]
-
-    def _discard_ids(self) -> list[int]:
-        """A discard of every card type held."""
-        hand = self.hand_in_turn()
-        return [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
-
-    def _layoff_ids(self) -> list[int]:
-        """Every lay-off the hand allows onto every table meld (``melds.layoff_options``)."""
-        return [a for m in range(len(self.state.table)) for a in self.layoff_ids_on(m)]
+        """Per kind of the phase: its candidates that pass its ``CHECKS`` (``legal.py``)."""
+        return compute_legal(self)
 
     def layoff_ids_on(self, m: int) -> list[int]:
-        meld = self.state.table[m]
-        own = meld.owner == self.state.current
-        ids = []
-        for card, end in layoff_options(meld, self.hand_in_turn(), self.rules, own):
-            if card != JOKER:
-                slot = card
-            elif meld.kind == TRIO:
-                slot = SLOT_JOKER
-            else:
-                slot = SLOT_JOKER_LOW if end == LOW else SLOT_JOKER_HIGH
-            ids.append(self.layout.layoff(m, slot))
-        return ids
-
-    def _swap_ids(self) -> list[int]:
-        """A swap for every joker on the table whose natural is in hand (``melds.swap_targets``)."""
-        hand = self.hand_in_turn()
-        swap = self.layout.swap
-        return [
-            swap(m, c)
-            for m, meld in enumerate(self.state.table)
-            for c in swap_targets(meld)
-            if hand[c]
-        ]
+        """Every lay-off the hand allows onto table meld m (``legal.layoff_ids_on``)."""
+        return layoff_ids_on(self, m)
 
     def movejoker_ids(self) -> list[int]:
-        """003: the end joker of each own run of 5+ cards to a free end of every other run."""
-        table = self.state.table
-        move = self.layout.move
-        ids = []
-        for m in range(len(table)):
-            if self._movable_joker_end(m) is None:
-                continue
-            for n, other in enumerate(table):
-                if n != m and other.kind == RUN:
-                    ids.extend(
-                        move(m, n, end)
-                        for end in (LOW, HIGH)
-                        if run_can_extend(other, end, self.rules)
-                    )
-        return ids
+        """003: every joker move (``legal.movejoker_ids``)."""
+        return movejoker_ids(self)
 
     def hand_in_turn(self) -> list[int]:
         return self.state.hands[self.state.current]
-
-    def _movable_joker_end(self, m: int) -> str | None:
-        """End of the player in turn's own run m whose joker may move (003): 5+ cards, a joker
-        at an end (the high end first)."""
-        meld = self.state.table[m]
-        if meld.owner != self.state.current or len(meld.cards) < 5:
-            return None
-        return end_joker(meld)
 
     # ------------------------------------------------------------------ conditions (see CHECKS)
 
@@ -564,7 +470,7 @@ class Game(GameBase):
 
     def _do_movejoker(self, src: int, dst: int, end: str) -> None:
         s = self.state
-        take_end_joker(s.table[src], self._movable_joker_end(src), self.rules)
+        take_end_joker(s.table[src], movable_joker_end(self, src), self.rules)
         extend_run(s.table[dst], JOKER, end, self.rules)
         s.joker_moved = True
         self._fits = None
@@ -657,37 +563,6 @@ class Game(GameBase):
         )
 
 
-# Each kind's candidate ids (see the helpers in ``Game``); the kinds each phase offers.
-CANDIDATES: dict[str, Callable[[Game], list[int]]] = {
-    "draw": Game._draw_ids,
-    "take": Game._take_ids,
-    "claim": Game._claim_ids,
-    "pass": Game._pass_ids,
-    "laydown": Game._laydown_ids,
-    "close": Game._close_ids,
-    "discard": Game._discard_ids,
-    "layoff": Game._layoff_ids,
-    "swap": Game._swap_ids,
-    "movejoker": Game.movejoker_ids,
-}
-KINDS_OF_PHASE: dict[Phase, tuple[str, ...]] = {
-    phase: tuple(kind for kind, of in PHASE_OF_KIND.items() if of == phase) for phase in Phase
-}
-# What ``_legal_ids`` walks per phase: each kind's ONCE checks, candidates and EACH checks.
-_PLANS: dict[
-    Phase, tuple[tuple[tuple[Check, ...], Callable[[Game], list[int]], tuple[Check, ...]], ...]
-] = {
-    phase: tuple(
-        (
-            tuple(c for c in CHECKS[kind] if c.scope == ONCE),
-            CANDIDATES[kind],
-            tuple(c for c in CHECKS[kind] if c.scope == EACH),
-        )
-        for kind in kinds
-    )
-    for phase, kinds in KINDS_OF_PHASE.items()
-}
-
 # What each action kind does: ``apply`` calls ``EFFECTS[kind](game, *args)``.
 EFFECTS: dict[str, Callable[..., None]] = {
     "draw": Game._do_draw,
@@ -704,15 +579,18 @@ EFFECTS: dict[str, Callable[..., None]] = {
 
 
 __all__ = [
+    "CANDIDATES",
     "CHECKS",
     "CLAIM",
     "CLOSE",
     "DISCARD_BASE",
     "DRAW",
     "EFFECTS",
+    "KINDS_OF_PHASE",
     "LAYDOWN",
     "LAYOFF_BASE",
     "PASS",
+    "PHASE_OF_KIND",
     "TAKE",
     "ActionLayout",
     "Game",
