@@ -131,49 +131,55 @@ def make_plan(
     return make_plan_reference(hand, unseen, trios, runs, rules)
 
 
-def make_plan_reference(
-    hand: tuple[int, ...], unseen: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
-) -> Plan:
-    """``make_plan`` in pure Python: the readable definition the compiled kernel follows."""
-    jokers = hand[JOKER]
-    joker_help = 0.5 * unseen[JOKER]
-    slot_of = [_slot_cost(u + joker_help) for u in unseen]  # one missing copy of each card
-    # Trio candidates: every rank, by the cost of the slots it still needs.
+def _trio_candidates(
+    hand: tuple[int, ...], unseen: tuple[int, ...], trios: int, joker_help: float
+) -> list[tuple[float, int, float]]:
+    """Every rank as a trio candidate, by the cost of the slots it still needs; the cheapest few."""
+    if not trios:
+        return []
     trio_cands = []
-    if trios:
-        for r in range(NUM_RANKS):
-            have = sum(hand[c] for c in RANK_CARDS[r])
-            left = sum(unseen[c] for c in RANK_CARDS[r])
-            slot = _slot_cost(left + joker_help)
-            need = max(0, 3 - have)
-            trio_cands.append((need * slot - 0.01 * have, r, slot))
-        trio_cands.sort()
-        trio_cands = trio_cands[: trios + EXTRA_TRIO_CANDIDATES]
-    run_cands = []
-    if runs:
-        for cards in _run_windows(rules):
-            held = 0
-            cost = 0.0
-            for c in cards:
-                if hand[c]:
-                    held += 1
-                else:
-                    cost += slot_of[c]
-            if held:
-                run_cands.append((cost, cards))
-        if len(run_cands) < runs:
-            for cards in _run_windows(rules):
-                run_cands.append((sum(slot_of[c] for c in cards), cards))
-        run_cands.sort()
-        run_cands = run_cands[: runs + EXTRA_RUN_CANDIDATES]
+    for r in range(NUM_RANKS):
+        have = sum(hand[c] for c in RANK_CARDS[r])
+        left = sum(unseen[c] for c in RANK_CARDS[r])
+        slot = _slot_cost(left + joker_help)
+        need = max(0, 3 - have)
+        trio_cands.append((need * slot - 0.01 * have, r, slot))
+    trio_cands.sort()
+    return trio_cands[: trios + EXTRA_TRIO_CANDIDATES]
 
-    trio_combos = list(combinations(range(len(trio_cands)), trios)) if trios else [()]
-    run_combos = list(combinations_with_replacement(run_cands, runs)) if runs else [()]
-    # The plan is the cheapest (run, trio) combination, the first in enumeration order among
-    # equal costs. Run combinations are visited from the lowest lower bound on their cost up,
-    # and the visit stops once the bound exceeds the best cost: every slot a window misses alone
-    # is missed in the combination too (at the same or a higher cost), trio slots only add, and
-    # the jokers fill at most the dearest slots.
+
+def _run_candidates(
+    hand: tuple[int, ...], slot_of: list[float], runs: int, rules: RuleConfig
+) -> list[tuple[float, tuple[int, ...]]]:
+    """Run windows holding a card of the hand (all windows if too few), the cheapest few."""
+    if not runs:
+        return []
+    run_cands = []
+    for cards in _run_windows(rules):
+        held = 0
+        cost = 0.0
+        for c in cards:
+            if hand[c]:
+                held += 1
+            else:
+                cost += slot_of[c]
+        if held:
+            run_cands.append((cost, cards))
+    if len(run_cands) < runs:
+        for cards in _run_windows(rules):
+            run_cands.append((sum(slot_of[c] for c in cards), cards))
+    run_cands.sort()
+    return run_cands[: runs + EXTRA_RUN_CANDIDATES]
+
+
+def _combo_bounds(
+    run_combos: list[tuple],
+    run_cands: list,
+    slot_of: list[float],
+    hand: tuple[int, ...],
+    jokers: int,
+) -> list[float]:
+    """A lower bound on each run combination's cost (see ``make_plan_reference``)."""
     dearest = {cards: max([slot_of[c] for c in cards if not hand[c]], default=0.0)
                for _cost, cards in run_cands}  # fmt: skip
     bounds = []
@@ -184,50 +190,47 @@ def make_plan_reference(
         if jokers and run_combo:
             bound -= jokers * max(dearest[cards] for _cost, cards in run_combo)
         bounds.append(bound)
-    best: tuple | None = None
-    best_key = (0, 0)
-    for pos in sorted(range(len(run_combos)), key=bounds.__getitem__):
-        if best is not None and bounds[pos] > best[0] + 2e-9:
-            break  # this and every later combination cost more than the best
-        run_combo = run_combos[pos]
-        need: dict[int, int] = {}
-        slots: list[float] = []
-        for _cost, cards in run_combo:
-            for c in cards:
-                k = need.get(c, 0)
-                need[c] = k + 1
-                if k >= hand[c]:
-                    extra = k - hand[c]  # copies of c this combination misses already
-                    slots.append(
-                        slot_of[c]
-                        if extra == 0
-                        else _slot_cost(max(0, unseen[c] - extra) + joker_help)
-                    )
-        used = {c: min(k, hand[c]) for c, k in need.items() if hand[c]}
-        # The ranks of a trio combination differ, so each trio's missing slots depend only on
-        # the cards the runs leave: computed once per run combination.
-        trio_slots = []
-        for _cost, r, slot in trio_cands:
-            have = 0
-            for c in RANK_CARDS[r]:
-                left = hand[c] - used.get(c, 0)
-                if left > 0:
-                    have += left
-            trio_slots.append([slot] * max(0, 3 - have))
-        for t_pos, trio_combo in enumerate(trio_combos):
-            t_slots = list(slots)
-            for t in trio_combo:
-                t_slots += trio_slots[t]
-            t_slots.sort(reverse=True)
-            filled = min(jokers, len(t_slots))
-            rest = t_slots[filled:]
-            cost = sum(rest)
-            key = (pos, t_pos)
-            if best is None or cost < best[0] - 1e-9 or (cost <= best[0] + 1e-9 and key < best_key):
-                best = (cost, len(rest), used, run_combo, trio_combo)
-                best_key = key
-    assert best is not None
-    cost, missing, used, run_combo, trio_combo = best
+    return bounds
+
+
+def _run_slots(
+    run_combo: tuple, hand: tuple[int, ...], unseen: tuple[int, ...], slot_of: list[float],
+    joker_help: float,
+) -> tuple[list[float], dict[int, int]]:  # fmt: skip
+    """The missing slots of a run combination and the hand's cards it uses."""
+    need: dict[int, int] = {}
+    slots: list[float] = []
+    for _cost, cards in run_combo:
+        for c in cards:
+            k = need.get(c, 0)
+            need[c] = k + 1
+            if k >= hand[c]:
+                extra = k - hand[c]  # copies of c this combination misses already
+                slots.append(
+                    slot_of[c] if extra == 0 else _slot_cost(max(0, unseen[c] - extra) + joker_help)
+                )
+    used = {c: min(k, hand[c]) for c, k in need.items() if hand[c]}
+    return slots, used
+
+
+def _trio_slots(trio_cands: list, hand: tuple[int, ...], used: dict[int, int]) -> list[list[float]]:
+    """Each trio candidate's missing slots given the cards the runs use."""
+    trio_slots = []
+    for _cost, r, slot in trio_cands:
+        have = 0
+        for c in RANK_CARDS[r]:
+            left = hand[c] - used.get(c, 0)
+            if left > 0:
+                have += left
+        trio_slots.append([slot] * max(0, 3 - have))
+    return trio_slots
+
+
+def _plan_core(
+    hand: tuple[int, ...], used: dict[int, int], run_combo: tuple, trio_combo: tuple,
+    trio_cands: list, rules: RuleConfig,
+) -> tuple[int, ...]:  # fmt: skip
+    """The cards the plan keeps: those its melds use, the jokers, and run extensions held."""
     used = dict(used)
     for t in trio_combo:
         r = trio_cands[t][1]
@@ -238,7 +241,7 @@ def make_plan_reference(
     core = [0] * NUM_TYPES
     for c, k in used.items():
         core[c] = k
-    core[JOKER] = jokers
+    core[JOKER] = hand[JOKER]
     # Cards that would lengthen a planned run are core too: they go down with it. The meld
     # validator says which card extends each end (no wrap past the ace unless the rules allow).
     for _cost, cards in run_combo:
@@ -249,7 +252,50 @@ def make_plan_reference(
                     break
                 core[c] += 1
                 extend_run(run, c, end, rules)
-    return Plan(cost, missing, tuple(core))
+    return tuple(core)
+
+
+def make_plan_reference(
+    hand: tuple[int, ...], unseen: tuple[int, ...], trios: int, runs: int, rules: RuleConfig
+) -> Plan:
+    """``make_plan`` in pure Python: the readable definition the compiled kernel follows."""
+    jokers = hand[JOKER]
+    joker_help = 0.5 * unseen[JOKER]
+    slot_of = [_slot_cost(u + joker_help) for u in unseen]  # one missing copy of each card
+    trio_cands = _trio_candidates(hand, unseen, trios, joker_help)
+    run_cands = _run_candidates(hand, slot_of, runs, rules)
+    trio_combos = list(combinations(range(len(trio_cands)), trios)) if trios else [()]
+    run_combos = list(combinations_with_replacement(run_cands, runs)) if runs else [()]
+    # The plan is the cheapest (run, trio) combination, the first in enumeration order among
+    # equal costs. Run combinations are visited from the lowest lower bound on their cost up,
+    # and the visit stops once the bound exceeds the best cost: every slot a window misses alone
+    # is missed in the combination too (at the same or a higher cost), trio slots only add, and
+    # the jokers fill at most the dearest slots.
+    bounds = _combo_bounds(run_combos, run_cands, slot_of, hand, jokers)
+    best: tuple | None = None
+    best_key = (0, 0)
+    for pos in sorted(range(len(run_combos)), key=bounds.__getitem__):
+        if best is not None and bounds[pos] > best[0] + 2e-9:
+            break  # this and every later combination cost more than the best
+        run_combo = run_combos[pos]
+        slots, used = _run_slots(run_combo, hand, unseen, slot_of, joker_help)
+        # The ranks of a trio combination differ, so each trio's missing slots depend only on
+        # the cards the runs leave: computed once per run combination.
+        trio_slots = _trio_slots(trio_cands, hand, used)
+        for t_pos, trio_combo in enumerate(trio_combos):
+            t_slots = list(slots)
+            for t in trio_combo:
+                t_slots += trio_slots[t]
+            t_slots.sort(reverse=True)
+            rest = t_slots[min(jokers, len(t_slots)) :]
+            cost = sum(rest)
+            key = (pos, t_pos)
+            if best is None or cost < best[0] - 1e-9 or (cost <= best[0] + 1e-9 and key < best_key):
+                best = (cost, len(rest), used, run_combo, trio_combo)
+                best_key = key
+    assert best is not None
+    cost, missing, used, run_combo, trio_combo = best
+    return Plan(cost, missing, _plan_core(hand, used, run_combo, trio_combo, trio_cands, rules))
 
 
 class StrongAgent(SeededAgent):
