@@ -479,7 +479,6 @@ class StrongAgent(SeededAgent):
 
     def _discard_up(self, view: PlayerView, discards: list[int]) -> int:
         hand = view.hand
-        pts = view.points
         unseen = unseen_counts(view)
         plan = self._plan(view, hand, unseen)
         feed = self._feed_penalties(view)
@@ -488,6 +487,17 @@ class StrongAgent(SeededAgent):
         spare = [c for c in naturals if hand[c] > plan.core[c]]
         age = min(1.0, view.turn / (6.0 * view.num_players))
         point_weight = 0.15 + 0.35 * age
+        return self._spare_or_cheapest(view, unseen, feed, naturals, spare, point_weight)
+
+    def _spare_or_cheapest(
+        self, view: PlayerView, unseen: tuple[int, ...] | list[int], feed: list[float],
+        naturals: list[int], spare: list[int], point_weight: float,
+    ) -> int:  # fmt: skip
+        """The discard before laying down: the spare card (outside the plan) that builds least
+        toward the contract, weighing its points and ``feed``; with no spare card, the one whose
+        loss raises the plan's cost least."""
+        hand = view.hand
+        pts = view.points
         if spare:
             table = partner_table(view.rules)
             bits = contract_bits(view.contract)

@@ -198,11 +198,7 @@ class StrongV2Agent(StrongAgent):
         )
 
     def _discard_up(self, view: PlayerView, discards: list[int]) -> int:
-        from agents.bots.handtools import RUN_BIT, TRIO_BIT
-        from continental_env.cards import RANK_CARDS, rank_of
-
         hand = view.hand
-        pts = view.points
         p = self.params
         unseen = unseen_counts(view)
         plan = self._plan(view, hand, unseen)
@@ -214,37 +210,7 @@ class StrongV2Agent(StrongAgent):
         point_weight = p.point_base + p.point_age * age
         if self._danger(view):
             point_weight += p.danger_points_up
-        if spare:
-            table = partner_table(view.rules)
-            bits = contract_bits(view.contract)
-
-            def value(c: int) -> float:
-                v = 0.0
-                row = table[c]
-                for d in range(NUM_TYPES - 1):
-                    k = hand[d] - (1 if d == c else 0)
-                    if k > 0 and row[d] & bits:
-                        if row[d] & TRIO_BIT and bits & TRIO_BIT:
-                            left = sum(unseen[x] for x in RANK_CARDS[rank_of(c)])
-                            v += 1.0 + 0.15 * left
-                        elif row[d] & RUN_BIT:
-                            v += 0.8 + 0.3 * unseen[c]
-                if view.table and fits_table(view, c):
-                    v += 0.7
-                return v - point_weight * pts[c] / 2.0 + feed[c]
-
-            return DISCARD_BASE + min(spare, key=lambda c: (value(c), c))
-        # Every card is in the plan: give up the one whose loss costs least.
-        best = None
-        for c in naturals:
-            less = list(hand)
-            less[c] -= 1
-            cost = self._plan(view, less, unseen).cost
-            key = (cost + feed[c] * 0.2 - 0.01 * pts[c], c)
-            if best is None or key < best[0]:
-                best = (key, c)
-        assert best is not None
-        return DISCARD_BASE + best[1]
+        return self._spare_or_cheapest(view, unseen, feed, naturals, spare, point_weight)
 
     def _feed_penalties(self, view: PlayerView) -> list[float]:
         """Per card type, how much discarding it would help the seats that may pick it up."""
