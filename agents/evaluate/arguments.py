@@ -33,6 +33,28 @@ def parse_sprt(text: str) -> SPRT:
         raise ValueError(f"--sprt {text!r}: {exc}") from None
 
 
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--game``, ``--set KEY=VALUE`` and ``--preset``: which game, and its options
+    (``game_arguments`` checks them)."""
+    parser.add_argument(
+        "--game", default=DEFAULT_GAME, choices=game_names(), help="which game (agents.games)"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. --set target=100 (fifteen); repeatable",
+    )  # fmt: skip
+    parser.add_argument("--preset", default=None, help="contract game: the preset (continental)")
+
+
+def game_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The game and its options (``--set``) of ``add_game_arguments``' arguments; ValueError
+    naming an option the game does not take, or a contract-game flag given for another game."""
+    if args.game != DEFAULT_GAME and (args.preset or getattr(args, "rounds", None)):
+        flags = "--preset and --rounds" if hasattr(args, "rounds") else "--preset"
+        raise ValueError(f"{flags} belong to the contract game, not {args.game}")
+    return args.game, game_spec(args.game).parse_options(args.set)
+
+
 def build_parser() -> ArgumentParser:
     """The parser of ``continental evaluate``."""
     parser = ArgumentParser(
@@ -54,14 +76,7 @@ def build_parser() -> ArgumentParser:
         help="seed of the deals (fix it before a decisive run; never reuse it for another)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument(
-        "--game", default=DEFAULT_GAME, choices=game_names(), help="which game (agents.games)"
-    )
-    parser.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, e.g. --set target=100 (fifteen); repeatable",
-    )  # fmt: skip
-    parser.add_argument("--preset", default=None, help="contract game: the preset (continental)")
+    add_game_arguments(parser)
     parser.add_argument(
         "--rounds", default=None, help="contract game: rounds to play, e.g. '1' or '1,2,3'"
     )
@@ -110,9 +125,7 @@ def evaluate_arguments(args: argparse.Namespace) -> dict[str, Any]:
     rounds = parse_rounds(args.rounds)
     if args.jobs < 1:
         raise ValueError(f"--jobs {args.jobs}: must be at least 1")
-    if args.game != "contract" and (args.preset or args.rounds):
-        raise ValueError(f"--preset and --rounds belong to the contract game, not {args.game}")
-    options = game_spec(args.game).parse_options(args.set)
+    game, options = game_arguments(args)
     sprt = parse_sprt(args.sprt) if args.sprt else None
     mixed = parse_names(args.mixed, "--mixed") if args.mixed else None
     if args.resume and not args.checkpoint:
@@ -129,7 +142,7 @@ def evaluate_arguments(args: argparse.Namespace) -> dict[str, Any]:
         "preset": args.preset or "continental",
         "rounds": rounds,
         "progress": not args.no_progress,
-        "game": args.game,
+        "game": game,
         "options": options,
         "checkpoint": args.checkpoint,
         "resume": args.resume,

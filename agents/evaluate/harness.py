@@ -168,6 +168,7 @@ __all__ = [
     "display_name",
     "evaluate",
     "format_report",
+    "game_options",
     "lineup",
     "load_checkpoint",
     "main",
@@ -217,7 +218,7 @@ def evaluate(
 
     refuse_oracles(list(agents) + list(mixed or ()), allow_oracle)
     spec = game_spec(game)
-    options, rules = _game_options(spec, dict(options or {}), preset, rounds)
+    options, rules = game_options(spec, dict(options or {}), preset, rounds)
     spec.check_options(players, options)
     base = _check_request(spec, agents, players, games, resume, checkpoint, sprt, mixed)
     seatings = rotations(base)
@@ -253,13 +254,15 @@ def evaluate(
     return report
 
 
-def _game_options(
+def game_options(
     spec: GameSpec,
     options: dict[str, Any],
     preset: str | RuleConfig,
     rounds: Sequence[int] | None,
 ) -> tuple[dict[str, Any], RuleConfig | None]:
-    """The game's options, and the contract game's rules (its options are its rules)."""
+    """The options a game is created with, and the contract game's rules (its options are its
+    rules: ``{"rules": ...}``; ``preset`` and ``rounds`` are the defaults of its ``preset`` and
+    ``rounds`` options); the other games' options as given, and None."""
     if spec.name != "contract":
         return options, None
     rules = resolve_rules(options.pop("preset", None) or preset)

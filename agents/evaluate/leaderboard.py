@@ -24,6 +24,21 @@ the paired per-deal difference with its 95% t interval, and whether that interva
 (``separated``); where it does not, the table says the two are not separated at these deals.
 Agents whose names contain ``oracle`` are refused unless ``--allow-oracle`` is given.
 
+**Games.** ``--game contract`` (default), ``fifteen`` or ``knock`` (``agents.games``): the
+agents are that game's bots (``make_agent(name, seed, game=...)``: ``random``, ``greedy``,
+``strong``, ``ppo:PATH`` of a model trained for that game), and ``--set KEY=VALUE`` passes the
+game's options as ``continental evaluate`` takes them (``--set hands=1``: one-hand fifteen-card
+games; ``--set max_hands=1``: one-hand knock games); ``--preset`` is the contract game's. The
+unit is the game's (``config.unit``): points, lower is better, in the contract game; chips,
+higher is better, in the side games. The report keeps its key names for every game
+(``mean_points`` is the mean final score in the game's unit), agents are ranked best first in
+either direction, and ``vs_next`` is always the row minus the next one down (negative: ahead in
+the contract game; positive: ahead in chips). An agent name the game does not have, a model of
+another game or table size, or an option the game does not take is refused before any game::
+
+    python -m agents.evaluate.leaderboard --game fifteen --set hands=1 \\
+        --agents random,greedy,strong,ppo:agents/models/ppo_fifteen_4p.zip --deals 20 --seed 1
+
 Results depend only on ``--seed`` (deal seeds and bot seeds are derived from it, the deal's index,
 the table and the rotation), never on ``--jobs``: deals are played in worker processes but
 collected in order.
@@ -49,9 +64,12 @@ from agents.cli import (
     write_json_atomic,
 )
 from agents.evaluate.aggregate import rate
+from agents.evaluate.arguments import add_game_arguments, game_arguments
 from agents.evaluate.deals import derive_seed, play_game, refuse_oracles, rotations
+from agents.evaluate.harness import game_options
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
-from continental_env.rules import PRESETS, resolve_rules
+from agents.games import DEFAULT_GAME, GameSpec, game_spec
+from continental_env.rules import PRESETS
 
 SCHEMA = "continental-leaderboard/1"
 
@@ -65,24 +83,33 @@ def tables(agents: Sequence[str], players: int) -> list[list[str]]:
     return [list(t) for t in combinations(agents, players)]
 
 
+# One game: (seed, deal, table, rotation, seat names, game, the game's options, players).
+_Task = tuple[int, int, int, int, list[str], str, dict[str, Any], int]
+
+
 def _game_tasks(
-    seed: int, deals: int, lineups: list[list[str]], preset: str, players: int
-) -> list[tuple[int, int, int, int, list[str], str, int]]:
+    seed: int,
+    deals: int,
+    lineups: list[list[str]],
+    game: str,
+    options: dict[str, Any],
+    players: int,
+) -> list[_Task]:
     """One task per game: every table and rotation of every deal, in deal order."""
     return [
-        (seed, index, t, r, list(names), preset, players)
+        (seed, index, t, r, list(names), game, options, players)
         for index in range(deals)
         for t, lineup in enumerate(lineups)
         for r, names in enumerate(rotations(lineup))
     ]
 
 
-def _play_one(task: tuple[int, int, int, int, list[str], str, int]) -> dict[str, Any]:
+def _play_one(task: _Task) -> dict[str, Any]:
     """One game of a deal (a worker's unit of work, so progress moves game by game)."""
-    seed, index, t, r, names, preset, players = task
+    seed, index, t, r, names, game, options, players = task
     game_seed = derive_seed(seed, "deal", index)
     agent_seeds = [derive_seed(seed, index, t, r, s) for s in range(players)]
-    result = play_game(names, game_seed, agent_seeds, options={"preset": preset})
+    result = play_game(names, game_seed, agent_seeds, game, options)
     return {"deal": index, "names": list(names), "scores": list(result["scores"])}
 
 
@@ -117,25 +144,37 @@ def leaderboard(
     jobs: int = 1,
     progress: bool = False,
     allow_oracle: bool = False,
+    game: str = DEFAULT_GAME,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Play the round robin and return the report (see the module docstring)."""
+    """Play the round robin and return the report (see the module docstring).
+
+    ``game``: a registered game (``agents.games``); ``options``: its options (the contract
+    game's ``preset`` and ``rounds``, or e.g. ``{"hands": 1}`` for the fifteen-card game);
+    ``preset`` is the contract game's default preset."""
     from openskill.models import PlackettLuce
 
-    _check_request(agents, deals, players, preset, jobs, allow_oracle)
+    spec = game_spec(game)
+    options, rules = _check_request(
+        spec, agents, deals, players, preset, options, jobs, allow_oracle
+    )
     lineups = tables(list(agents), players)
-    tasks = _game_tasks(seed, deals, lineups, preset, players)
-    tally = _Tally(agents, PlackettLuce())
+    tasks = _game_tasks(seed, deals, lineups, spec.name, options, players)
+    sign = spec.sign()  # +1: higher scores are better
+    tally = _Tally(agents, PlackettLuce(), sign, spec.name)
+    cpu = time.process_time()
     start = time.perf_counter()
     for games in _run(tasks, jobs, progress):
         tally.add_deal(games)
     seconds = time.perf_counter() - start
     rows = {n: tally.row(n) for n in agents}
-    ranking = sorted(agents, key=lambda n: (rows[n]["mean_points"], n))
+    ranking = sorted(agents, key=lambda n: (-sign * rows[n]["mean_points"], n))
     for upper, lower in pairwise(ranking):
         d, lo, hi = paired_diff_ci95(tally.per_deal[upper], tally.per_deal[lower])
         rows[upper]["vs_next"] = {
             "agent": lower, "mean_diff": d, "ci95": [lo, hi], "separated": hi < 0 or lo > 0,
         }  # fmt: skip
+    games = deals * len(lineups) * players
     return {
         "schema": SCHEMA,
         "config": {
@@ -143,40 +182,71 @@ def leaderboard(
             "players": players,
             "deals": deals,
             "tables": lineups,
-            "games": deals * len(lineups) * players,
+            "games": games,
             "seed": seed,
-            "preset": preset,
+            "game": spec.name,
+            "unit": spec.unit,
+            "higher_is_better": spec.higher_is_better,
+            **(
+                {"preset": rules.name, "rounds": list(rules.rounds)}
+                if rules is not None
+                else {"options": options}
+            ),
             "jobs": jobs,
         },
         "ranking": ranking,
         "agents": rows,
-        "timing": {"seconds": seconds},
+        # CPU of this process only: with --jobs > 1 the games' CPU is the workers'.
+        "timing": {"seconds": seconds, "cpu_seconds_main": time.process_time() - cpu},
     }
 
 
 def _check_request(
-    agents: Sequence[str], deals: int, players: int, preset: str, jobs: int, allow_oracle: bool
-) -> None:
-    """ValueError naming the problem, before any game."""
-    from agents import make_agent
-
+    spec: GameSpec,
+    agents: Sequence[str],
+    deals: int,
+    players: int,
+    preset: str,
+    options: dict[str, Any] | None,
+    jobs: int,
+    allow_oracle: bool,
+) -> tuple[dict[str, Any], Any]:
+    """The options the game is created with and the contract game's rules (None for another
+    game); ValueError naming the problem, before any game."""
     refuse_oracles(agents, allow_oracle)
 
     if deals < 2:
         raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
-    if preset not in PRESETS:
+    if spec.name == "contract" and preset not in PRESETS:
         raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}")
     if jobs < 1:
         raise ValueError(f"--jobs {jobs}: must be at least 1")
+    unknown = sorted(set(options or {}) - set(spec.option_types))
+    if unknown:
+        known = ", ".join(spec.option_types) or "none"
+        raise ValueError(f"options {unknown} are not the {spec.name} game's; known: {known}")
+    options, rules = game_options(spec, dict(options or {}), preset, None)
+    try:
+        spec.check_options(players, options)
+    except ValueError as exc:
+        raise ValueError(f"--players {players}: {exc}") from None
     for name in agents:
-        check_table(make_agent(name, 0), players)
+        agent = spec.make_agent(name, 0)
+        check_table(agent, players)  # a contract model trained for another table size
+        own_check = getattr(agent, "check_table", None)
+        if callable(own_check):
+            own_check(players)  # a side-game model: its game and table size
+    return options, rules
 
 
 class _Tally:
-    """Each agent's per-deal means, seat-games and rating, fed deal by deal in deal order."""
+    """Each agent's per-deal means, seat-games and rating, fed deal by deal in deal order;
+    ``sign`` +1 when higher scores are better."""
 
-    def __init__(self, agents: Sequence[str], model: Any) -> None:
-        self.agents, self.model = agents, model
+    def __init__(
+        self, agents: Sequence[str], model: Any, sign: int = -1, game: str = DEFAULT_GAME
+    ) -> None:
+        self.agents, self.model, self.sign, self.game = agents, model, sign, game
         self.ratings = {n: model.rating(name=n) for n in agents}
         self.per_deal: dict[str, list[float]] = {n: [] for n in agents}
         self.win_deal: dict[str, list[float]] = {n: [] for n in agents}
@@ -188,11 +258,12 @@ class _Tally:
         won: dict[str, list[float]] = {n: [] for n in self.agents}
         for g in games:
             names, scores = g["names"], g["scores"]
-            for n, s, w in zip(names, scores, win_shares(scores), strict=True):
+            ranks = [-self.sign * s for s in scores]  # the best total ranks first
+            for n, s, w in zip(names, scores, win_shares(ranks), strict=True):
                 points[n].append(s)
                 won[n].append(w)
                 self.seat_games[n] += 1
-            rate(self.model, self.ratings, names, scores)  # the lowest total ranks first
+            rate(self.model, self.ratings, names, ranks)
         for n in self.agents:
             self.per_deal[n].append(sum(points[n]) / len(points[n]))
             self.win_deal[n].append(sum(won[n]) / len(won[n]))
@@ -205,7 +276,9 @@ class _Tally:
         share, wlo, whi = rate_ci95(self.win_deal[n])
         r = self.ratings[n]
         return {
-            "version": versioned_name(n),
+            # Frozen versions (strong@v1 ...) are the contract game's; a side game's names are
+            # their own versions.
+            "version": versioned_name(n) if self.game == "contract" else n,
             "games": self.seat_games[n],
             "mean_points": m,
             "mean_points_ci95": [lo, hi],
@@ -215,14 +288,31 @@ class _Tally:
         }
 
 
+def describe_game(cfg: dict[str, Any]) -> str:
+    """The game a report played, in words: ``preset `continental``` for the contract game, else
+    its name and options (``game `fifteen`, hands=1``). Reports written before ``--game`` are the
+    contract game's."""
+    if cfg.get("game", DEFAULT_GAME) == DEFAULT_GAME:
+        return f"preset `{cfg['preset']}`"
+    options = ", ".join(f"{k}={v}" for k, v in sorted(cfg.get("options", {}).items()))
+    return f"game `{cfg['game']}`" + (f", {options}" if options else "")
+
+
+def _unit(cfg: dict[str, Any]) -> tuple[str, str]:
+    """The report's unit and its direction: ("points", "lower is better") or ("chips", ...)."""
+    unit = cfg.get("unit", "points")
+    return unit, "higher is better" if cfg.get("higher_is_better") else "lower is better"
+
+
 def markdown(report: dict[str, Any]) -> str:
     """The leaderboard as a Markdown table (best first)."""
     cfg = report["config"]
+    unit, direction = _unit(cfg)
     lines = [
         f"{cfg['deals']} deals x {len(cfg['tables'])} tables x {cfg['players']} rotations, "
-        f"preset `{cfg['preset']}`, seed {cfg['seed']}",
+        f"{describe_game(cfg)}, seed {cfg['seed']}; {unit} per game, {direction}",
         "",
-        "| rank | agent | version | games | mean points [95% CI] | win rate [95% CI over deals] "
+        f"| rank | agent | version | games | mean {unit} [95% CI] | win rate [95% CI over deals] "
         "| OpenSkill ordinal | minus the next [95% CI], separated? |",
         "|---:|---|---|---:|---|---|---:|---|",
     ]
@@ -254,9 +344,11 @@ def plot(report: dict[str, Any], path: str) -> None:
 
     names = report["ranking"]
     rows = [report["agents"][n] for n in names]
+    cfg = report["config"]
+    unit, direction = _unit(cfg)
     fig, axes = plt.subplots(1, 2, figsize=(10, 0.6 * len(names) + 2))
     for ax, key, label in (
-        (axes[0], "mean_points", "Mean points per game (lower is better)"),
+        (axes[0], "mean_points", f"Mean {unit} per game ({direction})"),
         (axes[1], "win_rate", "Win rate"),
     ):
         vals = [r[key] for r in rows]
@@ -266,10 +358,9 @@ def plot(report: dict[str, Any], path: str) -> None:
         ax.set_yticks(range(len(names)), [n.split("/")[-1] for n in names])
         ax.invert_yaxis()
         ax.set_title(label)
-    cfg = report["config"]
     fig.suptitle(
         f"Leaderboard: {cfg['deals']} duplicate deals, {len(cfg['tables'])} tables, "
-        f"{cfg['players']} players, {cfg['preset']} (95% intervals)"
+        f"{cfg['players']} players, {describe_game(cfg).replace('`', '')} (95% intervals)"
     )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -288,7 +379,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0,
         help="seed of the deals (fix it before a decisive run; never reuse it for another)",
     )
-    parser.add_argument("--preset", default="continental")
+    add_game_arguments(parser)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", default=None, help="write the report here")
     parser.add_argument("--plot", default=None, help="write a PNG plot here")
@@ -301,10 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         names = parse_names(args.agents, "--agents")
-        try:
-            resolve_rules(args.preset).check_players(args.players)
-        except ValueError as exc:
-            raise ValueError(f"--players {args.players}: {exc}") from None
+        game, options = game_arguments(args)
         tables(names, args.players)
         for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
             if path:
@@ -316,10 +404,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.deals,
             args.players,
             args.seed,
-            args.preset,
+            args.preset or "continental",
             args.jobs,
             progress=not args.no_progress,
             allow_oracle=args.allow_oracle,
+            game=game,
+            options=options,
         )
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))
