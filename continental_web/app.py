@@ -131,7 +131,7 @@ def create_app(
             },
             "opponents": opponents.names(),
             "bots": opponents.bots,
-            "models": opponents.offered_models(),
+            "models": [m for name in GAMES for m in opponents.offered_models(name)],
             "models_loading": opponents.pending_models(),
             "replay_files": record_files(results_dir),
         }

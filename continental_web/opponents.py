@@ -1,17 +1,24 @@
 """The opponents the server offers: the registry's bots and the shipped PPO models.
 
-A model is tried once under this installation (``ModelProbe``, in a worker process with a time
-limit) before it is offered; a reason it does not load names the model, never the server's path.
+A model is offered at the table of the game it was trained for, read from the environment its
+metadata records (``continental_v0``/``_v1``: the contract game; ``fifteen_v0``, ``knock_v0``: the
+side games; a model without metadata is the contract game's), and never at another game's table.
+It is tried once under this installation, for that game (``ModelProbe``, in a worker process
+with a time limit), before it is offered; a reason it does not load names the model, never the
+server's path.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from agents import make_agent
+from agents.bots.ppo_agent import ENV_ALIASES, ENVS, read_zip_metadata
+from agents.bots.side_policy import SIDE_ENVS
 from agents.games import game_spec
 from agents.registry import offered
 from continental_web.errors import WebError
@@ -75,9 +82,50 @@ def default_models_dir() -> Path:
     return Path(agents.__file__).resolve().parent / "models"
 
 
-def load_model(path: Path, seed: int) -> Any:
-    """The PPO agent in ``path`` (``make_agent("ppo:PATH")``); the probe and the tables use it."""
-    return make_agent(f"ppo:{path}", seed)
+def load_model(path: Path, seed: int, game: str = "continental") -> Any:
+    """The PPO agent in ``path`` for the table ``game`` (``make_agent("ppo:PATH", game=...)``,
+    which refuses a model of another game); the probe and the tables use it."""
+    if game == "continental":
+        return make_agent(f"ppo:{path}", seed)
+    return make_agent(f"ppo:{path}", seed, game=game)
+
+
+def _load(path: Path, seed: int, game: str) -> Any:
+    """``load_model`` for ``game``, called with two arguments for the contract game."""
+    return load_model(path, seed) if game == "continental" else load_model(path, seed, game)
+
+
+def model_metadata(path: Path) -> dict[str, Any] | None:
+    """What the model file at ``path`` records it was trained for (``model_metadata`` of
+    ``agents.bots.ppo_agent``, ``side_metadata`` of the side games); None when it records nothing
+    or cannot be read (the probe then says why it does not load)."""
+    try:
+        if path.suffix == ".npz":
+            import numpy as np
+
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"])) if "meta" in data.files else None
+        else:
+            meta = read_zip_metadata(path)
+    except Exception:  # a truncated or foreign file: not this function's to explain
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def model_table(path: Path) -> str | None:
+    """The table (``continental``, ``fifteen``, ``knock``) of the game the model at ``path`` was
+    trained for, from the environment its metadata records; a model recording none is the
+    contract game's (as ``ppo:PATH`` reads it); None for an environment no table plays."""
+    env = (model_metadata(path) or {}).get("env")
+    if env is None:
+        return "continental"
+    env = ENV_ALIASES.get(env, env)
+    if env in ENVS:
+        return "continental"
+    for game, side_env in SIDE_ENVS.items():
+        if env == side_env and game in SIDE_TABLES:
+            return game
+    return None
 
 
 def model_error(name: str, path: Path, exc: BaseException) -> str:
@@ -94,13 +142,14 @@ def model_error(name: str, path: Path, exc: BaseException) -> str:
 
 
 # Probe answers by (file, modification time): a server tries each model file once.
-_PROBED: dict[tuple[str, float], str] = {}
+_PROBED: dict[tuple[str, float, str], str] = {}
 
 
-def probe_model(name: str, path: str) -> str:
-    """In a worker process: ``"ok"`` if the model loads under this installation, else why not."""
+def probe_model(name: str, path: str, game: str = "continental") -> str:
+    """In a worker process: ``"ok"`` if the model loads under this installation for the table
+    ``game``, else why not."""
     try:
-        load_model(Path(path), 0)
+        _load(Path(path), 0, game)
     except Exception as exc:  # any failure: the model is not offered
         return model_error(name, Path(path), exc)
     return "ok"
@@ -110,14 +159,20 @@ class ModelProbe:
     """Whether each model loads under this installation: tried once with a time limit, in the
     worker process (``continental_web.worker``: an import of torch does not slow the server, and
     a load past the limit is stopped) or, with ``mode="thread"``, in a thread of this process;
-    the answer is cached. ``status(name)`` is ``"ok"``, ``"pending"`` or the reason."""
+    the answer is cached. ``status(name)`` is ``"ok"``, ``"pending"`` or the reason. ``games``:
+    the table each model is tried for (``model_table``; the contract game's when not given)."""
 
     def __init__(
-        self, models: dict[str, Path], time_limit: float = 60.0, mode: str = "process"
+        self,
+        models: dict[str, Path],
+        time_limit: float = 60.0,
+        mode: str = "process",
+        games: dict[str, str | None] | None = None,
     ) -> None:
         if mode not in ("process", "thread"):
             raise ValueError(f"mode {mode!r}: choose process or thread")
         self.models = models
+        self.games = {name: (games or {}).get(name, "continental") for name in models}
         self.time_limit = time_limit
         self.mode = mode
         self._status: dict[str, str] = {name: "pending" for name in models}
@@ -145,14 +200,17 @@ class ModelProbe:
             self._done.set()
 
     def _try(self, name: str, path: Path) -> str:
+        game = self.games[name]
+        if game is None:
+            return f"opponent {name!r} was trained for a game no table here plays"
         if self.mode == "thread":
             try:
-                load_model(path, 0)
+                _load(path, 0, game)
             except Exception as exc:  # any failure: the model is simply not offered
                 return model_error(name, path, exc)
             return "ok"
         try:
-            key = (str(path.resolve()), path.stat().st_mtime)
+            key = (str(path.resolve()), path.stat().st_mtime, game)
         except OSError:
             return f"opponent {name!r} cannot load: the file is unreadable"
         if key not in _PROBED:
@@ -160,7 +218,7 @@ class ModelProbe:
 
             try:
                 _PROBED[key] = worker.run_once(
-                    probe_model, name, str(path), timeout=self.time_limit
+                    probe_model, name, str(path), game, timeout=self.time_limit
                 )
             except WebError:
                 return f"opponent {name!r} did not load within {self.time_limit:g} s"
@@ -192,13 +250,15 @@ class Opponents:
     ) -> None:
         self.bots = available_bots()
         self.models = model_files(models_dir)
-        self.probe = ModelProbe(self.models, probe_time_limit, probe_mode)
+        # The table of each model's game (None: a game no table plays), from its metadata.
+        self.games = {name: model_table(path) for name, path in self.models.items()}
+        self.probe = ModelProbe(self.models, probe_time_limit, probe_mode, self.games)
         if probe:
             self.probe.start()
 
-    def offered_models(self) -> list[str]:
-        """The models that loaded under this installation."""
-        return [m for m in self.models if self.probe.status(m) == "ok"]
+    def offered_models(self, game: str = "continental") -> list[str]:
+        """The models of ``game`` that loaded under this installation."""
+        return [m for m in self.models if self.games[m] == game and self.probe.status(m) == "ok"]
 
     def pending_models(self) -> list[str]:
         """The models still being tried."""
@@ -207,7 +267,7 @@ class Opponents:
     def names(self, game: str = "continental") -> list[str]:
         """Every name the start page may send for ``game``."""
         if game in SIDE_TABLES:
-            return game_bots(game)
+            return [*game_bots(game), *self.offered_models(game)]
         return [*self.bots, *self.offered_models()]
 
     def labels(self, game: str = "continental") -> dict[str, dict[str, str]]:
@@ -216,8 +276,13 @@ class Opponents:
 
     def label(self, name: str, game: str = "continental") -> dict[str, str]:
         """``{"label", "about"}`` for one bot or model name."""
-        if game == "continental" and name in self.models:
+        if self.games.get(name) == game == "continental":
             return {"label": "Trained", "about": f"a policy trained by self-play ({name})"}
+        if game in SIDE_TABLES and self.games.get(name) == game:
+            return {
+                "label": "Trained",
+                "about": f"a neural network trained on this game's deals ({name})",
+            }
         return bot_label(name)
 
     def seat_name(self, name: str, seat: int, game: str = "continental") -> str:
@@ -226,7 +291,7 @@ class Opponents:
 
     def check(self, name: Any, kind: str = "continental") -> None:
         """WebError naming why ``name`` cannot play ``kind`` here (400, or 503 while loading)."""
-        if kind == "continental" and isinstance(name, str) and name in self.models:
+        if isinstance(name, str) and self.games.get(name, "") == kind:
             state = self.probe.status(name)
             if state == "pending":
                 raise WebError(503, f"opponent {name!r} is still loading; try again in a moment")
@@ -242,19 +307,22 @@ class Opponents:
     def build(self, name: str, seed: int, game: Any, seat: int, kind: str = "continental") -> Any:
         """The agent for ``name`` at ``seat``; WebError 400 for a name the server does not offer."""
         self.check(name, kind)
-        if kind != "continental":
+        if kind != "continental" and name in game_bots(kind):
             return make_agent(name, seed, game=kind)
-        if name in self.bots:
+        if kind == "continental" and name in self.bots:
             return make_agent(name, seed)
-        path = self.models[name]
+        path = self.models[name]  # a model of this table's game (``check``)
         try:
-            agent = load_model(path, seed)
+            agent = _load(path, seed, kind)
         except Exception as exc:  # the probe loaded it; a file changed since
             raise WebError(400, model_error(name, path, exc)) from None
         from agents.bots.ppo_agent import check_table
 
         try:
             check_table(agent, game.num_players)  # the model's own table size and observation
+            own_check = getattr(agent, "check_table", None)
+            if callable(own_check):
+                own_check(game.num_players)  # a side game's model: its game and table size
         except ValueError as exc:
             text = str(exc).replace(f"ppo:{path}", name).replace(str(path), name)
             raise WebError(400, f"opponent {name!r}: {text}") from None

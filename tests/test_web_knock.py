@@ -47,7 +47,7 @@ def scripted(app, game: Game) -> str:
 
 def test_options_offer_the_knock_game_with_its_own_bots(client):
     games = client.get("/api/options").json()["games"]
-    assert games["knock"]["opponents"] == ["random", "greedy", "strong"]
+    assert games["knock"]["opponents"][:3] == ["random", "greedy", "strong"]  # then its model
     assert games["knock"]["presets"]["knock"] == {"min_players": 2, "max_players": 6}
     r = client.post("/api/games", json={"game": "knock", "opponents": ["search"]})
     assert r.status_code == 400 and "unknown opponent 'search' for knock" in r.json()["error"]
