@@ -174,7 +174,6 @@ def leaderboard(
         rows[upper]["vs_next"] = {
             "agent": lower, "mean_diff": d, "ci95": [lo, hi], "separated": hi < 0 or lo > 0,
         }  # fmt: skip
-    games = deals * len(lineups) * players
     return {
         "schema": SCHEMA,
         "config": {
@@ -182,7 +181,7 @@ def leaderboard(
             "players": players,
             "deals": deals,
             "tables": lineups,
-            "games": games,
+            "games": deals * len(lineups) * players,
             "seed": seed,
             "game": spec.name,
             "unit": spec.unit,
