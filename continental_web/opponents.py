@@ -320,9 +320,6 @@ class Opponents:
 
         try:
             check_table(agent, game.num_players)  # the model's own table size and observation
-            own_check = getattr(agent, "check_table", None)
-            if callable(own_check):
-                own_check(game.num_players)  # a side game's model: its game and table size
         except ValueError as exc:
             text = str(exc).replace(f"ppo:{path}", name).replace(str(path), name)
             raise WebError(400, f"opponent {name!r}: {text}") from None

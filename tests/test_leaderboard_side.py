@@ -172,3 +172,18 @@ def test_the_function_refuses_an_option_of_another_game(no_game: None) -> None:
         leaderboard(["greedy", "random"], 2, game="knock", options={"hands": 1})
     with pytest.raises(ValueError, match="unknown game 'poker'"):
         leaderboard(["greedy", "random"], 2, game="poker")
+
+
+def test_evaluate_refuses_a_side_model_at_another_table_size_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agents.evaluate import deals, harness
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a game was played before the request was refused")
+
+    monkeypatch.setattr(deals, "play_seating", played)
+    monkeypatch.setattr(harness, "_run_deals", played)
+    model = f"ppo:{MODELS / 'ppo_knock_4p.zip'}"
+    with pytest.raises(ValueError, match="trained for knock_v0 at 4 players, not knock_v0 at 3"):
+        harness.evaluate([model, "greedy"], players=3, games=1, game="knock")

@@ -280,7 +280,12 @@ def read_zip_metadata(path: str | os.PathLike) -> dict[str, Any] | None:
 
 def check_table(agent: Any, num_players: int) -> None:
     """ValueError if ``agent`` is a model trained for another table size or for an environment
-    it cannot observe (other agents pass). A model of either observation version plays."""
+    it cannot observe (other agents pass). A model of either observation version plays. An
+    agent with its own ``check_table(num_players)`` (a side game's policy) is asked instead."""
+    own_check = getattr(agent, "check_table", None)
+    if callable(own_check):
+        own_check(num_players)
+        return
     if not isinstance(agent, NumpyPolicy):
         return
     if agent.env not in ENVS:

@@ -230,11 +230,7 @@ def _check_request(
     except ValueError as exc:
         raise ValueError(f"--players {players}: {exc}") from None
     for name in agents:
-        agent = spec.make_agent(name, 0)
-        check_table(agent, players)  # a contract model trained for another table size
-        own_check = getattr(agent, "check_table", None)
-        if callable(own_check):
-            own_check(players)  # a side-game model: its game and table size
+        check_table(spec.make_agent(name, 0), players)  # a model of another table size
     return options, rules
 
 
