@@ -135,6 +135,84 @@ def encode_side_planes(
     return [(seat + k) % p for k in range(p)]
 
 
+def relative_seat(seat: int | None, viewer: int, num_players: int) -> int:
+    """``seat`` as ``viewer`` sees it (``+1``: the next to the left); -1 for nobody (None)."""
+    return -1 if seat is None else (seat - viewer) % num_players
+
+
+class SideScalars:
+    """The scalars both side games put in their observation and ``state()``, with each game's
+    scales: the phase one-hot (``phases``, in order), a per-seat flag named ``flag``, the
+    dealer (observation only), the scores (divided by ``score_scale``), then the game's own
+    parts, then the stock size, the turn and the hand number (``hand_index + hand_offset`` over
+    ``max_hands``). Their layouts are the tables of each game's environment docstring."""
+
+    def __init__(
+        self, phases: tuple[str, ...], flag: str, score_scale: float, hand_offset: int
+    ) -> None:
+        self.phase_index = {phase: k for k, phase in enumerate(phases)}
+        self.flag = flag
+        self.score_scale = score_scale
+        self.hand_offset = hand_offset
+
+    def observation_layout(self, num_players: int, own: list[tuple[str, int]]) -> dict[str, slice]:
+        """The observation's layout: ``side_planes``, the shared scalars and the game's ``own``."""
+        p = num_players
+        head = [("phase", len(self.phase_index)), (self.flag, p), ("dealer", p), ("scores", p)]
+        tail = [("stock", 1), ("turn", 1), ("hand_number", 1)]
+        return consecutive_slices([*side_planes(p), *head, *own, *tail])
+
+    def state_parts(self, num_players: int, own: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """The game's part of ``state()``: the shared scalars and its ``own``."""
+        p = num_players
+        head = [("phase", len(self.phase_index)), (self.flag, p), ("scores", p)]
+        return [*head, *own, ("stock_size", 1), ("turn", 1), ("hand_number", 1)]
+
+    def encode(
+        self,
+        game: Any,
+        seat: int,
+        layout: dict[str, slice],
+        flags: list[Any],
+        show_top: bool,
+    ) -> tuple[np.ndarray, list[int]]:
+        """A new observation of ``seat`` with the count planes (the top discard only with
+        ``show_top``) and the shared scalars written (``flags``: each seat's flag, seat 0
+        first); returns it and the seats in relative order (``+0`` .. ``+P-1``)."""
+        st = game.state  # the declared fields, read without the Game properties' indirection
+        p = game.num_players
+        obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
+        order = encode_side_planes(obs, game, seat, layout, show_top)
+        phase = self.phase_index.get(st.phase)
+        if phase is not None:
+            obs[layout["phase"].start + phase] = 1.0
+        obs[layout[self.flag]] = [flags[s] for s in order]
+        obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
+        scale = self.score_scale
+        obs[layout["scores"]] = [st.scores[s] / scale for s in order]
+        self._put_counters(obs, layout, game, "stock")
+        return obs, order
+
+    def encode_state(
+        self, game: Any, vector: np.ndarray, layout: dict[str, slice], flags: list[Any]
+    ) -> None:
+        """Write the shared scalars into a ``state()`` vector (seats absolute)."""
+        phase = self.phase_index.get(game.phase)
+        if phase is not None:
+            vector[layout["phase"].start + phase] = 1.0
+        vector[layout[self.flag]] = flags
+        vector[layout["scores"]] = [score / self.score_scale for score in game.scores]
+        self._put_counters(vector, layout, game, "stock_size")
+
+    def _put_counters(
+        self, vector: np.ndarray, layout: dict[str, slice], game: Any, stock: str
+    ) -> None:
+        st = game.state
+        vector[layout[stock].start] = len(st.stock) / 100.0
+        vector[layout["turn"].start] = st.turn / game.max_turns_per_hand
+        vector[layout["hand_number"].start] = (st.hand_index + self.hand_offset) / game.max_hands
+
+
 class CardGameEnv(AECEnv, EzPickle):
     """The base of the games' ``raw_env`` classes; see the module docstring."""
 
@@ -423,10 +501,11 @@ class CardGameEnv(AECEnv, EzPickle):
 
 class SideGameEnv(CardGameEnv):
     """The base of the two side games' envs (``FifteenEnv``, ``KnockEnv``): the options are the
-    engine's own keyword options, checked by building an undealt ``GAME``; a deal is
-    ``GAME.new``; the count planes are ``SIDE_PLANES``; ``score_step`` reads the hands that
-    ended since ``before_step``. A game supplies ``encode``, ``score_step`` and its ``state()``
-    part."""
+    engine's own keyword options, checked by building an undealt ``GAME``, and pickled with the
+    table by name (``EzPickle``); a deal is ``GAME.new``; the count planes are ``SIDE_PLANES``;
+    ``score_step`` writes each ended hand's ``hand_info`` into the infos, then, under
+    ``chips``, the game's ``chip_rewards``. A game supplies ``encode``, those two and its
+    ``state()`` part."""
 
     NUM_ACTIONS: ClassVar[int]
 
@@ -439,7 +518,10 @@ class SideGameEnv(CardGameEnv):
         observation_layout: dict[str, slice],
         unbounded: tuple[str, ...],
     ) -> None:
-        """Called by a game's ``__init__`` after ``EzPickle.__init__`` with its own arguments."""
+        """Called by a game's ``__init__`` with its arguments, the options by name."""
+        EzPickle.__init__(
+            self, num_players=num_players, **options, reward=reward, render_mode=render_mode
+        )
         # Validates every option with the engine's own messages.
         self.GAME(num_players, **options)
         self.options = options
@@ -458,6 +540,22 @@ class SideGameEnv(CardGameEnv):
 
     def before_step(self, game: Any) -> int:
         return len(game.hand_history)
+
+    def score_step(self, game: Any, mark: int) -> bool:
+        records = game.hand_history[mark:]
+        for record in records:
+            for seat, agent in enumerate(self.possible_agents):
+                self.infos[agent] = self.hand_info(record, seat)
+        return self.reward_mode == "chips" and self.chip_rewards(game, records)
+
+    def hand_info(self, record: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The ``infos`` entry of ``seat`` at the end of the hand ``record`` (never a None)."""
+        raise NotImplementedError
+
+    def chip_rewards(self, game: Any, records: list[dict[str, Any]]) -> bool:
+        """Add the ``chips`` rewards of the step that ended ``records`` (maybe none) to
+        ``self.rewards``; True if any was written."""
+        raise NotImplementedError
 
 
 # ---------------------------------------------------------------------- the wrapper stack

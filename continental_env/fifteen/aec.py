@@ -119,7 +119,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from continental_env.card_game_env import (
@@ -127,12 +126,11 @@ from continental_env.card_game_env import (
     SIDE_PLANES,
     CardGameEnv,
     SideGameEnv,
-    encode_side_planes,
-    side_planes,
+    SideScalars,
+    relative_seat,
     wrap,
 )
 from continental_env.fifteen.game import NUM_ACTIONS, Game
-from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
 
 __all__ = [
@@ -148,41 +146,20 @@ __all__ = [
 ]
 REWARD_MODES = ("chips", "win")
 CHIP_SCALE = 10.0
-SCORE_SCALE = 50.0
 PLANE_NAMES = SIDE_PLANES
-PHASE_INDEX = {"draw": 0, "play": 1}
+# The phase one-hot, the first-turn flags, scores in chips / 50, hands played / max_hands.
+SCALARS = SideScalars(("draw", "play"), "first_turn", score_scale=50.0, hand_offset=0)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
     """Names of the observation's parts mapped to their slices (see the module table)."""
-    p = num_players
-    parts = [
-        *side_planes(p),
-        ("phase", 2),
-        ("first_turn", p),
-        ("dealer", p),
-        ("scores", p),
-        ("stock", 1),
-        ("turn", 1),
-        ("hand_number", 1),
-    ]
-    return consecutive_slices(parts)
+    return SCALARS.observation_layout(num_players, own=[])
 
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
-    st = game.state  # the declared fields, read without the Game properties' indirection
-    p = game.num_players
-    obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
-    order = encode_side_planes(obs, game, seat, layout, show_top=not game.is_over)
-    if st.phase in PHASE_INDEX:
-        obs[layout["phase"].start + PHASE_INDEX[st.phase]] = 1.0
-    obs[layout["first_turn"]] = [0.0 if st.has_played[s] else 1.0 for s in order]
-    obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
-    obs[layout["scores"]] = [st.scores[s] / SCORE_SCALE for s in order]
-    obs[layout["stock"].start] = len(st.stock) / 100.0
-    obs[layout["turn"].start] = st.turn / game.max_turns_per_hand
-    obs[layout["hand_number"].start] = st.hand_index / game.max_hands
+    first_turn = [not played for played in game.state.has_played]
+    obs, _ = SCALARS.encode(game, seat, layout, first_turn, show_top=not game.is_over)
     return obs
 
 
@@ -190,7 +167,7 @@ class FifteenEnv(SideGameEnv):
     """The unwrapped AEC environment of the fifteen-card game (``raw_env``); see the module
     docstring.
 
-    What the game supplies to ``CardGameEnv``: its encoder, the ``chips`` rewards at each hand's
+    What the game supplies to ``SideGameEnv``: its encoder, the ``chips`` rewards at each hand's
     end, the hand infos and its part of ``state()``.
     """
 
@@ -211,64 +188,33 @@ class FifteenEnv(SideGameEnv):
         reward: str = "chips",
         render_mode: str | None = None,
     ) -> None:
-        EzPickle.__init__(
-            self, num_players, target, hands, max_turns_per_hand, max_hands, reward, render_mode
-        )
-        super().__init__(
-            num_players,
-            {
-                "target": target,
-                "hands": hands,
-                "max_turns_per_hand": max_turns_per_hand,
-                "max_hands": max_hands,
-            },
-            reward,
-            render_mode,
-            observation_layout=observation_layout(num_players),
-            unbounded=("scores",),  # chips go negative
-        )
+        options = {"target": target, "hands": hands}
+        options.update(max_turns_per_hand=max_turns_per_hand, max_hands=max_hands)
+        layout = observation_layout(num_players)
+        super().__init__(num_players, options, reward, render_mode, layout, ("scores",))
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """This seat's observation (``encode_observation``, looked up when called)."""
         return encode_observation(game, seat, self.observation_layout)
 
-    def score_step(self, game: Game, mark: int) -> bool:
-        """Each hand the action ended: its infos and, under ``chips``, net chips / 10."""
-        p = self.num_players
-        records = game.hand_history[mark:]
+    def hand_info(self, record: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The hand's number, the seat's net chips and the winner's relative seat (or -1)."""
+        winner = relative_seat(record["winner"], seat, self.num_players)
+        return {"hand": record["hand"], "chips": record["chips"][seat], "winner": winner}
+
+    def chip_rewards(self, game: Game, records: list[dict[str, Any]]) -> bool:
+        """Each ended hand's net chips / 10."""
         for record in records:
-            winner = record["winner"]
             for seat, agent in enumerate(self.possible_agents):
-                chips = record["chips"][seat]
-                self.infos[agent] = {
-                    "hand": record["hand"],
-                    "chips": chips,
-                    "winner": -1 if winner is None else (winner - seat) % p,
-                }
-                if self.reward_mode == "chips":
-                    self.rewards[agent] += chips / CHIP_SCALE
+                self.rewards[agent] += record["chips"][seat] / CHIP_SCALE
         return bool(records)
 
     def state_parts(self, num_players: int) -> list[tuple[str, int]]:
-        p = num_players
-        return [
-            ("phase", 2),
-            ("first_turn", p),
-            ("scores", p),
-            ("stock_size", 1),
-            ("turn", 1),
-            ("hand_number", 1),
-        ]
+        return SCALARS.state_parts(num_players, own=[])
 
     def encode_state_extra(self, game: Game, vector: np.ndarray) -> None:
-        layout = self.state_layout
-        if game.phase in PHASE_INDEX:
-            vector[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
-        vector[layout["first_turn"]] = [0.0 if played else 1.0 for played in game.has_played]
-        vector[layout["scores"]] = [score / SCORE_SCALE for score in game.scores]
-        vector[layout["stock_size"].start] = len(game.stock) / 100.0
-        vector[layout["turn"].start] = game.turn / game.max_turns_per_hand
-        vector[layout["hand_number"].start] = game.hand_index / game.max_hands
+        first_turn = [not played for played in game.has_played]
+        SCALARS.encode_state(game, vector, self.state_layout, first_turn)
 
 
 raw_env = FifteenEnv

@@ -139,7 +139,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from continental_env.card_game_env import (
@@ -147,12 +146,11 @@ from continental_env.card_game_env import (
     SIDE_PLANES,
     CardGameEnv,
     SideGameEnv,
-    encode_side_planes,
-    side_planes,
+    SideScalars,
+    relative_seat,
     wrap,
 )
 from continental_env.knock.game import NUM_ACTIONS, Game, buy_cost
-from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
 
 __all__ = [
@@ -168,40 +166,21 @@ __all__ = [
 REWARD_MODES = ("chips", "win")
 POINT_SCALE = 100.0
 PLANE_NAMES = SIDE_PLANES
-PHASE_INDEX = {"draw": 0, "play": 1, "buy": 2}
+# The phase one-hot, who is still in, points / 100, hands dealt / max_hands.
+SCALARS = SideScalars(("draw", "play", "buy"), "in_game", POINT_SCALE, hand_offset=1)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
     """Names of the observation's parts mapped to their slices (see the module table)."""
     p = num_players
-    parts = [
-        *side_planes(p),
-        ("phase", 3),
-        ("in_game", p),
-        ("dealer", p),
-        ("scores", p),
-        ("chips", p),
-        ("buys", p),
-        ("pot", 1),
-        ("buy_back", 2),
-        ("stock", 1),
-        ("turn", 1),
-        ("hand_number", 1),
-    ]
-    return consecutive_slices(parts)
+    own = [("chips", p), ("buys", p), ("pot", 1), ("buy_back", 2)]
+    return SCALARS.observation_layout(p, own)
 
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
     st = game.state  # the declared fields, read without the Game properties' indirection
-    p = game.num_players
-    obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
-    order = encode_side_planes(obs, game, seat, layout, show_top=True)
-    if st.phase in PHASE_INDEX:
-        obs[layout["phase"].start + PHASE_INDEX[st.phase]] = 1.0
-    obs[layout["in_game"]] = [1.0 if st.in_game[s] else 0.0 for s in order]
-    obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
-    obs[layout["scores"]] = [st.scores[s] / POINT_SCALE for s in order]
+    obs, order = SCALARS.encode(game, seat, layout, st.in_game, show_top=True)
     obs[layout["chips"]] = [st.chips[s] / game.stake for s in order]
     obs[layout["buys"]] = [st.buys[s] for s in order]
     obs[layout["pot"].start] = st.pot / game.stake
@@ -209,16 +188,13 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
         start = layout["buy_back"].start
         obs[start] = game.buy_back_total(seat) / POINT_SCALE
         obs[start + 1] = buy_cost(game.stake, st.buys[seat]) / game.stake
-    obs[layout["stock"].start] = len(st.stock) / 100.0
-    obs[layout["turn"].start] = st.turn / game.max_turns_per_hand
-    obs[layout["hand_number"].start] = (st.hand_index + 1) / game.max_hands
     return obs
 
 
 class KnockEnv(SideGameEnv):
     """The unwrapped AEC environment of the knock game (``raw_env``); see the module docstring.
 
-    What the game supplies to ``CardGameEnv``: its encoder, the ``chips`` rewards (each step's
+    What the game supplies to ``SideGameEnv``: its encoder, the ``chips`` rewards (each step's
     change in net chips, which ``_paid`` tracks), the hand infos and its part of ``state()``.
     """
 
@@ -239,21 +215,10 @@ class KnockEnv(SideGameEnv):
         reward: str = "chips",
         render_mode: str | None = None,
     ) -> None:
-        EzPickle.__init__(
-            self, num_players, stake, max_turns_per_hand, max_hands, reward, render_mode
-        )
-        super().__init__(
-            num_players,
-            {
-                "stake": stake,
-                "max_turns_per_hand": max_turns_per_hand,
-                "max_hands": max_hands,
-            },
-            reward,
-            render_mode,
-            observation_layout=observation_layout(num_players),
-            unbounded=("scores", "chips"),  # rummy / color points, net chips
-        )
+        options = {"stake": stake, "max_turns_per_hand": max_turns_per_hand, "max_hands": max_hands}
+        unbounded = ("scores", "chips")  # rummy / color points, net chips
+        layout = observation_layout(num_players)
+        super().__init__(num_players, options, reward, render_mode, layout, unbounded)
         self._paid = [0] * num_players  # each seat's net chips already given as rewards
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
@@ -264,20 +229,17 @@ class KnockEnv(SideGameEnv):
         # Fresh: the ante is paid out with the first step; assigned: chips count from here.
         self._paid = [0] * self.num_players if fresh else list(game.chips)
 
-    def score_step(self, game: Game, mark: int) -> bool:
-        """Each ended hand's infos; under ``chips``, every seat's change in net chips / stake."""
-        p = self.num_players
-        for record in game.hand_history[mark:]:
-            announcer = record["announcer"]
-            for seat, agent in enumerate(self.possible_agents):
-                self.infos[agent] = {
-                    "hand": record["hand"],
-                    "points": record["points"][seat],
-                    "chips": record["chips"][seat],
-                    "announcer": -1 if announcer is None else (announcer - seat) % p,
-                }
-        if self.reward_mode != "chips":
-            return False
+    def hand_info(self, record: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The hand's number, the seat's points and chips in it, the announcer's relative seat."""
+        return {
+            "hand": record["hand"],
+            "points": record["points"][seat],
+            "chips": record["chips"][seat],
+            "announcer": relative_seat(record["announcer"], seat, self.num_players),
+        }
+
+    def chip_rewards(self, game: Game, records: list[dict[str, Any]]) -> bool:
+        """Every seat's change in net chips / stake (every step: antes, bonuses, buy-backs)."""
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = (game.chips[seat] - self._paid[seat]) / game.stake
         self._paid = list(game.chips)
@@ -285,30 +247,14 @@ class KnockEnv(SideGameEnv):
 
     def state_parts(self, num_players: int) -> list[tuple[str, int]]:
         p = num_players
-        return [
-            ("phase", 3),
-            ("in_game", p),
-            ("scores", p),
-            ("chips", p),
-            ("buys", p),
-            ("pot", 1),
-            ("stock_size", 1),
-            ("turn", 1),
-            ("hand_number", 1),
-        ]
+        return SCALARS.state_parts(p, own=[("chips", p), ("buys", p), ("pot", 1)])
 
     def encode_state_extra(self, game: Game, vector: np.ndarray) -> None:
         layout = self.state_layout
-        if game.phase in PHASE_INDEX:
-            vector[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
-        vector[layout["in_game"]] = [1.0 if alive else 0.0 for alive in game.in_game]
-        vector[layout["scores"]] = [score / POINT_SCALE for score in game.scores]
+        SCALARS.encode_state(game, vector, layout, game.in_game)
         vector[layout["chips"]] = [chips / game.stake for chips in game.chips]
         vector[layout["buys"]] = game.buys
         vector[layout["pot"].start] = game.pot / game.stake
-        vector[layout["stock_size"].start] = len(game.stock) / 100.0
-        vector[layout["turn"].start] = game.turn / game.max_turns_per_hand
-        vector[layout["hand_number"].start] = (game.hand_index + 1) / game.max_hands
 
 
 raw_env = KnockEnv
