@@ -23,16 +23,14 @@ is ``continental_env.knock.game``.
 | ``stake`` | 50 | the ante ``S``, a positive multiple of 5; bonuses 0.2 / 0.4 / 0.8 ``S`` |
 | ``max_turns_per_hand`` | 200 | safety net: a hand ends with no announcer after this many discards |
 | ``max_hands`` | 100 | safety net: the game ends after this many hands (lowest total wins) |
-| ``reward`` | ``"chips"`` | ``chips`` or ``win`` (below) |
-| ``render_mode`` | None | ``"ansi"`` (returns the table as text) or ``"human"`` (prints it) |
-| ``illegal`` | ``"raise"`` | ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper (-1, game over) |
+
+and ``reward`` (``"chips"``, or ``"win"``: below), ``render_mode`` and ``illegal`` as every side
+game (``continental_env.side_env``).
 
 ## Observation
 
-``observation`` is a float32 vector of *count planes* followed by scalars. A plane is a 5 x 13
-grid of card counts (rows C D H S, the fifth row holds the jokers in column 0), flattened row by
-row: index ``suit * 13 + rank`` for naturals and 52 for the joker. Seats are relative: ``+1`` is
-the next player to the left.
+Count planes, then scalars, seats relative (the encoding, ``observation_layout``, the masks and
+the leak tests are those of every side game: ``continental_env.side_env``):
 
 | name | size | content |
 |---|---|---|
@@ -51,11 +49,6 @@ the next player to the left.
 | ``stock`` | 1 | stock size / 100 |
 | ``turn`` | 1 | discards this hand / max_turns_per_hand |
 | ``hand_number`` | 1 | hands dealt / max_hands |
-
-``env.unwrapped.observation_layout`` maps each name to its slice; ``plane_slices`` gives the
-count planes, each reshapeable to ``(5, 13)``. Only the acting agent gets a non-zero
-``action_mask``. The observation never contains hidden information: the stock and opponents'
-cards not taken from the discard pile are absent (tested, with positive controls).
 
 ## Actions
 
@@ -89,7 +82,7 @@ relative seat, or -1 when the stock or the turn limit ended it; infos never hold
 ## State
 
 ``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
-the parts every game shares (``continental_env.card_game_env``: every hand, the stock's and the
+the parts every game shares (``continental_env.side_env``: every hand, the stock's and the
 discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
 and the dealer, seats absolute), then:
 
@@ -107,13 +100,9 @@ and the dealer, seats absolute), then:
 
 ## Errors, copies and positions
 
-An illegal action raises ``ValueError`` with the engine's reason and changes nothing, on ``env()``
-as on ``raw_env``; so does an action outside the action space (``10**6``, ``2.5``). Seeds may be
-any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
-environment keep its game, agents, rewards, flags and agent to act; ``knock.env`` and
-``knock.raw_env`` are plain functions that pickle (``functools.partial`` into a spawned process).
-Assigning
-``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
+As every side game's (``continental_env.side_env``): ``ValueError`` for an illegal or
+out-of-space action, state unchanged; ``pickle``, ``copy.deepcopy`` and ``functools.partial(
+knock.env, ...)`` work; ``env.unwrapped.game`` may be assigned.
 
 ## Settled rules (RULES.md Part 3)
 
@@ -141,17 +130,10 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
-from continental_env.card_game_env import (
-    PLANE,
-    SIDE_PLANES,
-    CardGameEnv,
-    SideGameEnv,
-    SideScalars,
-    relative_seat,
-    wrap,
-)
+from continental_env.card_game_env import PLANE, CardGameEnv, wrap
 from continental_env.knock.game import NUM_ACTIONS, Game, buy_cost
 from continental_env.registry import register_envs
+from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
 
 __all__ = [
     "NUM_ACTIONS",
