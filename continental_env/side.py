@@ -47,6 +47,7 @@ from continental_env.state_fields import (
 )
 
 SetupT = TypeVar("SetupT")
+DRAW, TAKE = 0, 1  # the first two action ids of both games (their ``ActionTexts`` words)
 
 # ---------------------------------------------------------------------- options and setup
 
@@ -294,8 +295,9 @@ class SideGame(GameBase):
     A subclass sets ``STATE`` and ``SETUP`` (its ``state.py``), ``STATE_CHECKS`` and ``LABEL``
     (its ``state_check.py``), ``PHASE`` (its ``Phase``: ``DRAW``, ``PLAY``, ``GAME_OVER`` and
     any of its own) and ``ACTIONS`` (its ``ActionTexts``, ``discard`` the first card word); it
-    defines ``_deal``, ``_draw_legal_actions``, ``_play_legal_actions``, ``_perform``,
-    ``_end_hand`` (a hand that ends with no winner: ``(None, end)``) and ``_refusal``.
+    defines ``_deal``, ``_draw_legal_actions``, ``_play_legal_actions``, ``_perform_own``,
+    ``_end_hand`` (a hand that ends with no winner: ``(None, end)``) and ``_refusal``; its
+    ``ACTIONS`` words start with ``draw`` and ``take``.
     """
 
     SETUP: ClassVar[type[SideSetup]]
@@ -415,6 +417,21 @@ class SideGame(GameBase):
         return [base + c for c in range(NUM_TYPES) if hand[c]]
 
     # ------------------------------------------------------------------ effects
+
+    def _perform(self, action: int) -> None:
+        """``GameBase.apply`` checked the action: ``draw`` and ``take`` are the same in both
+        games, the game's ``_perform_own`` does the rest."""
+        seat = self.state.current
+        if action == DRAW:
+            self._do_draw(seat)
+        elif action == TAKE:
+            self._take(seat)
+        else:
+            self._perform_own(action, seat)
+
+    def _perform_own(self, action: int, seat: int) -> None:
+        """The effect of the game's own actions (all but ``draw`` and ``take``) for ``seat``."""
+        raise NotImplementedError
 
     def _take(self, seat: int) -> None:
         """``take``: the top discard joins the hand, known to everyone."""

@@ -117,16 +117,16 @@ class Game(SideGame):
     STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
 
+    # The position's fields are declared in ``state.py``; ``SideGame`` has the ones both games
+    # share (the piles, hands, turn, scores, history ...), this game adds one.
+    has_played = state_field("has_played", "whether each seat has completed a turn", True)
+
     def _attach(self, setup: Setup, state: State) -> None:
         """``SideGame._attach``, and this game's own options."""
         super()._attach(setup, state)
         self.target: int | None = setup.target
         self.hand_limit: int | None = setup.hand_limit
         self.decks: int = setup.decks
-
-    # The position's fields are declared in ``state.py``; ``SideGame`` has the ones both games
-    # share (the piles, hands, turn, scores, history ...), this game adds one.
-    has_played = state_field("has_played", "whether each seat has completed a turn", True)
 
     # ------------------------------------------------------------------ construction
 
@@ -214,15 +214,9 @@ class Game(SideGame):
 
     # ------------------------------------------------------------------ applying actions
 
-    def _perform(self, action: int) -> None:
-        """``GameBase.apply`` checked the action: its effect."""
-        s = self.state
-        seat = s.current
-        if action == DRAW:
-            self._do_draw(seat)
-        elif action == TAKE:
-            self._take(seat)
-        elif action == OUT:
+    def _perform_own(self, action: int, seat: int) -> None:
+        """``out``, ``discard C`` or ``out C`` (``SideGame._perform`` does the draws)."""
+        if action == OUT:
             self._go_out(seat, drew=False)
         elif action < OUT_BASE:
             self._do_discard(seat, action - DISCARD_BASE)

@@ -131,6 +131,8 @@ from continental_env.side import ActionTexts, SideGame
 WORDS = ("draw", "take", "knock", "rummy", "color", "continental", "buy", "pass")
 ACTIONS = ActionTexts(WORDS, ("discard", "rummy", "color", "continental"))
 CARD_ACTIONS = tuple(ACTIONS.bases.items())  # (word, first id) of each card action
+action_to_str = ACTIONS.to_str  # the table is in the module docstring
+action_from_str = ACTIONS.from_str
 PHASES = tuple(Phase)  # the phases, each equal to its JSON string
 DRAW_PHASE, PLAY_PHASE, BUY_PHASE, GAME_OVER = Phase
 
@@ -159,22 +161,12 @@ def buy_cost(stake: int, buys_before: int) -> int:
     return stake * 2**buys_before
 
 
-action_to_str = ACTIONS.to_str  # the table is in the module docstring
-action_from_str = ACTIONS.from_str
-
-
 class Game(SideGame):
     """One game of the knock game. Build it with ``Game.new``; see the module docstring."""
 
     STATE, SETUP, PHASE, ACTIONS = State, Setup, Phase, ACTIONS
     STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
-
-    def _attach(self, setup: Setup, state: State) -> None:
-        """``SideGame._attach``, and this game's own options."""
-        super()._attach(setup, state)
-        self.stake: int = setup.stake
-        self.jokers: int = setup.jokers
 
     # The position's fields are declared in ``state.py``; ``SideGame`` has the ones both games
     # share (the piles, hands, turn, scores, history ...), these are this game's own.
@@ -184,6 +176,12 @@ class Game(SideGame):
     buys = state_field("buys", "buy-backs each seat has made", True)
     buyers = state_field("buyers", "in phase buy, the seats still to answer", True)
     result = state_field("result", "how the game ended, once over", True)
+
+    def _attach(self, setup: Setup, state: State) -> None:
+        """``SideGame._attach``, and this game's own options."""
+        super()._attach(setup, state)
+        self.stake: int = setup.stake
+        self.jokers: int = setup.jokers
 
     # ------------------------------------------------------------------ construction
 
@@ -304,15 +302,9 @@ class Game(SideGame):
 
     # ------------------------------------------------------------------ applying actions
 
-    def _perform(self, action: int) -> None:
-        """``GameBase.apply`` checked the action: its effect."""
-        s = self.state
-        seat = s.current
-        if action == DRAW:
-            self._do_draw(seat)
-        elif action == TAKE:
-            self._take(seat)
-        elif action in (KNOCK, RUMMY, COLOR, CONTINENTAL):
+    def _perform_own(self, action: int, seat: int) -> None:
+        """An announcement, a buy-back answer or a discard (``SideGame._perform`` draws)."""
+        if action in (KNOCK, RUMMY, COLOR, CONTINENTAL):
             self._end_hand(seat, WORDS[action])
         elif action in (BUY, PASS):
             self._answer(seat, action == BUY)
