@@ -1,6 +1,7 @@
 """What the two side games' bot packages share (``agents.fifteen``, ``agents.knock``).
 
-``SideView`` is what both side games' views copy out of a game for one seat;
+``SideView`` is what both side games' views copy out of a game for one seat, ``SideBot`` the
+base of their deterministic bots;
 ``agents.fifteen.view.FifteenView`` and ``agents.knock.view.KnockView`` derive from it and add
 their game's public fields. ``agents.side_spec.SideEngine`` builds a side game's ``GameSpec``.
 
@@ -74,4 +75,26 @@ class SideView:
         return self.TO_STR(action)
 
 
-__all__ = ["SideView"]
+class SideBot:
+    """Base of the side games' deterministic bots: built from a seed like every bot (and
+    ignoring it); ``act`` refuses a view without a legal action and hands the others to the
+    bot's ``decide``."""
+
+    name: ClassVar[str]
+
+    def __init__(self, seed: object = None) -> None:
+        del seed  # deterministic; the seed is accepted so every bot is built the same way
+
+    def act(self, view: Any) -> int:
+        """A legal action id for the seat to act."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+        return self.decide(view, legal)
+
+    def decide(self, view: Any, legal: list[int]) -> int:
+        """One of ``legal`` (never empty), from the view alone."""
+        raise NotImplementedError
+
+
+__all__ = ["SideBot", "SideView"]
