@@ -8,7 +8,7 @@ import random
 
 import pytest
 from fifteen_helpers import fifteen_game, legal_texts
-from test_fifteen_env import swap_hidden
+from side_helpers import swap_hidden
 
 from agents import make_agent
 from agents.fifteen import FifteenView, view_for

@@ -8,7 +8,7 @@ import random
 
 import pytest
 from knock_helpers import act, knock_game, legal_texts
-from test_knock_env import swap_hidden
+from side_helpers import swap_hidden
 
 from agents import make_agent
 from agents.knock import KnockView, view_for

@@ -1,0 +1,103 @@
+"""What the side games' test helpers share (``fifteen_helpers``, ``knock_helpers``): card texts,
+placing every card a position leaves unnamed, a fixed generator state, actions as text, and the
+hidden-information swaps of the leak tests."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from continental_env.cards import JOKER, NUM_NATURALS, card_to_str, parse_cards
+
+
+def cards(text: str) -> list[str]:
+    """Canonical card strings of a text."""
+    return [card_to_str(c) for c in parse_cards(text)]
+
+
+def place_rest(
+    hands: Sequence[list[str]],
+    discard: str,
+    stock_top: str,
+    rest_to: str,
+    decks: int,
+    jokers: int,
+) -> tuple[list[str], list[str]]:
+    """The stock and the discard pile (bottom first) of a position whose hands, discard pile
+    (bottom first) and stock top (the first card named is drawn first) are given: every other
+    card of ``decks`` decks of naturals and ``jokers`` jokers goes to the bottom of the stock
+    (``rest_to="stock"``) or of the pile, so the position conserves cards."""
+    pool: Counter[int] = Counter({c: decks for c in range(NUM_NATURALS)})
+    pool[JOKER] = jokers
+    placed = [c for h in hands for c in h] + cards(discard) + cards(stock_top)
+    for c in parse_cards(placed):
+        pool[c] -= 1
+        if pool[c] < 0:
+            raise AssertionError(f"{card_to_str(c)} used more times than the decks hold")
+    rest = [card_to_str(c) for c in sorted(pool.elements())]
+    stock = list(reversed(cards(stock_top)))  # the first card named is the top (drawn first)
+    pile = cards(discard)
+    if rest_to == "stock":
+        return rest + stock, pile
+    return stock, rest + pile
+
+
+def fixed_rng() -> list[Any]:
+    """The JSON form of a generator in a fixed state (seeded 12345)."""
+    version, state, gauss = random.Random(12345).getstate()
+    return [version, list(state), gauss]
+
+
+def act(game: Any, text: str) -> None:
+    """Apply an action given as text (ValueError, game unchanged, if it is illegal)."""
+    game.apply(game.action_from_str(text))
+
+
+def legal_texts(game: Any) -> list[str]:
+    """The legal actions as text."""
+    return [game.action_to_str(a) for a in game.legal_actions()]
+
+
+# ----------------------------------------------------------------------------- hidden information
+
+
+def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return all(np.array_equal(a[k], b[k]) for k in ("observation", "action_mask"))
+
+
+def unseen(data: dict[str, Any], seat: int) -> list[str]:
+    known = list(data["known"][seat])
+    out = []
+    for card in data["hands"][seat]:
+        if card in known:
+            known.remove(card)
+        else:
+            out.append(card)
+    return out
+
+
+def swap_hidden(data: dict[str, Any], observer: int, rng: random.Random) -> dict[str, Any]:
+    """Opponents' unseen cards trade places with stock cards; the stock and generator shuffled
+    (the same state keys in both games)."""
+    out = copy.deepcopy(data)
+    out["rng"][1][0] ^= 1
+    stock = out["stock"]
+    for seat in range(out["num_players"]):
+        if seat == observer:
+            continue
+        for card in unseen(out, seat)[:4]:
+            choices = [i for i, c in enumerate(stock) if c != card]
+            if not choices:
+                continue
+            i = rng.choice(choices)
+            out["hands"][seat].remove(card)
+            out["hands"][seat].append(stock[i])
+            out["hands"][seat].sort()
+            stock[i] = card
+    rng.shuffle(stock)
+    return out
