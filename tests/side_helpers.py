@@ -5,6 +5,7 @@ hidden-information swaps of the leak tests."""
 from __future__ import annotations
 
 import copy
+import importlib
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -56,6 +57,20 @@ def fixed_rng() -> list[Any]:
 def act(game: Any, text: str) -> None:
     """Apply an action given as text (ValueError, game unchanged, if it is illegal)."""
     game.apply(game.action_from_str(text))
+
+
+def play_bots(game: Any, names: list[str], seed: int = 0) -> Any:
+    """Play the game out with these bots by registry name (each action checked legal)."""
+    from agents import make_agent
+
+    kind = game.setup.GAME
+    bots = [make_agent(n, seed + s, game=kind) for s, n in enumerate(names)]
+    view_for = importlib.import_module(f"agents.{kind}").view_for
+    while not game.is_over:
+        action = bots[game.actor].act(view_for(game))
+        assert action in game.legal_actions()
+        game.apply(action)
+    return game
 
 
 def legal_texts(game: Any) -> list[str]:
