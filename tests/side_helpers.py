@@ -5,10 +5,13 @@ hidden-information swaps of the leak tests."""
 from __future__ import annotations
 
 import copy
+import difflib
 import importlib
+import os
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -76,6 +79,51 @@ def play_bots(game: Any, names: list[str], seed: int = 0) -> Any:
 def legal_texts(game: Any) -> list[str]:
     """The legal actions as text."""
     return [game.action_to_str(a) for a in game.legal_actions()]
+
+
+# ----------------------------------------------------------------------------- golden transcripts
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def golden_moves(
+    game: Any, seed: int, lineup: Sequence[str] | None
+) -> Iterator[tuple[int, int, int]]:
+    """Play the game out: uniform random actions from ``seed`` (``lineup`` None) or these bots
+    by registry name; yields ``(seat, action, hands ended before it)`` after each move."""
+    from agents import make_agent
+
+    kind = game.setup.GAME
+    view_for = importlib.import_module(f"agents.{kind}").view_for
+    rng = random.Random(seed)
+    bots = [make_agent(n, seed + s, game=kind) for s, n in enumerate(lineup or [])]
+    while not game.is_over:
+        seat = game.actor
+        if lineup is None:
+            action = rng.choice(game.legal_actions())
+        else:
+            action = bots[seat].act(view_for(game))
+        hands = len(game.hand_history)
+        game.apply(action)
+        yield seat, action, hands
+
+
+def check_golden(name: str, got: str) -> None:
+    """Compare a transcript with ``tests/golden/<name>.txt`` (``REGEN_GOLDEN=1`` rewrites it)."""
+    import pytest
+
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("REGEN_GOLDEN"):
+        path.write_text(got)
+    want = path.read_text()
+    if got != want:
+        diff = difflib.unified_diff(
+            want.splitlines(), got.splitlines(), "golden", "now", n=2, lineterm=""
+        )
+        pytest.fail(
+            f"{path.name} differs (REGEN_GOLDEN=1 to accept on purpose):\n"
+            + "\n".join(list(diff)[:60])
+        )
 
 
 # ----------------------------------------------------------------------------- hidden information

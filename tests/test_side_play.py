@@ -235,6 +235,31 @@ def test_from_dict_refuses_malformed_states_with_one_clear_error(
         Game.from_dict(data)
 
 
+BAD_OPTIONS = {
+    "fifteen": [
+        ({"target": 0}, "target"),
+        ({"hands": 0}, "hands"),
+        ({"max_turns_per_hand": 0}, "max_turns_per_hand"),
+        ({"max_hands": -1}, "max_hands"),
+    ],
+    "knock": [
+        ({"num_players": 7}, "seats 2..6"),
+        ({"stake": 0}, "stake"),
+        ({"stake": 52}, "multiple of 5"),
+        ({"max_turns_per_hand": 0}, "max_turns_per_hand"),
+        ({"max_hands": -1}, "max_hands"),
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "kwargs", "match"), [(g, k, m) for g in GAMES for k, m in BAD_OPTIONS[g]]
+)
+def test_bad_options_are_refused(game: str, kwargs: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        engine(game).Game.new(**{"num_players": 2, **kwargs})
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_from_dict_refuses_a_non_dict(game: str) -> None:
     with pytest.raises(ValueError, match="expected a dict"):
