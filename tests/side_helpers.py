@@ -81,6 +81,16 @@ def legal_texts(game: Any) -> list[str]:
     return [game.action_to_str(a) for a in game.legal_actions()]
 
 
+def scripted(app: Any, game: Any) -> str:
+    """A web-table session (the person at seat 0, greedy bots) with ``game`` behind it; its id."""
+    from continental_web.session import new_session
+
+    opponents = ["greedy"] * (game.num_players - 1)
+    session = new_session(app.state.opponents, game=game.setup.GAME, opponents=opponents, seed=1)
+    session.game = game
+    return app.state.store.add(session)
+
+
 # ----------------------------------------------------------------------------- golden transcripts
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
