@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from side_helpers import act, cards, fixed_rng, legal_texts, place_rest
+from side_helpers import act, cards, common_state, legal_texts, place_rest
 
 from continental_env.fifteen.game import Game, decks_for
 
@@ -33,25 +33,21 @@ def fifteen_state(
     decks = decks_for(p)
     hand_lists = [cards(h) for h in hands]
     stock, pile = place_rest(hand_lists, discard, stock_top, rest_to, decks, jokers=decks)
-    return {
-        "game": "fifteen",
-        "num_players": p,
-        "options": options or {},
-        "hand_index": hand_index,
-        "dealer": hand_index % p,
-        "current": current,
-        "phase": phase,
-        "hands": hand_lists,
-        "stock": stock,
-        "discard": pile,
-        "scores": list(scores or [0] * p),
-        "turn": turn,
-        "has_played": list(has_played if has_played is not None else [True] * p),
-        "known": [[] for _ in range(p)],
-        "seen_discards": [],
-        "deal_seeds": list(range(_cap(options or {}))),
-        "rng": fixed_rng(),
-    }
+    return common_state(
+        "fifteen",
+        hand_lists,
+        stock,
+        pile,
+        options=options or {},
+        hand_index=hand_index,
+        dealer=hand_index % p,
+        current=current,
+        phase=phase,
+        scores=list(scores or [0] * p),
+        turn=turn,
+        has_played=list(has_played if has_played is not None else [True] * p),
+        deal_seeds=list(range(_cap(options or {}))),
+    )
 
 
 def _cap(options: dict[str, Any]) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from side_helpers import act, cards, fixed_rng, legal_texts, place_rest
+from side_helpers import act, cards, common_state, legal_texts, place_rest
 
 from continental_env.knock.game import Game, jokers_for
 
@@ -39,32 +39,28 @@ def knock_state(
     hand_lists = [cards(h) if h is not None else [] for h in hands]
     stock, pile = place_rest(hand_lists, discard, stock_top, rest_to, 2, jokers_for(p))
     chips = list(chips) if chips is not None else [-stake] * p
-    return {
-        "game": "knock",
-        "num_players": p,
-        "options": options,
-        "hand_index": hand_index,
-        "dealer": dealer if dealer is not None else hand_index % p,
-        "current": current,
-        "phase": phase,
-        "hands": hand_lists,
-        "stock": stock,
-        "discard": pile,
-        "scores": list(scores or [0] * p),
-        "in_game": [h is not None for h in hands],
-        "chips": chips,
-        "pot": -sum(chips) if pot is None else pot,
-        "buys": list(buys or [0] * p),
-        "buyers": [],
-        "turn": turn,
-        "known": [[] for _ in range(p)],
-        "seen_discards": [],
-        "hand_history": [],
-        "result": None,
-        "moves": 0,
-        "deal_seeds": list(range(options.get("max_hands", 100))),
-        "rng": fixed_rng(),
-    }
+    return common_state(
+        "knock",
+        hand_lists,
+        stock,
+        pile,
+        options=options,
+        hand_index=hand_index,
+        dealer=dealer if dealer is not None else hand_index % p,
+        current=current,
+        phase=phase,
+        scores=list(scores or [0] * p),
+        in_game=[h is not None for h in hands],
+        chips=chips,
+        pot=-sum(chips) if pot is None else pot,
+        buys=list(buys or [0] * p),
+        buyers=[],
+        turn=turn,
+        hand_history=[],
+        result=None,
+        moves=0,
+        deal_seeds=list(range(options.get("max_hands", 100))),
+    )
 
 
 def knock_game(**kwargs: Any) -> Game:

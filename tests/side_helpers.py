@@ -10,13 +10,13 @@ import importlib
 import os
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from continental_env.cards import JOKER, NUM_NATURALS, card_to_str, parse_cards
+from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, card_to_str, parse_cards
 
 
 def cards(text: str) -> list[str]:
@@ -51,6 +51,25 @@ def place_rest(
     return stock, rest + pile
 
 
+def common_state(
+    game: str, hands: list[list[str]], stock: list[str], pile: list[str], **fields: Any
+) -> dict[str, Any]:
+    """A ``to_dict`` state's keys both games have (the seed generator fixed, no seen discards
+    and no known cards recorded), then the game's own ``fields``."""
+    p = len(hands)
+    return {
+        "game": game,
+        "num_players": p,
+        "hands": hands,
+        "stock": stock,
+        "discard": pile,
+        "known": [[] for _ in range(p)],
+        "seen_discards": [],
+        "rng": fixed_rng(),
+        **fields,
+    }
+
+
 def fixed_rng() -> list[Any]:
     """The JSON form of a generator in a fixed state (seeded 12345)."""
     version, state, gauss = random.Random(12345).getstate()
@@ -74,6 +93,60 @@ def play_bots(game: Any, names: list[str], seed: int = 0) -> Any:
         assert action in game.legal_actions()
         game.apply(action)
     return game
+
+
+def check_legal_ids(g: Any, num_actions: int) -> list[int]:
+    """A live state's legal ids: at least one, sorted, unique, in range, each with a text form
+    that parses back; returns them."""
+    legal = g.legal_actions()
+    assert legal, "a live state has a legal action"
+    assert legal == sorted(set(legal)) and all(0 <= a < num_actions for a in legal)
+    for a in legal:
+        assert g.action_from_str(g.action_to_str(a)) == a
+    return legal
+
+
+def card_totals(g: Any) -> list[int]:
+    """How many of each card type the hands, the stock and the discard pile hold together."""
+    total = [0] * NUM_TYPES
+    for h in g.hands:
+        for c in range(NUM_TYPES):
+            total[c] += h[c]
+    for c in g.stock + g.discard:
+        total[c] += 1
+    return total
+
+
+def play_checked(
+    g: Any,
+    rng: random.Random,
+    check: Callable[[Any], None],
+    check_every: int,
+    prefer: Callable[[str], bool],
+) -> int:
+    """Random legal play to the end, the first action whose text ``prefer`` accepts when there
+    is one, ``check`` every ``check_every`` actions and at the end; returns the actions."""
+    n = 0
+    while not g.is_over:
+        if n % check_every == 0:
+            check(g)
+        legal = g.legal_actions()
+        preferred = [a for a in legal if prefer(g.action_to_str(a))]
+        g.apply(preferred[0] if preferred else rng.choice(legal))
+        n += 1
+        assert n <= g.max_game_length
+    check(g)
+    return n
+
+
+def first_hand_played_two_ways(game: Any, players: int, turns: int) -> tuple[Any, Any]:
+    """Two games dealt from seed 9 whose first hand is played out by different random moves."""
+    a = game.new(num_players=players, seed=9, max_turns_per_hand=turns)
+    b = game.new(num_players=players, seed=9, max_turns_per_hand=turns)
+    for g, rng in ((a, random.Random(1)), (b, random.Random(2))):
+        while g.hand_index == 0:
+            g.apply(rng.choice(g.legal_actions()))
+    return a, b
 
 
 def legal_texts(game: Any) -> list[str]:

@@ -26,12 +26,7 @@ def test_greedy_goes_out_and_wins_hands_at_an_all_greedy_table() -> None:
         assert sizes in ([3] * 5, [3, 4, 4, 4], [3, 3, 4, 5])
 
 
-def test_make_agent_knows_the_fifteen_card_bots_and_refuses_others() -> None:
-    assert make_agent("greedy", 1, game="fifteen").name == "greedy"
-    assert make_agent("random", 1, game="fifteen").name == "random"
-    assert make_agent("strong", 1, game="fifteen").name == "strong"
-    with pytest.raises(ValueError, match="fifteen-card game"):
-        make_agent("search", 1, game="fifteen")
+def test_make_agent_refuses_an_unknown_game_and_defaults_to_the_contract_game() -> None:
     with pytest.raises(ValueError, match="unknown game 'poker'"):
         make_agent("greedy", 1, game="poker")
     assert make_agent("strong", 1).name == "strong"  # the contract game stays the default

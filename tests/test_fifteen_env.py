@@ -4,8 +4,6 @@ hidden information) are in ``test_side_env.py``."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fifteen_helpers import fifteen_state
 
 from continental_env import fifteen
@@ -16,15 +14,12 @@ MINE = "AH 2H 3H 4C 5C 6C 7D 8D 9D 4S 5S 6S 9C TC JC"
 OPP = "2D 4D 6D TD QD 2S 8S TS QS KS 3C 7C KC 5H 9H"
 
 
-def load(env: Any, game: Game) -> None:
-    """Put a hand-built engine position behind a reset environment."""
-    env.unwrapped.game = game
-
-
 def test_chips_rewards_are_zero_sum_and_scaled_with_infos() -> None:
     env = fifteen.env(num_players=2)
     env.reset(seed=0)
-    load(env, Game.from_dict(fifteen_state(hands=[MINE, OPP], discard="KD")))
+    env.unwrapped.game = Game.from_dict(
+        fifteen_state(hands=[MINE, OPP], discard="KD")
+    )  # a hand-built position
     env.step(env.unwrapped.game.action_from_str("take"))
     env.step(env.unwrapped.game.action_from_str("out KD"))
     raw = env.unwrapped
@@ -42,7 +37,7 @@ def test_win_reward_at_the_end_only() -> None:
         discard="KD",
         options={"hands": 1},
     )
-    load(env, Game.from_dict(state))
+    env.unwrapped.game = Game.from_dict(state)  # a hand-built position
     env.step(env.unwrapped.game.action_from_str("take"))
     assert env.unwrapped.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0}
     env.step(env.unwrapped.game.action_from_str("out KD"))

@@ -11,27 +11,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from side_helpers import card_totals, check_legal_ids, first_hand_played_two_ways, play_checked
 
 from continental_env.cards import NUM_TYPES
 from continental_env.fifteen.game import NUM_ACTIONS, Game, decks_for
 
 
 def check_invariants(g: Game) -> None:
-    legal = g.legal_actions()
     if g.is_over:
-        assert legal == []
+        assert g.legal_actions() == []
         return
-    assert legal, "a live state has a legal action"
-    assert legal == sorted(set(legal)) and all(0 <= a < NUM_ACTIONS for a in legal)
-    for a in legal:
-        assert g.action_from_str(g.action_to_str(a)) == a
-    total = [0] * NUM_TYPES
-    for h in g.hands:
-        for c in range(NUM_TYPES):
-            total[c] += h[c]
-    for c in g.stock + g.discard:
-        total[c] += 1
-    assert total == [decks_for(g.num_players)] * NUM_TYPES
+    check_legal_ids(g, NUM_ACTIONS)
+    assert card_totals(g) == [decks_for(g.num_players)] * NUM_TYPES
     sizes = [g.hand_size(s) for s in range(g.num_players)]
     want = [16 if g.phase == "play" and s == g.current else 15 for s in range(g.num_players)]
     assert sizes == want
@@ -40,17 +31,7 @@ def check_invariants(g: Game) -> None:
 
 def play_random(g: Game, rng: random.Random, check_every: int = 1) -> int:
     """Random legal play to the end, preferring to go out when offered; returns the actions."""
-    n = 0
-    while not g.is_over:
-        if n % check_every == 0:
-            check_invariants(g)
-        legal = g.legal_actions()
-        outs = [a for a in legal if g.action_to_str(a).startswith("out")]
-        g.apply(outs[0] if outs else rng.choice(legal))
-        n += 1
-        assert n <= g.max_game_length
-    check_invariants(g)
-    return n
+    return play_checked(g, rng, check_invariants, check_every, lambda t: t.startswith("out"))
 
 
 @pytest.mark.parametrize("players", range(2, 13))
@@ -69,11 +50,5 @@ def test_max_game_length_is_reached_exactly_by_random_play_with_the_defaults_sca
 
 def test_each_hand_is_dealt_from_its_own_seed() -> None:
     # Duplicate deals: the second hand's cards do not depend on how the first hand went.
-    a = Game.new(num_players=2, seed=9, max_turns_per_hand=60)
-    b = Game.new(num_players=2, seed=9, max_turns_per_hand=60)
-    ra, rb = random.Random(1), random.Random(2)
-    while a.hand_index == 0:
-        a.apply(ra.choice(a.legal_actions()))
-    while b.hand_index == 0:
-        b.apply(rb.choice(b.legal_actions()))
+    a, b = first_hand_played_two_ways(Game, 2, turns=60)
     assert a.hands == b.hands and a.stock == b.stock and a.discard == b.discard

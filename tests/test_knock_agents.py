@@ -4,11 +4,9 @@ cards, are in ``test_side_agents.py``)."""
 
 from __future__ import annotations
 
-import pytest
 from knock_helpers import act, knock_game, legal_texts
 from side_helpers import play_bots as play
 
-from agents import make_agent
 from agents.knock import view_for
 from agents.knock.greedy import KnockGreedyAgent, hand_value
 from continental_env.cards import parse_cards, to_counts
@@ -24,14 +22,6 @@ def test_greedy_knocks_and_ends_hands_at_an_all_greedy_table() -> None:
     g = play(Game.new(num_players=4, seed=3, max_hands=6), ["greedy"] * 4)
     ends = [h["end"] for h in g.hand_history]
     assert ends and sum(e in ("knock", "rummy", "color", "continental") for e in ends) >= 3
-
-
-def test_make_agent_knows_the_knock_bots_and_refuses_others() -> None:
-    assert make_agent("greedy", 1, game="knock").name == "greedy"
-    assert make_agent("random", 1, game="knock").name == "random"
-    assert make_agent("strong", 1, game="knock").name == "strong"
-    with pytest.raises(ValueError, match="knock game"):
-        make_agent("search", 1, game="knock")
 
 
 def bot_says(g: Game) -> str:

@@ -6,7 +6,6 @@ information) are in ``test_side_env.py``."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import numpy as np
 import pytest
@@ -22,11 +21,6 @@ LOOSE2 = "2C 4D 6S 8H TD QC AH 3S 5C 9D"
 LOOSE3 = "KS KH 7S 7H 4C 4H 2S 8C JC 9C"
 
 
-def load(env: Any, game: Game) -> None:
-    """Put a hand-built engine position behind a reset environment."""
-    env.unwrapped.game = game
-
-
 def test_the_observation_shows_the_antes_in_the_pot() -> None:
     env = knock.env(num_players=4)
     env.reset(seed=1)
@@ -39,7 +33,9 @@ def test_the_observation_shows_the_antes_in_the_pot() -> None:
 def test_chips_rewards_count_the_ante_then_every_chip_moved() -> None:
     env = knock.env(num_players=4)
     env.reset(seed=0)
-    load(env, Game.from_dict(knock_state(hands=[KNOCK5, LOOSE1, LOOSE2, LOOSE3], current=0)))
+    env.unwrapped.game = Game.from_dict(
+        knock_state(hands=[KNOCK5, LOOSE1, LOOSE2, LOOSE3], current=0)
+    )  # a hand-built position
     env.step(env.unwrapped.game.action_from_str("knock"))
     raw = env.unwrapped
     # The position was loaded with the antes paid: only the knock's chips are rewarded.
@@ -72,7 +68,7 @@ def test_win_reward_at_the_end_only() -> None:
     env = knock.env(num_players=3, reward="win")
     env.reset(seed=0)
     state = knock_state(hands=["AH 2H 3H 4H 5H 6H 7H 8H 9H TH", LOOSE1, LOOSE2], current=0)
-    load(env, Game.from_dict(state))
+    env.unwrapped.game = Game.from_dict(state)  # a hand-built position
     env.step(env.unwrapped.game.action_from_str("continental"))
     assert env.unwrapped.rewards == {"player_0": 1.0, "player_1": -0.5, "player_2": -0.5}
     assert all(env.unwrapped.terminations.values())

@@ -13,6 +13,7 @@ import random
 
 import pytest
 from knock_helpers import act
+from side_helpers import card_totals, check_legal_ids, first_hand_played_two_ways, play_checked
 
 from continental_env.cards import NUM_TYPES
 from continental_env.knock.game import NUM_ACTIONS, Game, jokers_for
@@ -21,26 +22,16 @@ ANNOUNCE_WORDS = ("knock", "rummy", "color", "continental")
 
 
 def check_invariants(g: Game) -> None:
-    legal = g.legal_actions()
     assert sum(g.chips) + g.pot == 0
     if g.is_over:
-        assert legal == [] and g.pot == 0 and g.winners()
+        assert g.legal_actions() == [] and g.pot == 0 and g.winners()
         return
-    assert legal, "a live state has a legal action"
-    assert legal == sorted(set(legal)) and all(0 <= a < NUM_ACTIONS for a in legal)
-    for a in legal:
-        assert g.action_from_str(g.action_to_str(a)) == a
+    legal = check_legal_ids(g, NUM_ACTIONS)
     assert sum(g.in_game) >= 2 and all(g.scores[s] <= 100 for s in g.players_in)
     if g.phase == "buy":
         assert legal == [6, 7] and g.current == g.buyers[0]
         return
-    total = [0] * NUM_TYPES
-    for h in g.hands:
-        for c in range(NUM_TYPES):
-            total[c] += h[c]
-    for c in g.stock + g.discard:
-        total[c] += 1
-    assert total == [2] * 52 + [jokers_for(g.num_players)]
+    assert card_totals(g) == [2] * 52 + [jokers_for(g.num_players)]
     for s in range(g.num_players):
         want = 0 if not g.in_game[s] else 11 if g.phase == "play" and s == g.current else 10
         assert g.hand_size(s) == want
@@ -48,17 +39,9 @@ def check_invariants(g: Game) -> None:
 
 def play_random(g: Game, rng: random.Random, check_every: int = 1, eager: bool = True) -> int:
     """Random legal play to the end (``eager``: announce whenever offered); returns the actions."""
-    n = 0
-    while not g.is_over:
-        if n % check_every == 0:
-            check_invariants(g)
-        legal = g.legal_actions()
-        calls = [a for a in legal if g.action_to_str(a).split()[0] in ANNOUNCE_WORDS]
-        g.apply(calls[0] if eager and calls else rng.choice(legal))
-        n += 1
-        assert n <= g.max_game_length
-    check_invariants(g)
-    return n
+    return play_checked(
+        g, rng, check_invariants, check_every, lambda t: eager and t.split()[0] in ANNOUNCE_WORDS
+    )
 
 
 @pytest.mark.parametrize("players", range(2, 7))
@@ -96,13 +79,7 @@ def test_max_game_length_bounds_a_game_of_turn_limited_hands() -> None:
 
 def test_each_hand_is_dealt_from_its_own_seed_and_each_seat_keeps_its_cards() -> None:
     # Duplicate deals: a seat's cards in hand 2 do not depend on how hand 1 went.
-    a = Game.new(num_players=3, seed=9, max_turns_per_hand=30)
-    b = Game.new(num_players=3, seed=9, max_turns_per_hand=30)
-    ra, rb = random.Random(1), random.Random(2)
-    while a.hand_index == 0:
-        a.apply(ra.choice(a.legal_actions()))
-    while b.hand_index == 0:
-        b.apply(rb.choice(b.legal_actions()))
+    a, b = first_hand_played_two_ways(Game, 3, turns=30)
     assert a.hand_history[0]["shown"] != b.hand_history[0]["shown"]  # played differently
     for s in range(3):
         if a.in_game[s] and b.in_game[s]:

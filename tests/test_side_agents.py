@@ -47,6 +47,17 @@ def test_bots_play_legal_games_at_every_table_size(
     assert g.is_over and sum(getattr(g, ZERO_SUM[game])) == 0
 
 
+@pytest.mark.parametrize(
+    ("game", "words"), [("fifteen", "fifteen-card game"), ("knock", "knock game")]
+)
+def test_make_agent_knows_the_games_bots_and_refuses_others(game: str, words: str) -> None:
+    assert make_agent("greedy", 1, game=game).name == "greedy"
+    assert make_agent("random", 1, game=game).name == "random"
+    assert make_agent("strong", 1, game=game).name == "strong"
+    with pytest.raises(ValueError, match=words):
+        make_agent("search", 1, game=game)
+
+
 def decisions(game: Any, seat: int) -> list[int]:
     kind = game.setup.GAME
     view = view_class(kind)(game, seat)
