@@ -102,16 +102,11 @@ class SideScalars:
         return [*head, *own, ("stock_size", 1), ("turn", 1), ("hand_number", 1)]
 
     def encode(
-        self,
-        game: Any,
-        seat: int,
-        layout: dict[str, slice],
-        flags: list[Any],
-        show_top: bool,
+        self, game: Any, seat: int, layout: dict[str, slice], show_top: bool
     ) -> tuple[np.ndarray, list[int]]:
         """A new observation of ``seat`` with the count planes (the top discard only with
-        ``show_top``) and the shared scalars written (``flags``: each seat's flag, seat 0
-        first); returns it and the seats in relative order (``+0`` .. ``+P-1``)."""
+        ``show_top``) and the shared scalars but the flag written; returns it and the seats in
+        relative order (``+0`` .. ``+P-1``), in which the game writes its flag."""
         st = game.state  # the declared fields, read without the Game properties' indirection
         p = game.num_players
         obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
@@ -119,29 +114,26 @@ class SideScalars:
         phase = self.phase_index.get(st.phase)
         if phase is not None:
             obs[layout["phase"].start + phase] = 1.0
-        obs[layout[self.flag]] = [flags[s] for s in order]
         obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
         scale = self.score_scale
         obs[layout["scores"]] = [st.scores[s] / scale for s in order]
-        self._put_counters(obs, layout, game, "stock")
+        obs[layout["stock"].start] = len(st.stock) / 100.0
+        obs[layout["turn"].start] = st.turn / game.max_turns_per_hand
+        obs[layout["hand_number"].start] = (st.hand_index + self.hand_offset) / game.max_hands
         return obs, order
 
     def encode_state(
         self, game: Any, vector: np.ndarray, layout: dict[str, slice], flags: list[Any]
     ) -> None:
-        """Write the shared scalars into a ``state()`` vector (seats absolute)."""
-        phase = self.phase_index.get(game.phase)
+        """Write the shared scalars into a ``state()`` vector (seats absolute; ``flags``: each
+        seat's flag, seat 0 first)."""
+        st = game.state
+        phase = self.phase_index.get(st.phase)
         if phase is not None:
             vector[layout["phase"].start + phase] = 1.0
         vector[layout[self.flag]] = flags
-        vector[layout["scores"]] = [score / self.score_scale for score in game.scores]
-        self._put_counters(vector, layout, game, "stock_size")
-
-    def _put_counters(
-        self, vector: np.ndarray, layout: dict[str, slice], game: Any, stock: str
-    ) -> None:
-        st = game.state
-        vector[layout[stock].start] = len(st.stock) / 100.0
+        vector[layout["scores"]] = [score / self.score_scale for score in st.scores]
+        vector[layout["stock_size"].start] = len(st.stock) / 100.0
         vector[layout["turn"].start] = st.turn / game.max_turns_per_hand
         vector[layout["hand_number"].start] = (st.hand_index + self.hand_offset) / game.max_hands
 

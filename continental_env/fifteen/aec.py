@@ -140,8 +140,9 @@ def observation_layout(num_players: int) -> dict[str, slice]:
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
-    first_turn = [not played for played in game.state.has_played]
-    obs, _ = SCALARS.encode(game, seat, layout, first_turn, show_top=not game.is_over)
+    played = game.state.has_played
+    obs, order = SCALARS.encode(game, seat, layout, show_top=not game.is_over)
+    obs[layout["first_turn"]] = [0.0 if played[s] else 1.0 for s in order]
     return obs
 
 

@@ -162,7 +162,8 @@ def observation_layout(num_players: int) -> dict[str, slice]:
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
     st = game.state  # the declared fields, read without the Game properties' indirection
-    obs, order = SCALARS.encode(game, seat, layout, st.in_game, show_top=True)
+    obs, order = SCALARS.encode(game, seat, layout, show_top=True)
+    obs[layout["in_game"]] = [1.0 if st.in_game[s] else 0.0 for s in order]
     obs[layout["chips"]] = [st.chips[s] / game.stake for s in order]
     obs[layout["buys"]] = [st.buys[s] for s in order]
     obs[layout["pot"].start] = st.pot / game.stake
