@@ -293,16 +293,20 @@ class SideGame(GameBase):
     """The common part of ``fifteen.Game`` and ``knock.Game``.
 
     A subclass sets ``STATE`` and ``SETUP`` (its ``state.py``), ``STATE_CHECKS`` and ``LABEL``
-    (its ``state_check.py``), ``PHASE`` (its ``Phase``: ``DRAW``, ``PLAY``, ``GAME_OVER`` and
-    any of its own) and ``ACTIONS`` (its ``ActionTexts``, ``discard`` the first card word); it
+    (its ``state_check.py``), ``DRAW_PHASE``, ``PLAY_PHASE`` and ``GAME_OVER`` (its ``Phase``
+    members) and ``ACTIONS`` (its ``ActionTexts``, ``discard`` the first card word); it
     defines ``_deal``, ``_draw_legal_actions``, ``_play_legal_actions``, ``_perform_own``,
     ``_end_hand`` (a hand that ends with no winner: ``(None, end)``) and ``_refusal``; its
     ``ACTIONS`` words start with ``draw`` and ``take``.
     """
 
     SETUP: ClassVar[type[SideSetup]]
-    PHASE: ClassVar[type[GamePhase]]
     ACTIONS: ClassVar[ActionTexts]
+    # The game's ``Phase`` members, as plain class attributes: they are read on every step, and
+    # reading an enum member through its class costs about as much as the whole ``is_over``.
+    DRAW_PHASE: ClassVar[GamePhase]
+    PLAY_PHASE: ClassVar[GamePhase]
+    GAME_OVER: ClassVar[GamePhase]
 
     def __init__(self, num_players: int = 4, **options: Any) -> None:
         """An undealt game (``new`` deals one), with the options of the game's ``new`` by name;
@@ -365,13 +369,13 @@ class SideGame(GameBase):
     @property
     def is_over(self) -> bool:
         """Whether the game has ended."""
-        return self.state.phase == self.PHASE.GAME_OVER
+        return self.state.phase == self.GAME_OVER
 
     @property
     def actor(self) -> int | None:
         """The seat whose action the state awaits (None when the game is over)."""
         s = self.state
-        return None if s.phase == self.PHASE.GAME_OVER else s.current
+        return None if s.phase == self.GAME_OVER else s.current
 
     def hand_cards(self, seat: int) -> list[int]:
         """Sorted card ids in a seat's hand."""
@@ -395,9 +399,9 @@ class SideGame(GameBase):
     def _compute_legal(self) -> list[int]:
         """The legal ids of the phase (``GameBase`` caches them)."""
         phase = self.state.phase
-        if phase == self.PHASE.DRAW:
+        if phase == self.DRAW_PHASE:
             return self._draw_legal_actions()
-        if phase == self.PHASE.PLAY:
+        if phase == self.PLAY_PHASE:
             return self._play_legal_actions()
         return self._other_legal_actions()
 
@@ -439,7 +443,7 @@ class SideGame(GameBase):
         card = s.discard.pop()
         s.hands[seat][card] += 1
         s.known[seat][card] += 1
-        s.phase = self.PHASE.PLAY
+        s.phase = self.PLAY_PHASE
 
     def _do_draw(self, seat: int) -> None:
         """``draw``: the top stock card, after re-forming an empty stock from the discard pile
@@ -454,7 +458,7 @@ class SideGame(GameBase):
             self._end_hand(None, "stock")
             return
         s.hands[seat][s.stock.pop()] += 1
-        s.phase = self.PHASE.PLAY
+        s.phase = self.PLAY_PHASE
 
     def _end_hand(self, winner: int | None, end: str) -> None:
         """The hand ends (``winner`` None: with no winner, ``end`` says why)."""
@@ -483,7 +487,7 @@ class SideGame(GameBase):
             return f"illegal action: {exc}"
         phase = self.state.phase
         head = f"illegal action {action} ({text!r}) in phase {phase!r}"
-        if phase == self.PHASE.GAME_OVER:
+        if phase == self.GAME_OVER:
             return f"{head}: the game is over"
         return f"{head}: {self._refusal(action, text)}"
 

@@ -12,11 +12,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from fifteen_helpers import fifteen_state
-from knock_helpers import knock_state
 from pettingzoo.test import api_test, seed_test
 from side_helpers import same, swap_hidden, unseen
 from test_env_api import warnings_are_errors
+from test_side_play import STATES
 
 GAMES = ["fifteen", "knock"]
 SMALL = {
@@ -25,19 +24,6 @@ SMALL = {
 }
 # Each game's own option, for the pickling test.
 OPTION = {"fifteen": {"target": 30}, "knock": {"stake": 100}}
-# A hand-built 2-player position with seat 0 to act.
-POSITION = {
-    "fifteen": lambda: fifteen_state(
-        hands=[
-            "AH 2H 3H 4C 5C 6C 7D 8D 9D 4S 5S 6S 9C TC JC",
-            "2D 4D 6D TD QD 2S 8S TS QS KS 3C 7C KC 5H 9H",
-        ],
-        discard="KD",
-    ),
-    "knock": lambda: knock_state(
-        hands=["2H 3H 4H 5H 6C 6D 6S AS 3C AD", "KC QD JS 9H 7C 5D 3S TC 8D 6H"], current=0
-    ),
-}
 NUM_ACTIONS = {"fifteen": 109, "knock": 220}
 HAND_SIZE = {"fifteen": 15, "knock": 10}
 BAD_ARGUMENTS = {
@@ -137,7 +123,7 @@ def test_assigning_a_game_refreshes_the_cache_and_the_agent_to_act(game: str) ->
     env = package(game).env(num_players=2)
     env.reset(seed=0)
     before = env.observe(env.agent_selection)["observation"].copy()
-    env.unwrapped.game = Game.from_dict(POSITION[game]())
+    env.unwrapped.game = Game.from_dict(STATES[game]())  # seat 0 to act
     assert env.agent_selection == "player_0"
     assert not np.array_equal(env.observe("player_0")["observation"], before)
     with pytest.raises(ValueError, match="3 players"):

@@ -113,7 +113,8 @@ action_from_str = ACTIONS.from_str
 class Game(SideGame):
     """One game of the fifteen-card game. Build it with ``Game.new``; see the module docstring."""
 
-    STATE, SETUP, PHASE, ACTIONS = State, Setup, Phase, ACTIONS
+    STATE, SETUP, ACTIONS = State, Setup, ACTIONS
+    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
     STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
 

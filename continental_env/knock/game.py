@@ -164,7 +164,8 @@ def buy_cost(stake: int, buys_before: int) -> int:
 class Game(SideGame):
     """One game of the knock game. Build it with ``Game.new``; see the module docstring."""
 
-    STATE, SETUP, PHASE, ACTIONS = State, Setup, Phase, ACTIONS
+    STATE, SETUP, ACTIONS = State, Setup, ACTIONS
+    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
     STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
 
