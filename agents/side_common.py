@@ -1,9 +1,9 @@
 """What the two side games' bot packages share (``agents.fifteen``, ``agents.knock``).
 
-``SideView`` is what both side games' views copy out of a game for one seat;
+``SideView`` is what both side games' views copy out of a game for one seat, ``SideBot`` the
+base of their deterministic bots;
 ``agents.fifteen.view.FifteenView`` and ``agents.knock.view.KnockView`` derive from it and add
-their game's public fields. ``SideEngine`` holds the ``GameSpec`` hooks that reach a side
-game's engine (a new game, the option check, the text table, the table sizes).
+their game's public fields. ``agents.side_spec.SideEngine`` builds a side game's ``GameSpec``.
 
 The view holds public information only: the seat's own hand, the discard pile, the cards every
 seat is known to hold because it took them from the pile, hand sizes, totals, the stock's
@@ -13,18 +13,20 @@ its legal actions.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
 from continental_env.cards import NUM_TYPES
 
+# Each view class's observation layout by table size (built once: layouts never change).
+_LAYOUTS: dict[tuple[type, int], dict[str, slice]] = {}
+
 
 class SideView:
     """What seat ``seat`` may see of a side game. A subclass sets ``ENCODE`` (its env's
-    ``encode_observation``), ``LAYOUT`` (its observation layout by table size) and ``TO_STR``
+    ``encode_observation``), ``LAYOUT`` (its env's ``observation_layout``) and ``TO_STR``
     (its ``action_to_str``)."""
 
     ENCODE: ClassVar[Callable[[Any, int, dict[str, slice]], np.ndarray]]
@@ -48,9 +50,16 @@ class SideView:
         self.turn = game.turn
         # The seat's observation vector of the AEC environment (leak-free, tested there), for
         # trained policies; copied out like the rest.
-        self.observation: np.ndarray = self.ENCODE(game, seat, self.LAYOUT(game.num_players))
+        self.observation: np.ndarray = self.ENCODE(game, seat, self._layout(game.num_players))
         # Legal actions depend only on the actor's own hand and public state.
         self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
+
+    @classmethod
+    def _layout(cls, num_players: int) -> dict[str, slice]:
+        layout = _LAYOUTS.get((cls, num_players))
+        if layout is None:
+            layout = _LAYOUTS[cls, num_players] = cls.LAYOUT(num_players)
+        return layout
 
     @property
     def discard_top(self) -> int | None:
@@ -66,32 +75,26 @@ class SideView:
         return self.TO_STR(action)
 
 
-class SideEngine:
-    """The ``GameSpec`` hooks of side game ``game`` (``continental_env.<game>``), its modules
-    imported when a hook is first called; ``words`` names the game in messages."""
+class SideBot:
+    """Base of the side games' deterministic bots: built from a seed like every bot (and
+    ignoring it); ``act`` refuses a view without a legal action and hands the others to the
+    bot's ``decide``."""
 
-    def __init__(self, game: str, words: str) -> None:
-        self.game = game
-        self.words = words
+    name: ClassVar[str]
 
-    def _module(self, part: str) -> Any:
-        return importlib.import_module(f"continental_env.{self.game}.{part}")
+    def __init__(self, seed: object = None) -> None:
+        del seed  # deterministic; the seed is accepted so every bot is built the same way
 
-    def new_game(self, players: int, seed: int | None, options: dict[str, Any]) -> Any:
-        return self._module("game").Game.new(num_players=players, seed=seed, **options)
+    def act(self, view: Any) -> int:
+        """A legal action id for the seat to act."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+        return self.decide(view, legal)
 
-    def check_options(self, players: int, options: dict[str, Any]) -> None:
-        try:
-            self._module("game").Game(players, **options)
-        except TypeError as exc:  # an unknown option name
-            raise ValueError(f"bad options for the {self.words}: {exc}") from None
-
-    def render(self, game: Any, seat: int | None, names: Sequence[str]) -> str:
-        return self._module("render").render_table(game, seat=seat, names=names)
-
-    def player_ranges(self) -> dict[str, tuple[int, int]]:
-        module = self._module("game")
-        return {self.game: (module.MIN_PLAYERS, module.MAX_PLAYERS)}
+    def decide(self, view: Any, legal: list[int]) -> int:
+        """One of ``legal`` (never empty), from the view alone."""
+        raise NotImplementedError
 
 
-__all__ = ["SideEngine", "SideView"]
+__all__ = ["SideBot", "SideView"]

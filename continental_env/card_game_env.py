@@ -1,7 +1,8 @@
 """What the three games' AEC environments share: ``CardGameEnv`` and the wrapper stack.
 
-A game's environment (``continental_env.aec``, ``fifteen.aec``, ``knock.aec``) is a subclass
-that supplies only what is its own:
+A game's environment (``continental_env.aec``, ``fifteen.aec``, ``knock.aec``; the last two
+through ``continental_env.side_env.SideGameEnv``) is a subclass that supplies only what is its
+own:
 
 | it supplies | what it is |
 |---|---|
@@ -99,40 +100,6 @@ def layout_size(layout: dict[str, slice]) -> int:
 def put_counts(vector: np.ndarray, start: int, cards: list[int]) -> None:
     """Add one to ``vector[start + c]`` for each card id ``c`` of ``cards`` (a pile, a stock)."""
     np.add.at(vector, start + np.asarray(cards, dtype=np.intp), 1.0)
-
-
-SIDE_PLANES = ("hand", "discard_top", "discards_seen", "known_opp")
-
-
-def side_planes(num_players: int) -> list[tuple[str, int]]:
-    """The count planes that open the fifteen-card and knock observations (their tables)."""
-    return [
-        ("hand", PLANE),
-        ("discard_top", PLANE),
-        ("discards_seen", PLANE),
-        ("known_opp", PLANE * (num_players - 1)),
-    ]
-
-
-def encode_side_planes(
-    obs: np.ndarray, game: Any, seat: int, layout: dict[str, slice], show_top: bool
-) -> list[int]:
-    """Write ``side_planes`` of ``seat`` into ``obs`` (the top discard only with ``show_top``);
-    returns the other seats in relative order (``+0`` .. ``+P-1``), which the scalars follow."""
-    st = game.state  # the declared fields, read without the Game properties' indirection
-    p = game.num_players
-    n = NUM_TYPES
-    base = layout["hand"].start
-    obs[base : base + n] = st.hands[seat]
-    if show_top and st.discard:
-        obs[layout["discard_top"].start + st.discard[-1]] = 1.0
-    base = layout["discards_seen"].start
-    obs[base : base + n] = st.seen_discards
-    base = layout["known_opp"].start
-    for k in range(1, p):
-        off = base + PLANE * (k - 1)
-        obs[off : off + n] = st.known[(seat + k) % p]
-    return [(seat + k) % p for k in range(p)]
 
 
 class CardGameEnv(AECEnv, EzPickle):
@@ -419,45 +386,6 @@ class CardGameEnv(AECEnv, EzPickle):
 
     def close(self) -> None:
         pass
-
-
-class SideGameEnv(CardGameEnv):
-    """The base of the two side games' envs (``FifteenEnv``, ``KnockEnv``): the options are the
-    engine's own keyword options, checked by building an undealt ``GAME``; a deal is
-    ``GAME.new``; the count planes are ``SIDE_PLANES``; ``score_step`` reads the hands that
-    ended since ``before_step``. A game supplies ``encode``, ``score_step`` and its ``state()``
-    part."""
-
-    NUM_ACTIONS: ClassVar[int]
-
-    def __init__(
-        self,
-        num_players: int,
-        options: dict[str, Any],
-        reward: str,
-        render_mode: str | None,
-        observation_layout: dict[str, slice],
-        unbounded: tuple[str, ...],
-    ) -> None:
-        """Called by a game's ``__init__`` after ``EzPickle.__init__`` with its own arguments."""
-        # Validates every option with the engine's own messages.
-        self.GAME(num_players, **options)
-        self.options = options
-        super().__init__(
-            num_players,
-            reward,
-            render_mode,
-            num_actions=self.NUM_ACTIONS,
-            observation_layout=observation_layout,
-            plane_names=SIDE_PLANES,
-            unbounded=unbounded,
-        )
-
-    def new_game(self, seed: int) -> Any:
-        return self.GAME.new(self.num_players, seed=seed, **self.options)
-
-    def before_step(self, game: Any) -> int:
-        return len(game.hand_history)
 
 
 # ---------------------------------------------------------------------- the wrapper stack

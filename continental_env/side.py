@@ -5,16 +5,29 @@ piles, the hands and the hand's bookkeeping, the same draw and take, and the sam
 turn phases (``draw``, then ``play`` once a card is drawn or taken). ``SideGame`` holds those
 parts; each game's ``Game`` derives from it and keeps its rules: the deal, what may be announced
 or laid, how a hand ends and what it pays, and the wording of its refusals.
+
+Each game is three modules over this one, in the contract engine's shape:
+
+| module | holds |
+|---|---|
+| ``state.py`` | its action ids, its ``Phase``, its ``Setup`` (a ``SideSetup``: the table size and the options) and its ``State``, each field declared once (``kernel.declare``): how it is copied, written to JSON and read back, whether it restarts at each deal, what a seat may not see of it |
+| ``state_check.py`` | the loader's checks that relate fields to each other (``CHECKS``) |
+| ``game.py`` | the rules: the deal, the legal actions of each phase, their effects, the refusals |
+
+Every game deals each hand, and shuffles its re-formed stocks, with a generator seeded from that
+hand's own seed, drawn from the game's seed at creation (``SideGame._start``), so duplicate deals
+stay identical in every hand whatever earlier hands did.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
-from continental_env.cards import NUM_TYPES, card_to_str, format_cards
-from continental_env.kernel import GameBase, state_field
+from continental_env.cards import NUM_TYPES, card_from_str, card_to_str, format_cards
+from continental_env.kernel import GameBase, GamePhase, as_seed, state_field
 from continental_env.state_fields import (
     CardCounts,
     CardCountsPerSeat,
@@ -34,6 +47,7 @@ from continental_env.state_fields import (
 )
 
 SetupT = TypeVar("SetupT")
+DRAW, TAKE = 0, 1  # the first two action ids of both games (their ``ActionTexts`` words)
 
 # ---------------------------------------------------------------------- options and setup
 
@@ -67,6 +81,38 @@ def load_setup(
         return build(data["num_players"], options)
     except ValueError as exc:
         fail(f"options: {exc}")
+
+
+class SideSetup:
+    """What both games' ``Setup`` dataclasses share: their JSON (``game``, ``num_players``,
+    ``options``) and its loader. A game sets ``GAME`` (its JSON name) and ``OPTIONS`` (each
+    option's name mapped to its ``Setup`` field, in JSON order; an option left out of a state
+    takes the field's default)."""
+
+    GAME: ClassVar[str]
+    OPTIONS: ClassVar[dict[str, str]]
+    num_players: int
+
+    def to_dict(self) -> dict[str, Any]:
+        options = {name: getattr(self, attr) for name, attr in self.OPTIONS.items()}
+        return {"game": self.GAME, "num_players": self.num_players, "options": options}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Any:
+        """The setup named by a state's ``game``, ``num_players`` and ``options``."""
+        return load_setup(data, cls.GAME, tuple(cls.OPTIONS), cls.with_options)
+
+    @classmethod
+    def with_options(cls, num_players: Any, options: dict[str, Any]) -> Any:
+        """The setup of a table of ``num_players`` with these options by name (the others
+        take their defaults); ValueError naming an option it does not know or refuses."""
+        unknown = sorted(set(options) - set(cls.OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"unknown options {unknown}: the {cls.GAME} game takes {list(cls.OPTIONS)}"
+            )
+        fields = {cls.OPTIONS[name]: value for name, value in options.items()}
+        return cls(num_players, **fields)  # type: ignore[call-arg]
 
 
 # ---------------------------------------------------------------------- shared state fields
@@ -119,11 +165,11 @@ def moves_spec() -> dict[str, Any]:
     return declare(Count(), lambda s: 0, default=default_to(0))
 
 
-def deal_seeds_spec(cap: Callable[[Any], int]) -> dict[str, Any]:
-    """One seed per possible hand (``cap(setup)`` of them), drawn from the game's seed at
+def deal_seeds_spec() -> dict[str, Any]:
+    """One seed per possible hand (``setup.hands_cap`` of them), drawn from the game's seed at
     creation (hidden)."""
     return declare(
-        Seeds(cap, "one per possible hand"),
+        Seeds(lambda s: s.hands_cap, "one per possible hand"),
         lambda s: [],
         redact=lambda seeds, seat, st: [0] * len(seeds),
     )
@@ -198,27 +244,115 @@ def hand_text(game: Any, s: int, seat: int | None) -> str:
     return hand
 
 
+# ---------------------------------------------------------------------- action texts
+
+
+class ActionTexts:
+    """The text forms of a game's action ids: ``words[i]`` is id ``i``; then, for each of
+    ``card_words`` in turn, ``NUM_TYPES`` ids ``"<word> C"``, one per card type C."""
+
+    def __init__(self, words: tuple[str, ...], card_words: tuple[str, ...]) -> None:
+        self.words = words
+        self.card_words = card_words
+        self.bases = {word: len(words) + NUM_TYPES * k for k, word in enumerate(card_words)}
+        self.num_actions = len(words) + NUM_TYPES * len(card_words)
+        cards = ", ".join(f"'{word} C'" for word in card_words)
+        self.expected = f"expected {', '.join(words)}, or {cards}"
+
+    def to_str(self, action: int) -> str:
+        """Text form of an action id (each game's table is in its module docstring)."""
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise ValueError(f"action {action!r} is not an integer id") from None
+        if not 0 <= action < self.num_actions:
+            raise ValueError(f"action id {action!r} is out of range 0..{self.num_actions - 1}")
+        words = self.words
+        if action < len(words):
+            return words[action]
+        family, card = divmod(action - len(words), NUM_TYPES)
+        return f"{self.card_words[family]} {card_to_str(card)}"
+
+    def from_str(self, text: str) -> int:
+        """Action id of a text form (the inverse of ``to_str``)."""
+        if not isinstance(text, str):
+            raise ValueError(f"action text {text!r} must be a string")
+        tokens = text.split()
+        head = tokens[0].lower() if tokens else ""
+        if len(tokens) == 1 and head in self.words:
+            return self.words.index(head)
+        if len(tokens) == 2 and head in self.bases:
+            return self.bases[head] + card_from_str(tokens[1])
+        raise ValueError(f"unknown action {text!r}: {self.expected}")
+
+
 # ---------------------------------------------------------------------- the engine
 
 
 class SideGame(GameBase):
     """The common part of ``fifteen.Game`` and ``knock.Game``.
 
-    A subclass sets ``DRAW_PHASE``, ``PLAY_PHASE`` and ``GAME_OVER`` (its ``Phase`` members),
-    and ``DISCARD_BASE`` (the first ``discard C`` id); it defines ``_draw_legal_actions``,
-    ``_play_legal_actions`` and ``_end_hand`` (a hand that ends with no winner: ``(None, end)``).
+    A subclass sets ``STATE`` and ``SETUP`` (its ``state.py``), ``STATE_CHECKS`` and ``LABEL``
+    (its ``state_check.py``), ``DRAW_PHASE``, ``PLAY_PHASE`` and ``GAME_OVER`` (its ``Phase``
+    members) and ``ACTIONS`` (its ``ActionTexts``, ``discard`` the first card word); it
+    defines ``_deal``, ``_draw_legal_actions``, ``_play_legal_actions``, ``_perform_own``,
+    ``_end_hand`` (a hand that ends with no winner: ``(None, end)``) and ``_refusal``; its
+    ``ACTIONS`` words start with ``draw`` and ``take``.
     """
 
-    DRAW_PHASE: ClassVar[Any]
-    PLAY_PHASE: ClassVar[Any]
-    GAME_OVER: ClassVar[Any]
-    DISCARD_BASE: ClassVar[int]
+    SETUP: ClassVar[type[SideSetup]]
+    ACTIONS: ClassVar[ActionTexts]
+    # The game's ``Phase`` members, as plain class attributes: they are read on every step, and
+    # reading an enum member through its class costs about as much as the whole ``is_over``.
+    DRAW_PHASE: ClassVar[GamePhase]
+    PLAY_PHASE: ClassVar[GamePhase]
+    GAME_OVER: ClassVar[GamePhase]
+
+    def __init__(self, num_players: int = 4, **options: Any) -> None:
+        """An undealt game (``new`` deals one), with the options of the game's ``new`` by name;
+        ValueError for an option it does not know or refuses."""
+        setup = self.SETUP.with_options(num_players, options)
+        self._attach(setup, self.STATE.fresh(setup))
+
+    def _attach(self, setup: Any, state: Any) -> None:
+        """Take the setup and position; the options both games have are also bound here (they
+        never change), a game binds its own."""
+        super()._attach(setup, state)
+        self.num_players: int = setup.num_players
+        self.max_turns_per_hand: int = setup.max_turns_per_hand
+        self.max_hands: int = setup.max_hands
+
+    @classmethod
+    def setup_from_dict(cls, data: dict[str, Any]) -> Any:
+        return cls.SETUP.from_dict(data)
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the action space (the same for every table size)."""
+        return self.ACTIONS.num_actions
+
+    def _start(self, seed: Any) -> Any:
+        """Deal the first hand of a new game from ``seed`` (``new``); returns the game."""
+        master = random.Random(as_seed(seed))
+        # One seed per possible hand, drawn up front: a hand's cards never depend on how many
+        # shuffles earlier hands used, so duplicate deals stay identical in every hand.
+        self.state.deal_seeds = [master.getrandbits(64) for _ in range(self.setup.hands_cap)]
+        self._deal()
+        return self
+
+    def _deal(self) -> None:
+        """Deal the hand ``state.hand_index``: its hands, its stock, the first seat in turn."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ the position's fields
     # Each reads and writes ``game.state.<field>``; the fields are declared in each game's
     # ``state.py`` (a game's own fields are listed in its ``Game``).
 
     phase = state_field("phase", "what the position awaits (``Phase``)", True)
+    hand_index = state_field("hand_index", "0-based index of the hand dealt last", True)
+    dealer = state_field("dealer", "the seat that dealt the hand", True)
+    current = state_field("current", "the seat in turn (or answering, in the knock's buy)", True)
+    scores = state_field("scores", "each seat's running total (chips or points)", True)
     hands = state_field("hands", "each seat's hand as counts per card type", True)
     stock = state_field("stock", "the face-down stock, top card last", True)
     discard = state_field("discard", "the face-up discard pile, top card last", True)
@@ -252,6 +386,14 @@ class SideGame(GameBase):
         """Cards in a seat's hand."""
         return sum(self.state.hands[seat])
 
+    def action_to_str(self, action: int) -> str:
+        """Text form of an action id, e.g. ``"discard 7H"``."""
+        return self.ACTIONS.to_str(action)
+
+    def action_from_str(self, text: str) -> int:
+        """Action id of a text form (the inverse of ``action_to_str``)."""
+        return self.ACTIONS.from_str(text)
+
     # ------------------------------------------------------------------ legal actions
 
     def _compute_legal(self) -> list[int]:
@@ -275,10 +417,25 @@ class SideGame(GameBase):
 
     def _discard_ids(self, hand: list[int]) -> list[int]:
         """``discard C`` for each card type in the hand."""
-        base = self.DISCARD_BASE
+        base = len(self.ACTIONS.words)  # ``discard C`` is the first card word
         return [base + c for c in range(NUM_TYPES) if hand[c]]
 
     # ------------------------------------------------------------------ effects
+
+    def _perform(self, action: int) -> None:
+        """``GameBase.apply`` checked the action: ``draw`` and ``take`` are the same in both
+        games, the game's ``_perform_own`` does the rest."""
+        seat = self.state.current
+        if action == DRAW:
+            self._do_draw(seat)
+        elif action == TAKE:
+            self._take(seat)
+        else:
+            self._perform_own(action, seat)
+
+    def _perform_own(self, action: int, seat: int) -> None:
+        """The effect of the game's own actions (all but ``draw`` and ``take``) for ``seat``."""
+        raise NotImplementedError
 
     def _take(self, seat: int) -> None:
         """``take``: the top discard joins the hand, known to everyone."""
@@ -321,9 +478,39 @@ class SideGame(GameBase):
         s.discard.append(card)
         s.seen_discards[card] += 1
 
+    # ------------------------------------------------------------------ explanations
+
+    def _illegal_reason(self, action: int) -> str:
+        try:
+            text = self.ACTIONS.to_str(action)
+        except ValueError as exc:
+            return f"illegal action: {exc}"
+        phase = self.state.phase
+        head = f"illegal action {action} ({text!r}) in phase {phase!r}"
+        if phase == self.GAME_OVER:
+            return f"{head}: the game is over"
+        return f"{head}: {self._refusal(action, text)}"
+
+    def _refusal(self, action: int, text: str) -> str:
+        """Why a well-formed action is illegal in a live position (after the phase's name)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        s = self.state
+        return (
+            f"{self.setup.GAME}.Game(players={self.num_players}, hand={s.hand_index + 1}, "
+            f"phase={s.phase}, current={s.current}, scores={s.scores}{self._repr_extra()})"
+        )
+
+    def _repr_extra(self) -> str:
+        """What a game adds to its ``repr`` (``", pot=..."``)."""
+        return ""
+
 
 __all__ = [
+    "ActionTexts",
     "SideGame",
+    "SideSetup",
     "check_conserved",
     "check_known",
     "check_pile_seen",

@@ -11,12 +11,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.fifteen import FifteenView
-from continental_env.cards import card_to_str
 from continental_env.fifteen.game import MAX_PLAYERS, MIN_PLAYERS, Game
-from continental_web.side import seat_row, side_state
+from continental_web import side
 
 GOAL = "15 cards in sequences: 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
 TARGET = 50
+STEPS = {"draw": "to draw", "play": "to discard"}
+PLAY_PROMPT = "Your turn: discard a card (click it twice), or discard one and go out."
 
 
 TITLE = "fifteen-card game"
@@ -35,41 +36,25 @@ def game_options(hands: Any, config: dict[str, Any]) -> dict[str, Any]:
     return {"target": None if hands else TARGET, "hands": hands}
 
 
-def options(game: Game) -> dict[str, Any]:
-    """The engine's options, as ``Game.new`` takes them (for records)."""
-    return {
-        "target": game.target,
-        "hands": game.hand_limit,
-        "max_turns_per_hand": game.max_turns_per_hand,
-        "max_hands": game.max_hands,
-    }
+options = side.engine_options  # the engine's options as ``Game.new`` takes them (records)
+
+
+def _own_move(who: str, text: str) -> str:
+    """``out`` or ``out C`` in words (``describe_move`` has the others)."""
+    if text == "out":
+        return f"{who} {side.verb(who, 'go', 'goes')} out with the cards dealt"
+    card = text.split()[1]
+    discards, goes = side.verb(who, "discard", "discards"), side.verb(who, "go", "goes")
+    return f"{who} {discards} {card} and {goes} out"
 
 
 def describe(game: Game, action: int, names: Sequence[str]) -> str:
     """The move about to be played, in words, from public facts only."""
-    who = names[game.actor]
-    you = who.lower() == "you"
-    text = game.action_to_str(action)
-    top = card_to_str(game.discard[-1]) if game.discard else "?"
-    if text == "draw":
-        return f"{who} {'draw' if you else 'draws'} from the stock"
-    if text == "take":
-        return f"{who} {'take' if you else 'takes'} {top} from the discard pile"
-    if text == "out":
-        return f"{who} {'go' if you else 'goes'} out with the cards dealt"
-    kind, card = text.split()
-    if kind == "discard":
-        return f"{who} {'discard' if you else 'discards'} {card}"
-    return f"{who} {'discard' if you else 'discards'} {card} and {'go' if you else 'goes'} out"
+    return side.describe_move(game, action, names, _own_move)
 
 
-def after_move(game: Game, hands_before: int, names: Sequence[str]) -> list[str]:
-    """Log lines after a move: a hand's end and its payments."""
-    if game.hand_index == hands_before and not (
-        game.is_over and len(game.hand_history) > hands_before
-    ):
-        return []
-    last = game.hand_history[-1]
+def hand_end_lines(last: dict[str, Any], names: Sequence[str]) -> list[str]:
+    """Log lines of a hand's end and its payments."""
     lines = []
     if last["winner"] is None:
         lines.append(f"Hand {last['hand']} over: nobody went out ({last['end']})")
@@ -78,9 +63,12 @@ def after_move(game: Game, hands_before: int, names: Sequence[str]) -> list[str]
         lines.append("  " + " | ".join(last["melds"] or []))
     chips = ", ".join(f"{n} {c:+d}" for n, c in zip(names, last["chips"], strict=True))
     lines.append(f"  chips: {chips}")
-    if not game.is_over:
-        lines.append(f"Hand {game.hand_index + 1} dealt; {names[game.dealer]} deals")
     return lines
+
+
+def dealt_line(game: Game, names: Sequence[str]) -> str:
+    """The log line of a new deal."""
+    return f"Hand {game.hand_index + 1} dealt; {names[game.dealer]} deals"
 
 
 def hand_end(record: dict[str, Any]) -> dict[str, Any]:
@@ -112,22 +100,8 @@ def round_results(game: Game) -> list[dict[str, Any]]:
 
 
 def _prompt(view: FifteenView, names: Sequence[str]) -> str:
-    if view.phase == "game_over":
-        return "The game is over."
-    if view.current != view.seat:
-        step = "to draw" if view.phase == "draw" else "to discard"
-        return f"{names[view.current]}'s turn ({step})"
-    top = card_to_str(view.discard[-1]) if view.discard else None
-    if view.phase == "draw":
-        text = "Your turn: " + (
-            f"take {top} from the discard pile, or draw from the stock."
-            if top
-            else "draw from the stock."
-        )
-        if "out" in [view.action_to_str(a) for a in view.legal_actions]:
-            text += " Your 15 cards go out as dealt!"
-        return text
-    return "Your turn: discard a card (click it twice), or discard one and go out."
+    dealt_out = " Your 15 cards go out as dealt!" if "out" in side.legal_words(view) else ""
+    return side.turn_prompt(view, names, STEPS, dealt_out, PLAY_PROMPT)
 
 
 def state(
@@ -135,24 +109,11 @@ def state(
 ) -> dict[str, Any]:
     """Everything the page shows for ``seat``, built from its ``FifteenView``."""
     view = FifteenView(game, seat)
-    seats = [seat_row(view, s, names[s]) for s in range(view.num_players)]
-    out = side_state("fifteen", view, names, log, GOAL, _prompt(view, names), seats)
-    out.update({"score_label": "chips", "higher_wins": True, "target": view.target})
-    out.update(extra)
-    return out
-
-
-def log_move(
-    game: Game, action: int, names: Sequence[str], ends: list[dict[str, Any]] | None
-) -> list[str]:
-    """Apply ``action`` (ValueError if illegal, game unchanged); the log lines it makes. With
-    ``ends``, a hand's end appends what it showed."""
-    line = describe(game, action, names) if game.is_legal(action) else ""
-    hands_before = len(game.hand_history)
-    game.apply(action)
-    if ends is not None and len(game.hand_history) > hands_before:
-        ends.append(hand_end(game.hand_history[-1]))
-    return [line, *after_move(game, hands_before, names)]
+    seats = [side.seat_row(view, s, names[s]) for s in range(view.num_players)]
+    own = {"score_label": "chips", "higher_wins": True, "target": view.target}
+    return side.side_state(
+        "fifteen", view, names, log, GOAL, _prompt(view, names), seats, own, extra
+    )
 
 
 def first_line(game: Game, names: Sequence[str]) -> str:
@@ -161,3 +122,5 @@ def first_line(game: Game, names: Sequence[str]) -> str:
 
 
 PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+PAGE = side.SidePage(describe, hand_end_lines, hand_end, dealt_line)
+log_move = PAGE.log_move  # apply a move; the log lines it makes

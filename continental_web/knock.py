@@ -12,13 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.knock import KnockView
-from continental_env.cards import card_to_str
 from continental_env.knock.game import MAX_PLAYERS, MIN_PLAYERS, Game
 from continental_env.knock.render import describe_hand_end
-from continental_web.side import seat_row, side_state
+from continental_web import side
 
 GOAL = "knock with deadwood 5 or less, or rummy / color / continental; over 100 points is out"
 PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+ANNOUNCEMENTS = ("knock", "rummy", "color", "continental")
+STEPS = {"draw": "to draw", "play": "to discard", "buy": "to buy back or pass"}
+PLAY_PROMPT = "Your turn: discard a card (click it twice), or discard one and announce."
 
 
 TITLE = "knock game"
@@ -29,47 +31,28 @@ def game_options(hands: Any, config: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def options(game: Game) -> dict[str, Any]:
-    """The engine's options, as ``Game.new`` takes them (for records)."""
-    return {
-        "stake": game.stake,
-        "max_turns_per_hand": game.max_turns_per_hand,
-        "max_hands": game.max_hands,
-    }
+options = side.engine_options  # the engine's options as ``Game.new`` takes them (records)
+
+
+def _own_move(who: str, text: str) -> str:
+    """An announcement or a buy-back answer in words (``describe_move`` has the others)."""
+    if text == "buy":
+        return f"{who} {side.verb(who, 'buy', 'buys')} back"
+    if text == "pass":
+        return f"{who} {side.verb(who, 'do', 'does')} not buy back"
+    if text in ANNOUNCEMENTS:
+        return f"{who} {side.verb(who, 'announce', 'announces')} {text}"
+    kind, card = text.split()
+    discards, announces = (
+        side.verb(who, "discard", "discards"),
+        side.verb(who, "announce", "announces"),
+    )
+    return f"{who} {discards} {card} and {announces} {kind}"
 
 
 def describe(game: Game, action: int, names: Sequence[str]) -> str:
     """The move about to be played, in words, from public facts only."""
-    who = names[game.actor]
-    you = who.lower() == "you"
-
-    def verb(base: str, third: str) -> str:
-        return base if you else third
-
-    text = game.action_to_str(action)
-    top = card_to_str(game.discard[-1]) if game.discard else "?"
-    if text == "draw":
-        return f"{who} {verb('draw', 'draws')} from the stock"
-    if text == "take":
-        return f"{who} {verb('take', 'takes')} {top} from the discard pile"
-    if text == "buy":
-        return f"{who} {verb('buy', 'buys')} back"
-    if text == "pass":
-        return f"{who} {verb('do', 'does')} not buy back"
-    if text in ("knock", "rummy", "color", "continental"):
-        return f"{who} {verb('announce', 'announces')} {text}"
-    kind, card = text.split()
-    if kind == "discard":
-        return f"{who} {verb('discard', 'discards')} {card}"
-    return f"{who} {verb('discard', 'discards')} {card} and {verb('announce', 'announces')} {kind}"
-
-
-def after_move(game: Game, hands_before: int, names: Sequence[str]) -> list[str]:
-    """Log lines after a move: a hand's end (points, bonus, eliminations) and the next deal."""
-    lines: list[str] = []
-    if len(game.hand_history) > hands_before:
-        lines += describe_hand_end(game.hand_history[-1], names)
-    return lines
+    return side.describe_move(game, action, names, _own_move)
 
 
 def hand_end(record: dict[str, Any]) -> dict[str, Any]:
@@ -126,26 +109,11 @@ def round_results(game: Game) -> list[dict[str, Any]]:
 
 
 def _prompt(view: KnockView, names: Sequence[str]) -> str:
-    if view.phase == "game_over":
-        return "The game is over."
-    if view.current != view.seat:
-        step = {"draw": "to draw", "play": "to discard", "buy": "to buy back or pass"}
-        return f"{names[view.current]}'s turn ({step[view.phase]})"
-    if view.phase == "buy":
+    if view.phase == "buy" and view.current == view.seat:
         return f"Buy back to {view.buy_back_total} points for {view.buy_cost} chips, or pass?"
-    words = [view.action_to_str(a) for a in view.legal_actions]
-    calls = [w for w in words if w in ("knock", "rummy", "color", "continental")]
-    top = card_to_str(view.discard[-1]) if view.discard else None
-    if view.phase == "draw":
-        text = "Your turn: " + (
-            f"take {top} from the discard pile, or draw from the stock."
-            if top
-            else "draw from the stock."
-        )
-        if calls:
-            text += f" You may announce: {', '.join(calls)}."
-        return text
-    return "Your turn: discard a card (click it twice), or discard one and announce."
+    calls = [w for w in side.legal_words(view) if w in ANNOUNCEMENTS]
+    note = f" You may announce: {', '.join(calls)}." if calls else ""
+    return side.turn_prompt(view, names, STEPS, note, PLAY_PROMPT)
 
 
 def state(
@@ -157,43 +125,28 @@ def state(
     for s in range(view.num_players):
         name = names[s] if view.in_game[s] else f"{names[s]} (out)"
         seats.append(
-            {**seat_row(view, s, name), "chips": view.chips[s], "in_game": view.in_game[s]}
+            {**side.seat_row(view, s, name), "chips": view.chips[s], "in_game": view.in_game[s]}
         )
     chips = ", ".join(f"{names[s]} {view.chips[s]:+d}" for s in range(view.num_players))
-    out = side_state("knock", view, names, log, GOAL, _prompt(view, names), seats)
-    out.update(
-        {
-            "title": "Knock game",
-            "round_text": f"hand {view.hand_index + 1} · stake {view.stake} · pot {view.pot}",
-            "goal_text": f"Chips: {chips}",
-            "no_melds_text": "No melds are laid in this game: a hand ends when someone knocks "
-            "or announces; the announcer's lays are shown here.",
-            "score_label": "pts",
-            "higher_wins": False,
-            "pot": view.pot,
-            "stake": view.stake,
-        }
-    )
-    out.update(extra)
-    return out
-
-
-def log_move(
-    game: Game, action: int, names: Sequence[str], ends: list[dict[str, Any]] | None
-) -> list[str]:
-    """Apply ``action`` (ValueError if illegal, game unchanged); the log lines it makes. With
-    ``ends``, a hand's end appends what it showed."""
-    line = describe(game, action, names) if game.is_legal(action) else ""
-    hands_before, dealt_before = len(game.hand_history), game.hand_index
-    game.apply(action)
-    lines = [line, *after_move(game, hands_before, names)]
-    if ends is not None and len(game.hand_history) > hands_before:
-        ends.append(hand_end(game.hand_history[-1]))
-    if game.hand_index != dealt_before and not game.is_over:
-        lines.append(dealt_line(game, names))
-    return lines
+    own = {
+        "title": "Knock game",
+        "round_text": f"hand {view.hand_index + 1} · stake {view.stake} · pot {view.pot}",
+        "goal_text": f"Chips: {chips}",
+        "no_melds_text": "No melds are laid in this game: a hand ends when someone knocks "
+        "or announces; the announcer's lays are shown here.",
+        "score_label": "pts",
+        "higher_wins": False,
+        "pot": view.pot,
+        "stake": view.stake,
+    }
+    prompt = _prompt(view, names)
+    return side.side_state("knock", view, names, log, GOAL, prompt, seats, own, extra)
 
 
 def first_line(game: Game, names: Sequence[str]) -> str:
     """The log's first line: the first deal."""
     return dealt_line(game, names)
+
+
+PAGE = side.SidePage(describe, describe_hand_end, hand_end, dealt_line)
+log_move = PAGE.log_move  # apply a move; the log lines it makes

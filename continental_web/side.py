@@ -8,8 +8,8 @@ prompt, the goal and its seat and page fields. Everything here reads the seat's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str
 
@@ -59,8 +59,11 @@ def side_state(
     goal: str,
     prompt: str,
     seats: list[dict[str, Any]],
+    own: dict[str, Any],
+    extra: dict[str, Any],
 ) -> dict[str, Any]:
-    """The page's data every side game shares, from ``view`` (its seat's view) alone."""
+    """The page's data, from ``view`` (its seat's view) alone: what every side game shows, then
+    the game's ``own`` fields, then the caller's ``extra``."""
     seat = view.seat
     actor = None if view.phase == "game_over" else view.current
     return {
@@ -91,7 +94,80 @@ def side_state(
         "legal": [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions],
         "log": list(log[-LOG_LENGTH:]),
         "round_label": "hand",
+        **own,
+        **extra,
     }
+
+
+def engine_options(game: Any) -> dict[str, Any]:
+    """The engine's options, as ``Game.new`` takes them (for records)."""
+    return dict(game.setup.to_dict()["options"])
+
+
+def describe_move(
+    game: Any, action: int, names: Sequence[str], own: Callable[[str, str], str]
+) -> str:
+    """The move about to be played, in words, from public facts only: ``draw``, ``take`` and
+    ``discard C`` here, the game's other actions by ``own(who, text)``."""
+    who = names[game.actor]
+    text = game.action_to_str(action)
+    if text == "draw":
+        return f"{who} {verb(who, 'draw', 'draws')} from the stock"
+    if text == "take":
+        top = card_to_str(game.discard[-1]) if game.discard else "?"
+        return f"{who} {verb(who, 'take', 'takes')} {top} from the discard pile"
+    if text.startswith("discard "):
+        return f"{who} {verb(who, 'discard', 'discards')} {text.split()[1]}"
+    return own(who, text)
+
+
+def legal_words(view: Any) -> list[str]:
+    """The text of each legal action of the view's seat."""
+    return [view.action_to_str(a) for a in view.legal_actions]
+
+
+def turn_prompt(
+    view: Any, names: Sequence[str], steps: dict[str, str], calls: str, play: str
+) -> str:
+    """The page's prompt: the game's end, whose turn it is (``steps``: each phase's words), or
+    the seat's own draw (with ``calls``, what it may announce instead) or ``play`` step."""
+    if view.phase == "game_over":
+        return "The game is over."
+    if view.current != view.seat:
+        return f"{names[view.current]}'s turn ({steps[view.phase]})"
+    if view.phase != "draw":
+        return play
+    top = card_to_str(view.discard[-1]) if view.discard else None
+    take = f"take {top} from the discard pile, or draw from the stock." if top else None
+    return "Your turn: " + (take or "draw from the stock.") + calls
+
+
+class SidePage(NamedTuple):
+    """A side game's words for the log, and ``log_move`` that writes it."""
+
+    describe: Callable[[Any, int, Sequence[str]], str]  # the move about to be played
+    hand_end_lines: Callable[[dict[str, Any], Sequence[str]], list[str]]  # a hand's end
+    hand_end: Callable[[dict[str, Any]], dict[str, Any]]  # what a finished hand showed
+    dealt_line: Callable[[Any, Sequence[str]], str]  # a new deal
+
+    def log_move(
+        self, game: Any, action: int, names: Sequence[str], ends: list[dict[str, Any]] | None
+    ) -> list[str]:
+        """Apply ``action`` (ValueError if illegal, game unchanged); the log lines it makes:
+        the move, the end of the hand it ended, the deal it made. With ``ends``, a hand's end
+        appends what it showed."""
+        line = self.describe(game, action, names) if game.is_legal(action) else ""
+        hands_before, dealt_before = len(game.hand_history), game.hand_index
+        game.apply(action)
+        lines = [line]
+        if len(game.hand_history) > hands_before:
+            record = game.hand_history[-1]
+            lines += self.hand_end_lines(record, names)
+            if ends is not None:
+                ends.append(self.hand_end(record))
+        if game.hand_index != dealt_before and not game.is_over:
+            lines.append(self.dealt_line(game, names))
+        return lines
 
 
 def round_number(game: Any) -> int:

@@ -7,6 +7,7 @@ hits both sides alike. ``CONTINENTAL_KERNELS`` passes through to the children.
 
     git archive 36da32b | tar -x -C /tmp/before    # a checkout to compare with (pure Python)
     python scripts/bench_checkouts.py /tmp/before . --reps 6
+    python scripts/bench_checkouts.py /tmp/before . --reps 6 --game fifteen knock   # some games
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ CASES = [
     ("aec", "contract", 4, 4),
     ("aec_v1", "contract", 4, 3),
     ("strong", "contract", 4, 2),
+    ("engine", "fifteen", 4, 20),
     ("aec", "fifteen", 4, 20),
+    ("engine", "knock", 4, 10),
     ("aec", "knock", 4, 10),
 ]
 
@@ -73,11 +76,16 @@ def main() -> None:
     parser.add_argument("before", help="the checkout to compare with")
     parser.add_argument("after", help="this checkout")
     parser.add_argument("--reps", type=int, default=6, help="paired runs per case")
+    parser.add_argument(
+        "--game", nargs="+", choices=sorted({case[1] for case in CASES}), help="only these games"
+    )
     args = parser.parse_args()
     kernels = os.environ.get("CONTINENTAL_KERNELS", "1")
     print(f"CONTINENTAL_KERNELS={kernels}, {args.reps} paired runs per case")
     print(f"{'case':28s} {'before ms/action':>17s} {'after ms/action':>16s}  after/before")
     for case in CASES:
+        if args.game and case[1] not in args.game:
+            continue
         totals = {"before": [0.0, 0], "after": [0.0, 0]}
         ratios = []
         for rep in range(args.reps):

@@ -1,4 +1,5 @@
-"""Shared test configuration: the repository root on ``sys.path`` and Hypothesis profiles.
+"""Shared test configuration: the repository root on ``sys.path``, Hypothesis profiles and the
+web-table fixtures ``app`` and ``client``.
 
 Hypothesis budgets are set per test with ``settings(max_examples=examples(n), deadline=None)``
 (``reference.examples``); ``HYPOTHESIS_SCALE=20`` multiplies them for a long local run.
@@ -8,7 +9,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
+import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -20,3 +23,20 @@ if str(TESTS) not in sys.path:  # the helper modules beside the tests
 
 settings.register_profile("continental", deadline=None, print_blob=True)
 settings.load_profile("continental")
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Any:
+    """A web-table app with its results in a temporary folder (the side games' web tests; a
+    module may define its own)."""
+    from continental_web.app import create_app
+
+    return create_app(results_dir=tmp_path)
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    """A test client of ``app``."""
+    from fastapi.testclient import TestClient
+
+    return TestClient(app, base_url="http://127.0.0.1")

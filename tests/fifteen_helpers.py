@@ -6,18 +6,12 @@ bottom of the stock (or of the discard pile), so a position always conserves car
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from continental_env.cards import JOKER, NUM_NATURALS, card_to_str, parse_cards
+from side_helpers import act, cards, common_state, legal_texts, place_rest
+
 from continental_env.fifteen.game import Game, decks_for
-
-
-def cards(text: str) -> list[str]:
-    """Canonical card strings of a text."""
-    return [card_to_str(c) for c in parse_cards(text)]
 
 
 def fifteen_state(
@@ -37,41 +31,23 @@ def fifteen_state(
     """A ``to_dict`` state: hands (one text per seat), discard (bottom first), stock top cards."""
     p = len(hands)
     decks = decks_for(p)
-    pool: Counter[int] = Counter({c: decks for c in range(NUM_NATURALS)})
-    pool[JOKER] = decks
     hand_lists = [cards(h) for h in hands]
-    placed = [c for h in hand_lists for c in h] + cards(discard) + cards(stock_top)
-    for c in parse_cards(placed):
-        pool[c] -= 1
-        if pool[c] < 0:
-            raise AssertionError(f"{card_to_str(c)} used more times than the decks hold")
-    rest = [card_to_str(c) for c in sorted(pool.elements())]
-    stock = list(reversed(cards(stock_top)))  # the first card named is the top (drawn first)
-    pile = cards(discard)
-    if rest_to == "stock":
-        stock = rest + stock
-    else:
-        pile = rest + pile
-    version, state, gauss = random.Random(12345).getstate()
-    return {
-        "game": "fifteen",
-        "num_players": p,
-        "options": options or {},
-        "hand_index": hand_index,
-        "dealer": hand_index % p,
-        "current": current,
-        "phase": phase,
-        "hands": hand_lists,
-        "stock": stock,
-        "discard": pile,
-        "scores": list(scores or [0] * p),
-        "turn": turn,
-        "has_played": list(has_played if has_played is not None else [True] * p),
-        "known": [[] for _ in range(p)],
-        "seen_discards": [],
-        "deal_seeds": list(range(_cap(options or {}))),
-        "rng": [version, list(state), gauss],
-    }
+    stock, pile = place_rest(hand_lists, discard, stock_top, rest_to, decks, jokers=decks)
+    return common_state(
+        "fifteen",
+        hand_lists,
+        stock,
+        pile,
+        options=options or {},
+        hand_index=hand_index,
+        dealer=hand_index % p,
+        current=current,
+        phase=phase,
+        scores=list(scores or [0] * p),
+        turn=turn,
+        has_played=list(has_played if has_played is not None else [True] * p),
+        deal_seeds=list(range(_cap(options or {}))),
+    )
 
 
 def _cap(options: dict[str, Any]) -> int:
@@ -85,11 +61,4 @@ def fifteen_game(**kwargs: Any) -> Game:
     return Game.from_dict(fifteen_state(**kwargs))
 
 
-def act(game: Game, text: str) -> None:
-    """Apply an action given as text."""
-    game.apply(game.action_from_str(text))
-
-
-def legal_texts(game: Game) -> list[str]:
-    """The legal actions as text."""
-    return [game.action_to_str(a) for a in game.legal_actions()]
+__all__ = ["act", "cards", "fifteen_game", "fifteen_state", "legal_texts"]

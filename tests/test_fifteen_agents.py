@@ -1,39 +1,20 @@
-"""The fifteen-card bots: legal play at every table size, the greedy strategy on scripted
-positions, and no decision that depends on hidden cards (with a positive control)."""
+"""The fifteen-card bots' strategy: the greedy bot on scripted positions and at an all-greedy
+table, and the registry's fifteen-card names (the checks both side games share: legal play,
+views, hidden cards, are in ``test_side_agents.py``)."""
 
 from __future__ import annotations
 
-import copy
-import random
-
 import pytest
 from fifteen_helpers import fifteen_game, legal_texts
-from test_fifteen_env import swap_hidden
+from side_helpers import play_bots as play
 
 from agents import make_agent
-from agents.fifteen import FifteenView, view_for
+from agents.fifteen import view_for
 from agents.fifteen.greedy import covered, hand_value
 from continental_env.cards import parse_cards, to_counts
 from continental_env.fifteen.game import Game
 
 OPP = "2D 4D 6D TD QD 2S 8S TS QS KS 3C 7C KC 5H 9H"
-
-
-def play(game: Game, names: list[str], seed: int = 0) -> Game:
-    bots = [make_agent(n, seed + s, game="fifteen") for s, n in enumerate(names)]
-    while not game.is_over:
-        view = view_for(game)
-        action = bots[game.actor].act(view)
-        assert action in game.legal_actions()
-        game.apply(action)
-    return game
-
-
-@pytest.mark.parametrize("players", [2, 5, 12])
-def test_bots_play_legal_games_at_every_table_size(players: int) -> None:
-    names = ["greedy" if s % 2 == 0 else "random" for s in range(players)]
-    g = play(Game.new(num_players=players, seed=players, max_turns_per_hand=60, max_hands=2), names)
-    assert g.is_over and sum(g.scores) == 0
 
 
 def test_greedy_goes_out_and_wins_hands_at_an_all_greedy_table() -> None:
@@ -45,12 +26,7 @@ def test_greedy_goes_out_and_wins_hands_at_an_all_greedy_table() -> None:
         assert sizes in ([3] * 5, [3, 4, 4, 4], [3, 3, 4, 5])
 
 
-def test_make_agent_knows_the_fifteen_card_bots_and_refuses_others() -> None:
-    assert make_agent("greedy", 1, game="fifteen").name == "greedy"
-    assert make_agent("random", 1, game="fifteen").name == "random"
-    assert make_agent("strong", 1, game="fifteen").name == "strong"
-    with pytest.raises(ValueError, match="fifteen-card game"):
-        make_agent("search", 1, game="fifteen")
+def test_make_agent_refuses_an_unknown_game_and_defaults_to_the_contract_game() -> None:
     with pytest.raises(ValueError, match="unknown game 'poker'"):
         make_agent("greedy", 1, game="poker")
     assert make_agent("strong", 1).name == "strong"  # the contract game stays the default
@@ -90,48 +66,3 @@ def test_hand_value_counts_cards_in_sequences() -> None:
     assert covered(to_counts(parse_cards("KH AH 2H"))) == 0  # no around-the-corner
     assert covered(to_counts(parse_cards("KH AH 2H JK"))) == 3  # 2H + JK ... or JK KH AH
     assert hand_value(to_counts(parse_cards("5H 6H"))) > hand_value(to_counts(parse_cards("5H 9H")))
-
-
-# ----------------------------------------------------------------------------- hidden information
-
-
-def decisions(game: Game, seat: int) -> list[int]:
-    view = FifteenView(game, seat)
-    return [make_agent(n, 7, game="fifteen").act(view) for n in ("greedy", "random")]
-
-
-def test_bot_decisions_ignore_hidden_cards_with_a_positive_control() -> None:
-    rng = random.Random(5)
-    g = Game.new(num_players=3, seed=5, max_turns_per_hand=80)
-    checked = changed = 0
-    for _ in range(120):
-        if g.is_over:
-            break
-        seat = g.actor
-        data = g.to_dict()
-        variant = Game.from_dict(swap_hidden(data, seat, rng))
-        assert decisions(g, seat) == decisions(variant, seat)
-        checked += 1
-        # Positive control: the same comparison notices a change in the bot's own hand.
-        own = copy.deepcopy(data)
-        mine = own["hands"][seat]
-        i = next((k for k, c in enumerate(own["stock"]) if c not in mine), None)
-        if i is not None:
-            j = max(
-                (k for k in range(len(mine)) if mine[k] not in own["known"][seat]),
-                key=lambda k: mine[k],
-            )
-            mine[j], own["stock"][i] = own["stock"][i], mine[j]
-            mine.sort()
-            if decisions(g, seat) != decisions(Game.from_dict(own), seat):
-                changed += 1
-        g.apply(make_agent("greedy", 0, game="fifteen").act(view_for(g)))
-    assert checked > 50 and changed > 0
-
-
-def test_the_view_holds_no_reference_to_the_game() -> None:
-    g = Game.new(num_players=2, seed=1)
-    view = FifteenView(g, 1)  # seat 1 plays first (seat 0 deals)
-    assert all(not isinstance(v, Game) for v in vars(view).values())
-    assert view.hand == g.hands[1] and view.legal_actions == g.legal_actions() == [0, 1]
-    assert FifteenView(g, 0).legal_actions == []

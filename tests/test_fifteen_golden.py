@@ -12,19 +12,11 @@ intended, regenerate on purpose and review the diff:
 
 from __future__ import annotations
 
-import difflib
-import os
-import random
-from pathlib import Path
-
 import pytest
+from side_helpers import GOLDEN, check_golden, golden_moves
 
-from agents import make_agent
-from agents.fifteen import view_for
 from continental_env.cards import format_cards
 from continental_env.fifteen.game import Game
-
-GOLDEN = Path(__file__).resolve().parent / "golden"
 
 # name: (players, seed, line-up or None for uniform random actions, Game.new options)
 GAMES = {
@@ -35,8 +27,6 @@ GAMES = {
 
 def transcript(players: int, seed: int, lineup: list[str] | None, options: dict) -> str:
     game = Game.new(num_players=players, seed=seed, **options)
-    rng = random.Random(seed)
-    bots = [make_agent(n, seed + s, game="fifteen") for s, n in enumerate(lineup or [])]
     who = "uniform" if lineup is None else ",".join(lineup)
     lines = [f"# fifteen, {players} players, seed {seed}, {who}, options {options}"]
 
@@ -48,14 +38,7 @@ def transcript(players: int, seed: int, lineup: list[str] | None, options: dict)
             lines.append(f"  hand {seat}: {format_cards(game.hand_cards(seat))}")
 
     deal()
-    while not game.is_over:
-        seat = game.actor
-        if lineup is None:
-            action = rng.choice(game.legal_actions())
-        else:
-            action = bots[seat].act(view_for(game))
-        hands = len(game.hand_history)
-        game.apply(action)
+    for seat, action, hands in golden_moves(game, seed, lineup):
         lines.append(f"{game.moves:5d} seat {seat} {game.action_to_str(action)}")
         if len(game.hand_history) > hands:
             h = game.hand_history[-1]
@@ -75,19 +58,7 @@ def transcript(players: int, seed: int, lineup: list[str] | None, options: dict)
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_fifteen_golden_transcript_is_unchanged(name: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    got = transcript(*GAMES[name])
-    if os.environ.get("REGEN_GOLDEN"):
-        path.write_text(got)
-    want = path.read_text()
-    if got != want:
-        diff = difflib.unified_diff(
-            want.splitlines(), got.splitlines(), "golden", "now", n=2, lineterm=""
-        )
-        pytest.fail(
-            f"{path.name} differs (REGEN_GOLDEN=1 to accept on purpose):\n"
-            + "\n".join(list(diff)[:60])
-        )
+    check_golden(name, transcript(*GAMES[name]))
 
 
 def test_the_greedy_golden_game_is_won_out_and_paid() -> None:

@@ -319,20 +319,6 @@ def test_equal_totals_share_the_win() -> None:
     assert g.is_over and g.winners() == [0, 1, 2]
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "match"),
-    [
-        ({"target": 0}, "target"),
-        ({"hands": 0}, "hands"),
-        ({"max_turns_per_hand": 0}, "max_turns_per_hand"),
-        ({"max_hands": -1}, "max_hands"),
-    ],
-)
-def test_bad_options_are_refused(kwargs: dict, match: str) -> None:
-    with pytest.raises(ValueError, match=match):
-        Game.new(num_players=2, **kwargs)
-
-
 # ----------------------------------------------------------------------------- the search
 
 

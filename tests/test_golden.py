@@ -19,14 +19,13 @@ purpose and review the diff in version control:
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-import os
 import random
 from pathlib import Path
 
 import numpy as np
 import pytest
+from side_helpers import check_golden
 
 import continental_env
 from continental_env.aec import PLANE
@@ -143,19 +142,7 @@ def regenerate() -> None:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_golden_transcript_is_unchanged(name: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    got = transcript(*GAMES[name])
-    if os.environ.get("REGEN_GOLDEN"):
-        path.write_text(got)
-    want = path.read_text()
-    if got != want:
-        diff = difflib.unified_diff(
-            want.splitlines(), got.splitlines(), "golden", "now", n=2, lineterm=""
-        )
-        pytest.fail(
-            f"{path.name} differs (REGEN_GOLDEN=1 to accept on purpose):\n"
-            + "\n".join(list(diff)[:60])
-        )
+    check_golden(name, transcript(*GAMES[name]))
 
 
 def test_golden_transcript_game_closes_rounds_and_ends() -> None:

@@ -402,21 +402,6 @@ def test_jokers_by_table_size_and_the_first_deal() -> None:
     assert len(g.stock) == 104 + 5 - 50 and g.pot == 250 and g.chips == [-50] * 5
 
 
-@pytest.mark.parametrize(
-    ("kwargs", "match"),
-    [
-        ({"num_players": 7}, "seats 2..6"),
-        ({"stake": 0}, "stake"),
-        ({"stake": 52}, "multiple of 5"),
-        ({"max_turns_per_hand": 0}, "max_turns_per_hand"),
-        ({"max_hands": -1}, "max_hands"),
-    ],
-)
-def test_bad_options_are_refused(kwargs: dict, match: str) -> None:
-    with pytest.raises(ValueError, match=match):
-        Game.new(**{"num_players": 2, **kwargs})
-
-
 def test_state_helper_conserves_cards() -> None:
     data = knock_state(hands=FOUR)
     assert len(data["stock"]) == 108 - 40

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fifteen_helpers import fifteen_game
 from knock_helpers import knock_game
-from test_fifteen_env import swap_hidden as swap_fifteen
-from test_knock_env import swap_hidden as swap_knock
+from side_helpers import swap_hidden as swap_fifteen
+from side_helpers import swap_hidden as swap_knock
 
 from agents import make_agent
 from agents.fifteen import FifteenView

@@ -22,6 +22,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from agents.fifteen.view import FifteenView
+from agents.side_common import SideBot
 from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES
 from continental_env.fifteen.game import DISCARD_BASE, DRAW, OUT, OUT_BASE, TAKE, payment
 from continental_env.melds import SEQUENCE_LENGTHS, going_out_discards, sequence_spans
@@ -111,19 +112,13 @@ def best_discard(hand: list[int]) -> tuple[int, int]:
     return best_card, best_value
 
 
-class FifteenGreedyAgent:
+class FifteenGreedyAgent(SideBot):
     """Keeps the cards that build toward a legal shape; takes the up-card when it helps."""
 
     name = "greedy"
 
-    def __init__(self, seed: object = None) -> None:
-        del seed  # deterministic; the seed is accepted so every bot is built the same way
-
-    def act(self, view: FifteenView) -> int:
-        """A legal action id for the seat to act."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+    def decide(self, view: FifteenView, legal: list[int]) -> int:
+        """One of ``legal`` (``SideBot.act`` checked there is one)."""
         if view.phase == "draw":
             return self._start(view, legal)
         return self._after_draw(view, legal)

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from agents.cli import ArgumentParser
-from agents.play.table import TerminalTable, table_main
-from continental_env.cards import format_cards
-from continental_env.fifteen.game import DRAW, OUT, TAKE
+from agents.play.table import SideTerminalTable, table_main
 
 HELP = """Commands:
   <number>          the move with that number in the menu
@@ -34,7 +33,7 @@ Going out: all 15 cards as sequences of one suit, 3+3+3+3+3, 4+4+4+3 or 5+4+3+3.
 Cards: rank A23456789TJQK then suit CDHS, e.g. 7H TS AC; the joker is JK."""
 
 
-class FifteenHumanGame(TerminalTable):
+class FifteenHumanGame(SideTerminalTable):
     """One fifteen-card game between a person (reading lines from ``input_fn``) and bots."""
 
     GAME = "fifteen"
@@ -43,26 +42,7 @@ class FifteenHumanGame(TerminalTable):
     def title(self) -> str:
         return f"Fifteen-card Continental, {self.game.num_players} players. Type 'help'."
 
-    def log_move(self, seat: int, action: int) -> None:
-        game = self.game
-        who = self.names[seat]
-        top = format_cards(game.discard[-1:])
-        hands_before = len(game.hand_history)
-        text = game.action_to_str(action)
-        game.apply(action)
-        if len(game.hand_history) > hands_before:
-            self._log_hand_end()
-            return
-        if action == TAKE:
-            text = f"takes {top}"
-        elif action == DRAW:
-            text = "draws from the stock"
-        elif action != OUT:
-            text = text.replace("discard", "discards")
-        self.events.append(f"{who}: {text}")
-
-    def _log_hand_end(self) -> None:
-        last = self.game.hand_history[-1]
+    def log_hand_end(self, last: dict[str, Any]) -> None:
         if last["winner"] is None:
             why = "the stock ran out" if last["end"] == "stock" else "the turn limit"
             self.events.append(f"== Hand {last['hand']} over: no winner ({why}).")

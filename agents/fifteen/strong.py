@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from agents.fifteen.greedy import connected, covered, suit_cover
 from agents.fifteen.view import FifteenView
+from agents.side_common import SideBot
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
 from continental_env.fifteen.game import (
     DISCARD_BASE,
@@ -141,19 +142,13 @@ def outs(hand: list[int], live: list[int]) -> float:
     return total
 
 
-class FifteenStrongAgent:
+class FifteenStrongAgent(SideBot):
     """Plays for speed on live cards and cashes the largest payment; see the module docstring."""
 
     name = "strong"
 
-    def __init__(self, seed: object = None) -> None:
-        del seed  # deterministic; the seed is accepted so every bot is built the same way
-
-    def act(self, view: FifteenView) -> int:
-        """A legal action id for the seat to act."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+    def decide(self, view: FifteenView, legal: list[int]) -> int:
+        """One of ``legal`` (``SideBot.act`` checked there is one)."""
         live, unseen = live_counts(view)
         if view.phase == "draw":
             return self._start(view, legal, live, unseen)

@@ -8,23 +8,16 @@ bot's decision changes when they change).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from agents.side_common import SideView
 from continental_env.fifteen.aec import encode_observation, observation_layout
 from continental_env.fifteen.game import Game, action_to_str
-
-
-@lru_cache(maxsize=16)
-def _layout(num_players: int) -> dict[str, slice]:
-    return observation_layout(num_players)
 
 
 class FifteenView(SideView):
     """What seat ``seat`` may see of a fifteen-card game (``SideView``'s fields and these)."""
 
     ENCODE = staticmethod(encode_observation)
-    LAYOUT = staticmethod(_layout)
+    LAYOUT = staticmethod(observation_layout)
     TO_STR = staticmethod(action_to_str)
 
     def __init__(self, game: Game, seat: int) -> None:

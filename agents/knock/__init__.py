@@ -1,7 +1,9 @@
 """Bots for the knock game (RULES.md Part 3), on the one ``act(view) -> action id`` protocol.
 
-``KnockView`` is what a seat may see; ``make_agent(name, seed, game="knock")`` builds the bots
-(``random``: ``agents.bots.random_agent.RandomAgent`` on this view; ``greedy``: ``agents.knock.greedy``; ``strong``: ``agents.knock.strong``).
+``KnockView`` is what a seat may see; ``GAME`` is the game's ``GameSpec`` (scored by net chips at
+the end: the ante, bonuses, buy-backs and the pot); ``make_agent(name, seed)`` builds a bot by
+registry name: ``random``, ``greedy`` (``agents.knock.greedy``), ``strong``
+(``agents.knock.strong``), ``ppo:PATH``.
 """
 
 from __future__ import annotations
@@ -9,20 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from agents.knock.view import KnockView, view_for
-from agents.registry import make_agent as registry_make_agent
 from agents.registry import offered
-from agents.side_common import SideEngine
+from agents.side_spec import SideEngine
 
 __all__ = ["AGENT_NAMES", "KnockView", "make_agent", "view_for"]
-
-
-AGENT_NAMES = offered("knock")
-ENGINE = SideEngine("knock", "knock game")
-
-
-def make_agent(name: str, seed: int | None = None) -> Any:
-    """A knock bot by registry name (``agents.registry``): ``random``, ``greedy``, ``strong``, ``ppo:PATH``."""
-    return registry_make_agent(name, seed, game="knock")
 
 
 def _fingerprint(game: Any) -> str:
@@ -43,32 +35,13 @@ def _fingerprint(game: Any) -> str:
     return digest(*tens, game.stock[bottom:])
 
 
-def _segments(game: Any) -> list[tuple[str, list[int]]]:
-    return [(str(h["hand"]), list(h["chips"])) for h in game.hand_history]
-
-
-def _spec() -> Any:
-    from agents.spec import GameSpec
-
-    return GameSpec(
-        name="knock",
-        unit="chips",
-        higher_is_better=True,
-        segment="hand",
-        new_game=ENGINE.new_game,
-        view=KnockView,
-        agent_names=AGENT_NAMES,
-        final_scores=lambda game: list(game.chips),
-        segments=_segments,
-        deal_number=lambda game: game.hand_index,
-        deal_fingerprint=_fingerprint,
-        check_options=ENGINE.check_options,
-        option_types={"stake": int, "max_turns_per_hand": int, "max_hands": int},
-        terminal="agents.knock.play",
-        label="Knock game (knock rummy, chips and a pot)",
-        render=ENGINE.render,
-        player_ranges=ENGINE.player_ranges,
-    )
-
-
-GAME = _spec()
+ENGINE = SideEngine("knock")
+AGENT_NAMES = offered("knock")
+GAME = ENGINE.spec(
+    KnockView,
+    AGENT_NAMES,
+    label="Knock game (knock rummy, chips and a pot)",
+    final_scores=lambda game: list(game.chips),
+    deal_fingerprint=_fingerprint,
+)
+make_agent = GAME.make_agent  # (name, seed=None): a knock bot by registry name

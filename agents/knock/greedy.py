@@ -23,6 +23,7 @@ Lays, deadwood and every announcement check are the meld validator's (``continen
 from __future__ import annotations
 
 from agents.knock.view import KnockView
+from agents.side_common import SideBot
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.knock.game import (
     BUY,
@@ -73,19 +74,13 @@ def announcement_score(kind: str, cards: list[int], stake: int) -> tuple[int, in
     return (0, bonus(kind, stake, jokers), -points)
 
 
-class KnockGreedyAgent:
+class KnockGreedyAgent(SideBot):
     """Minimises deadwood, knocks as soon as allowed, buys back when it pays."""
 
     name = "greedy"
 
-    def __init__(self, seed: object = None) -> None:
-        del seed  # deterministic; the seed is accepted so every bot is built the same way
-
-    def act(self, view: KnockView) -> int:
-        """A legal action id for the seat to act."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
+    def decide(self, view: KnockView, legal: list[int]) -> int:
+        """One of ``legal`` (``SideBot.act`` checked there is one)."""
         if view.phase == "buy":
             return BUY if self.buy_pays(view) else PASS
         if view.phase == "draw":

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from agents.cli import ArgumentParser
-from agents.play.table import TerminalTable, table_main
-from continental_env.cards import format_cards
-from continental_env.knock.game import BUY, DRAW, PASS, TAKE
+from agents.play.table import SideTerminalTable, table_main
 from continental_env.knock.render import describe_hand_end
 
 HELP = """Commands:
@@ -40,7 +39,7 @@ Deadwood: J Q K T 10, 2-9 their index, jokers 20, aces 15 (1 when you knock). Ov
 Cards: rank A23456789TJQK then suit CDHS, e.g. 7H TS AC; the joker is JK."""
 
 
-class KnockHumanGame(TerminalTable):
+class KnockHumanGame(SideTerminalTable):
     """One knock game between a person (reading lines from ``input_fn``) and bots."""
 
     GAME = "knock"
@@ -50,30 +49,15 @@ class KnockHumanGame(TerminalTable):
         game = self.game
         return f"Knock Continental, {game.num_players} players, stake {game.stake}. Type 'help'."
 
-    def log_move(self, seat: int, action: int) -> None:
-        game = self.game
-        who = self.names[seat]
-        top = format_cards(game.discard[-1:])
-        hands_before = len(game.hand_history)
-        buys_before = len(game.hand_history[-1]["buys"]) if game.hand_history else 0
-        text = game.action_to_str(action)
-        game.apply(action)
-        if action == BUY:
-            b = game.hand_history[hands_before - 1]["buys"][buys_before]
-            self.events.append(f"{who}: buys back for {b['cost']} chips, {b['from']} -> {b['to']}")
-        elif action == PASS:
-            self.events.append(f"{who}: does not buy back")
-        elif len(game.hand_history) > hands_before:
-            self._log_hand_end()
-        elif action == TAKE:
-            self.events.append(f"{who}: takes {top}")
-        elif action == DRAW:
-            self.events.append(f"{who}: draws from the stock")
-        else:
-            self.events.append(f"{who}: {text.replace('discard', 'discards')}")
+    def move_words(self, text: str, top: str) -> str:
+        if text == "buy":
+            b = self.game.hand_history[-1]["buys"][-1]  # the buy-back just made
+            return f"buys back for {b['cost']} chips, {b['from']} -> {b['to']}"
+        if text == "pass":
+            return "does not buy back"
+        return super().move_words(text, top)
 
-    def _log_hand_end(self) -> None:
-        last = self.game.hand_history[-1]
+    def log_hand_end(self, last: dict[str, Any]) -> None:
         lines = describe_hand_end(last, self.names)
         self.events.append("== " + lines[0])
         self.events += ["  " + line for line in lines[1:]]

@@ -8,23 +8,16 @@ checks that no bot's decision changes when they change).
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from agents.side_common import SideView
 from continental_env.knock.aec import encode_observation, observation_layout
 from continental_env.knock.game import Game, action_to_str, buy_cost
-
-
-@lru_cache(maxsize=16)
-def _layout(num_players: int) -> dict[str, slice]:
-    return observation_layout(num_players)
 
 
 class KnockView(SideView):
     """What seat ``seat`` may see of a knock game (``SideView``'s fields and these)."""
 
     ENCODE = staticmethod(encode_observation)
-    LAYOUT = staticmethod(_layout)
+    LAYOUT = staticmethod(observation_layout)
     TO_STR = staticmethod(action_to_str)
 
     def __init__(self, game: Game, seat: int) -> None:

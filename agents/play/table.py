@@ -15,6 +15,10 @@ lines, the menu of numbered moves, the events since the person's last move, and 
 | ``turn_notes()`` | lines above the menu (a question the move answers) |
 | ``final_lines()`` | the result once the game is over |
 
+``SideTerminalTable`` adds what the two side games share: a move logged as ``name: draws from
+the stock``, ``takes 7H`` or ``discards 7H`` (``move_words``), a hand's end by the game's
+``log_hand_end(record)``.
+
 ``table_main`` is the command line every game shares: ``--opponents``, ``--seed``, ``--seat``,
 ``--name`` and the game's own options.
 """
@@ -27,6 +31,7 @@ from typing import Any
 
 from agents.cli import ArgumentParser, parse_names
 from agents.games import game_spec
+from continental_env.cards import format_cards
 
 QUIT_WORDS = ("quit", "exit", "q")
 MENU_NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: "²" or a 5,000-digit number is text
@@ -210,6 +215,34 @@ class TerminalTable:
         per_row = max(1, 96 // width)
         for i in range(0, len(entries), per_row):
             self.output("".join(e.ljust(width) for e in entries[i : i + per_row]).rstrip())
+
+
+class SideTerminalTable(TerminalTable):
+    """The terminal table of a side game (module docstring): a game defines ``log_hand_end``
+    and may add its own words to ``move_words``."""
+
+    def log_move(self, seat: int, action: int) -> None:
+        game = self.game
+        top = format_cards(game.discard[-1:])
+        hands_before = len(game.hand_history)
+        text = game.action_to_str(action)
+        game.apply(action)
+        if len(game.hand_history) > hands_before:
+            self.log_hand_end(game.hand_history[-1])
+        else:
+            self.events.append(f"{self.names[seat]}: {self.move_words(text, top)}")
+
+    def move_words(self, text: str, top: str) -> str:
+        """A move that did not end the hand, for the events (``top``: the discard before it)."""
+        if text == "take":
+            return f"takes {top}"
+        if text == "draw":
+            return "draws from the stock"
+        return text.replace("discard", "discards")
+
+    def log_hand_end(self, record: dict[str, Any]) -> None:
+        """Append to the events how the hand of ``record`` (``hand_history``) ended."""
+        raise NotImplementedError
 
 
 def table_main(

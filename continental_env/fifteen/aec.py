@@ -22,16 +22,14 @@ sequences of one suit in one of three shapes. The engine is ``continental_env.fi
 | ``hands`` | None | the game ends after this many hands (``hands=1``: one-hand episodes) |
 | ``max_turns_per_hand`` | 200 | safety net: a hand ends with no winner after this many discards |
 | ``max_hands`` | 100 | safety net: the game ends after this many hands |
-| ``reward`` | ``"chips"`` | ``chips`` or ``win`` (below) |
-| ``render_mode`` | None | ``"ansi"`` (returns the table as text) or ``"human"`` (prints it) |
-| ``illegal`` | ``"raise"`` | ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper (-1, game over) |
+
+and ``reward`` (``"chips"``, or ``"win"``: below), ``render_mode`` and ``illegal`` as every side
+game (``continental_env.side_env``).
 
 ## Observation
 
-``observation`` is a float32 vector of *count planes* followed by scalars. A plane is a 5 x 13
-grid of card counts (rows C D H S, the fifth row holds the jokers in column 0), flattened row by
-row: index ``suit * 13 + rank`` for naturals and 52 for the joker. Seats are relative: ``+1`` is
-the next player to the left.
+Count planes, then scalars, seats relative (the encoding, ``observation_layout``, the masks and
+the leak tests are those of every side game: ``continental_env.side_env``):
 
 | name | size | content |
 |---|---|---|
@@ -46,11 +44,6 @@ the next player to the left.
 | ``stock`` | 1 | stock size / 100 |
 | ``turn`` | 1 | discards this hand / max_turns_per_hand |
 | ``hand_number`` | 1 | hands played / max_hands |
-
-``env.unwrapped.observation_layout`` maps each name to its slice; ``plane_slices`` gives the
-count planes, each reshapeable to ``(5, 13)``. Only the acting agent gets a non-zero
-``action_mask``. The observation never contains hidden information: the stock and opponents'
-cards not taken from the discard pile are absent (tested, with positive controls).
 
 ## Actions
 
@@ -76,7 +69,7 @@ infos never hold None).
 ## State
 
 ``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
-the parts every game shares (``continental_env.card_game_env``: every hand, the stock's and the
+the parts every game shares (``continental_env.side_env``: every hand, the stock's and the
 discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
 and the dealer, seats absolute), then:
 
@@ -91,13 +84,9 @@ and the dealer, seats absolute), then:
 
 ## Errors, copies and positions
 
-An illegal action raises ``ValueError`` with the engine's reason and changes nothing, on ``env()``
-as on ``raw_env``; so does an action outside the action space (``10**6``, ``2.5``). Seeds may be
-any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
-environment keep its game, agents, rewards, flags and agent to act; ``fifteen.env`` and
-``fifteen.raw_env`` are plain functions that pickle (``functools.partial`` into a spawned
-process). Assigning
-``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
+As every side game's (``continental_env.side_env``): ``ValueError`` for an illegal or
+out-of-space action, state unchanged; ``pickle``, ``copy.deepcopy`` and ``functools.partial(
+fifteen.env, ...)`` work; ``env.unwrapped.game`` may be assigned.
 
 ## Settled rules (RULES.md Part 2)
 
@@ -119,21 +108,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from continental_env.card_game_env import (
-    PLANE,
-    SIDE_PLANES,
-    CardGameEnv,
-    SideGameEnv,
-    encode_side_planes,
-    side_planes,
-    wrap,
-)
+from continental_env.card_game_env import PLANE, CardGameEnv, wrap
 from continental_env.fifteen.game import NUM_ACTIONS, Game
-from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
+from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
 
 __all__ = [
     "CHIP_SCALE",
@@ -148,41 +128,21 @@ __all__ = [
 ]
 REWARD_MODES = ("chips", "win")
 CHIP_SCALE = 10.0
-SCORE_SCALE = 50.0
 PLANE_NAMES = SIDE_PLANES
-PHASE_INDEX = {"draw": 0, "play": 1}
+# The phase one-hot, the first-turn flags, scores in chips / 50, hands played / max_hands.
+SCALARS = SideScalars(("draw", "play"), "first_turn", score_scale=50.0, hand_offset=0)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
     """Names of the observation's parts mapped to their slices (see the module table)."""
-    p = num_players
-    parts = [
-        *side_planes(p),
-        ("phase", 2),
-        ("first_turn", p),
-        ("dealer", p),
-        ("scores", p),
-        ("stock", 1),
-        ("turn", 1),
-        ("hand_number", 1),
-    ]
-    return consecutive_slices(parts)
+    return SCALARS.observation_layout(num_players, own=[])
 
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
-    st = game.state  # the declared fields, read without the Game properties' indirection
-    p = game.num_players
-    obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
-    order = encode_side_planes(obs, game, seat, layout, show_top=not game.is_over)
-    if st.phase in PHASE_INDEX:
-        obs[layout["phase"].start + PHASE_INDEX[st.phase]] = 1.0
-    obs[layout["first_turn"]] = [0.0 if st.has_played[s] else 1.0 for s in order]
-    obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
-    obs[layout["scores"]] = [st.scores[s] / SCORE_SCALE for s in order]
-    obs[layout["stock"].start] = len(st.stock) / 100.0
-    obs[layout["turn"].start] = st.turn / game.max_turns_per_hand
-    obs[layout["hand_number"].start] = st.hand_index / game.max_hands
+    played = game.state.has_played
+    obs, order = SCALARS.encode(game, seat, layout, show_top=not game.is_over)
+    obs[layout["first_turn"]] = [0.0 if played[s] else 1.0 for s in order]
     return obs
 
 
@@ -190,7 +150,7 @@ class FifteenEnv(SideGameEnv):
     """The unwrapped AEC environment of the fifteen-card game (``raw_env``); see the module
     docstring.
 
-    What the game supplies to ``CardGameEnv``: its encoder, the ``chips`` rewards at each hand's
+    What the game supplies to ``SideGameEnv``: its encoder, the ``chips`` rewards at each hand's
     end, the hand infos and its part of ``state()``.
     """
 
@@ -211,64 +171,33 @@ class FifteenEnv(SideGameEnv):
         reward: str = "chips",
         render_mode: str | None = None,
     ) -> None:
-        EzPickle.__init__(
-            self, num_players, target, hands, max_turns_per_hand, max_hands, reward, render_mode
-        )
-        super().__init__(
-            num_players,
-            {
-                "target": target,
-                "hands": hands,
-                "max_turns_per_hand": max_turns_per_hand,
-                "max_hands": max_hands,
-            },
-            reward,
-            render_mode,
-            observation_layout=observation_layout(num_players),
-            unbounded=("scores",),  # chips go negative
-        )
+        options = {"target": target, "hands": hands}
+        options.update(max_turns_per_hand=max_turns_per_hand, max_hands=max_hands)
+        layout = observation_layout(num_players)
+        super().__init__(num_players, options, reward, render_mode, layout, ("scores",))
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """This seat's observation (``encode_observation``, looked up when called)."""
         return encode_observation(game, seat, self.observation_layout)
 
-    def score_step(self, game: Game, mark: int) -> bool:
-        """Each hand the action ended: its infos and, under ``chips``, net chips / 10."""
-        p = self.num_players
-        records = game.hand_history[mark:]
+    def hand_info(self, record: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The hand's number, the seat's net chips and the winner's relative seat (or -1)."""
+        winner = relative_seat(record["winner"], seat, self.num_players)
+        return {"hand": record["hand"], "chips": record["chips"][seat], "winner": winner}
+
+    def chip_rewards(self, game: Game, records: list[dict[str, Any]]) -> bool:
+        """Each ended hand's net chips / 10."""
         for record in records:
-            winner = record["winner"]
             for seat, agent in enumerate(self.possible_agents):
-                chips = record["chips"][seat]
-                self.infos[agent] = {
-                    "hand": record["hand"],
-                    "chips": chips,
-                    "winner": -1 if winner is None else (winner - seat) % p,
-                }
-                if self.reward_mode == "chips":
-                    self.rewards[agent] += chips / CHIP_SCALE
+                self.rewards[agent] += record["chips"][seat] / CHIP_SCALE
         return bool(records)
 
     def state_parts(self, num_players: int) -> list[tuple[str, int]]:
-        p = num_players
-        return [
-            ("phase", 2),
-            ("first_turn", p),
-            ("scores", p),
-            ("stock_size", 1),
-            ("turn", 1),
-            ("hand_number", 1),
-        ]
+        return SCALARS.state_parts(num_players, own=[])
 
     def encode_state_extra(self, game: Game, vector: np.ndarray) -> None:
-        layout = self.state_layout
-        if game.phase in PHASE_INDEX:
-            vector[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
-        vector[layout["first_turn"]] = [0.0 if played else 1.0 for played in game.has_played]
-        vector[layout["scores"]] = [score / SCORE_SCALE for score in game.scores]
-        vector[layout["stock_size"].start] = len(game.stock) / 100.0
-        vector[layout["turn"].start] = game.turn / game.max_turns_per_hand
-        vector[layout["hand_number"].start] = game.hand_index / game.max_hands
+        first_turn = [not played for played in game.has_played]
+        SCALARS.encode_state(game, vector, self.state_layout, first_turn)
 
 
 raw_env = FifteenEnv

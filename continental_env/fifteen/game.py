@@ -1,10 +1,8 @@
 """The fifteen-card game engine: one game's state, its legal moves, and their effects.
 
-Rules source: ``RULES.md`` Part 2 (seed 001, "Continental Rummy", the sequence game). The engine
-receives actions; it never asks agents for them. Seats are ints. It is pure Python (no gymnasium,
-no numpy) and deterministic given its seed: each hand is dealt, and its re-formed stocks are
-shuffled, by a generator seeded from that hand's own seed, drawn from the game's seed at
-creation, so duplicate deals stay identical in every hand whatever earlier hands did.
+Rules source: ``RULES.md`` Part 2 (seed 001, "Continental Rummy", the sequence game). A pure
+Python engine over ``continental_env.side`` (which says what both side games share: seats are
+ints, actions come in, never asked for, every hand dealt from its own seed).
 
 Specifications of this implementation (where the source leaves a choice to the software):
 
@@ -44,14 +42,12 @@ Action ids (the same 109 for every table size):
 
 from __future__ import annotations
 
-import operator
 import random
 
 from continental_env.cards import (
     JOKER,
     NUM_NATURALS,
     NUM_TYPES,
-    card_from_str,
     card_to_str,
     format_cards,
     suit_of,
@@ -73,9 +69,9 @@ from continental_env.fifteen.state import (
 )
 from continental_env.fifteen.state_check import CHECKS as LOAD_CHECKS
 from continental_env.fifteen.state_check import LABEL, target_reached
-from continental_env.kernel import as_seed, state_field
+from continental_env.kernel import state_field
 from continental_env.melds import can_go_out, going_out, going_out_discards
-from continental_env.side import SideGame
+from continental_env.side import ActionTexts, SideGame
 
 PHASES = tuple(Phase)  # the phases, each equal to its JSON string
 DRAW_PHASE, PLAY_PHASE, GAME_OVER = Phase
@@ -109,76 +105,29 @@ def payment(cards: list[int] | tuple[int, ...], first_turn: bool, drew: bool) ->
     return items
 
 
-def action_to_str(action: int) -> str:
-    """Text form of an action id (the table is in the module docstring)."""
-    try:
-        action = operator.index(action)
-    except TypeError:
-        raise ValueError(f"action {action!r} is not an integer id") from None
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action id {action!r} is out of range 0..{NUM_ACTIONS - 1}")
-    if action < DISCARD_BASE:
-        return ("draw", "take", "out")[action]
-    if action < OUT_BASE:
-        return f"discard {card_to_str(action - DISCARD_BASE)}"
-    return f"out {card_to_str(action - OUT_BASE)}"
-
-
-def action_from_str(text: str) -> int:
-    """Action id of a text form (the inverse of ``action_to_str``)."""
-    if not isinstance(text, str):
-        raise ValueError(f"action text {text!r} must be a string")
-    tokens = text.split()
-    if len(tokens) == 1 and tokens[0].lower() in ("draw", "take", "out"):
-        return ("draw", "take", "out").index(tokens[0].lower())
-    if len(tokens) == 2 and tokens[0].lower() in ("discard", "out"):
-        card = card_from_str(tokens[1])
-        return (DISCARD_BASE if tokens[0].lower() == "discard" else OUT_BASE) + card
-    raise ValueError(f"unknown action {text!r}: expected draw, take, out, 'discard C' or 'out C'")
+ACTIONS = ActionTexts(("draw", "take", "out"), ("discard", "out"))
+action_to_str = ACTIONS.to_str  # the table is in the module docstring
+action_from_str = ACTIONS.from_str
 
 
 class Game(SideGame):
     """One game of the fifteen-card game. Build it with ``Game.new``; see the module docstring."""
 
-    STATE = State
+    STATE, SETUP, ACTIONS = State, Setup, ACTIONS
+    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
     STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
-    setup_from_dict = staticmethod(Setup.from_dict)
-    num_actions = NUM_ACTIONS
-    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
-    DISCARD_BASE = DISCARD_BASE
 
-    def __init__(
-        self,
-        num_players: int = 4,
-        target: int | None = 50,
-        hands: int | None = None,
-        max_turns_per_hand: int = 200,
-        max_hands: int = 100,
-    ) -> None:
-        """An undealt game (``Game.new`` deals one); ValueError for options it refuses."""
-        setup = Setup(num_players, target, hands, max_turns_per_hand, max_hands)
-        self._attach(setup, State.fresh(setup))
+    # The position's fields are declared in ``state.py``; ``SideGame`` has the ones both games
+    # share (the piles, hands, turn, scores, history ...), this game adds one.
+    has_played = state_field("has_played", "whether each seat has completed a turn", True)
 
     def _attach(self, setup: Setup, state: State) -> None:
-        """Take the setup and position; the options are also bound here (they never change)."""
+        """``SideGame._attach``, and this game's own options."""
         super()._attach(setup, state)
-        self.num_players: int = setup.num_players
         self.target: int | None = setup.target
         self.hand_limit: int | None = setup.hand_limit
-        self.max_turns_per_hand: int = setup.max_turns_per_hand
-        self.max_hands: int = setup.max_hands
         self.decks: int = setup.decks
-
-    # ------------------------------------------------------------------ the position's fields
-    # Each reads and writes ``game.state.<field>``; the fields are declared in ``state.py``.
-    # ``SideGame`` has the ones both side games share (the piles, hands, turn, history ...).
-
-    hand_index = state_field("hand_index", "0-based index of the hand being played", True)
-    dealer = state_field("dealer", "the seat that dealt this hand", True)
-    current = state_field("current", "the seat in turn", True)
-    scores = state_field("scores", "each seat's running total of chips", True)
-    has_played = state_field("has_played", "whether each seat has completed a turn", True)
 
     # ------------------------------------------------------------------ construction
 
@@ -193,14 +142,14 @@ class Game(SideGame):
         max_hands: int = 100,
     ) -> Game:
         """A new game with the first hand dealt; the same seed deals the same cards."""
-        seed = as_seed(seed)
-        game = cls(num_players, target, hands, max_turns_per_hand, max_hands)
-        master = random.Random(seed)
-        # One seed per possible hand, drawn up front: a hand's cards never depend on how many
-        # shuffles earlier hands used, so duplicate deals stay identical in every hand.
-        game.state.deal_seeds = [master.getrandbits(64) for _ in range(game.hands_cap)]
-        game._deal()
-        return game
+        game = cls(
+            num_players,
+            target=target,
+            hands=hands,
+            max_turns_per_hand=max_turns_per_hand,
+            max_hands=max_hands,
+        )
+        return game._start(seed)
 
     @property
     def hands_cap(self) -> int:
@@ -237,21 +186,14 @@ class Game(SideGame):
         self._invalidate()
 
     # ------------------------------------------------------------------ queries
-    # ``is_over``, ``actor``, ``hand_cards`` and ``hand_size`` are ``SideGame``'s.
+    # ``is_over``, ``actor``, ``hand_cards``, ``hand_size`` and the action texts are
+    # ``SideGame``'s.
 
     def winners(self) -> list[int]:
         """Seats with the highest total (ties share)."""
         scores = self.state.scores
         best = max(scores)
         return [s for s, v in enumerate(scores) if v == best]
-
-    def action_to_str(self, action: int) -> str:
-        """Text form of an action id, e.g. ``"out 7H"``."""
-        return action_to_str(action)
-
-    def action_from_str(self, text: str) -> int:
-        """Action id of a text form (the inverse of ``action_to_str``)."""
-        return action_from_str(text)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -273,15 +215,9 @@ class Game(SideGame):
 
     # ------------------------------------------------------------------ applying actions
 
-    def _perform(self, action: int) -> None:
-        """``GameBase.apply`` checked the action: its effect."""
-        s = self.state
-        seat = s.current
-        if action == DRAW:
-            self._do_draw(seat)
-        elif action == TAKE:
-            self._take(seat)
-        elif action == OUT:
+    def _perform_own(self, action: int, seat: int) -> None:
+        """``out``, ``discard C`` or ``out C`` (``SideGame._perform`` does the draws)."""
+        if action == OUT:
             self._go_out(seat, drew=False)
         elif action < OUT_BASE:
             self._do_discard(seat, action - DISCARD_BASE)
@@ -346,24 +282,13 @@ class Game(SideGame):
 
     # ------------------------------------------------------------------ explanations
 
-    def _illegal_reason(self, action: int) -> str:
-        try:
-            text = action_to_str(action)
-        except ValueError as exc:
-            return f"illegal action: {exc}"
+    def _refusal(self, action: int, text: str) -> str:
+        """Why an action is illegal in a live position (``SideGame._illegal_reason``)."""
         s = self.state
-        head = f"illegal action {action} ({text!r}) in phase {s.phase!r}"
-        if s.phase == GAME_OVER:
-            return f"{head}: the game is over"
         if action in (DRAW, TAKE, OUT) and s.phase != DRAW_PHASE:
-            return f"{head}: {text!r} is only legal at the start of a turn, before discarding"
+            return f"{text!r} is only legal at the start of a turn, before discarding"
         if action >= DISCARD_BASE and s.phase != PLAY_PHASE:
-            return f"{head}: draw or take a card first"
-        return f"{head}: {self._rule_broken(action, text)}"
-
-    def _rule_broken(self, action: int, text: str) -> str:
-        """Why an action of the right phase is illegal."""
-        s = self.state
+            return "draw or take a card first"
         seat = s.current
         if action == TAKE:
             return "the discard pile is empty"
@@ -376,16 +301,7 @@ class Game(SideGame):
             return f"{card_to_str(card)} is not in seat {seat}'s hand"
         return "the other 15 cards do not go out as 3+3+3+3+3, 4+4+4+3 or 5+4+3+3"
 
-    # ------------------------------------------------------------------ copies and JSON
-    # ``clone``, ``to_dict`` and ``from_dict`` are ``GameBase``'s: the setup's keys and the
-    # state's declared fields; loading runs ``state_check.CHECKS``.
-
-    def __repr__(self) -> str:
-        s = self.state
-        return (
-            f"fifteen.Game(players={self.num_players}, hand={s.hand_index + 1}, "
-            f"phase={s.phase}, current={s.current}, scores={s.scores})"
-        )
+    # ``clone``, ``to_dict`` and ``from_dict`` are ``GameBase``'s, ``repr`` is ``SideGame``'s.
 
 
 __all__ = [

@@ -1,32 +1,16 @@
-"""The two halves of a fifteen-card game: its ``Setup`` (table and options) and its ``State``.
-
-Each ``State`` field is declared once below (``kernel.declare``): how it is copied, written to
-JSON and read back, whether it restarts at each deal, what a seat may not see of it. The checks
-that relate fields to each other are in ``state_check.py``; the rules in ``game.py``.
-"""
+"""The two halves of a fifteen-card game, its ``Setup`` (table and options) and its ``State``
+(each field declared once), with its action ids and phases; ``continental_env.side`` explains
+the shape both side games share."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from continental_env import side
 from continental_env.cards import NUM_TYPES
 from continental_env.kernel import GamePhase, StateBase
-from continental_env.side import (
-    check_safety_nets,
-    deal_seeds_spec,
-    discard_spec,
-    hand_history_spec,
-    hands_spec,
-    known_spec,
-    load_setup,
-    moves_spec,
-    rng_spec,
-    seen_discards_spec,
-    stock_spec,
-    turn_spec,
-)
 from continental_env.state_fields import (
     Count,
     PhaseCodec,
@@ -46,7 +30,6 @@ OUT_BASE = DISCARD_BASE + NUM_TYPES  # 56
 NUM_ACTIONS = OUT_BASE + NUM_TYPES  # 109
 HAND_SIZE = 15
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
-OPTIONS = ("target", "hands", "max_turns_per_hand", "max_hands")
 
 
 class Phase(GamePhase):
@@ -74,12 +57,20 @@ def check_options(
         raise ValueError(f"target={target!r}: must be a positive int or None")
     if hands is not None and (not is_int(hands) or hands < 1):
         raise ValueError(f"hands={hands!r}: must be a positive int or None")
-    check_safety_nets(max_turns_per_hand, max_hands)
+    side.check_safety_nets(max_turns_per_hand, max_hands)
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(side.SideSetup):
     """What a fifteen-card game holds fixed: the table size and the options."""
+
+    GAME: ClassVar[str] = "fifteen"
+    OPTIONS: ClassVar[dict[str, str]] = {
+        "target": "target",
+        "hands": "hand_limit",
+        "max_turns_per_hand": "max_turns_per_hand",
+        "max_hands": "max_hands",
+    }
 
     num_players: int = 4
     target: int | None = 50
@@ -105,33 +96,6 @@ class Setup:
             return self.max_hands
         return min(self.hand_limit, self.max_hands)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": "fifteen",
-            "num_players": self.num_players,
-            "options": {
-                "target": self.target,
-                "hands": self.hand_limit,
-                "max_turns_per_hand": self.max_turns_per_hand,
-                "max_hands": self.max_hands,
-            },
-        }
-
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> Setup:
-        """The setup named by a state's ``game``, ``num_players`` and ``options``."""
-        return load_setup(data, "fifteen", OPTIONS, _build_setup)
-
-
-def _build_setup(num_players: Any, options: dict[str, Any]) -> Setup:
-    return Setup(
-        num_players,
-        options.get("target", 50),
-        options.get("hands"),
-        options.get("max_turns_per_hand", 200),
-        options.get("max_hands", 100),
-    )
-
 
 def _check_record(record: dict[str, Any], where: str, setup: Setup) -> None:
     chips = record.get("chips")
@@ -156,15 +120,15 @@ class State(StateBase):
     # What the position awaits.
     phase: Phase = field(metadata=declare(PhaseCodec(Phase), lambda s: Phase.DRAW, per_round=True))
     # Each seat's hand as counts per card type.
-    hands: list[list[int]] = field(metadata=hands_spec())
+    hands: list[list[int]] = field(metadata=side.hands_spec())
     # The face-down stock, top card last (hidden: a seat sees only its size).
-    stock: list[int] = field(metadata=stock_spec())
+    stock: list[int] = field(metadata=side.stock_spec())
     # The face-up discard pile, top card last (the up-card first).
-    discard: list[int] = field(metadata=discard_spec())
+    discard: list[int] = field(metadata=side.discard_spec())
     # Each seat's running total of chips won and lost (zero-sum).
     scores: list[int] = field(metadata=declare(ints_per_seat(), fresh_per_seat(0)))
     # Discards in this hand.
-    turn: int = field(metadata=turn_spec())
+    turn: int = field(metadata=side.turn_spec())
     # Whether each seat has completed a turn in this hand.
     has_played: list[bool] = field(
         metadata=declare(
@@ -172,17 +136,17 @@ class State(StateBase):
         )
     )
     # Cards each seat is publicly known to hold (taken up-cards).
-    known: list[list[int]] = field(metadata=known_spec())
+    known: list[list[int]] = field(metadata=side.known_spec())
     # Counts of every card discarded face up this hand (the up-card included).
-    seen_discards: list[int] = field(metadata=seen_discards_spec())
+    seen_discards: list[int] = field(metadata=side.seen_discards_spec())
     # One record per hand played: hand, dealer, winner, end, chips, payment, melds, turns.
-    hand_history: list[dict[str, Any]] = field(metadata=hand_history_spec(_check_record))
+    hand_history: list[dict[str, Any]] = field(metadata=side.hand_history_spec(_check_record))
     # Actions applied in the whole game.
-    moves: int = field(metadata=moves_spec())
+    moves: int = field(metadata=side.moves_spec())
     # One seed per possible hand, drawn from the game's seed at creation (hidden).
-    deal_seeds: list[int] = field(metadata=deal_seeds_spec(lambda s: s.hands_cap))
+    deal_seeds: list[int] = field(metadata=side.deal_seeds_spec())
     # This hand's generator: its deal and re-formed stocks (hidden).
-    rng: random.Random = field(metadata=rng_spec())
+    rng: random.Random = field(metadata=side.rng_spec())
 
 
 __all__ = [

@@ -23,16 +23,14 @@ is ``continental_env.knock.game``.
 | ``stake`` | 50 | the ante ``S``, a positive multiple of 5; bonuses 0.2 / 0.4 / 0.8 ``S`` |
 | ``max_turns_per_hand`` | 200 | safety net: a hand ends with no announcer after this many discards |
 | ``max_hands`` | 100 | safety net: the game ends after this many hands (lowest total wins) |
-| ``reward`` | ``"chips"`` | ``chips`` or ``win`` (below) |
-| ``render_mode`` | None | ``"ansi"`` (returns the table as text) or ``"human"`` (prints it) |
-| ``illegal`` | ``"raise"`` | ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper (-1, game over) |
+
+and ``reward`` (``"chips"``, or ``"win"``: below), ``render_mode`` and ``illegal`` as every side
+game (``continental_env.side_env``).
 
 ## Observation
 
-``observation`` is a float32 vector of *count planes* followed by scalars. A plane is a 5 x 13
-grid of card counts (rows C D H S, the fifth row holds the jokers in column 0), flattened row by
-row: index ``suit * 13 + rank`` for naturals and 52 for the joker. Seats are relative: ``+1`` is
-the next player to the left.
+Count planes, then scalars, seats relative (the encoding, ``observation_layout``, the masks and
+the leak tests are those of every side game: ``continental_env.side_env``):
 
 | name | size | content |
 |---|---|---|
@@ -51,11 +49,6 @@ the next player to the left.
 | ``stock`` | 1 | stock size / 100 |
 | ``turn`` | 1 | discards this hand / max_turns_per_hand |
 | ``hand_number`` | 1 | hands dealt / max_hands |
-
-``env.unwrapped.observation_layout`` maps each name to its slice; ``plane_slices`` gives the
-count planes, each reshapeable to ``(5, 13)``. Only the acting agent gets a non-zero
-``action_mask``. The observation never contains hidden information: the stock and opponents'
-cards not taken from the discard pile are absent (tested, with positive controls).
 
 ## Actions
 
@@ -89,7 +82,7 @@ relative seat, or -1 when the stock or the turn limit ended it; infos never hold
 ## State
 
 ``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
-the parts every game shares (``continental_env.card_game_env``: every hand, the stock's and the
+the parts every game shares (``continental_env.side_env``: every hand, the stock's and the
 discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
 and the dealer, seats absolute), then:
 
@@ -107,13 +100,9 @@ and the dealer, seats absolute), then:
 
 ## Errors, copies and positions
 
-An illegal action raises ``ValueError`` with the engine's reason and changes nothing, on ``env()``
-as on ``raw_env``; so does an action outside the action space (``10**6``, ``2.5``). Seeds may be
-any integer kind (``int``, ``numpy.int64``). ``pickle`` and ``copy.deepcopy`` of a running
-environment keep its game, agents, rewards, flags and agent to act; ``knock.env`` and
-``knock.raw_env`` are plain functions that pickle (``functools.partial`` into a spawned process).
-Assigning
-``env.unwrapped.game`` puts another position behind the table (the observation cache follows it).
+As every side game's (``continental_env.side_env``): ``ValueError`` for an illegal or
+out-of-space action, state unchanged; ``pickle``, ``copy.deepcopy`` and ``functools.partial(
+knock.env, ...)`` work; ``env.unwrapped.game`` may be assigned.
 
 ## Settled rules (RULES.md Part 3)
 
@@ -139,21 +128,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from continental_env.card_game_env import (
-    PLANE,
-    SIDE_PLANES,
-    CardGameEnv,
-    SideGameEnv,
-    encode_side_planes,
-    side_planes,
-    wrap,
-)
+from continental_env.card_game_env import PLANE, CardGameEnv, wrap
 from continental_env.knock.game import NUM_ACTIONS, Game, buy_cost
-from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
+from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
 
 __all__ = [
     "NUM_ACTIONS",
@@ -168,40 +148,22 @@ __all__ = [
 REWARD_MODES = ("chips", "win")
 POINT_SCALE = 100.0
 PLANE_NAMES = SIDE_PLANES
-PHASE_INDEX = {"draw": 0, "play": 1, "buy": 2}
+# The phase one-hot, who is still in, points / 100, hands dealt / max_hands.
+SCALARS = SideScalars(("draw", "play", "buy"), "in_game", POINT_SCALE, hand_offset=1)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
     """Names of the observation's parts mapped to their slices (see the module table)."""
     p = num_players
-    parts = [
-        *side_planes(p),
-        ("phase", 3),
-        ("in_game", p),
-        ("dealer", p),
-        ("scores", p),
-        ("chips", p),
-        ("buys", p),
-        ("pot", 1),
-        ("buy_back", 2),
-        ("stock", 1),
-        ("turn", 1),
-        ("hand_number", 1),
-    ]
-    return consecutive_slices(parts)
+    own = [("chips", p), ("buys", p), ("pot", 1), ("buy_back", 2)]
+    return SCALARS.observation_layout(p, own)
 
 
 def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.ndarray:
     """The observation vector of ``seat`` (see the module docstring); public information only."""
     st = game.state  # the declared fields, read without the Game properties' indirection
-    p = game.num_players
-    obs = np.zeros(layout["hand_number"].stop, dtype=np.float32)
-    order = encode_side_planes(obs, game, seat, layout, show_top=True)
-    if st.phase in PHASE_INDEX:
-        obs[layout["phase"].start + PHASE_INDEX[st.phase]] = 1.0
+    obs, order = SCALARS.encode(game, seat, layout, show_top=True)
     obs[layout["in_game"]] = [1.0 if st.in_game[s] else 0.0 for s in order]
-    obs[layout["dealer"].start + (st.dealer - seat) % p] = 1.0
-    obs[layout["scores"]] = [st.scores[s] / POINT_SCALE for s in order]
     obs[layout["chips"]] = [st.chips[s] / game.stake for s in order]
     obs[layout["buys"]] = [st.buys[s] for s in order]
     obs[layout["pot"].start] = st.pot / game.stake
@@ -209,16 +171,13 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
         start = layout["buy_back"].start
         obs[start] = game.buy_back_total(seat) / POINT_SCALE
         obs[start + 1] = buy_cost(game.stake, st.buys[seat]) / game.stake
-    obs[layout["stock"].start] = len(st.stock) / 100.0
-    obs[layout["turn"].start] = st.turn / game.max_turns_per_hand
-    obs[layout["hand_number"].start] = (st.hand_index + 1) / game.max_hands
     return obs
 
 
 class KnockEnv(SideGameEnv):
     """The unwrapped AEC environment of the knock game (``raw_env``); see the module docstring.
 
-    What the game supplies to ``CardGameEnv``: its encoder, the ``chips`` rewards (each step's
+    What the game supplies to ``SideGameEnv``: its encoder, the ``chips`` rewards (each step's
     change in net chips, which ``_paid`` tracks), the hand infos and its part of ``state()``.
     """
 
@@ -239,21 +198,10 @@ class KnockEnv(SideGameEnv):
         reward: str = "chips",
         render_mode: str | None = None,
     ) -> None:
-        EzPickle.__init__(
-            self, num_players, stake, max_turns_per_hand, max_hands, reward, render_mode
-        )
-        super().__init__(
-            num_players,
-            {
-                "stake": stake,
-                "max_turns_per_hand": max_turns_per_hand,
-                "max_hands": max_hands,
-            },
-            reward,
-            render_mode,
-            observation_layout=observation_layout(num_players),
-            unbounded=("scores", "chips"),  # rummy / color points, net chips
-        )
+        options = {"stake": stake, "max_turns_per_hand": max_turns_per_hand, "max_hands": max_hands}
+        unbounded = ("scores", "chips")  # rummy / color points, net chips
+        layout = observation_layout(num_players)
+        super().__init__(num_players, options, reward, render_mode, layout, unbounded)
         self._paid = [0] * num_players  # each seat's net chips already given as rewards
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
@@ -264,20 +212,17 @@ class KnockEnv(SideGameEnv):
         # Fresh: the ante is paid out with the first step; assigned: chips count from here.
         self._paid = [0] * self.num_players if fresh else list(game.chips)
 
-    def score_step(self, game: Game, mark: int) -> bool:
-        """Each ended hand's infos; under ``chips``, every seat's change in net chips / stake."""
-        p = self.num_players
-        for record in game.hand_history[mark:]:
-            announcer = record["announcer"]
-            for seat, agent in enumerate(self.possible_agents):
-                self.infos[agent] = {
-                    "hand": record["hand"],
-                    "points": record["points"][seat],
-                    "chips": record["chips"][seat],
-                    "announcer": -1 if announcer is None else (announcer - seat) % p,
-                }
-        if self.reward_mode != "chips":
-            return False
+    def hand_info(self, record: dict[str, Any], seat: int) -> dict[str, Any]:
+        """The hand's number, the seat's points and chips in it, the announcer's relative seat."""
+        return {
+            "hand": record["hand"],
+            "points": record["points"][seat],
+            "chips": record["chips"][seat],
+            "announcer": relative_seat(record["announcer"], seat, self.num_players),
+        }
+
+    def chip_rewards(self, game: Game, records: list[dict[str, Any]]) -> bool:
+        """Every seat's change in net chips / stake (every step: antes, bonuses, buy-backs)."""
         for seat, agent in enumerate(self.possible_agents):
             self.rewards[agent] = (game.chips[seat] - self._paid[seat]) / game.stake
         self._paid = list(game.chips)
@@ -285,30 +230,14 @@ class KnockEnv(SideGameEnv):
 
     def state_parts(self, num_players: int) -> list[tuple[str, int]]:
         p = num_players
-        return [
-            ("phase", 3),
-            ("in_game", p),
-            ("scores", p),
-            ("chips", p),
-            ("buys", p),
-            ("pot", 1),
-            ("stock_size", 1),
-            ("turn", 1),
-            ("hand_number", 1),
-        ]
+        return SCALARS.state_parts(p, own=[("chips", p), ("buys", p), ("pot", 1)])
 
     def encode_state_extra(self, game: Game, vector: np.ndarray) -> None:
         layout = self.state_layout
-        if game.phase in PHASE_INDEX:
-            vector[layout["phase"].start + PHASE_INDEX[game.phase]] = 1.0
-        vector[layout["in_game"]] = [1.0 if alive else 0.0 for alive in game.in_game]
-        vector[layout["scores"]] = [score / POINT_SCALE for score in game.scores]
+        SCALARS.encode_state(game, vector, layout, game.in_game)
         vector[layout["chips"]] = [chips / game.stake for chips in game.chips]
         vector[layout["buys"]] = game.buys
         vector[layout["pot"].start] = game.pot / game.stake
-        vector[layout["stock_size"].start] = len(game.stock) / 100.0
-        vector[layout["turn"].start] = game.turn / game.max_turns_per_hand
-        vector[layout["hand_number"].start] = (game.hand_index + 1) / game.max_hands
 
 
 raw_env = KnockEnv

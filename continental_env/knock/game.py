@@ -1,10 +1,8 @@
 """The knock game engine: one game's state, its legal moves, and their effects.
 
-Rules source: ``RULES.md`` Part 3 (seed 002, "Continental", the Italian-origin knock rummy). The
-engine receives actions; it never asks agents for them. Seats are ints. It is pure Python (no
-gymnasium, no numpy) and deterministic given its seed: each hand is dealt, and its re-formed
-stocks are shuffled, by a generator seeded from that hand's own seed, drawn from the game's seed
-at creation, so duplicate deals stay identical in every hand whatever earlier hands did.
+Rules source: ``RULES.md`` Part 3 (seed 002, "Continental", the Italian-origin knock rummy),
+played by a pure engine in the shape of ``continental_env.side``: no gymnasium, no numpy, seats
+as ints, and a deterministic deal of every hand from that hand's own seed.
 
 Money is counted in chips and kept per seat as *net* chips (``chips``: the ante makes everyone
 start at ``-stake``) plus the ``pot``; ``sum(chips) + pot == 0`` at every moment and the pot is
@@ -74,7 +72,6 @@ Action ids (the same 220 for every table size):
 
 from __future__ import annotations
 
-import operator
 import random
 from typing import Any
 
@@ -82,11 +79,10 @@ from continental_env.cards import (
     JOKER,
     NUM_NATURALS,
     NUM_TYPES,
-    card_from_str,
     card_to_str,
     format_cards,
 )
-from continental_env.kernel import as_seed, state_field
+from continental_env.kernel import state_field
 from continental_env.knock.state import (
     BUY,
     COLOR,
@@ -130,11 +126,13 @@ from continental_env.melds import (
     is_rummy,
     rummy_discards,
 )
-from continental_env.side import SideGame
+from continental_env.side import ActionTexts, SideGame
 
 WORDS = ("draw", "take", "knock", "rummy", "color", "continental", "buy", "pass")
-CARD_ACTIONS = (("discard", DISCARD_BASE), ("rummy", RUMMY_BASE), ("color", COLOR_BASE))
-CARD_ACTIONS += (("continental", CONTINENTAL_BASE),)
+ACTIONS = ActionTexts(WORDS, ("discard", "rummy", "color", "continental"))
+CARD_ACTIONS = tuple(ACTIONS.bases.items())  # (word, first id) of each card action
+action_to_str = ACTIONS.to_str  # the table is in the module docstring
+action_from_str = ACTIONS.from_str
 PHASES = tuple(Phase)  # the phases, each equal to its JSON string
 DRAW_PHASE, PLAY_PHASE, BUY_PHASE, GAME_OVER = Phase
 
@@ -163,83 +161,28 @@ def buy_cost(stake: int, buys_before: int) -> int:
     return stake * 2**buys_before
 
 
-def action_to_str(action: int) -> str:
-    """Text form of an action id (the table is in the module docstring)."""
-    try:
-        action = operator.index(action)
-    except TypeError:
-        raise ValueError(f"action {action!r} is not an integer id") from None
-    if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"action id {action!r} is out of range 0..{NUM_ACTIONS - 1}")
-    if action < DISCARD_BASE:
-        return WORDS[action]
-    word, base = CARD_ACTIONS[(action - DISCARD_BASE) // NUM_TYPES]
-    return f"{word} {card_to_str(action - base)}"
-
-
-def action_from_str(text: str) -> int:
-    """Action id of a text form (the inverse of ``action_to_str``)."""
-    if not isinstance(text, str):
-        raise ValueError(f"action text {text!r} must be a string")
-    tokens = text.split()
-    head = tokens[0].lower() if tokens else ""
-    if len(tokens) == 1 and head in WORDS:
-        return WORDS.index(head)
-    if len(tokens) == 2:
-        for word, base in CARD_ACTIONS:
-            if head == word:
-                return base + card_from_str(tokens[1])
-    raise ValueError(
-        f"unknown action {text!r}: expected draw, take, knock, rummy, color, continental, buy, "
-        "pass, or 'discard C', 'rummy C', 'color C', 'continental C'"
-    )
-
-
 class Game(SideGame):
     """One game of the knock game. Build it with ``Game.new``; see the module docstring."""
 
-    STATE = State
+    STATE, SETUP, ACTIONS = State, Setup, ACTIONS
+    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
     STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
     LABEL = LABEL
-    setup_from_dict = staticmethod(Setup.from_dict)
-    num_actions = NUM_ACTIONS
-    DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
-    DISCARD_BASE = DISCARD_BASE
 
-    def __init__(
-        self,
-        num_players: int = 4,
-        stake: int = 50,
-        max_turns_per_hand: int = 200,
-        max_hands: int = 100,
-    ) -> None:
-        """An undealt game (``Game.new`` deals one); ValueError for options it refuses."""
-        setup = Setup(num_players, stake, max_turns_per_hand, max_hands)
-        self._attach(setup, State.fresh(setup))
-
-    def _attach(self, setup: Setup, state: State) -> None:
-        """Take the setup and position; the options are also bound here (they never change)."""
-        super()._attach(setup, state)
-        self.num_players: int = setup.num_players
-        self.stake: int = setup.stake
-        self.max_turns_per_hand: int = setup.max_turns_per_hand
-        self.max_hands: int = setup.max_hands
-        self.jokers: int = setup.jokers
-
-    # ------------------------------------------------------------------ the position's fields
-    # Each reads and writes ``game.state.<field>``; the fields are declared in ``state.py``.
-    # ``SideGame`` has the ones both side games share (the piles, hands, turn, history ...).
-
-    hand_index = state_field("hand_index", "0-based index of the hand dealt last", True)
-    dealer = state_field("dealer", "the seat that dealt the hand", True)
-    current = state_field("current", "the seat in turn (or answering, in phase buy)", True)
-    scores = state_field("scores", "each seat's running total of points", True)
+    # The position's fields are declared in ``state.py``; ``SideGame`` has the ones both games
+    # share (the piles, hands, turn, scores, history ...), these are this game's own.
     in_game = state_field("in_game", "whether each seat is still in the game", True)
     chips = state_field("chips", "each seat's net chips", True)
     pot = state_field("pot", "chips in the pot", True)
     buys = state_field("buys", "buy-backs each seat has made", True)
     buyers = state_field("buyers", "in phase buy, the seats still to answer", True)
     result = state_field("result", "how the game ended, once over", True)
+
+    def _attach(self, setup: Setup, state: State) -> None:
+        """``SideGame._attach``, and this game's own options."""
+        super()._attach(setup, state)
+        self.stake: int = setup.stake
+        self.jokers: int = setup.jokers
 
     # ------------------------------------------------------------------ construction
 
@@ -254,14 +197,10 @@ class Game(SideGame):
     ) -> Game:
         """A new game with the antes in the pot and the first hand dealt; the same seed deals
         the same cards."""
-        seed = as_seed(seed)
-        game = cls(num_players, stake, max_turns_per_hand, max_hands)
-        master = random.Random(seed)
-        # One seed per possible hand, drawn up front: a hand's cards never depend on how many
-        # shuffles earlier hands used, so duplicate deals stay identical in every hand.
-        game.state.deal_seeds = [master.getrandbits(64) for _ in range(game.max_hands)]
-        game._deal(first=True)
-        return game
+        game = cls(
+            num_players, stake=stake, max_turns_per_hand=max_turns_per_hand, max_hands=max_hands
+        )
+        return game._start(seed)
 
     @property
     def max_game_length(self) -> int:
@@ -285,12 +224,16 @@ class Game(SideGame):
                 return s
         raise AssertionError("no player is still in")  # the game ends before this can happen
 
-    def _deal(self, first: bool = False) -> None:
+    def _next_hand(self) -> None:
+        """The next seat still in deals the next hand."""
+        s = self.state
+        s.hand_index += 1
+        s.dealer = self._next_in(s.dealer)
+        self._deal()
+
+    def _deal(self) -> None:
         s = self.state
         p = self.num_players
-        if not first:
-            s.hand_index += 1
-            s.dealer = self._next_in(s.dealer)
         s.reset_round(self.setup)
         s.rng = random.Random(s.deal_seeds[s.hand_index])
         deck = [c for c in range(NUM_NATURALS) for _ in range(DECKS)] + [JOKER] * self.jokers
@@ -311,7 +254,8 @@ class Game(SideGame):
 
     # ------------------------------------------------------------------ queries
 
-    # ``is_over``, ``actor``, ``hand_cards`` and ``hand_size`` are ``SideGame``'s.
+    # ``is_over``, ``actor``, ``hand_cards``, ``hand_size`` and the action texts are
+    # ``SideGame``'s.
 
     @property
     def players_in(self) -> list[int]:
@@ -326,14 +270,6 @@ class Game(SideGame):
     def buy_back_total(self, seat: int) -> int:
         """The total a buy-back sets: the second-lowest among the other players still in."""
         return buy_back_total(self.state, seat)
-
-    def action_to_str(self, action: int) -> str:
-        """Text form of an action id, e.g. ``"rummy 7H"``."""
-        return action_to_str(action)
-
-    def action_from_str(self, text: str) -> int:
-        """Action id of a text form (the inverse of ``action_to_str``)."""
-        return action_from_str(text)
 
     # ------------------------------------------------------------------ legal actions
 
@@ -367,15 +303,9 @@ class Game(SideGame):
 
     # ------------------------------------------------------------------ applying actions
 
-    def _perform(self, action: int) -> None:
-        """``GameBase.apply`` checked the action: its effect."""
-        s = self.state
-        seat = s.current
-        if action == DRAW:
-            self._do_draw(seat)
-        elif action == TAKE:
-            self._take(seat)
-        elif action in (KNOCK, RUMMY, COLOR, CONTINENTAL):
+    def _perform_own(self, action: int, seat: int) -> None:
+        """An announcement, a buy-back answer or a discard (``SideGame._perform`` draws)."""
+        if action in (KNOCK, RUMMY, COLOR, CONTINENTAL):
             self._end_hand(seat, WORDS[action])
         elif action in (BUY, PASS):
             self._answer(seat, action == BUY)
@@ -510,7 +440,7 @@ class Game(SideGame):
                 s.phase = BUY_PHASE
                 s.current = s.buyers[0]
             else:
-                self._deal()
+                self._next_hand()
 
     def _answer(self, seat: int, buy: bool) -> None:
         s = self.state
@@ -528,7 +458,7 @@ class Game(SideGame):
         if s.buyers:
             s.current = s.buyers[0]
         else:
-            self._deal()
+            self._next_hand()
 
     def _finish(self, winners: list[int], end: str) -> None:
         """The game is over: the winners share the pot (the odd chips one each, in seat order)."""
@@ -548,24 +478,18 @@ class Game(SideGame):
 
     # ------------------------------------------------------------------ explanations
 
-    def _illegal_reason(self, action: int) -> str:
-        try:
-            text = action_to_str(action)
-        except ValueError as exc:
-            return f"illegal action: {exc}"
+    def _refusal(self, action: int, text: str) -> str:
+        """Why an action is illegal in a live position (``SideGame._illegal_reason``)."""
         phase = self.state.phase
-        head = f"illegal action {action} ({text!r}) in phase {phase!r}"
-        if phase == GAME_OVER:
-            return f"{head}: the game is over"
         if phase == BUY_PHASE:
-            return f"{head}: seat {self.state.current} answers 'buy' or 'pass' (buy-back)"
+            return f"seat {self.state.current} answers 'buy' or 'pass' (buy-back)"
         if action in (BUY, PASS):
-            return f"{head}: buying back is only offered between hands"
+            return "buying back is only offered between hands"
         if action < DISCARD_BASE and phase != DRAW_PHASE:
-            return f"{head}: {text!r} is only legal at the start of a turn, before drawing"
+            return f"{text!r} is only legal at the start of a turn, before drawing"
         if action >= DISCARD_BASE and phase != PLAY_PHASE:
-            return f"{head}: draw or take a card first"
-        return f"{head}: {self._rule_broken(action)}"
+            return "draw or take a card first"
+        return self._rule_broken(action)
 
     def _rule_broken(self, action: int) -> str:
         """Why an action of the right phase is illegal."""
@@ -587,16 +511,10 @@ class Game(SideGame):
             return f"{card_to_str(card)} is not in seat {seat}'s hand"
         return f"{why[WORDS.index(kind)]} once {card_to_str(card)} is discarded"
 
-    # ------------------------------------------------------------------ copies and JSON
-    # ``clone``, ``to_dict`` and ``from_dict`` are ``GameBase``'s: the setup's keys and the
-    # state's declared fields; loading runs ``state_check.CHECKS``.
+    # ``clone``, ``to_dict`` and ``from_dict`` are ``GameBase``'s, ``repr`` is ``SideGame``'s.
 
-    def __repr__(self) -> str:
-        s = self.state
-        return (
-            f"knock.Game(players={self.num_players}, hand={s.hand_index + 1}, "
-            f"phase={s.phase}, current={s.current}, scores={s.scores}, pot={s.pot})"
-        )
+    def _repr_extra(self) -> str:
+        return f", pot={self.state.pot}"
 
 
 __all__ = [

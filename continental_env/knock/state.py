@@ -1,32 +1,15 @@
-"""The two halves of a knock game: its ``Setup`` (table and options) and its ``State``.
-
-Each ``State`` field is declared once below (``kernel.declare``): how it is copied, written to
-JSON and read back, whether it restarts at each deal, what a seat may not see of it. The checks
-that relate fields to each other are in ``state_check.py``; the rules in ``game.py``.
-"""
+"""A knock game's ``Setup`` (the table and its options), its ``State`` (each field declared
+once), its action ids and its phases (the shape of ``continental_env.side``)."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from continental_env import side
 from continental_env.cards import NUM_TYPES
 from continental_env.kernel import GamePhase, StateBase
-from continental_env.side import (
-    check_safety_nets,
-    deal_seeds_spec,
-    discard_spec,
-    hand_history_spec,
-    hands_spec,
-    known_spec,
-    load_setup,
-    moves_spec,
-    rng_spec,
-    seen_discards_spec,
-    stock_spec,
-    turn_spec,
-)
 from continental_env.state_fields import (
     Codec,
     Count,
@@ -54,7 +37,6 @@ NUM_ACTIONS = CONTINENTAL_BASE + NUM_TYPES  # 220
 HAND_SIZE = 10
 DECKS = 2
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-OPTIONS = ("stake", "max_turns_per_hand", "max_hands")
 
 
 class Phase(GamePhase):
@@ -79,12 +61,17 @@ def check_options(num_players: Any, stake: Any, max_turns_per_hand: Any, max_han
         raise ValueError(
             f"stake={stake!r}: must be a positive multiple of 5 (bonuses are 0.2, 0.4 and 0.8 of it)"
         )
-    check_safety_nets(max_turns_per_hand, max_hands)
+    side.check_safety_nets(max_turns_per_hand, max_hands)
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(side.SideSetup):
     """What a knock game holds fixed: the table size and the options."""
+
+    GAME: ClassVar[str] = "knock"
+    OPTIONS: ClassVar[dict[str, str]] = {
+        name: name for name in ("stake", "max_turns_per_hand", "max_hands")
+    }
 
     num_players: int = 4
     stake: int = 50
@@ -100,30 +87,10 @@ class Setup:
     def jokers(self) -> int:
         return jokers_for(self.num_players)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "game": "knock",
-            "num_players": self.num_players,
-            "options": {
-                "stake": self.stake,
-                "max_turns_per_hand": self.max_turns_per_hand,
-                "max_hands": self.max_hands,
-            },
-        }
-
-    @staticmethod
-    def from_dict(data: dict[str, Any]) -> Setup:
-        """The setup named by a state's ``game``, ``num_players`` and ``options``."""
-        return load_setup(data, "knock", OPTIONS, _build_setup)
-
-
-def _build_setup(num_players: Any, options: dict[str, Any]) -> Setup:
-    return Setup(
-        num_players,
-        options.get("stake", 50),
-        options.get("max_turns_per_hand", 200),
-        options.get("max_hands", 100),
-    )
+    @property
+    def hands_cap(self) -> int:
+        """The most hands this game can last."""
+        return self.max_hands
 
 
 _RECORD_LISTS = ("players", "shown", "deadwood", "points", "chips", "eliminated", "buys")
@@ -163,11 +130,11 @@ class State(StateBase):
     # What the position awaits.
     phase: Phase = field(metadata=declare(PhaseCodec(Phase), lambda s: Phase.DRAW))
     # Each seat's hand as counts per card type (empty outside a hand).
-    hands: list[list[int]] = field(metadata=hands_spec())
+    hands: list[list[int]] = field(metadata=side.hands_spec())
     # The face-down stock, top card last (hidden: a seat sees only its size).
-    stock: list[int] = field(metadata=stock_spec())
+    stock: list[int] = field(metadata=side.stock_spec())
     # The face-up discard pile, top card last.
-    discard: list[int] = field(metadata=discard_spec())
+    discard: list[int] = field(metadata=side.discard_spec())
     # Each seat's running total of points, lower is better.
     scores: list[int] = field(metadata=declare(ints_per_seat(), fresh_per_seat(0)))
     # Whether each seat is still in the game (not over 100).
@@ -185,23 +152,23 @@ class State(StateBase):
     # In phase ``buy``, the seats still to answer, the one in turn first; else empty.
     buyers: list[int] = field(metadata=declare(SeatList(), lambda s: [], default=default_to([])))
     # Discards in this hand.
-    turn: int = field(metadata=turn_spec())
+    turn: int = field(metadata=side.turn_spec())
     # Cards each seat is publicly known to hold (taken discards).
-    known: list[list[int]] = field(metadata=known_spec())
+    known: list[list[int]] = field(metadata=side.known_spec())
     # Counts of every card discarded face up this hand.
-    seen_discards: list[int] = field(metadata=seen_discards_spec())
+    seen_discards: list[int] = field(metadata=side.seen_discards_spec())
     # One record per hand played (its cards shown, points, chips, buy-backs after it).
-    hand_history: list[dict[str, Any]] = field(metadata=hand_history_spec(_check_record))
+    hand_history: list[dict[str, Any]] = field(metadata=side.hand_history_spec(_check_record))
     # How the game ended (``end``, ``winners``, ``pot``), once over; else null.
     result: dict[str, Any] | None = field(
         metadata=declare(Result(), lambda s: None, default=default_to(None))
     )
     # Actions applied in the whole game.
-    moves: int = field(metadata=moves_spec())
+    moves: int = field(metadata=side.moves_spec())
     # One seed per possible hand, drawn from the game's seed at creation (hidden).
-    deal_seeds: list[int] = field(metadata=deal_seeds_spec(lambda s: s.max_hands))
+    deal_seeds: list[int] = field(metadata=side.deal_seeds_spec())
     # This hand's generator: its deal and re-formed stocks (hidden).
-    rng: random.Random = field(metadata=rng_spec())
+    rng: random.Random = field(metadata=side.rng_spec())
 
 
 __all__ = [
