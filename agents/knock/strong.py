@@ -220,8 +220,21 @@ class KnockStrongAgent:
 
     name = "strong"
 
-    def __init__(self, seed: object = None) -> None:
+    def __init__(
+        self,
+        seed: object = None,
+        *,
+        ready_bonus: float = READY_BONUS,
+        draw_weight: float = DRAW_WEIGHT,
+        buy_share: float = BUY_SHARE,
+        no_buy_chance: float = NO_BUY_CHANCE,
+    ) -> None:
+        """The bot; the keyword weights default to the module's constants (screens vary them)."""
         del seed  # deterministic; the seed is accepted so every bot is built the same way
+        self.ready_bonus = ready_bonus
+        self.draw_weight = draw_weight
+        self.buy_share = buy_share
+        self.no_buy_chance = no_buy_chance
 
     def act(self, view: KnockView) -> int:
         """A legal action id for the seat to act."""
@@ -235,20 +248,19 @@ class KnockStrongAgent:
             return self._start(view, legal, live, unseen)
         return self._after_draw(view, legal, live, unseen)
 
-    @staticmethod
-    def buy_pays(view: KnockView) -> bool:
+    def buy_pays(self, view: KnockView) -> bool:
         """Whether the gain in the chance of the pot outweighs the cost (module docstring)."""
         cost = view.buy_cost
-        chance = BUY_SHARE / view.players_in - NO_BUY_CHANCE
+        chance = self.buy_share / view.players_in - self.no_buy_chance
         return chance * (view.pot + cost) > cost
 
-    @staticmethod
-    def cost(hand: list[int], live: list[int], unseen: int) -> float:
+    def cost(self, hand: list[int], live: list[int], unseen: int) -> float:
         """The bot's cost of a 10-card hand (lower is better)."""
         dead, lays = best_lays(hand)
         has_ace = any(hand[suit * 13] for suit in range(4))
         ready = dead <= KNOCK_LIMIT or (has_ace and deadwood_within(hand, KNOCK_LIMIT, 1))
-        return dead - READY_BONUS * ready - DRAW_WEIGHT * expected_saving(hand, lays, live, unseen)
+        saving = expected_saving(hand, lays, live, unseen)
+        return dead - self.ready_bonus * ready - self.draw_weight * saving
 
     def best_discard(self, hand: list[int], live: list[int], unseen: int) -> tuple[int, float]:
         """(card, cost after discarding it)."""
