@@ -90,10 +90,11 @@ def test_knock_buy_back_weighs_the_pot_against_the_cost() -> None:
     def view(cost: int, pot: int, players_in: int) -> Any:
         return SimpleNamespace(buy_cost=cost, pot=pot, players_in=players_in)
 
-    assert KnockStrongAgent.buy_pays(view(50, 300, 3))
-    assert not KnockStrongAgent.buy_pays(view(200, 300, 3))
-    assert KnockStrongAgent.buy_pays(view(100, 300, 3))  # (1/3 - 0.05) x 400 > 100
-    assert not KnockStrongAgent.buy_pays(view(100, 300, 4))  # (1/4 - 0.05) x 400 < 100
+    assert KnockStrongAgent().buy_pays(view(50, 300, 3))
+    assert not KnockStrongAgent().buy_pays(view(200, 300, 3))
+    assert KnockStrongAgent().buy_pays(view(100, 700, 3))  # 1/6 x 800 > 100
+    assert not KnockStrongAgent().buy_pays(view(100, 400, 3))  # 1/6 x 500 < 100
+    assert not KnockStrongAgent().buy_pays(view(50, 300, 4))  # 1/8 x 350 < 50
 
 
 # ----------------------------------------------------------------------------- fifteen strategy

@@ -32,10 +32,17 @@ Strategy, phase by phase:
   order). Otherwise discard the card whose loss leaves the cheapest hand; ties go to the
   highest-valued card, then the lowest card id, so the bot is deterministic.
 * **Buy-back.** Staying in keeps a chance at the pot. Bought back, the seat starts again from the
-  second-lowest total of the others, about level with the field: an equal share of the pot;
-  without buying, over 80 points, it keeps about ``NO_BUY_CHANCE`` of winning it. It buys when the
-  gain in the chance of winning, times the pot the cost swells, exceeds the cost (1, 2, 4 ...
-  stakes).
+  second-lowest total of the others: behind the leader and with the hands that sent it over 80
+  still in its recent past, so it is credited with ``BUY_SHARE`` (half) of an equal share of the
+  pot; without buying, over 80 points, it keeps about ``NO_BUY_CHANCE`` of winning it. It buys
+  when the gain in the chance of winning, times the pot the cost swells, exceeds the cost (1, 2,
+  4 ... stakes).
+* **Why the next draw weighs half.** Points decide who is left to take the pot, and a hand's
+  points are the deadwood held when another player ends it. Valuing the next stock card at its
+  full expected saving or more made the bot race: it announced more often than ``greedy`` but
+  held more deadwood when it did not, and lost full games to it. At ``DRAW_WEIGHT`` 0.5 the live
+  draws break near-ties without buying speed with deadwood (the full-game screens in
+  docs/side-games.md).
 
 It reads only its ``KnockView`` (own hand, discard pile, cards known taken, points, chips, pot);
 a test checks that its decisions do not change when hidden cards change.
@@ -72,9 +79,9 @@ from continental_env.melds import (
 )
 
 READY_BONUS = 20.0  # deadwood points a hand that may knock next turn is worth
-DRAW_WEIGHT = 1.5  # expected deadwood saved by the next stock card, in deadwood points
-BUY_SHARE = 1.0  # a bought-back seat's chance of the pot, as a fraction of an equal share
-NO_BUY_CHANCE = 0.05  # the chance of the pot of a seat over 80 that does not buy back
+DRAW_WEIGHT = 0.5  # expected deadwood saved by the next stock card, in deadwood points
+BUY_SHARE = 0.5  # a bought-back seat's chance of the pot, as a fraction of an equal share
+NO_BUY_CHANCE = 0.0  # the chance of the pot of a seat over 80 that does not buy back
 
 
 def card_value(card: int) -> int:
@@ -213,8 +220,21 @@ class KnockStrongAgent:
 
     name = "strong"
 
-    def __init__(self, seed: object = None) -> None:
+    def __init__(
+        self,
+        seed: object = None,
+        *,
+        ready_bonus: float = READY_BONUS,
+        draw_weight: float = DRAW_WEIGHT,
+        buy_share: float = BUY_SHARE,
+        no_buy_chance: float = NO_BUY_CHANCE,
+    ) -> None:
+        """The bot; the keyword weights default to the module's constants (screens vary them)."""
         del seed  # deterministic; the seed is accepted so every bot is built the same way
+        self.ready_bonus = ready_bonus
+        self.draw_weight = draw_weight
+        self.buy_share = buy_share
+        self.no_buy_chance = no_buy_chance
 
     def act(self, view: KnockView) -> int:
         """A legal action id for the seat to act."""
@@ -228,20 +248,19 @@ class KnockStrongAgent:
             return self._start(view, legal, live, unseen)
         return self._after_draw(view, legal, live, unseen)
 
-    @staticmethod
-    def buy_pays(view: KnockView) -> bool:
+    def buy_pays(self, view: KnockView) -> bool:
         """Whether the gain in the chance of the pot outweighs the cost (module docstring)."""
         cost = view.buy_cost
-        chance = BUY_SHARE / view.players_in - NO_BUY_CHANCE
+        chance = self.buy_share / view.players_in - self.no_buy_chance
         return chance * (view.pot + cost) > cost
 
-    @staticmethod
-    def cost(hand: list[int], live: list[int], unseen: int) -> float:
+    def cost(self, hand: list[int], live: list[int], unseen: int) -> float:
         """The bot's cost of a 10-card hand (lower is better)."""
         dead, lays = best_lays(hand)
         has_ace = any(hand[suit * 13] for suit in range(4))
         ready = dead <= KNOCK_LIMIT or (has_ace and deadwood_within(hand, KNOCK_LIMIT, 1))
-        return dead - READY_BONUS * ready - DRAW_WEIGHT * expected_saving(hand, lays, live, unseen)
+        saving = expected_saving(hand, lays, live, unseen)
+        return dead - self.ready_bonus * ready - self.draw_weight * saving
 
     def best_discard(self, hand: list[int], live: list[int], unseen: int) -> tuple[int, float]:
         """(card, cost after discarding it)."""
