@@ -133,3 +133,38 @@ def test_feature_env_observes_v1_and_a_v1_policy_plays_on_it(game: str) -> None:
     v0_agent = SidePolicyAgent(NumpyPolicy(weights, meta=side_metadata(game, 4)), game)
     with pytest.raises(ValueError, match="do not fit"):
         v0_agent.check_table(4)
+
+
+def test_knock_buy_back_relabelling_follows_the_named_rule(tmp_path: Any) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import knock_bc_buy_rule
+
+    from agents.knock import features as knock_features
+    from agents.train.side_single_agent import teacher_decisions
+    from agents.train.warm_start import load_bc_data, save_bc_data
+    from continental_env.knock.game import BUY, PASS
+
+    parts = [
+        teacher_decisions("knock", {"max_hands": 6}, ("strong", 3, "", s, s, 1)) for s in (3, 4)
+    ]
+    obs = np.concatenate([p["obs"] for p in parts])
+    actions = np.concatenate([p["actions"] for p in parts])
+    legal = [row for p in parts for row in p["legal"]]
+    returns = np.concatenate([p["returns"] for p in parts])
+    buys = np.isin(actions, (BUY, PASS))
+    assert buys.any()
+    actions[buys] = PASS  # a teacher that never buys back
+    src, dst = tmp_path / "src.npz", tmp_path / "dst.npz"
+    save_bc_data(str(src), obs, legal, actions, returns)
+    assert knock_bc_buy_rule.main([str(src), str(dst), "--rule", "greedy", "--players", "3"]) == 0
+    out = load_bc_data(str(dst))
+    v0 = side_metadata("knock", 3)["obs_size"]
+    column = (
+        v0 + len(knock_features.PLANES) * NUM_TYPES + knock_features.SCALARS.index("greedy_buys")
+    )
+    want = np.where(obs[:, column] > 0.5, BUY, PASS)
+    assert np.array_equal(out["actions"][buys], want[buys])
+    assert np.array_equal(out["actions"][~buys], actions[~buys])  # other decisions untouched
