@@ -168,3 +168,14 @@ def test_knock_buy_back_relabelling_follows_the_named_rule(tmp_path: Any) -> Non
     want = np.where(obs[:, column] > 0.5, BUY, PASS)
     assert np.array_equal(out["actions"][buys], want[buys])
     assert np.array_equal(out["actions"][~buys], actions[~buys])  # other decisions untouched
+
+
+def test_the_gymnasium_ids_take_features() -> None:
+    import gymnasium
+
+    env = gymnasium.make(
+        "agents.train.gym_envs:continental/Fifteen-v0", opponents=["greedy"], features=True, hands=1
+    )
+    obs, _info = env.reset(seed=4)
+    assert obs.shape == (side_metadata("fifteen", 4, features=True)["obs_size"],)
+    assert env.observation_space.contains(obs)
