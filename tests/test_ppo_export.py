@@ -26,6 +26,8 @@ from agents.bots.ppo_agent import (
     load_agent,
     numpy_export_path,
 )
+from agents.games import game_spec
+from agents.side_features import is_feature_env, observation
 from continental_env.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,10 +177,14 @@ def test_the_side_game_exports_choose_what_their_torch_policies_choose(game: str
             continue
         legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
         if len(legal) > 1:
+            seen = obs["observation"]
+            if is_feature_env((agent.meta or {}).get("env")):  # fifteen_v1 / knock_v1
+                raw = env.unwrapped
+                seen = observation(game_spec(game).view(raw.game, raw.game.actor), game)
             expected, _ = torch_model.predict(
-                obs["observation"], action_masks=obs["action_mask"].astype(bool), deterministic=True
+                seen, action_masks=obs["action_mask"].astype(bool), deterministic=True
             )
-            assert agent.act_from_observation(obs["observation"], legal) == int(expected)
+            assert agent.act_from_observation(seen, legal) == int(expected)
             compared += 1
         env.step(int(rng.choice(legal)))
         if compared >= 150:

@@ -3,9 +3,11 @@
 
 ``SidePolicyAgent`` is a trained MaskablePPO policy of a side game on the ``act(view)`` protocol:
 it reads the observation vector its view copied out of the AEC environment's encoder and plays the
-legal action with the highest logit. A model records the game and the table it was trained for
-(``side_metadata``); another game or table size is refused in one line. The environments these
-policies train on are ``agents.train.side_single_agent``.
+legal action with the highest logit. A model records the game, its observation and the table it
+was trained for (``side_metadata``); another game, observation or table size is refused in one
+line. A model of a feature observation (``fifteen_v1``, ``knock_v1``: ``agents.side_features``)
+is given the view's v0 vector followed by the features computed from the view, a v0 model the
+v0 vector alone. The environments these policies train on are ``agents.train.side_single_agent``.
 """
 
 from __future__ import annotations
@@ -15,22 +17,29 @@ from typing import Any
 
 import numpy as np
 
-SIDE_ENVS = {"fifteen": "fifteen_v0", "knock": "knock_v0"}
+from agents.side_features import V0_ENVS, V1_ENVS, env_name, feature_size, is_feature_env
+from agents.side_features import observation as feature_observation
+
+SIDE_ENVS = V0_ENVS  # the v0 observation of each side game (``V1_ENVS``: the feature ones)
 
 
-def side_metadata(game: str, num_players: int, options: dict[str, Any] | None = None) -> dict:
-    """What a side-game model is trained for: its environment, the package version, the table."""
+def side_metadata(
+    game: str, num_players: int, options: dict[str, Any] | None = None, features: bool = False
+) -> dict:
+    """What a side-game model is trained for: its environment (``*_v1`` with ``features``), the
+    package version, the table."""
     from continental_env import __version__
 
     module = importlib.import_module(f"continental_env.{game}.env")
     layout = module.observation_layout(num_players)
+    extra = feature_size(game) if features else 0
     return {
-        "env": SIDE_ENVS[game],
+        "env": env_name(game, features),
         "game": game,
         "env_version": __version__,
         "num_players": num_players,
         "options": dict(options or {}),
-        "obs_size": max(s.stop for s in layout.values()),
+        "obs_size": max(s.stop for s in layout.values()) + extra,
         "num_actions": module.NUM_ACTIONS,
     }
 
@@ -42,10 +51,12 @@ class SidePolicyAgent:
         self.policy = policy
         self.game = game
         self.name = policy.name
+        self.features = is_feature_env((policy.meta or {}).get("env"))
 
     def act(self, view: Any) -> int:
         """The legal action with the highest logit (or a sample: the policy's setting)."""
-        return self.policy.act_from_observation(view.observation, view.legal_actions)
+        obs = feature_observation(view, self.game) if self.features else view.observation
+        return self.policy.act_from_observation(obs, view.legal_actions)
 
     def act_from_observation(self, obs: np.ndarray, legal: list[int]) -> int:
         return self.policy.act_from_observation(obs, legal)
@@ -53,7 +64,7 @@ class SidePolicyAgent:
     def check_table(self, num_players: int) -> None:
         """ValueError unless the model was trained for this game at this table size."""
         meta = self.policy.meta or {}
-        expected = side_metadata(self.game, num_players)
+        expected = side_metadata(self.game, num_players, features=self.features)
         env = meta.get("env")
         if env is not None and (env != expected["env"] or meta.get("num_players") != num_players):
             raise ValueError(
@@ -74,6 +85,7 @@ def load_policy(game: str, path: str, seed: int | None = None) -> SidePolicyAgen
 
     agent = SidePolicyAgent(load_agent(path, seed), game)
     meta = agent.policy.meta or {}
-    if meta.get("env") is not None and meta["env"] != SIDE_ENVS[game]:
-        raise ValueError(f"ppo:{path}: trained for {meta['env']}, not {SIDE_ENVS[game]}")
+    env = meta.get("env")
+    if env is not None and env not in (V0_ENVS[game], V1_ENVS[game]):
+        raise ValueError(f"ppo:{path}: trained for {env}, not {V0_ENVS[game]} or {V1_ENVS[game]}")
     return agent

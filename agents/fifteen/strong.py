@@ -161,6 +161,16 @@ class FifteenStrongAgent(SideBot):
 
     def best_discard(self, hand: list[int], live: list[int], unseen: int) -> tuple[int, float]:
         """(card, value after discarding it) over the shortlist of greedy-best discards."""
+        best_card, best_value = -1, float("-inf")
+        for c, v in self.discard_values(hand, live, unseen):
+            if v > best_value:
+                best_card, best_value = c, v
+        return best_card, best_value
+
+    def discard_values(
+        self, hand: list[int], live: list[int], unseen: int
+    ) -> list[tuple[int, float]]:
+        """(card, value after discarding it) of the shortlist of greedy-best discards, in order."""
         work = list(hand)
         screened = []
         for c in range(NUM_TYPES):
@@ -170,14 +180,12 @@ class FifteenStrongAgent(SideBot):
             screened.append((-(10 * covered(work) + connected(work)), c))
             work[c] += 1
         screened.sort()
-        best_card, best_value = -1, float("-inf")
+        values = []
         for _key, c in screened[:SHORTLIST]:
             work[c] -= 1
-            v = self.value(work, live, unseen)
+            values.append((c, self.value(work, live, unseen)))
             work[c] += 1
-            if v > best_value:
-                best_card, best_value = c, v
-        return best_card, best_value
+        return values
 
     def _start(self, view: FifteenView, legal: list[int], live: list[int], unseen: int) -> int:
         if OUT in legal:

@@ -264,19 +264,23 @@ class KnockStrongAgent:
 
     def best_discard(self, hand: list[int], live: list[int], unseen: int) -> tuple[int, float]:
         """(card, cost after discarding it)."""
-        best_key = None
-        best_card, best_cost = -1, 0.0
+        costs = self.discard_costs(hand, live, unseen)
+        if not costs:
+            return -1, 0.0
+        return min(costs, key=lambda cv: (cv[1], -card_value(cv[0]), cv[0]))
+
+    def discard_costs(
+        self, hand: list[int], live: list[int], unseen: int
+    ) -> list[tuple[int, float]]:
+        """(card, cost after discarding it) of every card type held."""
         work = list(hand)
+        costs = []
         for c in range(NUM_TYPES):
-            if not work[c]:
-                continue
-            work[c] -= 1
-            value = self.cost(work, live, unseen)
-            work[c] += 1
-            key = (value, -card_value(c), c)
-            if best_key is None or key < best_key:
-                best_key, best_card, best_cost = key, c, value
-        return best_card, best_cost
+            if work[c]:
+                work[c] -= 1
+                costs.append((c, self.cost(work, live, unseen)))
+                work[c] += 1
+        return costs
 
     def _start(self, view: KnockView, legal: list[int], live: list[int], unseen: int) -> int:
         words = {KNOCK: "knock", RUMMY: "rummy", COLOR: "color", CONTINENTAL: "continental"}

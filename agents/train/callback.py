@@ -226,6 +226,7 @@ def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
                 seed=base_seed + rank,
                 opponents=parse_names(cfg.opponents, "--opponents"),
                 mask_in_info=True,
+                features=cfg.side_features,
                 **side_options(cfg),
             )
             for rank in range(cfg.num_envs)

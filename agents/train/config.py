@@ -74,6 +74,11 @@ class Config:
     bc_augment_suits: bool = opt(
         False, "side games: imitate each minibatch under a random relabelling of the suits"
     )
+    side_features: bool = opt(
+        False,
+        "side games: observe fifteen_v1 / knock_v1 (the v0 vector followed by features derived "
+        "from the seat's view with the strong bot's hand valuation; agents.side_features)",
+    )
     features: bool = opt(
         True,
         "observe continental_v1 (the v0 vector followed by the derived features); "
@@ -289,7 +294,12 @@ def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
     if cfg.get("game", "contract") != "contract":
         from agents.train.side_single_agent import side_metadata
 
-        return side_metadata(cfg["game"], cfg["players"], side_options(Config(**cfg)))
+        return side_metadata(
+            cfg["game"],
+            cfg["players"],
+            side_options(Config(**cfg)),
+            features=bool(cfg.get("side_features")),
+        )
     version = 1 if cfg.get("features") else 0
     return model_metadata(cfg["players"], cfg["preset"], parse_rounds(cfg["rounds"]), version)
 

@@ -1,7 +1,9 @@
 """The fifteen-card and knock single-learner environments with the bots wired in.
 
 ``make_env(game="knock", opponents=["greedy", "self"])`` is
-``continental_env.single_agent.SingleAgentSideGame`` whose pool may hold bot names
+``continental_env.single_agent.SingleAgentSideGame`` (with ``features=True``,
+``SideFeatureGame``: the ``fifteen_v1`` / ``knock_v1`` observation of ``agents.side_features``)
+whose pool may hold bot names
 (``make_agent(name, seed, game=...)``: ``random``, ``greedy``, ``strong``, ``ppo:PATH``), bot
 objects and ``"self"`` (frozen learner snapshots, ``.npz``). Everything here pickles, so
 ``make_env`` works as a ``SubprocVecEnv`` factory.
@@ -17,6 +19,7 @@ import importlib
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 
 from agents.bots.side_policy import SIDE_ENVS, SidePolicyAgent, load_policy, side_metadata
 from agents.train.single_agent import ignore_sigint, opponent_pool
@@ -24,6 +27,7 @@ from continental_env.single_agent import SingleAgentSideGame
 
 __all__ = [
     "SIDE_ENVS",
+    "SideFeatureGame",
     "SidePolicyAgent",
     "SideSeatAgent",
     "load_policy",
@@ -65,8 +69,29 @@ def snapshot(game: str, path: str) -> SideSeatAgent:
     return SideSeatAgent(load_policy(game, path), game)
 
 
-def make_env(game: str, opponents: Any = ("greedy",), **kwargs: Any) -> SingleAgentSideGame:
-    """A ``SingleAgentSideGame`` whose pool may hold bot names, bot objects and ``"self"``.
+class SideFeatureGame(SingleAgentSideGame):
+    """``SingleAgentSideGame`` observing ``fifteen_v1`` / ``knock_v1``: the v0 vector followed by
+    the features of the learner's view (``agents.side_features``)."""
+
+    def __init__(self, game: str, **kwargs: Any) -> None:
+        from agents.side_features import feature_size
+
+        super().__init__(game, **kwargs)
+        size = self.observation_space.shape[0] + feature_size(game)
+        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32)
+
+    def _observe(self) -> np.ndarray:
+        from agents.games import game_spec
+        from agents.side_features import observation
+
+        return observation(game_spec(self.game_name).view(self.game, self.learner), self.game_name)
+
+
+def make_env(
+    game: str, opponents: Any = ("greedy",), features: bool = False, **kwargs: Any
+) -> SingleAgentSideGame:
+    """A ``SingleAgentSideGame`` (``SideFeatureGame`` with ``features``) whose pool may hold bot
+    names, bot objects and ``"self"``.
 
     Names are checked here, before any game (a bad name fails now, with its reason).
     """
@@ -77,7 +102,8 @@ def make_env(game: str, opponents: Any = ("greedy",), **kwargs: Any) -> SingleAg
         lambda name: make_agent(name, 0, game=game),
         functools.partial(SideSeatAgent, game=game),
     )
-    return SingleAgentSideGame(
+    cls = SideFeatureGame if features else SingleAgentSideGame
+    return cls(
         game=game,
         opponents=pool,
         make_opponent=functools.partial(opponent, game),
@@ -97,11 +123,13 @@ def teacher_decisions(
 ) -> dict[str, Any]:
     """A teacher bot's decisions in one side game, for ``train.py --bc-teacher`` (the contract
     game's ``teacher_decisions`` shape): observations, legal actions, actions and each decision's
-    return (the seat's chips from that decision to the game's end, in the AEC rewards' scale)."""
+    return (the seat's chips from that decision to the game's end, in the AEC rewards' scale).
+    The task's last field is the observation: 0 = v0, 1 = the feature observation (``*_v1``)."""
     from agents import make_agent
     from agents.games import game_spec
+    from agents.side_features import observation
 
-    teacher, players, _preset, game_seed, agent_seed, _version = task
+    teacher, players, _preset, game_seed, agent_seed, version = task
     spec = game_spec(game)
     module = importlib.import_module(f"continental_env.{game}.aec")
     layout = module.observation_layout(players)
@@ -111,9 +139,13 @@ def teacher_decisions(
     while not state.is_over:
         seat = state.actor
         choices = state.legal_actions()
-        action = bots[seat].act(spec.view(state, seat))
+        view = spec.view(state, seat)
+        action = bots[seat].act(view)
         if len(choices) > 1:  # forced moves teach nothing
-            obs.append(module.encode_observation(state, seat, layout))
+            if version:
+                obs.append(observation(view, game))
+            else:
+                obs.append(module.encode_observation(state, seat, layout))
             legal.append(np.array(choices, dtype=np.int16))
             actions.append(action)
             seats.append(seat)
@@ -136,7 +168,7 @@ _CARD_ACTION_BASES = {"fifteen": ("DISCARD_BASE", "OUT_BASE"),
 
 
 def suit_permutation(
-    game: str, num_players: int, perm: tuple[int, ...]
+    game: str, num_players: int, perm: tuple[int, ...], features: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Index arrays that relabel the suits of a side-game decision: suit ``s`` becomes
     ``perm[s]``. Returns ``(obs_src, action_src, action_dst)``: the relabelled observation is
@@ -146,6 +178,8 @@ def suit_permutation(
     Both games are symmetric in the suits (sequences and runs are of one suit, a color is any
     suit, payments and deadwood never name one), so a decision with its suits relabelled is as
     good a decision; ``train.py --bc-augment-suits`` imitates the teacher under random relabelings.
+    With ``features`` the observation is the feature one (``agents.side_features``), whose
+    card-indexed planes move with the cards.
     """
     from continental_env.cards import JOKER, NUM_RANKS
 
@@ -159,10 +193,22 @@ def suit_permutation(
         card_map[suit * NUM_RANKS : (suit + 1) * NUM_RANKS] = perm[suit] * NUM_RANKS + np.arange(
             NUM_RANKS
         )
-    obs_src = np.arange(max(s.stop for s in layout.values()))
+    v0_size = max(s.stop for s in layout.values())
+    extra = 0
+    if features:
+        from agents.side_features import feature_planes, feature_size
+
+        extra = feature_size(game)
+    obs_src = np.arange(v0_size + extra)
     for name in env.PLANE_NAMES:
         part = layout[name]
         for base in range(part.start, part.stop, env.PLANE):
+            obs_src[base + card_map] = base + np.arange(JOKER)
+    if features:
+        from continental_env.cards import NUM_TYPES
+
+        for i in range(len(feature_planes(game))):
+            base = v0_size + i * NUM_TYPES
             obs_src[base + card_map] = base + np.arange(JOKER)
     action_dst = np.arange(env.NUM_ACTIONS)
     for block in _CARD_ACTION_BASES[game]:

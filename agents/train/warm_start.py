@@ -104,7 +104,9 @@ def suit_relabellings(cfg: Config) -> list[tuple[Any, Any, Any]]:
 
     out = []
     for perm in permutations(range(4)):
-        obs_src, action_src, action_dst = suit_permutation(cfg.game, cfg.players, perm)
+        obs_src, action_src, action_dst = suit_permutation(
+            cfg.game, cfg.players, perm, features=cfg.side_features
+        )
         out.append((torch.as_tensor(obs_src), action_src, torch.as_tensor(action_dst)))
     return out
 
@@ -163,7 +165,7 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
                     cfg.preset,
                     cfg.seed * 7919 + game + i,
                     game + i,
-                    int(cfg.features),
+                    int(cfg.features if cfg.game == "contract" else cfg.side_features),
                 )
                 for i in range(64)
             ]
