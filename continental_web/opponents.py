@@ -1,8 +1,8 @@
 """The opponents the server offers: the registry's bots and the shipped PPO models.
 
 A model is offered at the table of the game it was trained for, read from the environment its
-metadata records (``continental_v0``/``_v1``: the contract game; ``fifteen_v0``, ``knock_v0``: the
-side games; a model without metadata is the contract game's), and never at another game's table.
+metadata records (``continental_v0``/``_v1``: the contract game; ``fifteen_v0``/``_v1`` and
+``knock_v0``/``_v1``: the side games; a model without metadata is the contract game's), and never at another game's table.
 It is tried once under this installation, for that game (``ModelProbe``, in a worker process
 with a time limit), before it is offered; a reason it does not load names the model, never the
 server's path.
@@ -18,9 +18,9 @@ from typing import Any
 
 from agents import make_agent
 from agents.bots.ppo_agent import ENV_ALIASES, ENVS, read_zip_metadata
-from agents.bots.side_policy import SIDE_ENVS
 from agents.games import game_spec
 from agents.registry import offered
+from agents.side_features import V0_ENVS, V1_ENVS
 from continental_web.errors import WebError
 from continental_web.games import SIDE_TABLES
 
@@ -122,8 +122,8 @@ def model_table(path: Path) -> str | None:
     env = ENV_ALIASES.get(env, env)
     if env in ENVS:
         return "continental"
-    for game, side_env in SIDE_ENVS.items():
-        if env == side_env and game in SIDE_TABLES:
+    for game in SIDE_TABLES:
+        if env in (V0_ENVS.get(game), V1_ENVS.get(game)):
             return game
     return None
 
