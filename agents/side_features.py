@@ -76,6 +76,18 @@ def gap(delta: float) -> float:
     return -math.log1p(100.0 * max(0.0, delta)) / 3.0
 
 
+def gap_plane(options: list[tuple[int, float]], higher_is_better: bool) -> np.ndarray:
+    """A card-indexed plane of each option's ``gap`` to the best of ``options`` (card, value);
+    ``FLOOR`` for cards with no option."""
+    plane = np.full(NUM_TYPES, FLOOR, dtype=np.float32)
+    if options:
+        sign = 1.0 if higher_is_better else -1.0
+        best = max(sign * v for _c, v in options)
+        for c, v in options:
+            plane[c] = gap(best - sign * v)
+    return plane
+
+
 def signed(delta: float) -> float:
     """A signed difference on the same log scale as ``gap`` (positive: better)."""
     return math.copysign(math.log1p(100.0 * abs(delta)) / 3.0, delta)

@@ -26,7 +26,7 @@ import numpy as np
 
 from agents.fifteen.greedy import covered
 from agents.fifteen.strong import FifteenStrongAgent, live_counts
-from agents.side_features import FLOOR, gap, signed
+from agents.side_features import FLOOR, gap, gap_plane, signed
 from continental_env.cards import NUM_TYPES
 from continental_env.fifteen.game import OUT, OUT_BASE, TAKE, payment
 from continental_env.melds import going_out_discards
@@ -46,13 +46,7 @@ _STRONG = FifteenStrongAgent()
 
 
 def _discard_plane(hand: list[int], live: list[int], unseen: int) -> np.ndarray:
-    plane = np.full(NUM_TYPES, FLOOR, dtype=np.float32)
-    values = _STRONG.discard_values(hand, live, unseen)
-    if values:
-        best = max(v for _c, v in values)
-        for c, v in values:
-            plane[c] = gap(best - v)
-    return plane
+    return gap_plane(_STRONG.discard_values(hand, live, unseen), higher_is_better=True)
 
 
 def _out_plane(view: object, legal: list[int]) -> np.ndarray:

@@ -34,8 +34,7 @@ import numpy as np
 
 from agents.knock.greedy import KnockGreedyAgent, announcement_score
 from agents.knock.strong import KnockStrongAgent, live_counts
-from agents.side_features import FLOOR, signed
-from agents.side_features import gap as gap_of
+from agents.side_features import FLOOR, gap_plane, signed
 from continental_env.cards import NUM_TYPES
 from continental_env.knock.game import (
     BUY,
@@ -86,13 +85,7 @@ def _ranks(keys: dict[int, tuple]) -> dict[int, float]:
 
 
 def _discard_plane(hand: list[int], live: list[int], unseen: int) -> np.ndarray:
-    plane = np.full(NUM_TYPES, FLOOR, dtype=np.float32)
-    costs = _STRONG.discard_costs(hand, live, unseen)
-    if costs:
-        cheapest = min(v for _c, v in costs)
-        for c, v in costs:
-            plane[c] = gap_of(v - cheapest)
-    return plane
+    return gap_plane(_STRONG.discard_costs(hand, live, unseen), higher_is_better=False)
 
 
 def _buy(view: object, scalars: dict[str, float]) -> None:
