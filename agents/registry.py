@@ -10,8 +10,10 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 | contract | ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.bots.strong``), frozen |
 | contract | ``strong@v2`` | v1 with a whole-table feed model, danger-aware dumping, inference from discards (``agents.bots.strong_v2``), frozen |
 | contract | ``strong-v2:K=V[:K=V...]`` | experimental: ``strong@v2`` with constants overridden (``:v1`` first starts from v1's), for ablations and tuning |
-| contract | ``search``, ``search:N`` | the best search bot (today ``search@v1``, ``search@v1:N``) |
+| contract | ``search``, ``search:N`` | the best search bot (today ``search@v2``, ``search@v2:N``) |
 | contract | ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.bots.search``), frozen |
+| contract | ``search@v2``, ``search@v2:N`` | wider search: discards searched once an opponent is down, worlds added while a decision is close, up to N (``agents.bots.search_v2``), frozen |
+| contract | ``search-v2:K=V[:K=V...]`` | experimental: ``search@v2`` with settings overridden, for ablations |
 | contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.bots.search_oracle``); refused by the harness unless allowed |
 | contract | ``bc:PATH`` | ``ppo:PATH`` for a ``continental_v1`` model only (``agents.bots.feature_agent``) |
 | contract | ``rllib:PATH`` | a policy trained with Ray RLlib (``agents.bots.rllib_agent``), played without Ray |
@@ -36,8 +38,8 @@ from typing import Any
 
 DEFAULT_GAME = "contract"
 # The version each bare contract name plays. A frozen version never changes; only this moves.
-CURRENT = {"strong": "strong@v1", "search": "search@v1"}
-VERSIONS = {"strong": ("strong@v1", "strong@v2"), "search": ("search@v1",)}
+CURRENT = {"strong": "strong@v1", "search": "search@v2"}
+VERSIONS = {"strong": ("strong@v1", "strong@v2"), "search": ("search@v1", "search@v2")}
 # Plain names: "module:Class", built as Class(seed) and imported on first use.
 BOTS: dict[str, dict[str, str]] = {
     "contract": {
@@ -74,7 +76,7 @@ def is_oracle(name: str) -> bool:
 
 def versioned_name(name: str) -> str:
     """The frozen version a registry name plays: ``strong`` -> ``strong@v1``, ``search:8`` ->
-    ``search@v1:8``; names without versions (``greedy``, ``ppo:PATH``) are returned as given."""
+    ``search@v2:8``; names without versions (``greedy``, ``ppo:PATH``) are returned as given."""
     base, sep, rest = name.partition(":")
     if base in CURRENT and not name.startswith(("ppo:", "bc:", "rllib:")):
         return CURRENT[base] + sep + rest
@@ -144,10 +146,20 @@ def _oracle(name: str, seed: int | None) -> Any:
     return make_oracle_search(name, seed)
 
 
-def _search_v1(name: str, seed: int | None) -> Any:
+def _search_v2(name: str, seed: int | None) -> Any:
+    from agents.bots.search_v2 import make_search_v2
+
+    return make_search_v2(name, seed)
+
+
+def _search_version(name: str, seed: int | None) -> Any:
     from agents.bots.search import make_search
 
     base, sep, rest = name.partition(":")
+    if base == "search@v2":
+        from agents.bots.search_v2 import make_frozen
+
+        return make_frozen(name, seed)
     if base != "search@v1":
         raise ValueError(f"unknown agent version {name!r}; {_known_versions()}")
     bot = make_search("search" + sep + rest, seed)
@@ -170,7 +182,8 @@ FAMILIES: dict[str, dict[str, Callable[[str, int | None], Any]]] = {
         "rllib:": _rllib,
         "strong-v2:": _strong_variant,
         "search-oracle": _oracle,
-        "search@": _search_v1,
+        "search-v2": _search_v2,
+        "search@": _search_version,
         "strong": _current,
         "search": _current,
     },

@@ -1,4 +1,4 @@
-"""The search bot: registry, pruning, determinism, and decisions from the view alone."""
+"""The ``search@v1`` bot: registry, pruning, determinism, and decisions from the view alone."""
 
 from __future__ import annotations
 
@@ -30,23 +30,23 @@ def _states(seed: int, every: int):
 
 
 def test_registry_and_budget() -> None:
-    bot = make_agent("search", 1)
+    bot = make_agent("search@v1", 1)
     assert bot.sims == DEFAULT_SIMS and bot.rollout == "strong" and bot.rule == "guard"
-    bot = make_agent("search:3", 1)
-    assert isinstance(bot, SearchAgent) and bot.sims == 3 and bot.name == "search:3"
-    assert make_agent("search:2:greedy", 1).rollout == "greedy"
-    bot = make_agent("search:2:fast:argmin", 1)
-    assert (bot.rollout, bot.rule, bot.name) == ("fast", "argmin", "search:2:fast:argmin")
+    bot = make_agent("search@v1:3", 1)
+    assert isinstance(bot, SearchAgent) and bot.sims == 3 and bot.name == "search@v1:3"
+    assert make_agent("search@v1:2:greedy", 1).rollout == "greedy"
+    bot = make_agent("search@v1:2:fast:argmin", 1)
+    assert (bot.rollout, bot.rule, bot.name) == ("fast", "argmin", "search@v1:2:fast:argmin")
     with pytest.raises(ValueError, match="budget"):
-        make_agent("search:x", 1)
+        make_agent("search@v1:x", 1)
     with pytest.raises(ValueError, match="at least 1"):
-        make_agent("search:0", 1)
+        make_agent("search@v1:0", 1)
     with pytest.raises(ValueError, match="rollout"):
-        make_agent("search:2:nope", 1)
+        make_agent("search@v1:2:nope", 1)
     with pytest.raises(ValueError, match="decision rule"):
-        make_agent("search:2:strong:best", 1)
+        make_agent("search@v1:2:strong:best", 1)
     with pytest.raises(ValueError, match="too many"):
-        make_agent("search:2:strong:guard:x", 1)
+        make_agent("search@v1:2:strong:guard:x", 1)
 
 
 def test_candidates_put_strong_first_and_trivial_decisions_cost_nothing() -> None:
@@ -115,7 +115,7 @@ def test_search_is_deterministic_for_a_seed_and_budget() -> None:
     states = [g for g, _ in zip(_searched_states((2,)), range(6), strict=False)]
     runs = []
     for _ in range(2):
-        bot = make_agent("search:2", 5)
+        bot = make_agent("search@v1:2", 5)
         runs.append([bot.act(PlayerView(g, g.actor)) for g in states])
     assert runs[0] == runs[1]
 
@@ -175,7 +175,7 @@ def test_fast_rollout_policy_plays_legal_actions_to_the_end() -> None:
 def test_search_closes_when_it_can() -> None:
     table = ((0, "trio", "7H 7S 7D"), (0, "trio", "9C 9D 9S"))
     game = position(["7C 4H", "AC 2C 3C 4C 5C 6C 8C"], table=table)
-    bot = make_agent("search:2", 0)
+    bot = make_agent("search@v1:2", 0)
     game.apply(bot.act(PlayerView(game, 0)))
     assert bot.act(PlayerView(game, 0)) == CLOSE
 

@@ -1,7 +1,7 @@
-"""Frozen bot versions: ``strong@v1`` and ``search@v1`` play recorded games move for move.
+"""Frozen bot versions: ``strong@v1``, ``search@v1`` and ``search@v2`` play recorded games move for move.
 
-The digests below were recorded at commit 5894364 (before any later version existed), with the
-bare names ``strong``/``search``: the sha256 of the comma-joined action ids of a whole seeded game
+The v1 digests below were recorded at commit 5894364 (before any later version existed), with the
+bare names ``strong``/``search``; the ``search@v2`` ones when it was frozen: the sha256 of the comma-joined action ids of a whole seeded game
 (first 16 hex digits). A frozen version must reproduce them forever; a change that moves one is a
 new version (``name@v2``), never an edit of a frozen one.
 """
@@ -26,6 +26,9 @@ RECORDED = [
     (("search@v1",) + ("strong@v1",) * 3, 13, (1, 4, 7), "continental", ("cc7b1655b6817ad2", 326, [142, 21, 94, 133])),
     (("strong@v1", "search@v1:2", "strong@v1", "search@v1"), 14, (2, 6), "continental", ("092be924703dcd03", 149, [157, 175, 0, 76])),
     (("search@v1:8", "strong@v1", "strong@v1"), 15, (5, 7), "continental", ("007b87778e3d1818", 218, [231, 104, 0])),
+    # search@v2, recorded when it was frozen (each game has search deviations from strong's move)
+    (("search@v2",) + ("strong@v1",) * 3, 16, (1, 4, 7), "continental", ("fc8430e4d112dcd6", 300, [78, 157, 25, 11])),
+    (("strong@v1", "search@v2:8", "strong@v1", "search@v2"), 17, (2, 6), "continental", ("e116186833ef1099", 227, [107, 81, 53, 71])),
 ]  # fmt: skip
 
 
@@ -52,9 +55,10 @@ def test_frozen_versions_replay_recorded_games(names, seed, rounds, preset, expe
     assert (digest, count, scores) == expected
 
 
-def test_recorded_search_games_include_a_deviation_from_strong() -> None:
+@pytest.mark.parametrize("index", [4, 7])
+def test_recorded_search_games_include_a_deviation_from_strong(index: int) -> None:
     # Otherwise the search pins would only pin strong's moves.
-    names, seed, rounds, preset, expected = RECORDED[4]
+    names, seed, rounds, preset, expected = RECORDED[index]
     digest, _count, _scores, deviations = play_digest(names, seed, rounds, preset)
     assert digest == expected[0] and deviations >= 1
 

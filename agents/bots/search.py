@@ -470,8 +470,8 @@ def strength_curve(reports: list[dict], bench_rows: list[dict]) -> list[dict[str
     rows = []
     for rep in reports:
         name = rep["candidate"]
-        sims = DEFAULT_SIMS if name == "search" else int(name.split(":")[1])
-        paired = rep["paired"]["strong"]
+        sims = DEFAULT_SIMS if ":" not in name else int(name.split(":")[1])
+        paired = rep["paired"].get("strong") or rep["paired"]["strong@v1"]
         row: dict[str, object] = {
             "agent": name,
             "sims": sims,

@@ -65,9 +65,16 @@ def row_search(games: int) -> dict[str, Any]:
     from agents.evaluate import play_game
 
     play_game(["strong"] * 4, 99, [0, 1, 2, 3], options={"rounds": [1]})  # imports, caches
+    # The same bot in every tree: search@v1 at 4 worlds (trees before the versions call it search:4).
+    try:
+        from agents.registry import VERSIONS
+
+        name = "search@v1:4" if "search@v1" in VERSIONS.get("search", ()) else "search:4"
+    except ImportError:
+        name = "search:4"
     start = time.process_time()
     for g in range(games):
-        play_game(["search:4", "strong", "strong", "strong"], 1000 + g, [1, 2, 3, 4])
+        play_game([name, "strong", "strong", "strong"], 1000 + g, [1, 2, 3, 4])
     cpu = time.process_time() - start
     return {"value": cpu / games, "unit": "CPU s per game", "higher_is_better": False}
 
