@@ -1,5 +1,5 @@
 """Shared test configuration: the repository root on ``sys.path``, Hypothesis profiles and the
-web-table fixtures ``app`` and ``client``.
+web-table fixtures ``app`` and ``client``, and the browser tests' ``browser``.
 
 Hypothesis budgets are set per test with ``settings(max_examples=examples(n), deadline=None)``
 (``reference.examples``); ``HYPOTHESIS_SCALE=20`` multiplies them for a long local run.
@@ -40,3 +40,22 @@ def client(app: Any) -> Any:
     from fastapi.testclient import TestClient
 
     return TestClient(app, base_url="http://127.0.0.1")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """Debian's chromium driven by Playwright, one per module: skipped without chromium, a
+    failure in CI (``.ci/run`` installs it)."""
+    import os
+    import shutil
+
+    from test_web_browser import CHROMIUM, CHROMIUM_ARGS, sync_api
+
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        if os.environ.get("CI"):
+            pytest.fail(f"chromium is missing at {CHROMIUM}; .ci/run installs it with apt")
+        pytest.skip(f"chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

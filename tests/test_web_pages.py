@@ -10,9 +10,7 @@ Skipped without chromium like ``test_web_browser`` (CI installs it).
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import socket
 import threading
 import time
@@ -21,14 +19,11 @@ from pathlib import Path
 
 import pytest
 from test_web_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     ROOT,
     _play_my_turn,
     _save_screenshot,
     _still,
     _version,
-    sync_api,
     uvicorn,
 )
 
@@ -36,18 +31,6 @@ from continental_web.app import create_app
 from continental_web.session import Opponents
 
 BIG_SEED = "7301982735405707149"  # above 2**53: a JavaScript number would round it
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
-        if os.environ.get("CI"):
-            pytest.fail(f"chromium is missing at {CHROMIUM}; .ci/run installs it with apt")
-        pytest.skip(f"chromium is not installed at {CHROMIUM} (apt-get install chromium)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
