@@ -15,6 +15,7 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 | contract | ``search@v2``, ``search@v2:N`` | wider search: discards searched once an opponent is down, worlds added while a decision is close, up to N (``agents.bots.search_v2``), frozen |
 | contract | ``search-v2:K=V[:K=V...]`` | experimental: ``search@v2`` with settings overridden, for ablations |
 | contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.bots.search_oracle``); refused by the harness unless allowed |
+| contract | ``search-oracle-v2``, ``search-oracle-v2:N`` | diagnostic only: the same for ``search@v2`` |
 | contract | ``bc:PATH`` | ``ppo:PATH`` for a ``continental_v1`` model only (``agents.bots.feature_agent``) |
 | contract | ``rllib:PATH`` | a policy trained with Ray RLlib (``agents.bots.rllib_agent``), played without Ray |
 
@@ -182,6 +183,7 @@ FAMILIES: dict[str, dict[str, Callable[[str, int | None], Any]]] = {
         "rllib:": _rllib,
         "strong-v2:": _strong_variant,
         "search-oracle": _oracle,
+        "search-oracle-v2": _oracle,
         "search-v2": _search_v2,
         "search@": _search_version,
         "strong": _current,

@@ -185,3 +185,25 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
             break
     assert compared >= 12
     assert cheater_changed >= 1  # the comparison would catch a bot that saw the hidden cards
+
+
+def test_the_v2_oracle_rolls_out_the_real_hands_and_is_refused_unless_allowed() -> None:
+    from agents.bots.sampler import PublicInfo
+    from agents.evaluate import evaluate
+
+    game = Game.new("continental", 3, seed=4)
+    bot = make_agent("search-oracle-v2:4", 1)
+    assert bot.settings.max_worlds == 4 and bot.reads_hidden_state
+    view = PlayerView(game, game.actor)
+    info = PublicInfo.from_view(view)
+    with pytest.raises(RuntimeError, match="attach"):  # a view alone holds nothing hidden
+        bot._sample(info, random.Random(0), None)
+    bot.attach(game)
+    rng = random.Random(0)
+    worlds = [bot._sample(info, rng, None) for _ in range(3)]
+    for w in worlds:  # positive control: the hidden hands are the real ones
+        assert w.state.hands == game.state.hands
+        assert sorted(w.state.stock) == sorted(game.state.stock)
+    assert len({tuple(w.state.stock) for w in worlds}) == 3  # ... the stock order is not
+    with pytest.raises(ValueError, match="reads the true hidden state"):
+        evaluate(["search-oracle-v2:2", "strong"], players=2, games=1, rounds=[1])

@@ -6,7 +6,9 @@ explicitly (``evaluate(..., allow_oracle=True)``, ``--allow-oracle``). Its use i
 headroom of the search: with perfect knowledge of the opponents' cards and only the stock order
 unknown, how much better can the same candidates and rollouts do?
 
-``search-oracle`` uses the default budget, ``search-oracle:N`` ``N`` worlds. A seat's view holds
+``search-oracle`` uses the default budget, ``search-oracle:N`` ``N`` worlds. ``search-oracle-v2``
+(``search-oracle-v2:N``: at most ``N`` worlds) is the same diagnostic for ``search@v2``: its
+candidates, sequential worlds and guard, with every world the live game, stock reshuffled. A seat's view holds
 nothing hidden, so the bot reads the live game only once it is handed it (``attach``; the harness
 does this for agents marked ``reads_hidden_state``, and only where oracles are allowed). Each world
 is that live game, cloned, with the stock reshuffled and a fresh generator for any re-formed
@@ -19,8 +21,24 @@ from __future__ import annotations
 import random
 
 from agents.bots.base import PlayerView
+from agents.bots.sampler import PublicInfo
 from agents.bots.search import DEFAULT_SIMS, SearchAgent
+from agents.bots.search_v2 import SearchV2Agent, make_frozen
 from continental_env.game import Game
+
+
+def _reshuffled(live: Game | None, name: str, rng: random.Random) -> Game:
+    """The live game (the true hidden state) cloned, its stock reshuffled and given a fresh
+    generator for any re-formed stock, both drawn from ``rng``."""
+    if live is None:
+        raise RuntimeError(
+            f"{name} reads the live game: attach(game) first (the evaluation harness "
+            "does, where oracles are allowed)"
+        )
+    world = live.clone()
+    rng.shuffle(world.state.stock)
+    world.state.rng = random.Random(rng.getrandbits(64))
+    return world
 
 
 class OracleSearchAgent(SearchAgent):
@@ -39,24 +57,34 @@ class OracleSearchAgent(SearchAgent):
         self._live = game
 
     def _worlds(self, view: PlayerView, rng: random.Random) -> list[Game]:
-        live = self._live  # the true hidden state: this is what makes the bot an oracle
-        if live is None:
-            raise RuntimeError(
-                f"{self.name} reads the live game: attach(game) first (the evaluation harness "
-                "does, where oracles are allowed)"
-            )
-        worlds = []
-        for _ in range(self.sims):
-            world = live.clone()
-            rng.shuffle(world.state.stock)
-            world.state.rng = random.Random(rng.getrandbits(64))
-            worlds.append(world)
-        return worlds
+        # the true hidden state: this is what makes the bot an oracle
+        return [_reshuffled(self._live, self.name, rng) for _ in range(self.sims)]
 
 
-def make_oracle_search(spec: str, seed: int | None) -> OracleSearchAgent:
-    """``search-oracle`` or ``search-oracle:N``."""
+class OracleSearchV2Agent(SearchV2Agent):
+    """``search@v2`` whose worlds are the real game with only the stock order unknown."""
+
+    name = "search-oracle-v2"
+    reads_hidden_state = True
+
+    _live: Game | None = None
+
+    def attach(self, game: Game) -> None:
+        """Hand the bot the live game it reads (the true hidden state) for the game it plays."""
+        self._live = game
+
+    def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
+        return _reshuffled(self._live, self.name, rng)
+
+
+def make_oracle_search(spec: str, seed: int | None) -> OracleSearchAgent | OracleSearchV2Agent:
+    """``search-oracle`` or ``search-oracle:N``; ``search-oracle-v2`` or ``search-oracle-v2:N``."""
     parts = spec.split(":")
+    if parts[0] == "search-oracle-v2":
+        frozen = make_frozen(":".join(["search@v2", *parts[1:]]), seed)
+        bot = OracleSearchV2Agent(seed, frozen.settings)
+        bot.name = spec
+        return bot
     if parts[0] != "search-oracle" or len(parts) > 2:
         raise ValueError(f"oracle search spec {spec!r}: expected search-oracle or search-oracle:N")
     if len(parts) == 1:
@@ -68,4 +96,4 @@ def make_oracle_search(spec: str, seed: int | None) -> OracleSearchAgent:
     return OracleSearchAgent(seed, sims)
 
 
-__all__ = ["OracleSearchAgent", "make_oracle_search"]
+__all__ = ["OracleSearchAgent", "OracleSearchV2Agent", "make_oracle_search"]
