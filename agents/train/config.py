@@ -298,6 +298,12 @@ def validate_side(cfg: Config) -> None:
 
     if cfg.init_policy:
         raise ValueError(f"--init-policy {cfg.init_policy!r}: the contract game's only")
+    from agents.side_features import env_name
+
+    try:
+        env_name(cfg.game, cfg.side_features)
+    except ValueError as exc:
+        raise ValueError(f"--side-features {cfg.side_features}: {exc}") from None
     try:
         game_spec(cfg.game).check_options(cfg.players, side_options(cfg))
     except ValueError as exc:
