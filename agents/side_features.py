@@ -1,4 +1,4 @@
-"""The feature observations of the side games: ``fifteen_v1`` and ``knock_v1``.
+"""The feature observations of the side games: ``fifteen_v1``, ``knock_v1`` and ``knock_v2``.
 
 A ``*_v1`` observation is the game's ``*_v0`` vector (the AEC environment's encoder, unchanged)
 followed by features derived from the seat's public view only (``SideView``: its own hand, the
@@ -7,6 +7,11 @@ the value of the hand after discarding one copy of it, as the game's ``strong`` 
 (``agents.fifteen.features``, ``agents.knock.features``), the value of taking the up-card, the live
 copies of each card type and, in the knock game, the buy-back inputs. The features carry the
 ``strong`` bots' hand valuation; a network observing them still chooses its action itself.
+
+``knock_v2`` is ``knock_v1`` computed with the retuned ``strong``'s weights, followed by the
+weight-free parts of its hand costs (``agents.knock.features``). A version, once defined, never
+changes (``tests/test_side_features.py`` pins each one's values): a model records the one it
+observes (``env`` in its metadata) and is fed that one.
 
 The features are computed in ``agents/`` (where the bots' valuations live); the environment
 package never imports them. ``observation(view, env)`` builds the vector a model of ``env``
@@ -27,6 +32,12 @@ from continental_env.cards import NUM_TYPES
 
 V0_ENVS = {"fifteen": "fifteen_v0", "knock": "knock_v0"}
 V1_ENVS = {"fifteen": "fifteen_v1", "knock": "knock_v1"}
+V2_ENVS = {"knock": "knock_v2"}
+# Every feature observation: env name -> (game, version).
+FEATURE_ENVS = {
+    **{env: (game, 1) for game, env in V1_ENVS.items()},
+    **{env: (game, 2) for game, env in V2_ENVS.items()},
+}
 FLOOR = -4.0  # a card with no value in a gap plane (not held, not offered)
 
 
@@ -36,38 +47,76 @@ def _module(game: str) -> Any:
     return importlib.import_module(f"agents.{game}.features")
 
 
-def env_name(game: str, features: bool) -> str:
-    """``fifteen_v0`` / ``fifteen_v1`` / ``knock_v0`` / ``knock_v1``."""
-    return (V1_ENVS if features else V0_ENVS)[game]
+def feature_version(features: bool | int | str | None) -> int:
+    """The observation version a ``features`` argument names: False / None / 0 / ``"v0"``: 0 (no
+    features); True / 1 / ``"v1"``: 1; 2 / ``"v2"``: 2 (``train.py --side-features [v1|v2]``)."""
+    if features is None or features is False or features == "":
+        return 0
+    if features is True:
+        return 1
+    if isinstance(features, str) and features.lower() in ("v0", "v1", "v2"):
+        return int(features[1])
+    if isinstance(features, int) and features in (0, 1, 2):
+        return features
+    raise ValueError(f"features={features!r}: choose v0, v1 or v2 (True means v1)")
+
+
+def env_name(game: str, features: bool | int | str = False) -> str:
+    """``fifteen_v0`` / ``fifteen_v1`` / ``knock_v0`` / ``knock_v1`` / ``knock_v2``."""
+    version = feature_version(features)
+    _module(game)
+    names = (V0_ENVS, V1_ENVS, V2_ENVS)[version]
+    if game not in names:
+        raise ValueError(f"features=v{version}: {game} has no {game}_v{version} observation")
+    return names[game]
 
 
 def is_feature_env(env: str | None) -> bool:
     """Whether ``env`` names a side game's feature observation."""
-    return env in V1_ENVS.values()
+    return env in FEATURE_ENVS
 
 
-def feature_planes(game: str) -> tuple[str, ...]:
+def env_version(env: str | None) -> int:
+    """The feature version of a side game's observation name (0 for v0 or an unknown name)."""
+    return FEATURE_ENVS[env][1] if env in FEATURE_ENVS else 0
+
+
+def _checked(game: str, version: int) -> Any:
+    env_name(game, version)  # ValueError for a game without this version
+    return _module(game)
+
+
+def _layout(game: str, version: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    module = _checked(game, version)
+    versions = getattr(module, "VERSIONS", {1: (module.PLANES, module.SCALARS)})
+    return versions[version]
+
+
+def feature_planes(game: str, version: bool | int | str = 1) -> tuple[str, ...]:
     """Names of the card-indexed planes at the start of the appended features."""
-    return tuple(_module(game).PLANES)
+    return tuple(_layout(game, feature_version(version) or 1)[0])
 
 
-def feature_size(game: str) -> int:
+def feature_size(game: str, version: bool | int | str = 1) -> int:
     """How many floats the features append to the v0 observation."""
-    module = _module(game)
-    return len(module.PLANES) * NUM_TYPES + len(module.SCALARS)
+    planes, scalars = _layout(game, feature_version(version) or 1)
+    return len(planes) * NUM_TYPES + len(scalars)
 
 
-def features(view: Any, game: str) -> np.ndarray:
-    """The derived features of ``view`` (a ``FifteenView`` / ``KnockView``)."""
-    out = _module(game).features(view)
-    if out.shape != (feature_size(game),):
-        raise AssertionError(f"{game} features of shape {out.shape}, not ({feature_size(game)},)")
+def features(view: Any, game: str, version: bool | int | str = 1) -> np.ndarray:
+    """The derived features of ``view`` (a ``FifteenView`` / ``KnockView``), of ``*_v{version}``."""
+    version = feature_version(version) or 1
+    module = _checked(game, version)
+    out = module.features(view) if version == 1 else module.features(view, version)
+    if out.shape != (feature_size(game, version),):
+        size = feature_size(game, version)
+        raise AssertionError(f"{game} v{version} features of shape {out.shape}, not ({size},)")
     return out
 
 
-def observation(view: Any, game: str) -> np.ndarray:
-    """The ``*_v1`` observation: ``view.observation`` (v0) followed by ``features``."""
-    return np.concatenate([view.observation, features(view, game)]).astype(np.float32)
+def observation(view: Any, game: str, version: bool | int | str = 1) -> np.ndarray:
+    """The ``*_v{version}`` observation: ``view.observation`` (v0) followed by ``features``."""
+    return np.concatenate([view.observation, features(view, game, version)]).astype(np.float32)
 
 
 def gap(delta: float) -> float:

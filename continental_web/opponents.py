@@ -20,7 +20,7 @@ from agents import make_agent
 from agents.bots.ppo_agent import ENV_ALIASES, ENVS, read_zip_metadata
 from agents.games import game_spec
 from agents.registry import offered
-from agents.side_features import V0_ENVS, V1_ENVS
+from agents.side_features import FEATURE_ENVS, V0_ENVS
 from continental_web.errors import WebError
 from continental_web.games import SIDE_TABLES
 
@@ -123,7 +123,7 @@ def model_table(path: Path) -> str | None:
     if env in ENVS:
         return "continental"
     for game in SIDE_TABLES:
-        if env in (V0_ENVS.get(game), V1_ENVS.get(game)):
+        if env == V0_ENVS.get(game) or FEATURE_ENVS.get(env, ("",))[0] == game:
             return game
     return None
 

@@ -1,5 +1,5 @@
 """Relabel the buy-back decisions of saved knock teacher decisions (``train.py --bc-data`` of the
-``knock_v1`` observation) with another bot's buy-back rule, read from the observation's features
+``knock_v1`` or ``knock_v2`` observation) with another bot's buy-back rule, read from the observation's features
 (``greedy_buys`` / ``strong_buys``: ``agents.knock.features``). Every other decision keeps its
 teacher's action; the games themselves were played by the teacher.
 
@@ -29,10 +29,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = load_bc_data(args.src)
     v0 = side_metadata("knock", args.players)["obs_size"]
-    if data["obs"].shape[1] != side_metadata("knock", args.players, features=True)["obs_size"]:
-        raise SystemExit(f"{args.src}: not knock_v1 decisions at {args.players} players")
-    column = (v0 + len(knock_features.PLANES) * NUM_TYPES
-              + knock_features.SCALARS.index(f"{args.rule}_buys"))  # fmt: skip
+    sizes = {side_metadata("knock", args.players, features=v)["obs_size"]: v for v in (1, 2)}
+    version = sizes.get(data["obs"].shape[1])
+    if version is None:
+        raise SystemExit(
+            f"{args.src}: not knock_v1 or knock_v2 decisions at {args.players} players"
+        )
+    planes, scalars = knock_features.VERSIONS[version]
+    column = v0 + len(planes) * NUM_TYPES + scalars.index(f"{args.rule}_buys")
     actions = np.array(data["actions"], copy=True)
     buys = np.isin(actions, (BUY, PASS))
     new = np.where(data["obs"][:, column] > 0.5, BUY, PASS)

@@ -27,7 +27,7 @@ from agents.bots.ppo_agent import (
     numpy_export_path,
 )
 from agents.games import game_spec
-from agents.side_features import is_feature_env, observation
+from agents.side_features import env_version, observation
 from continental_env.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,9 +178,10 @@ def test_the_side_game_exports_choose_what_their_torch_policies_choose(game: str
         legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
         if len(legal) > 1:
             seen = obs["observation"]
-            if is_feature_env((agent.meta or {}).get("env")):  # fifteen_v1 / knock_v1
+            version = env_version((agent.meta or {}).get("env"))  # fifteen_v1, knock_v2 ...
+            if version:
                 raw = env.unwrapped
-                seen = observation(game_spec(game).view(raw.game, raw.game.actor), game)
+                seen = observation(game_spec(game).view(raw.game, raw.game.actor), game, version)
             expected, _ = torch_model.predict(
                 seen, action_masks=obs["action_mask"].astype(bool), deterministic=True
             )

@@ -1,4 +1,5 @@
-"""The side games' feature observations (``fifteen_v1``, ``knock_v1``; ``agents.side_features``):
+"""The side games' feature observations (``fifteen_v1``, ``knock_v1``, ``knock_v2``;
+``agents.side_features``):
 no hidden card changes them (with a peeking control that is caught), their sizes and suit
 relabelling, the single-agent environment that observes them and the policies that play on them."""
 
@@ -31,7 +32,7 @@ GAMES = {
 }
 
 
-def _peeking_features(g: Any, view: Any, game: str) -> np.ndarray:
+def _peeking_features(g: Any, view: Any, game: str, version: int = 1) -> np.ndarray:
     """A positive control: the features of a view that knows every opponent's true hand."""
     peek = copy.copy(view)
     peek.known = [list(k) for k in view.known]
@@ -39,11 +40,13 @@ def _peeking_features(g: Any, view: Any, game: str) -> np.ndarray:
         if seat != view.seat:
             hand = g.hands[seat]
             peek.known[seat] = list(hand) if len(hand) == NUM_TYPES else list(to_counts(hand))
-    return features(peek, game)
+    return features(peek, game, version)
 
 
-@pytest.mark.parametrize("game", ["fifteen", "knock"])
-def test_hidden_cards_never_change_the_features_and_a_peeker_is_caught(game: str) -> None:
+@pytest.mark.parametrize(("game", "version"), [("fifteen", 1), ("knock", 1), ("knock", 2)])
+def test_hidden_cards_never_change_the_features_and_a_peeker_is_caught(
+    game: str, version: int
+) -> None:
     engine, view_cls, swap = GAMES[game]
     rng = random.Random(5)
     g = engine.new(num_players=3, seed=5, max_turns_per_hand=80)
@@ -54,10 +57,10 @@ def test_hidden_cards_never_change_the_features_and_a_peeker_is_caught(game: str
         seat = g.actor
         variant = engine.from_dict(swap(g.to_dict(), seat, rng))
         view, other = view_cls(g, seat), view_cls(variant, seat)
-        assert np.array_equal(observation(view, game), observation(other, game))
+        assert np.array_equal(observation(view, game, version), observation(other, game, version))
         checked += 1
-        if not np.array_equal(_peeking_features(g, view, game),
-                              _peeking_features(variant, other, game)):  # fmt: skip
+        if not np.array_equal(_peeking_features(g, view, game, version),
+                              _peeking_features(variant, other, game, version)):  # fmt: skip
             caught += 1  # the same comparison notices features read from hidden hands
         g.apply(make_agent("strong", 0, game=game).act(view))
     assert checked > 50 and caught > 10
@@ -200,3 +203,97 @@ def test_knock_features_keep_the_weights_the_shipped_model_was_trained_on() -> N
         state.apply(bots[state.actor].act(view))
     assert digest.hexdigest()[:16] == "123117ce1de37148"
     assert knock_features.FEATURE_WEIGHTS["draw_weight"] != DRAW_WEIGHT  # strong moved on
+
+
+def _knock_v2_digest() -> str:
+    import hashlib
+
+    from agents.games import game_spec
+    from agents.knock import features as knock_features
+
+    spec = game_spec("knock")
+    digest = hashlib.sha256()
+    state = spec.new_game(4, 700, {})
+    bots = [spec.make_agent("greedy", 0) for _ in range(4)]
+    while not state.is_over:
+        view = spec.view(state, state.actor)
+        digest.update(knock_features.features(view, 2).tobytes())
+        state.apply(bots[state.actor].act(view))
+    return digest.hexdigest()[:16]
+
+
+def test_knock_v2_features_are_pinned() -> None:
+    """``knock_v2`` values hands with ``FEATURE_WEIGHTS_V2`` (the retuned ``strong``'s weights,
+    fixed): the features of the recorded greedy game of the v1 pin are pinned too."""
+    assert _knock_v2_digest() == "0f7ad21950e39956"
+    from agents.knock import features as knock_features
+
+    assert knock_features.FEATURE_WEIGHTS_V2 == {
+        "draw_weight": 0.5,
+        "buy_share": 0.5,
+        "no_buy_chance": 0.0,
+    }
+
+
+def test_knock_v2_is_v1_with_the_retuned_weights_and_the_weight_free_parts() -> None:
+    from agents.knock import features as knock_features
+    from agents.knock.strong import KnockStrongAgent, cost_parts, live_counts
+    from continental_env.knock.game import DISCARD_BASE, RUMMY_BASE
+
+    n1 = len(knock_features.PLANES)
+    assert feature_size("knock", 2) == feature_size("knock", 1) + 3 * NUM_TYPES + 2
+    assert feature_planes("knock", 2)[:n1] == feature_planes("knock", 1)
+    teacher = KnockStrongAgent(**knock_features.FEATURE_WEIGHTS_V2)
+    other = KnockStrongAgent(draw_weight=2.5, ready_bonus=7.0)  # weights no version uses
+    g = KnockGame.new(num_players=4, seed=11)
+    checked = 0
+    while not g.is_over and checked < 40:
+        view = KnockView(g, g.actor)
+        action = teacher.act(view)
+        if view.phase == "play":
+            v2 = features(view, "knock", 2)
+            planes = v2[: len(feature_planes("knock", 2)) * NUM_TYPES].reshape(-1, NUM_TYPES)
+            live, unseen = live_counts(view)
+            hand = list(view.hand)
+            # the parts planes rebuild each discard's cost under any weights ...
+            costs = dict(other.discard_costs(hand, live, unseen))
+            assert sorted(costs) == [c for c in range(NUM_TYPES) if hand[c]]
+            for c, cost in costs.items():
+                dead, ready, saving = planes[n1][c] * 100, planes[n1 + 1][c], planes[n1 + 2][c] * 10
+                assert other.weigh(dead, ready > 0.5, saving) == pytest.approx(cost, abs=1e-3)
+            assert (planes[n1:, [c for c in range(NUM_TYPES) if not hand[c]]] == -4.0).all()
+            dead, ready, saving = cost_parts(hand, live, unseen)
+            assert v2[-2:].tolist() == pytest.approx([float(ready), saving / 10.0])
+            # ... and v2's discard_gap is the retuned weights': the teacher's discard has gap 0
+            if DISCARD_BASE <= action < RUMMY_BASE:
+                assert planes[0][action - DISCARD_BASE] == 0.0
+            assert np.array_equal(v2[: n1 * NUM_TYPES].reshape(n1, -1)[1:], planes[1:n1])
+            checked += 1
+        g.apply(action)
+    assert checked > 10
+
+
+def test_knock_v2_models_are_fed_v2_and_v1_models_v1() -> None:
+    rng = np.random.default_rng(1)
+    g = KnockGame.new(num_players=4, seed=6)
+    view = KnockView(g, g.actor)
+    for version in (1, 2):
+        meta = side_metadata("knock", 4, features=f"v{version}")
+        assert meta["env"] == f"knock_v{version}"
+        weights = [(rng.normal(size=(8, meta["obs_size"])), np.zeros(8)),
+                   (rng.normal(size=(meta["num_actions"], 8)), np.zeros(meta["num_actions"]))]  # fmt: skip
+        policy = NumpyPolicy(weights, meta=meta)
+        seen = []
+        policy.act_from_observation = lambda obs, legal, seen=seen: seen.append(obs) or legal[0]
+        agent = SidePolicyAgent(policy, "knock")
+        agent.check_table(4)
+        agent.act(view)
+        assert np.array_equal(seen[0], observation(view, "knock", version))
+        assert len(seen[0]) == meta["obs_size"]
+    with pytest.raises(ValueError, match="fifteen has no fifteen_v2"):
+        side_metadata("fifteen", 4, features="v2")
+    env = make_env(game="knock", opponents=["greedy"], features="v2", num_players=4, seed=3)
+    obs, _info = env.reset(seed=3)
+    assert obs.shape == (side_metadata("knock", 4, features=2)["obs_size"],)
+    perm_src, _a, _d = suit_permutation("knock", 4, (1, 0, 3, 2), features="v2")
+    assert len(perm_src) == obs.shape[0]

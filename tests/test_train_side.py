@@ -3,6 +3,7 @@ continuing the counter, models that record their game and play through ``ppo:PAT
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import zipfile
 from pathlib import Path
@@ -62,6 +63,8 @@ def test_side_game_smoke_and_resume(tmp_path: Path, game: str, options: str) -> 
         (["--game", "fifteen", "--game-options", "colour=1"], "bad option 'colour=1'"),
         (["--game", "knock", "--opponents", "search"], "unknown agent 'search' for the knock"),
         (["--game", "knock", "--init-policy", "x.zip"], "the contract game's only"),
+        (["--game", "knock", "--side-features", "v3"], "'v3': choose v0, v1 or v2"),
+        (["--game", "fifteen", "--side-features", "v2"], "fifteen has no fifteen_v2"),
     ],
 )
 def test_side_game_flags_are_checked_first(
@@ -70,6 +73,21 @@ def test_side_game_flags_are_checked_first(
     with pytest.raises(SystemExit):
         parse_args(argv)
     assert message in capsys.readouterr().err
+
+
+def test_side_features_name_the_observation_version(tmp_path: Path) -> None:
+    from agents.train.config import Config, run_metadata
+
+    base = ["--game", "knock", "--runs-dir", str(tmp_path)]
+    for extra, want in (([], ""), (["--side-features"], "v1"), (["--side-features", "v2"], "v2"),
+                        (["--side-features", "v2", "--no-side-features"], "")):  # fmt: skip
+        cfg, _given, _saved = parse_args(base + extra)
+        assert cfg.side_features == want
+        env = run_metadata(dataclasses.asdict(cfg))["env"]
+        assert env == f"knock_{want or 'v0'}"
+    # a run saved before knock_v2 recorded a bool: True is v1, False v0
+    assert Config(game="knock", side_features=True).side_features == "v1"
+    assert Config(game="knock", side_features=False).side_features == ""
 
 
 @pytest.mark.parametrize("game", ["fifteen", "knock"])

@@ -215,6 +215,15 @@ def expected_saving(hand: list[int], lays: list[list[int]], live: list[int], uns
     return sum(live[c] * gain[c] for c in range(NUM_TYPES)) / unseen
 
 
+def cost_parts(hand: list[int], live: list[int], unseen: int) -> tuple[int, bool, float]:
+    """The weight-free parts of a 10-card hand's cost: its deadwood (aces 15), whether it may
+    knock next turn, and the expected deadwood the next stock card saves."""
+    dead, lays = best_lays(hand)
+    has_ace = any(hand[suit * 13] for suit in range(4))
+    ready = dead <= KNOCK_LIMIT or (has_ace and deadwood_within(hand, KNOCK_LIMIT, 1))
+    return dead, bool(ready), expected_saving(hand, lays, live, unseen)
+
+
 class KnockStrongAgent:
     """Races to a knock on live cards, announces at once, buys back when it pays."""
 
@@ -256,10 +265,10 @@ class KnockStrongAgent:
 
     def cost(self, hand: list[int], live: list[int], unseen: int) -> float:
         """The bot's cost of a 10-card hand (lower is better)."""
-        dead, lays = best_lays(hand)
-        has_ace = any(hand[suit * 13] for suit in range(4))
-        ready = dead <= KNOCK_LIMIT or (has_ace and deadwood_within(hand, KNOCK_LIMIT, 1))
-        saving = expected_saving(hand, lays, live, unseen)
+        return self.weigh(*cost_parts(hand, live, unseen))
+
+    def weigh(self, dead: float, ready: bool, saving: float) -> float:
+        """The cost of a hand from its weight-free parts (``cost_parts``)."""
         return dead - self.ready_bonus * ready - self.draw_weight * saving
 
     def best_discard(self, hand: list[int], live: list[int], unseen: int) -> tuple[int, float]:

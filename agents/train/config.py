@@ -74,10 +74,12 @@ class Config:
     bc_augment_suits: bool = opt(
         False, "side games: imitate each minibatch under a random relabelling of the suits"
     )
-    side_features: bool = opt(
-        False,
+    side_features: str = opt(
+        "",
         "side games: observe fifteen_v1 / knock_v1 (the v0 vector followed by features derived "
-        "from the seat's view with the strong bot's hand valuation; agents.side_features)",
+        "from the seat's view with the strong bot's hand valuation; agents.side_features); "
+        "--side-features v2: knock_v2 (the retuned strong's weights and the weight-free parts); "
+        "--side-features alone means v1, --no-side-features the v0 observation",
     )
     features: bool = opt(
         True,
@@ -92,13 +94,33 @@ class Config:
     progress: bool = opt(True, "show a progress bar")
     resume: str = opt("", "a run directory to continue from its last checkpoint")
 
+    def __post_init__(self) -> None:
+        # A run saved before knock_v2 holds True / False here: the same observation as v1 / v0.
+        from agents.side_features import feature_version
+
+        version = feature_version(self.side_features)
+        self.side_features = f"v{version}" if version else ""
+
 
 def build_parser() -> ArgumentParser:
     """One flag per ``Config`` field, with its help text; absent flags stay absent."""
     parser = ArgumentParser(prog="continental train", description=DESCRIPTION)
     for f in dataclasses.fields(Config):
         flag = "--" + f.name.replace("_", "-")
-        if f.type in ("bool", bool):
+        if f.name == "side_features":
+            parser.add_argument(
+                flag,
+                nargs="?",
+                const="v1",
+                type=_side_version,
+                default=argparse.SUPPRESS,
+                help=f"{f.metadata['help']} (default: v0)",
+            )
+            parser.add_argument(
+                "--no-side-features", dest=f.name, action="store_const", const="",
+                default=argparse.SUPPRESS, help="side games: the v0 observation",
+            )  # fmt: skip
+        elif f.type in ("bool", bool):
             parser.add_argument(
                 flag,
                 action=argparse.BooleanOptionalAction,
@@ -114,6 +136,17 @@ def build_parser() -> ArgumentParser:
                 help=f"{f.metadata['help']} (default: {f.default})",
             )
     return parser
+
+
+def _side_version(text: str) -> str:
+    """``--side-features`` value: ``v1`` or ``v2`` (``v0``: none), as the saved config holds it."""
+    from agents.side_features import feature_version
+
+    try:
+        version = feature_version(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: choose v0, v1 or v2") from None
+    return f"v{version}" if version else ""
 
 
 def _flag(name: str) -> str:
@@ -265,6 +298,12 @@ def validate_side(cfg: Config) -> None:
 
     if cfg.init_policy:
         raise ValueError(f"--init-policy {cfg.init_policy!r}: the contract game's only")
+    from agents.side_features import env_name
+
+    try:
+        env_name(cfg.game, cfg.side_features)
+    except ValueError as exc:
+        raise ValueError(f"--side-features {cfg.side_features}: {exc}") from None
     try:
         game_spec(cfg.game).check_options(cfg.players, side_options(cfg))
     except ValueError as exc:
@@ -298,7 +337,7 @@ def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
             cfg["game"],
             cfg["players"],
             side_options(Config(**cfg)),
-            features=bool(cfg.get("side_features")),
+            features=cfg.get("side_features") or False,
         )
     version = 1 if cfg.get("features") else 0
     return model_metadata(cfg["players"], cfg["preset"], parse_rounds(cfg["rounds"]), version)

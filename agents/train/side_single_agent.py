@@ -2,7 +2,8 @@
 
 ``make_env(game="knock", opponents=["greedy", "self"])`` is
 ``continental_env.single_agent.SingleAgentSideGame`` (with ``features=True``,
-``SideFeatureGame``: the ``fifteen_v1`` / ``knock_v1`` observation of ``agents.side_features``)
+``SideFeatureGame``: the ``fifteen_v1`` / ``knock_v1`` observation of ``agents.side_features``;
+``features="v2"``: ``knock_v2``)
 whose pool may hold bot names
 (``make_agent(name, seed, game=...)``: ``random``, ``greedy``, ``strong``, ``ppo:PATH``), bot
 objects and ``"self"`` (frozen learner snapshots, ``.npz``). Everything here pickles, so
@@ -70,41 +71,51 @@ def snapshot(game: str, path: str) -> SideSeatAgent:
 
 
 class SideFeatureGame(SingleAgentSideGame):
-    """``SingleAgentSideGame`` observing ``fifteen_v1`` / ``knock_v1``: the v0 vector followed by
-    the features of the learner's view (``agents.side_features``)."""
+    """``SingleAgentSideGame`` observing ``fifteen_v1`` / ``knock_v1`` (``version=2``:
+    ``knock_v2``): the v0 vector followed by the features of the learner's view
+    (``agents.side_features``)."""
 
-    def __init__(self, game: str, **kwargs: Any) -> None:
-        from agents.side_features import feature_size
+    def __init__(self, game: str, version: int = 1, **kwargs: Any) -> None:
+        from agents.side_features import env_name, feature_size, feature_version
 
+        self.version = feature_version(version)
+        if self.version == 0:
+            raise ValueError(f"version={version!r}: a feature observation is v1 or v2")
+        env_name(game, self.version)  # a game without this version fails here, before any game
         super().__init__(game, **kwargs)
-        size = self.observation_space.shape[0] + feature_size(game)
+        size = self.observation_space.shape[0] + feature_size(game, self.version)
         self.observation_space = spaces.Box(-np.inf, np.inf, shape=(size,), dtype=np.float32)
 
     def _observe(self) -> np.ndarray:
         from agents.games import game_spec
         from agents.side_features import observation
 
-        return observation(game_spec(self.game_name).view(self.game, self.learner), self.game_name)
+        view = game_spec(self.game_name).view(self.game, self.learner)
+        return observation(view, self.game_name, self.version)
 
 
 def make_env(
-    game: str, opponents: Any = ("greedy",), features: bool = False, **kwargs: Any
+    game: str, opponents: Any = ("greedy",), features: bool | int | str = False, **kwargs: Any
 ) -> SingleAgentSideGame:
-    """A ``SingleAgentSideGame`` (``SideFeatureGame`` with ``features``) whose pool may hold bot
-    names, bot objects and ``"self"``.
+    """A ``SingleAgentSideGame`` (``SideFeatureGame`` with ``features``: True or ``"v1"`` for
+    ``*_v1``, ``"v2"`` for ``knock_v2``) whose pool may hold bot names, bot objects and ``"self"``.
 
     Names are checked here, before any game (a bad name fails now, with its reason).
     """
     from agents import make_agent
+    from agents.side_features import feature_version
 
+    version = feature_version(features)
     pool = opponent_pool(
         opponents,
         lambda name: make_agent(name, 0, game=game),
         functools.partial(SideSeatAgent, game=game),
     )
-    cls = SideFeatureGame if features else SingleAgentSideGame
+    extra = {"version": version} if version else {}
+    cls = SideFeatureGame if version else SingleAgentSideGame
     return cls(
         game=game,
+        **extra,
         opponents=pool,
         make_opponent=functools.partial(opponent, game),
         load_snapshot=functools.partial(snapshot, game),
@@ -124,7 +135,8 @@ def teacher_decisions(
     """A teacher bot's decisions in one side game, for ``train.py --bc-teacher`` (the contract
     game's ``teacher_decisions`` shape): observations, legal actions, actions and each decision's
     return (the seat's chips from that decision to the game's end, in the AEC rewards' scale).
-    The task's last field is the observation: 0 = v0, 1 = the feature observation (``*_v1``)."""
+    The task's last field is the observation: 0 = v0, 1 or 2 = the feature observation of that
+    version (``*_v1``, ``knock_v2``)."""
     from agents import make_agent
     from agents.games import game_spec
     from agents.side_features import observation
@@ -143,7 +155,7 @@ def teacher_decisions(
         action = bots[seat].act(view)
         if len(choices) > 1:  # forced moves teach nothing
             if version:
-                obs.append(observation(view, game))
+                obs.append(observation(view, game, version))
             else:
                 obs.append(module.encode_observation(state, seat, layout))
             legal.append(np.array(choices, dtype=np.int16))
@@ -168,7 +180,7 @@ _CARD_ACTION_BASES = {"fifteen": ("DISCARD_BASE", "OUT_BASE"),
 
 
 def suit_permutation(
-    game: str, num_players: int, perm: tuple[int, ...], features: bool = False
+    game: str, num_players: int, perm: tuple[int, ...], features: bool | int | str = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Index arrays that relabel the suits of a side-game decision: suit ``s`` becomes
     ``perm[s]``. Returns ``(obs_src, action_src, action_dst)``: the relabelled observation is
@@ -178,10 +190,13 @@ def suit_permutation(
     Both games are symmetric in the suits (sequences and runs are of one suit, a color is any
     suit, payments and deadwood never name one), so a decision with its suits relabelled is as
     good a decision; ``train.py --bc-augment-suits`` imitates the teacher under random relabelings.
-    With ``features`` the observation is the feature one (``agents.side_features``), whose
-    card-indexed planes move with the cards.
+    With ``features`` the observation is the feature one of that version (True: v1;
+    ``agents.side_features``), whose card-indexed planes move with the cards.
     """
+    from agents.side_features import feature_version
     from continental_env.cards import JOKER, NUM_RANKS
+
+    version = feature_version(features)
 
     if sorted(perm) != [0, 1, 2, 3]:
         raise ValueError(f"perm={perm!r}: a permutation of the suits 0, 1, 2, 3")
@@ -195,19 +210,19 @@ def suit_permutation(
         )
     v0_size = max(s.stop for s in layout.values())
     extra = 0
-    if features:
+    if version:
         from agents.side_features import feature_planes, feature_size
 
-        extra = feature_size(game)
+        extra = feature_size(game, version)
     obs_src = np.arange(v0_size + extra)
     for name in env.PLANE_NAMES:
         part = layout[name]
         for base in range(part.start, part.stop, env.PLANE):
             obs_src[base + card_map] = base + np.arange(JOKER)
-    if features:
+    if version:
         from continental_env.cards import NUM_TYPES
 
-        for i in range(len(feature_planes(game))):
+        for i in range(len(feature_planes(game, version))):
             base = v0_size + i * NUM_TYPES
             obs_src[base + card_map] = base + np.arange(JOKER)
     action_dst = np.arange(env.NUM_ACTIONS)

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
+from agents.side_features import feature_version as side_version
 from agents.train.config import Config, side_options
 from continental_env.rewards import relative_reward
 
@@ -165,7 +166,9 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
                     cfg.preset,
                     cfg.seed * 7919 + game + i,
                     game + i,
-                    int(cfg.features if cfg.game == "contract" else cfg.side_features),
+                    int(cfg.features)
+                    if cfg.game == "contract"
+                    else side_version(cfg.side_features),
                 )
                 for i in range(64)
             ]
