@@ -182,6 +182,12 @@ def test_the_gymnasium_ids_take_features() -> None:
     obs, _info = env.reset(seed=4)
     assert obs.shape == (side_metadata("fifteen", 4, features=True)["obs_size"],)
     assert env.observation_space.contains(obs)
+    knock = gymnasium.make(
+        "agents.train.gym_envs:continental/Knock-v0", opponents=["greedy"], features="v2"
+    )
+    obs, _info = knock.reset(seed=4)
+    assert obs.shape == (side_metadata("knock", 4, features="v2")["obs_size"],)
+    assert knock.observation_space.contains(obs)
 
 
 def test_knock_features_keep_the_weights_the_shipped_model_was_trained_on() -> None:

@@ -21,6 +21,8 @@ changes nothing) or ``illegal="terminate"`` (it ends the episode with reward ``i
 they step unmasked random actions), ``num_players``, ``seed`` and the game's options (contract:
 ``preset``, ``rounds``, ``round_episodes``, ``reward``; fifteen: ``target``, ``hands``,
 ``max_turns_per_hand``, ``max_hands``; knock: ``stake``, ``max_turns_per_hand``, ``max_hands``).
+The side games' ids also take ``features=`` (True: ``fifteen_v1`` / ``knock_v1``; ``"v2"``:
+``knock_v2``; ``agents.side_features``).
 ``action_masks()`` on the unwrapped environment gives the learner's legal actions (sb3-contrib's
 MaskablePPO finds it through gymnasium's wrappers). The registration lives here, beside the bots,
 because names in ``opponents`` are built by ``agents.make_agent``; the environment classes
