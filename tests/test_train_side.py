@@ -62,7 +62,24 @@ def test_side_game_smoke_and_resume(tmp_path: Path, game: str, options: str) -> 
         (["--game", "knock", "--players", "7"], "--game knock --players 7"),
         (["--game", "fifteen", "--game-options", "colour=1"], "bad option 'colour=1'"),
         (["--game", "knock", "--opponents", "search"], "unknown agent 'search' for the knock"),
-        (["--game", "knock", "--init-policy", "x.zip"], "the contract game's only"),
+        (["--game", "knock", "--init-policy", "x.zip"], "'x.zip': no such file"),
+        (
+            ["--game", "knock", "--init-policy", "agents/models/ppo_fifteen_4p.zip"],
+            "trained for fifteen_v1 at 4 players, not knock_v0 at 4 players (--side-features",
+        ),
+        (
+            [
+                "--game",
+                "knock",
+                "--side-features",
+                "v2",
+                "--players",
+                "3",
+                "--init-policy",
+                "agents/models/ppo_knock_4p.zip",
+            ],
+            "trained for knock_v2 at 4 players, not knock_v2 at 3 players",
+        ),
         (["--game", "knock", "--side-features", "v3"], "'v3': choose v0, v1 or v2"),
         (["--game", "fifteen", "--side-features", "v2"], "fifteen has no fifteen_v2"),
     ],
@@ -141,3 +158,27 @@ def test_saved_teacher_decisions_are_reused_with_suit_relabelling(tmp_path: Path
 
     assert "held-out top-action accuracy" in epochs(first.stdout)[0]
     assert epochs(first.stdout) == epochs(second.stdout)  # same data, same seed: same fit
+
+
+def test_a_side_run_starts_from_a_clone_with_a_kl_penalty(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    clone = Path("agents/models/ppo_knock_4p.zip").resolve()
+    result = run_train(
+        "--game", "knock", "--game-options", "max_hands=1", "--side-features", "v2",
+        "--players", "4", "--opponents", "greedy", "--init-policy", str(clone),
+        "--kl-coef", "0.5", "--kl-anneal-steps", "1000", "--net-arch", "256,256",
+        "--runs-dir", str(tmp_path), "--run-name", "ft", "--num-envs", "1", "--vec-env", "dummy",
+        "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1", "--learning-rate", "1e-4",
+        "--total-timesteps", "128", "--checkpoint-every", "128", "--snapshot-every", "100000",
+        "--eval-every", "0", "--no-progress",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    tuned = MaskablePPO.load(tmp_path / "ft" / "checkpoints" / "last.zip", device="cpu")
+    start = MaskablePPO.load(clone, device="cpu")
+    # The run began at the clone's weights and took a step away from them.
+    a, b = tuned.policy.state_dict(), start.policy.state_dict()
+    shared = [k for k in b if k in a and a[k].shape == b[k].shape]
+    assert shared and all(k in a for k in b if k.startswith("mlp_extractor.policy_net"))
+    moved = max(float((a[k] - b[k]).abs().max()) for k in shared)
+    assert 0 < moved < 0.1

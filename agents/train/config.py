@@ -295,9 +295,6 @@ def side_options(cfg: Config) -> dict[str, Any]:
 def validate_side(cfg: Config) -> None:
     """The checks of a side game (``--game fifteen|knock``): its table and options."""
     from agents.games import game_spec
-
-    if cfg.init_policy:
-        raise ValueError(f"--init-policy {cfg.init_policy!r}: the contract game's only")
     from agents.side_features import env_name
 
     try:
@@ -322,10 +319,18 @@ def check_init_policy(cfg: Config) -> None:
         meta = read_zip_metadata(path) or {}
     except (OSError, zipfile.BadZipFile) as exc:
         raise ValueError(f"--init-policy {path!r}: not a model zip ({exc})") from None
+    if cfg.game != "contract":
+        from agents.side_features import env_name
+
+        env, flags = env_name(cfg.game, cfg.side_features), "--side-features picks"
+        if not meta:
+            raise ValueError(f"--init-policy {path!r}: a side game's model records its game")
+    else:
+        env, flags = ENVS[int(cfg.features)], "--features / --no-features pick"
     try:
-        check_env(meta, f"--init-policy {path!r}", cfg.players, ENVS[int(cfg.features)])
+        check_env(meta, f"--init-policy {path!r}", cfg.players, env)
     except ValueError as exc:
-        raise ValueError(f"{exc} (--features / --no-features pick the observation)") from None
+        raise ValueError(f"{exc} ({flags} the observation)") from None
 
 
 def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
