@@ -136,22 +136,6 @@ class SearchV2Agent(SearchAgent):
 
     # ------------------------------------------------------------------ decision
 
-    def act(self, view: PlayerView) -> int:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action (phase {view.phase!r})")
-        if len(legal) == 1:
-            return self._note(view, legal[0])
-        cands = self.candidates(view)
-        if len(cands) == 1 or self.settings.max_worlds < 2:
-            return self._note(view, cands[0])  # one world gives the guard no t-statistic
-        self.decisions += 1
-        rng = random.Random(self.rng.getrandbits(64))
-        values = self.evaluate(view, cands, rng)
-        best = self.choose(values)
-        self.deviations += best != 0
-        return self._note(view, cands[best])
-
     def evaluate(self, view: PlayerView, cands: list[int], rng: random.Random) -> list[list[float]]:
         """Per candidate, its outcome in each world played (the same worlds for all)."""
         s = self.settings
