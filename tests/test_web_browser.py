@@ -16,6 +16,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -53,8 +54,13 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
-    results = tmp_path_factory.mktemp("results")
-    app = create_app(results_dir=results)
+    with serve(create_app(results_dir=tmp_path_factory.mktemp("results"))) as url:
+        yield url
+
+
+@contextmanager
+def serve(app: object) -> Iterator[str]:
+    """``app`` served by uvicorn on a free local port in a thread; its URL while open."""
     port = _free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
@@ -64,9 +70,11 @@ def server(tmp_path_factory) -> Iterator[str]:
     while not srv.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
 
 
 def _legal(page) -> list[str]:

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +21,7 @@ from test_web_browser import (
     _save_screenshot,
     _still,
     _version,
-    uvicorn,
+    serve,
 )
 
 from continental_web.app import create_app
@@ -36,19 +33,8 @@ BIG_SEED = "7301982735405707149"  # above 2**53: a JavaScript number would round
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> Iterator[tuple[str, object]]:
     app = create_app(results_dir=tmp_path_factory.mktemp("results"), opponents=Opponents(None))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    thread.join(10)
+    with serve(app) as url:
+        yield url, app
 
 
 def _start(page, url: str, game: str, players: int, seed: str = "", **extra: str) -> None:

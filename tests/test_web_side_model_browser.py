@@ -7,9 +7,6 @@ Skipped without chromium like ``test_web_browser`` (CI installs it).
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -19,7 +16,7 @@ from test_web_browser import (
     _save_screenshot,
     _still,
     _version,
-    uvicorn,
+    serve,
 )
 
 from continental_web.app import create_app
@@ -33,19 +30,8 @@ def url(tmp_path_factory) -> Iterator[str]:
     offer = Opponents(default_models_dir(), probe_mode="thread")  # the shipped numpy exports
     assert offer.probe.wait(60)
     app = create_app(results_dir=tmp_path_factory.mktemp("results"), opponents=offer)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with serve(app) as url:
+        yield url
 
 
 def _options(page, nth: int) -> dict[str, str]:
