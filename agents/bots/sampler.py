@@ -151,9 +151,10 @@ def _claim_queue(info: PublicInfo) -> list[int]:
     return queue
 
 
-def _deal_hidden(info: PublicInfo, rng: random.Random) -> tuple[list[list[str]], list[str]]:
-    """Every seat's hand (the own hand as it is, an opponent's known cards plus unseen cards
-    drawn from the shuffled pool) and the stock (the rest of the pool), as card texts."""
+def deal_hidden(info: PublicInfo, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Every seat's hand as counts per card type (the own hand as it is, an opponent's known
+    cards plus unseen cards drawn from the shuffled pool) and the stock (the rest of the pool,
+    top last)."""
     p = info.num_players
     pool = info.unseen_pool()
     cards = [c for c in range(NUM_TYPES) for _ in range(pool[c])]
@@ -166,7 +167,7 @@ def _deal_hidden(info: PublicInfo, rng: random.Random) -> tuple[list[list[str]],
         raise ValueError(
             f"the view is inconsistent: {len(cards)} unseen cards for {need} hidden places"
         )
-    hands: list[list[str]] = []
+    hands: list[list[int]] = []
     pos = 0
     for s in range(p):
         if s == info.seat:
@@ -177,8 +178,8 @@ def _deal_hidden(info: PublicInfo, rng: random.Random) -> tuple[list[list[str]],
             for c in cards[pos : pos + free]:
                 counts[c] += 1
             pos += free
-        hands.append(_card_texts(counts))
-    return hands, [card_to_str(c) for c in cards[pos:]]
+        hands.append(counts)
+    return hands, cards[pos:]
 
 
 def _card_texts(counts: Sequence[int]) -> list[str]:
@@ -198,11 +199,17 @@ def _laid_turns(info: PublicInfo, own_laid_down_turn: int | None) -> list[int]:
 
 
 def sample_world(
-    info: PublicInfo, rng: random.Random, own_laid_down_turn: int | None = None
+    info: PublicInfo,
+    rng: random.Random,
+    own_laid_down_turn: int | None = None,
+    deal: tuple[list[list[int]], list[int]] | None = None,
 ) -> Game:
-    """One hidden world consistent with ``info``, as a ``Game`` validated by ``from_dict``."""
+    """One hidden world consistent with ``info``, as a ``Game`` validated by ``from_dict``;
+    ``deal`` is a ``deal_hidden`` result to build it from (default: a fresh one from ``rng``)."""
     p = info.num_players
-    hands, stock = _deal_hidden(info, rng)
+    counts, stock_cards = deal if deal is not None else deal_hidden(info, rng)
+    hands = [_card_texts(h) for h in counts]
+    stock = [card_to_str(c) for c in stock_cards]
     laid_turn = _laid_turns(info, own_laid_down_turn)
     rules = info.rules
     preset = rules.name if PRESETS.get(rules.name) == rules else None
@@ -237,4 +244,4 @@ def sample_world(
     return Game.from_dict(data)
 
 
-__all__ = ["PublicInfo", "sample_world"]
+__all__ = ["PublicInfo", "deal_hidden", "sample_world"]

@@ -23,7 +23,7 @@ the outcome being the seat's round points minus the table's mean. What changes:
 moves); ``search@v2:N`` caps a decision at ``N`` worlds (``max_worlds``; ``search@v2:1`` plays as
 ``strong@v1``). ``search-v2`` and ``search-v2:K=V[:K=V...]`` are the experimental family that
 overrides the settings (``discards``, ``dump``, ``wide_claims``, ``danger``, ``min_worlds``,
-``max_worlds``, ``screen``, ``margin``, ``t_min``) for ablations. The bot never reads the live
+``max_worlds``, ``screen``, ``margin``, ``t_min``, ``belief``) for ablations. The bot never reads the live
 game: the sampler sees the view only.
 """
 
@@ -34,6 +34,7 @@ import random
 from dataclasses import dataclass, fields, replace
 
 from agents.bots.base import PlayerView
+from agents.bots.beliefs import BeliefSampler
 from agents.bots.sampler import PublicInfo, sample_world
 from agents.bots.search import SearchAgent, _rollout_value
 from continental_env.cards import JOKER
@@ -53,6 +54,7 @@ class Settings:
     screen: int = 2  # worlds after which a decision with no alternative ahead stops
     margin: float = 1.0  # points an alternative must gain on average over strong's move
     t_min: float = 2.0  # ... with at least this paired t-statistic
+    belief: int = 1  # uniform deals per world resampled by belief weight (1: uniform worlds)
 
     def __post_init__(self) -> None:
         if self.min_worlds < 1:
@@ -65,6 +67,8 @@ class Settings:
             raise ValueError(f"discards must be at least 1, got {self.discards}")
         if not 1 <= self.screen <= self.min_worlds:
             raise ValueError(f"screen must be in 1..min_worlds, got {self.screen}")
+        if self.belief < 1:
+            raise ValueError(f"belief must be at least 1 (1: uniform worlds), got {self.belief}")
 
 
 class SearchV2Agent(SearchAgent):
@@ -77,6 +81,7 @@ class SearchV2Agent(SearchAgent):
         super().__init__(seed, self.settings.max_worlds)
         self.name = "search-v2"
         self.worlds_used = 0  # worlds played over searched decisions (the budget's real cost)
+        self._belief = BeliefSampler(self.settings.belief) if self.settings.belief > 1 else None
 
     # ------------------------------------------------------------------ candidates
 
@@ -158,8 +163,11 @@ class SearchV2Agent(SearchAgent):
         return values
 
     def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
-        """One hidden world consistent with the seat's public information (never the live game)."""
-        return sample_world(info, rng, own_turn)
+        """One hidden world consistent with the seat's public information (never the live game),
+        resampled by belief weight when ``belief`` > 1 (``agents.bots.beliefs``)."""
+        if self._belief is None:
+            return sample_world(info, rng, own_turn)
+        return sample_world(info, rng, own_turn, self._belief.deal(info, rng))
 
     def _gains(self, values: list[list[float]]) -> list[tuple[float, float]]:
         """Per alternative (index 1 on): mean paired gain over strong's move and its t-statistic."""
