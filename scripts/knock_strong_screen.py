@@ -9,7 +9,10 @@ deals, then both as differences from the first variant. A screening tool: a clai
 
 A variant is ``name=value`` pairs joined by ``:``: the bot's weights ``ready_bonus``,
 ``draw_weight``, ``buy_share``, ``no_buy_chance`` (module defaults otherwise), ``horizon=T``
-(the draw weight falls linearly to 0 over the hand's first T discards) and ``buy=`` one of
+(the draw weight falls linearly to 0 over the hand's first T discards), ``late=P`` (draw weight
+0 once the seat's total is at least P), ``few=N`` (draw weight 0 once at most N players are
+in), ``feed=W`` (a discard that makes a lay-in-waiting with a card the next seat took from the
+pile costs W x 10 more; a joker W x 20) and ``buy=`` one of
 ``strong`` (the bot's rule), ``greedy`` (cost x players in <= pot), ``half`` (2 x cost x players
 in <= pot), ``never``. ``default`` is the bot as shipped.
 
@@ -31,6 +34,7 @@ from agents.evaluate import derive_seed, lineup, rotations
 from agents.games import game_spec
 from agents.knock.strong import KnockStrongAgent
 from agents.knock.view import KnockView
+from continental_env.cards import JOKER, NUM_NATURALS
 
 WEIGHTS = ("ready_bonus", "draw_weight", "buy_share", "no_buy_chance")
 BUY_RULES = {
@@ -51,13 +55,15 @@ def parse_variant(text: str) -> dict[str, Any]:
             if value != "strong" and value not in BUY_RULES:
                 raise ValueError(f"{part!r}: buy must be strong, {', '.join(BUY_RULES)}")
             out[name] = value
-        elif name in (*WEIGHTS, "horizon"):
+        elif name in (*WEIGHTS, "horizon", "feed", "late", "few"):
             try:
                 out[name] = float(value)
             except ValueError:
                 raise ValueError(f"{part!r}: {name} needs a number") from None
         else:
-            raise ValueError(f"{part!r}: unknown setting (take {', '.join(WEIGHTS)}, horizon, buy)")
+            raise ValueError(
+                f"{part!r}: unknown setting (take {', '.join(WEIGHTS)}, horizon, feed, late, few, buy)"
+            )
     return out
 
 
@@ -67,6 +73,10 @@ class Variant(KnockStrongAgent):
     def __init__(self, text: str) -> None:
         settings = parse_variant(text)
         self.horizon = settings.pop("horizon", None)
+        self.feed = settings.pop("feed", 0.0)
+        self.late = settings.pop("late", None)
+        self.few = settings.pop("few", None)
+        self.next_known: list[int] | None = None
         self.buy_rule = BUY_RULES.get(settings.pop("buy", "strong"))
         super().__init__(0, **settings)
         self.base_weight = self.draw_weight
@@ -75,9 +85,41 @@ class Variant(KnockStrongAgent):
         return self.buy_rule(view) if self.buy_rule else super().buy_pays(view)
 
     def act(self, view: KnockView) -> int:
+        self.draw_weight = self.base_weight
         if self.horizon:
-            self.draw_weight = self.base_weight * max(0.0, 1 - view.turn / self.horizon)
+            self.draw_weight *= max(0.0, 1 - view.turn / self.horizon)
+        if self.late is not None and view.scores[view.seat] >= self.late:
+            self.draw_weight = 0.0
+        if self.few is not None and view.players_in <= self.few:
+            self.draw_weight = 0.0
+        self.next_known = None
+        if self.feed:
+            nxt = next(
+                s
+                for k in range(1, view.num_players + 1)
+                if view.in_game[s := (view.seat + k) % view.num_players]
+            )
+            self.next_known = [c for c in range(NUM_NATURALS) if view.known[nxt][c]]
         return super().act(view)
+
+    def discard_costs(
+        self, hand: list[int], live: list[int], unseen: int
+    ) -> list[tuple[int, float]]:
+        costs = super().discard_costs(hand, live, unseen)
+        if not self.next_known:
+            return costs
+        return [(c, v + self.feed * feeds(c, self.next_known)) for c, v in costs]
+
+
+def feeds(card: int, known: list[int]) -> float:
+    """Deadwood a discard may save the next seat: a card that makes a lay-in-waiting with a card
+    it took from the pile (same rank, or same suit one or two ranks apart)."""
+    if card == JOKER:
+        return 20.0
+    for k in known:
+        if k % 13 == card % 13 or (k // 13 == card // 13 and 0 < abs(k % 13 - card % 13) <= 2):
+            return 10.0
+    return 0.0
 
 
 def play_deal(task: tuple[int, int, str, int | None]) -> tuple[int, str, float, float]:
