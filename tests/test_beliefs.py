@@ -18,7 +18,9 @@ from continental_env.cards import NUM_TYPES
 from tests.test_agents import _hide_differently
 from tests.test_sampler import _decision_views, _multiset
 
-CLOSE = {(r, st): [50.0, 50.0] + [1.0] * (MAX_DISTANCE - 1) for r in range(1, 8) for st in range(STAGES)}
+CLOSE = {
+    (r, st): [50.0, 50.0] + [1.0] * (MAX_DISTANCE - 1) for r in range(1, 8) for st in range(STAGES)
+}
 FLAT = {key: [1.0] * (MAX_DISTANCE + 1) for key in CLOSE}
 
 
@@ -61,7 +63,10 @@ def test_one_candidate_is_the_uniform_sampler() -> None:
 def test_resampling_moves_opponents_toward_the_contract_as_the_table_says() -> None:
     near = {"close": 0, "flat": 0, "uniform": 0}
     for _game, view, info in list(_infos(seed=4, every=2))[:150]:
-        for name, sampler in (("close", BeliefSampler(16, CLOSE)), ("flat", BeliefSampler(16, FLAT))):
+        for name, sampler in (
+            ("close", BeliefSampler(16, CLOSE)),
+            ("flat", BeliefSampler(16, FLAT)),
+        ):
             hands, _ = sampler.deal(info, random.Random(1))
             near[name] += sum(
                 distance_bin(hands[s], info.round, info.rules) <= 1

@@ -201,15 +201,19 @@ class SearchV2Agent(SearchAgent):
         return best
 
 
+FROZEN = {"search@v2": Settings(), "search@v3": Settings(belief=32)}
+
+
 def make_frozen(spec: str, seed: int | None) -> SearchV2Agent:
-    """``search@v2`` (the default settings) or ``search@v2:N`` (at most ``N`` worlds a decision)."""
+    """A frozen version at its settings (``FROZEN``: ``search@v2``; ``search@v3``, the same search
+    over worlds resampled by belief), or ``search@vK:N`` (at most ``N`` worlds a decision)."""
     parts = spec.split(":")
-    if parts[0] != "search@v2" or len(parts) > 2:
+    if parts[0] not in FROZEN or len(parts) > 2:
         raise ValueError(
-            f"search spec {spec!r}: expected search@v2 or search@v2:N (rollout and rule "
-            "ablations are search@v1:N:ROLLOUT:RULE; settings ablations search-v2:K=V)"
+            f"search spec {spec!r}: expected {' or '.join(FROZEN)}, optionally with :N (rollout "
+            "and rule ablations are search@v1:N:ROLLOUT:RULE; settings ablations search-v2:K=V)"
         )
-    settings = Settings()
+    settings = FROZEN[parts[0]]
     if len(parts) == 2:
         try:
             n = int(parts[1])
@@ -247,4 +251,4 @@ def make_search_v2(spec: str, seed: int | None) -> SearchV2Agent:
     return bot
 
 
-__all__ = ["SearchV2Agent", "Settings", "make_frozen", "make_search_v2"]
+__all__ = ["FROZEN", "SearchV2Agent", "Settings", "make_frozen", "make_search_v2"]
