@@ -59,6 +59,19 @@ def test_a_shipped_agent_loads_by_name_without_torch(name: str, game: str) -> No
     assert "torch" not in sys.modules  # the numpy export played; torch is not installed here
 
 
+def test_the_search_reads_its_packaged_belief_table() -> None:
+    from agents import make_agent
+    from agents.bots.base import PlayerView
+    from agents.bots.beliefs import STAGES, load_table
+    from continental_env.game import Game
+
+    assert len(load_table()) == 7 * STAGES  # agents/models/belief_distance.json was installed
+    bot = make_agent("search", seed=1)
+    assert bot.settings.belief > 1  # the current search resamples its worlds by belief
+    game = Game.new("continental", 4, seed=3)
+    assert bot.act(PlayerView(game, game.actor)) in game.legal_actions()
+
+
 def test_the_console_script_plays_the_shipped_agent(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     bindir = Path(sys.executable).parent
