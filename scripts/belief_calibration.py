@@ -10,7 +10,7 @@ contract, real against the uniform sampler against the resampled one (``--candid
 overall and per round: the calibration the table buys.
 
     python scripts/belief_calibration.py build --games 300 --seed 19301 \\
-        --out agents/models/belief_distance.json
+        --out agents/models/belief_distance_v1.json
     python scripts/belief_calibration.py check --games 100 --seed 19302 --candidates 8
 """
 
@@ -64,11 +64,11 @@ def build_one(task: tuple[int, int]) -> np.ndarray:
     return hist
 
 
-def check_one(task: tuple[int, int, int]) -> list[tuple[int, int, int, int]]:
+def check_one(task: tuple[int, int, int, str]) -> list[tuple[int, int, int, int]]:
     """(round, real, uniform, resampled) distance bins of every opponent at every turn."""
-    seed, g, candidates = task
+    seed, g, candidates, table = task
     rng = random.Random(derive_seed(seed, "sample", g))
-    belief = BeliefSampler(candidates)
+    belief = BeliefSampler(candidates, load_table(table) if table else None)
     rows = []
     for game, info in positions(seed, g):
         uniform, _ = deal_hidden(info, rng)
@@ -98,20 +98,23 @@ def build(args: argparse.Namespace) -> int:
             ratios[str(r + 1)][str(st)] = [round(float(x), 4) for x in w]
     data = {
         "about": "likelihood ratio real/uniform of an opponent's distance to the contract, "
-        "per round and stage (agents.bots.beliefs); built by scripts/belief_calibration.py",
+        "per round and stage (agents.bots.beliefs); built by scripts/belief_calibration.py; "
+        "frozen once a version reads it: a rebuilt table goes to a new file",
+        "players": 4,
+        "preset": "continental",
         "games": args.games,
         "seed": args.seed,
         "hands": int(hist[0].sum()),
+        "counts": {"real": hist[0].tolist(), "uniform": hist[1].tolist()},
         "ratios": ratios,
     }
     args.out.write_text(json.dumps(data) + "\n")
-    print(f"{int(hist[0].sum())} opponent hands from {args.games} games -> {args.out}")
+    print(f"{int(hist[0].sum())} opponent-turn observations, {args.games} games -> {args.out}")
     return 0
 
 
 def check(args: argparse.Namespace) -> int:
-    load_table.cache_clear()
-    tasks = [(args.seed, g, args.candidates) for g in range(args.games)]
+    tasks = [(args.seed, g, args.candidates, args.table) for g in range(args.games)]
     with Pool(args.jobs) as pool:
         rows = np.array([r for rows in pool.imap_unordered(check_one, tasks) for r in rows])
     print(f"{len(rows)} opponent hands, {args.games} games, {args.candidates} candidates")
@@ -135,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", type=Path, required=True)
     c = sub.add_parser("check")
     c.add_argument("--candidates", type=int, default=8)
+    c.add_argument(
+        "--table", default="", help="a packaged table's file name (default: search@v3's)"
+    )
     for p in (b, c):
         p.add_argument("--games", type=int, default=100)
         p.add_argument("--seed", type=int, required=True)

@@ -65,7 +65,7 @@ def test_the_search_reads_its_packaged_belief_table() -> None:
     from agents.bots.beliefs import STAGES, load_table
     from continental_env.game import Game
 
-    assert len(load_table()) == 7 * STAGES  # agents/models/belief_distance.json was installed
+    assert len(load_table().ratios) == 7 * STAGES  # agents/models/belief_distance_v1.json installed
     bot = make_agent("search", seed=1)
     assert bot.settings.belief > 1  # the current search resamples its worlds by belief
     game = Game.new("continental", 4, seed=3)

@@ -151,35 +151,55 @@ def _claim_queue(info: PublicInfo) -> list[int]:
     return queue
 
 
-def deal_hidden(info: PublicInfo, rng: random.Random) -> tuple[list[list[int]], list[int]]:
-    """Every seat's hand as counts per card type (the own hand as it is, an opponent's known
-    cards plus unseen cards drawn from the shuffled pool) and the stock (the rest of the pool,
-    top last)."""
-    p = info.num_players
+def shuffled_unseen(info: PublicInfo, rng: random.Random) -> list[int]:
+    """The cards this seat cannot locate, shuffled; ValueError when they do not exactly fill
+    the hidden places (the opponents' unknown slots and the stock)."""
     pool = info.unseen_pool()
     cards = [c for c in range(NUM_TYPES) for _ in range(pool[c])]
     rng.shuffle(cards)
     need = (
-        sum(info.hand_sizes[s] - sum(info.known[s]) for s in range(p) if s != info.seat)
+        sum(
+            info.hand_sizes[s] - sum(info.known[s])
+            for s in range(info.num_players)
+            if s != info.seat
+        )
         + info.stock_size
     )
     if need != len(cards):
         raise ValueError(
             f"the view is inconsistent: {len(cards)} unseen cards for {need} hidden places"
         )
-    hands: list[list[int]] = []
+    return cards
+
+
+def fill_hands(
+    info: PublicInfo, cards: list[int], hands: Sequence[list[int] | None]
+) -> tuple[list[list[int]], list[int]]:
+    """Complete a deal: the own hand as it is, and each seat whose hand is ``None`` gets its
+    known cards plus the next of ``cards`` in order; what is left is the stock (top last)."""
+    out: list[list[int]] = []
     pos = 0
-    for s in range(p):
-        if s == info.seat:
-            counts = list(info.hand)
+    for s in range(info.num_players):
+        given = hands[s]
+        if given is not None:
+            out.append(given)
+        elif s == info.seat:
+            out.append(list(info.hand))
         else:
             counts = list(info.known[s])
             free = info.hand_sizes[s] - sum(counts)
             for c in cards[pos : pos + free]:
                 counts[c] += 1
             pos += free
-        hands.append(counts)
-    return hands, cards[pos:]
+            out.append(counts)
+    return out, cards[pos:]
+
+
+def deal_hidden(info: PublicInfo, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Every seat's hand as counts per card type (the own hand as it is, an opponent's known
+    cards plus unseen cards drawn from the shuffled pool) and the stock (the rest of the pool,
+    top last)."""
+    return fill_hands(info, shuffled_unseen(info, rng), [None] * info.num_players)
 
 
 def _card_texts(counts: Sequence[int]) -> list[str]:
@@ -244,4 +264,4 @@ def sample_world(
     return Game.from_dict(data)
 
 
-__all__ = ["PublicInfo", "deal_hidden", "sample_world"]
+__all__ = ["PublicInfo", "deal_hidden", "fill_hands", "sample_world", "shuffled_unseen"]
