@@ -97,22 +97,17 @@ def test_one_candidate_is_the_uniform_sampler() -> None:
 def test_resampling_moves_opponents_toward_the_contract_as_the_table_says() -> None:
     near = {"close": 0, "flat": 0, "uniform": 0}
     for _game, view, info in list(_infos(seed=4, every=2))[:150]:
-        for name, sampler in (
-            ("close", BeliefSampler(16, CLOSE)),
-            ("flat", BeliefSampler(16, FLAT)),
-        ):
-            hands, _ = sampler.deal(info, random.Random(1))
+        deals = {
+            "close": BeliefSampler(16, CLOSE).deal(info, random.Random(1)),
+            "flat": BeliefSampler(16, FLAT).deal(info, random.Random(1)),
+            "uniform": deal_hidden(info, random.Random(1)),
+        }
+        for name, (hands, _stock) in deals.items():
             near[name] += sum(
                 distance_bin(hands[s], info.round, info.rules) <= 1
                 for s in range(view.num_players)
                 if s != view.seat and not view.laid_down[s]
             )
-        hands, _ = deal_hidden(info, random.Random(1))
-        near["uniform"] += sum(
-            distance_bin(hands[s], info.round, info.rules) <= 1
-            for s in range(view.num_players)
-            if s != view.seat and not view.laid_down[s]
-        )
     assert near["close"] > 2 * near["uniform"] + 20
     assert abs(near["flat"] - near["uniform"]) < 0.3 * near["uniform"] + 10
 

@@ -81,7 +81,7 @@ class SearchV2Agent(SearchAgent):
         super().__init__(seed, self.settings.max_worlds)
         self.name = "search-v2"
         self.worlds_used = 0  # worlds played over searched decisions (the budget's real cost)
-        self._belief = BeliefSampler(self.settings.belief) if self.settings.belief > 1 else None
+        self._belief = BeliefSampler(self.settings.belief)  # 1: the uniform sampler's deals
 
     # ------------------------------------------------------------------ candidates
 
@@ -165,8 +165,6 @@ class SearchV2Agent(SearchAgent):
     def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
         """One hidden world consistent with the seat's public information (never the live game),
         resampled by belief weight when ``belief`` > 1 (``agents.bots.beliefs``)."""
-        if self._belief is None:
-            return sample_world(info, rng, own_turn)
         return sample_world(info, rng, own_turn, self._belief.deal(info, rng))
 
     def _gains(self, values: list[list[float]]) -> list[tuple[float, float]]:
