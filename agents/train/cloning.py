@@ -36,13 +36,19 @@ def clone_step(
     vf_coef: float,
     max_grad_norm: float,
     ent_coef: float = 0.0,
+    weights: torch.Tensor | None = None,
 ) -> dict[str, torch.Tensor]:
     """One gradient step on a batch; the losses and the teacher's actions' log-probabilities.
+
+    ``weights`` (one per decision) weigh the policy loss: a weighted mean of the log-likelihoods.
 
     FloatingPointError (the policy unchanged) if the loss is not finite.
     """
     values, log_prob, entropy = policy.evaluate_actions(obs, actions, masks)
-    policy_loss = -log_prob.mean()
+    if weights is None:
+        policy_loss = -log_prob.mean()
+    else:
+        policy_loss = -(weights * log_prob).sum() / weights.sum()
     value_loss = torch.nn.functional.mse_loss(values.flatten(), returns)
     loss = policy_loss - ent_coef * entropy.mean() if ent_coef else policy_loss
     loss = loss + vf_coef * value_loss

@@ -246,8 +246,15 @@ def clone(
     seed: int = 1,
     v0_only: bool = False,
     drop: Sequence[str] = (),
+    init: str | None = None,
+    searched_weight: float = 1.0,
 ) -> dict[str, Any]:
     """Behaviour cloning of the teacher's decisions; the model saved atomically to ``out``.
+
+    ``init`` starts from a model's weights (a ``continental_v1`` MaskablePPO zip for the data's
+    table) instead of a fresh network; ``searched_weight`` weighs the decisions a search teacher
+    searched (the ``searched`` array of ``agents.train.expert``'s datasets) that many times in
+    the policy loss.
 
     ``v0_only`` clones from the v0 part of a features dataset (the ablation without features);
     ``drop`` names feature groups set to 0 in training and play (an ablation; the model records
@@ -258,10 +265,15 @@ def clone(
     from agents.bots.ppo_agent import model_metadata, write_zip_metadata
     from agents.train.cloning import clone_step
 
-    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
+    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef,
+                          searched_weight=searched_weight)  # fmt: skip
     data = load_dataset(data_path)
     meta = data["meta"]
     players, preset, features = meta["players"], meta["preset"], meta["features"]
+    if searched_weight <= 0:
+        raise ValueError(f"searched_weight={searched_weight}: must be > 0")
+    if searched_weight != 1.0 and "searched" not in data:
+        raise ValueError(f"searched_weight={searched_weight}: {data_path} has no searched flags")
     if v0_only and features:
         data["obs"] = data["obs"][:, : observation_layout(players)["turn"].stop]
         features = False
@@ -271,6 +283,8 @@ def clone(
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     model = build_model(players, preset, features, net_arch, seed)
+    if init:
+        _load_init(model, init, players, preset, features, drop)
     policy = model.policy
     n_actions = model.action_space.n
     if data["obs"].shape[1] != model.observation_space.shape[0]:
@@ -285,6 +299,15 @@ def clone(
     obs = torch.as_tensor(data["obs"].astype(np.float32))
     actions = torch.as_tensor(data["actions"])
     values = torch.as_tensor(data["values"])
+    weights = None
+    if searched_weight != 1.0:
+        weights = torch.as_tensor(
+            np.where(data["searched"], searched_weight, 1.0).astype(np.float32)
+        )
+    before = None
+    if init and "searched" in data:
+        before = _by_kind(policy, obs, actions, data, test_idx, n_actions)
+        print(json.dumps({"init": init, "heldout_by_kind": before}), flush=True)
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     history = []
@@ -298,7 +321,8 @@ def clone(
             masks = masks_for(data, idx, n_actions)
             try:
                 fitted = clone_step(policy, optimizer, obs[idx], actions[idx], values[idx], masks,
-                                 vf_coef=vf_coef, max_grad_norm=0.5, ent_coef=ent_coef)  # fmt: skip
+                                 vf_coef=vf_coef, max_grad_norm=0.5, ent_coef=ent_coef,
+                                 weights=None if weights is None else weights[idx])  # fmt: skip
             except FloatingPointError as exc:
                 raise FloatingPointError(f"epoch {epoch + 1}: {exc}") from None
             losses.append(fitted["loss"].item())
@@ -321,8 +345,51 @@ def clone(
         "epochs": history,
         "seconds": time.time() - t0,
         "model": out,
+        "init": init,
+        "searched_weight": searched_weight,
     }
+    if "searched" in data:
+        report["heldout_by_kind"] = _by_kind(policy, obs, actions, data, test_idx, n_actions)
+        if before is not None:
+            report["init_heldout_by_kind"] = before
     return report
+
+
+def _by_kind(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:
+    """Held-out agreement on all decisions, the searched ones and those where the search left
+    ``strong``'s move."""
+    out = {}
+    for kind, chosen in (("all", idx), ("searched", idx[data["searched"][idx]]),
+                         ("deviated", idx[data["deviated"][idx]])):  # fmt: skip
+        if len(chosen):
+            out[kind] = {**accuracy(policy, obs, actions, data, chosen, n), "n": len(chosen)}
+    return out
+
+
+def _load_init(model: Any, path: str, players: int, preset: str, features: bool,
+               drop: Sequence[str]) -> None:  # fmt: skip
+    """Copy the policy weights of the model at ``path`` into ``model`` (ValueError on a mismatch)."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.bots.ppo_agent import read_zip_metadata
+
+    if not os.path.isfile(path):
+        raise ValueError(f"init={path}: no such file")
+    want = feature_metadata(players, preset) if features else None
+    meta = read_zip_metadata(path) or {}
+    if want is not None and any(meta.get(k) != v for k, v in want.items()):
+        raise ValueError(
+            f"init={path}: a model for {meta or 'an unrecorded table'}, the data is for {want}"
+        )
+    if list(meta.get("dropped", [])) != list(drop):
+        raise ValueError(
+            f"init={path}: trained with dropped groups {meta.get('dropped', [])}, asked {list(drop)}"
+        )
+    source = MaskablePPO.load(path, device="cpu")
+    try:
+        model.policy.load_state_dict(source.policy.state_dict())
+    except RuntimeError as exc:
+        raise ValueError(f"init={path}: its network differs from --net-arch ({exc})") from None
 
 
 def accuracy(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:
@@ -479,6 +546,9 @@ def build_parser() -> Any:
     b.add_argument("--json", default="", help="write the report here")
     b.add_argument("--v0-only", action="store_true", help="use only the v0 part of the data")
     b.add_argument("--drop", default="", help="feature groups to zero (ablation), comma separated")
+    b.add_argument("--init", default=None, help="start from this model's weights (a v1 .zip)")
+    b.add_argument("--searched-weight", type=float, default=1.0,
+                   help="weight of the decisions a search teacher searched (expert datasets)")  # fmt: skip
     e = sub.add_parser("evaluate", help="duplicate deals of bc:PATH / ppo:PATH against bots")
     e.add_argument("--agents", required=True, help="comma separated, the candidate first")
     e.add_argument("--deals", type=int, default=50)
@@ -524,7 +594,8 @@ def _run_clone(args: argparse.Namespace) -> None:
     report = clone(args.data, args.out, epochs=args.epochs, lr=args.lr,
                    ent_coef=args.ent_coef, batch_size=args.batch_size, net_arch=arch,
                    seed=args.seed, v0_only=args.v0_only,
-                   drop=[g for g in args.drop.split(",") if g])  # fmt: skip
+                   drop=[g for g in args.drop.split(",") if g], init=args.init,
+                   searched_weight=args.searched_weight)  # fmt: skip
     _write_json(args.json, report)
 
 

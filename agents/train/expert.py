@@ -1,0 +1,268 @@
+"""Expert iteration for the contract game's network: the search's decisions as labels.
+
+The network of ``agents/models/ppo_continental_4p.zip`` imitates ``strong`` and plays level with
+it; ``search`` (``search@v3``) beats ``strong@v1`` by about 20 points a game. This module turns
+the search's play into training data for the network (which then plays without searching):
+
+1. ``label``: duplicate-seeded games, the teacher (default ``search@v3``) at one seat and the
+   table's bots (default ``strong@v1``) at the others, the teacher's seat rotating with the
+   deal. Every teacher decision with a choice is logged as ``agents.train.imitation.collect``
+   logs ``strong``'s: the ``continental_v1`` observation of that seat (public information only:
+   the teacher samples worlds from the same view), the legal actions, the teacher's action, the
+   seat's relative reward of the round (for the value head), and two flags: whether the teacher
+   searched the decision (``searched``) and whether it left ``strong``'s move (``deviated``).
+   Each deal is one file under ``--out``, written atomically; a run that stops resumes where it
+   stopped (deals already there are skipped, the settings checked against ``manifest.json``).
+2. ``merge``: the deal files as one dataset ``.npz`` in ``imitation``'s format (with the two
+   flags), which ``python -m agents.train.imitation clone`` reads. ``--init MODEL`` starts the
+   cloning from a model (the shipped network) and ``--searched-weight W`` weighs the searched
+   decisions W times in the policy loss.
+
+Run ``python -m agents.train.expert label --out runs/expert/labels --deals 200 --seed S --jobs 2``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.bots.base import PlayerView
+from agents.bots.feature_agent import feature_observation
+from continental_env.game import Game
+from continental_env.rules import resolve_rules
+
+TEACHER = "search@v3"
+TABLE = "strong@v1"
+SCHEMA = "continental-expert-labels/1"
+
+
+def _deal_seed(seed: int, deal: int) -> int:
+    from agents.evaluate.harness import derive_seed
+
+    return derive_seed(seed, "expert", deal)
+
+
+def label_deal(task: tuple) -> dict[str, Any]:
+    """The teacher's decisions in one deal (``task``: deal, seed, players, preset, teacher, table,
+    rounds or None)."""
+    from agents import make_agent
+
+    deal, seed, players, preset, teacher_name, table_name, rounds = task
+    game_seed = _deal_seed(seed, deal)
+    teacher_seat = deal % players
+    rules = resolve_rules(preset)
+    if rounds:
+        rules = rules.with_rounds(tuple(rounds))
+    game = Game.new(rules, players, seed=game_seed)
+    bots = [
+        make_agent(teacher_name if s == teacher_seat else table_name, seed=game_seed % 2**31 + s)
+        for s in range(players)
+    ]
+    teacher = bots[teacher_seat]
+    rows: dict[str, list] = {
+        k: [] for k in ("obs", "legal", "actions", "round", "searched", "deviated")
+    }
+    while not game.is_over:
+        seat = game.actor
+        choices = game.legal_actions()
+        if seat != teacher_seat or len(choices) < 2:
+            game.apply(bots[seat].act(PlayerView(game, seat)))
+            continue
+        x = feature_observation(game, seat)
+        searched = getattr(teacher, "decisions", 0)
+        deviated = getattr(teacher, "deviations", 0)
+        action = teacher.act(PlayerView(game, seat))
+        rows["obs"].append(x.astype(np.float16))
+        rows["legal"].append(np.array(choices, dtype=np.int16))
+        rows["actions"].append(action)
+        rows["round"].append(len(game.round_history))
+        rows["searched"].append(getattr(teacher, "decisions", 0) > searched)
+        rows["deviated"].append(getattr(teacher, "deviations", 0) > deviated)
+        game.apply(action)
+    values = []
+    for r in rows["round"]:
+        points = game.round_history[r]["points"]
+        others = (sum(points) - points[teacher_seat]) / (players - 1)
+        values.append((others - points[teacher_seat]) / 100.0)
+    legal = rows["legal"]
+    return {
+        "deal": deal,
+        "obs": np.stack(rows["obs"]),
+        "legal_flat": np.concatenate(legal).astype(np.int16),
+        "legal_sizes": np.array([len(r) for r in legal], dtype=np.int64),
+        "actions": np.array(rows["actions"], dtype=np.int64),
+        "values": np.array(values, dtype=np.float32),
+        "searched": np.array(rows["searched"], dtype=bool),
+        "deviated": np.array(rows["deviated"], dtype=bool),
+        "score": np.array(game.scores, dtype=np.int64),
+        "seat": np.array(teacher_seat),
+    }
+
+
+def _manifest(seed: int, players: int, preset: str, teacher: str, table: str,
+              rounds: Sequence[int] | None) -> dict[str, Any]:  # fmt: skip
+    return {"schema": SCHEMA, "seed": seed, "players": players, "preset": preset,
+            "rounds": list(rounds) if rounds else None, "teacher": teacher, "table": table,
+            "observation": "continental_v1"}  # fmt: skip
+
+
+def _deal_path(out: Path, deal: int) -> Path:
+    return out / f"deal-{deal:06d}.npz"
+
+
+def _save_deal(out: Path, part: dict[str, Any]) -> None:
+    path = _deal_path(out, part["deal"])
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez_compressed(tmp, **{k: v for k, v in part.items() if k != "deal"})
+    os.replace(tmp, path)
+
+
+def label(
+    out: str,
+    deals: int,
+    seed: int,
+    players: int = 4,
+    preset: str = "continental",
+    teacher: str = TEACHER,
+    table: str = TABLE,
+    jobs: int = 1,
+    rounds: Sequence[int] | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Label deals 0..``deals``-1 into the directory ``out`` (resuming; see the module)."""
+    import multiprocessing
+
+    from tqdm import tqdm
+
+    from agents import make_agent
+
+    if deals < 1:
+        raise ValueError(f"deals={deals}: must be at least 1")
+    if jobs < 1:
+        raise ValueError(f"jobs={jobs}: must be at least 1")
+    resolve_rules(preset).check_players(players)
+    for name in (teacher, table):
+        make_agent(name, seed=0)  # an unknown name fails here, before any game
+    root = Path(out)
+    root.mkdir(parents=True, exist_ok=True)
+    manifest = _manifest(seed, players, preset, teacher, table, rounds)
+    mpath = root / "manifest.json"
+    if mpath.exists():
+        found = json.loads(mpath.read_text())
+        diff = {k: (found.get(k), v) for k, v in manifest.items() if found.get(k) != v}
+        if diff:
+            raise ValueError(f"{out}: labelled with other settings (found, asked): {diff}")
+    else:
+        mpath.write_text(json.dumps(manifest, indent=2))
+    todo = [d for d in range(deals) if not _deal_path(root, d).exists()]
+    tasks = [(d, seed, players, preset, teacher, table, rounds) for d in todo]
+    t0, c0 = time.time(), time.process_time()
+    bar = tqdm(total=deals, initial=deals - len(todo), desc="deals", unit="deal",
+               file=sys.stderr, mininterval=10, disable=not progress)  # fmt: skip
+    if jobs == 1:
+        for task in tasks:
+            _save_deal(root, label_deal(task))
+            bar.update()
+    else:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for part in pool.imap_unordered(label_deal, tasks):
+                _save_deal(root, part)
+                bar.update()
+    bar.close()
+    summary = {"deals": deals, "labelled_now": len(todo), "seconds": time.time() - t0,
+               "parent_cpu_seconds": time.process_time() - c0}  # fmt: skip
+    print(json.dumps(summary), flush=True)
+    return summary
+
+
+def merge(directory: str, out: str) -> dict[str, Any]:
+    """The deal files of ``directory`` as one ``imitation`` dataset at ``out`` (atomic)."""
+    root = Path(directory)
+    mpath = root / "manifest.json"
+    if not mpath.exists():
+        raise ValueError(f"{directory}: no manifest.json (not a label directory)")
+    manifest = json.loads(mpath.read_text())
+    files = sorted(root.glob("deal-*.npz"))
+    if not files:
+        raise ValueError(f"{directory}: no labelled deals")
+    parts = []
+    for f in files:
+        with np.load(f) as data:
+            parts.append({k: data[k] for k in data.files} | {"deal": int(f.stem.split("-")[1])})
+    sizes = np.concatenate([p["legal_sizes"] for p in parts])
+    data = {
+        "obs": np.concatenate([p["obs"] for p in parts]),
+        "legal_flat": np.concatenate([p["legal_flat"] for p in parts]),
+        "legal_offsets": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        "actions": np.concatenate([p["actions"] for p in parts]),
+        "values": np.concatenate([p["values"] for p in parts]),
+        "searched": np.concatenate([p["searched"] for p in parts]),
+        "deviated": np.concatenate([p["deviated"] for p in parts]),
+        "deal": np.concatenate([np.full(len(p["actions"]), p["deal"], np.int32) for p in parts]),
+    }
+    meta = {"players": manifest["players"], "preset": manifest["preset"], "features": True,
+            "seed": manifest["seed"], "deals": len(parts), "teacher": manifest["teacher"],
+            "table": manifest["table"]}  # fmt: skip
+    data["meta"] = np.array(json.dumps(meta))
+    tmp = f"{out}.{os.getpid()}.tmp.npz"
+    np.savez_compressed(tmp, **data)
+    os.replace(tmp, out)
+    summary = {
+        "deals": len(parts),
+        "decisions": len(data["actions"]),
+        "searched": int(data["searched"].sum()),
+        "deviated": int(data["deviated"].sum()),
+        "out": out,
+    }
+    print(json.dumps(summary), flush=True)
+    return summary
+
+
+def build_parser() -> Any:
+    """The command line: ``label`` and ``merge``."""
+    from agents.cli import ArgumentParser
+
+    parser = ArgumentParser(
+        prog="python -m agents.train.expert", description=__doc__.split("\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    lab = sub.add_parser("label", help="log the teacher's decisions, one file per deal (resumes)")
+    lab.add_argument("--out", required=True, help="the label directory")
+    lab.add_argument("--deals", type=int, default=100)
+    lab.add_argument("--seed", type=int, required=True)
+    lab.add_argument("--players", type=int, default=4)
+    lab.add_argument("--preset", default="continental")
+    lab.add_argument("--teacher", default=TEACHER)
+    lab.add_argument("--table", default=TABLE, help="the bot at the other seats")
+    lab.add_argument("--jobs", type=int, default=1)
+    lab.add_argument("--no-progress", action="store_true")
+    mer = sub.add_parser("merge", help="one imitation dataset from a label directory")
+    mer.add_argument("--labels", required=True)
+    mer.add_argument("--out", required=True)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m agents.train.expert COMMAND``: a bad option is one line (exit status 2)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "label":
+            label(args.out, args.deals, args.seed, args.players, args.preset, args.teacher,
+                  args.table, args.jobs, rounds=None, progress=not args.no_progress)  # fmt: skip
+        else:
+            merge(args.labels, args.out)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

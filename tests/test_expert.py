@@ -1,0 +1,115 @@
+"""Expert iteration's labels (``agents.train.expert``) and cloning from them near a model
+(``imitation.clone`` with ``init`` and ``searched_weight``), on one-round deals at 3 seats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+pytest.importorskip("torch")
+
+from agents.bots.feature_agent import feature_observation
+from agents.train import expert, imitation
+from continental_env.game import Game
+from continental_env.rules import resolve_rules
+
+# a cheap search: it still searches (and sometimes leaves strong's move) at two worlds
+TEACHER = "search-v2:min_worlds=2:max_worlds=2:screen=1"
+SETTINGS = {"seed": 7, "players": 3, "teacher": TEACHER, "table": "strong@v1", "rounds": [1]}
+
+
+@pytest.fixture(scope="module")
+def labels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("labels") / "run"
+    expert.label(str(out), deals=3, progress=False, **SETTINGS)
+    return out
+
+
+def test_labels_are_the_teachers_decisions_at_its_rotating_seat(labels: Path) -> None:
+    files = sorted(labels.glob("deal-*.npz"))
+    assert [f.name for f in files] == ["deal-000000.npz", "deal-000001.npz", "deal-000002.npz"]
+    searched = 0
+    for deal, f in enumerate(files):
+        with np.load(f) as part:
+            assert int(part["seat"]) == deal % 3
+            n = len(part["actions"])
+            assert n > 5
+            assert len(part["obs"]) == len(part["values"]) == len(part["searched"]) == n
+            flat, sizes = part["legal_flat"], part["legal_sizes"]
+            starts = np.concatenate([[0], np.cumsum(sizes)])
+            for i in range(n):
+                legal = flat[starts[i] : starts[i + 1]]
+                assert len(legal) >= 2 and part["actions"][i] in legal
+            assert not (part["deviated"] & ~part["searched"]).any()  # a deviation was searched
+            searched += int(part["searched"].sum())
+    assert searched > 0
+
+
+def test_the_first_observation_is_the_seats_public_vector(labels: Path) -> None:
+    # Replaying deal 1 with the same seeds reaches the teacher's first choice through the table's
+    # moves alone when the teacher does not act first; its logged vector is the seat's own
+    # feature observation (public information and its own hand only).
+    from agents import make_agent
+    from agents.bots.base import PlayerView
+
+    with np.load(labels / "deal-000001.npz") as part:
+        first = part["obs"][0]
+    game_seed = expert._deal_seed(7, 1)
+    game = Game.new(resolve_rules("continental").with_rounds((1,)), 3, seed=game_seed)
+    bots = {s: make_agent("strong@v1", seed=game_seed % 2**31 + s) for s in (0, 2)}
+    while game.actor != 1 or len(game.legal_actions()) < 2:
+        assert game.actor != 1, "the teacher acted before its first choice"
+        game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    mine = feature_observation(game, 1).astype(np.float16)
+    assert np.array_equal(first, mine)
+    assert not np.array_equal(first, feature_observation(game, 2).astype(np.float16))
+
+
+def test_resume_skips_labelled_deals_and_refuses_other_settings(labels: Path) -> None:
+    before = {f.name: f.stat().st_mtime_ns for f in labels.glob("deal-*.npz")}
+    summary = expert.label(str(labels), deals=4, progress=False, **SETTINGS)
+    assert summary["labelled_now"] == 1
+    after = {f.name: f.stat().st_mtime_ns for f in labels.glob("deal-*.npz")}
+    assert {k: after[k] for k in before} == before and "deal-000003.npz" in after
+    with pytest.raises(ValueError, match=r"other settings.*teacher"):
+        expert.label(str(labels), deals=4, progress=False, **{**SETTINGS, "teacher": "strong"})
+    with pytest.raises(ValueError, match="jobs=0"):
+        expert.label(str(labels), deals=4, jobs=0, progress=False, **SETTINGS)
+    with pytest.raises(ValueError, match=r"unknown|agent"):
+        expert.label(str(labels), deals=4, progress=False, **{**SETTINGS, "table": "nobody"})
+
+
+def test_merge_then_clone_from_a_model_weighing_searched_decisions(
+    labels: Path, tmp_path: Path
+) -> None:
+    data = tmp_path / "labels.npz"
+    summary = expert.merge(str(labels), str(data))
+    loaded = imitation.load_dataset(str(data))
+    assert summary["decisions"] == len(loaded["actions"]) == len(loaded["searched"])
+    assert loaded["meta"]["teacher"] == TEACHER and loaded["meta"]["players"] == 3
+    assert sorted(set(loaded["deal"].tolist())) == [0, 1, 2, 3]
+    first = imitation.clone(str(data), str(tmp_path / "a.zip"), epochs=1, net_arch=(32,),
+                            holdout=0.3)  # fmt: skip
+    report = imitation.clone(str(data), str(tmp_path / "b.zip"), epochs=1, net_arch=(32,),
+                             holdout=0.3, init=str(tmp_path / "a.zip"), searched_weight=4.0)  # fmt: skip
+    kinds = report["heldout_by_kind"]
+    assert kinds["all"]["n"] == report["decisions"]["heldout"]
+    assert report["init_heldout_by_kind"]["all"]["n"] == kinds["all"]["n"]
+    # the init's held-out agreement is the first clone's own: its weights were loaded
+    assert report["init_heldout_by_kind"]["all"]["accuracy"] == pytest.approx(
+        first["heldout_by_kind"]["all"]["accuracy"]
+    )
+    with pytest.raises(ValueError, match=r"init=.*no such file"):
+        imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(32,),
+                        holdout=0.3, init=str(tmp_path / "missing.zip"))  # fmt: skip
+    with pytest.raises(ValueError, match="net-arch"):
+        imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(16,),
+                        holdout=0.3, init=str(tmp_path / "a.zip"))  # fmt: skip
+    with pytest.raises(ValueError, match="searched_weight=0"):
+        imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(32,),
+                        holdout=0.3, searched_weight=0)  # fmt: skip
+    assert json.loads((labels / "manifest.json").read_text())["rounds"] == [1]
