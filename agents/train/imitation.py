@@ -371,16 +371,18 @@ def _load_init(model: Any, path: str, players: int, preset: str, features: bool,
     """Copy the policy weights of the model at ``path`` into ``model`` (ValueError on a mismatch)."""
     from sb3_contrib import MaskablePPO
 
-    from agents.bots.ppo_agent import read_zip_metadata
+    from agents.bots.feature_agent import FEATURE_ENV
+    from agents.bots.ppo_agent import ENV_NAME, check_env, read_zip_metadata
 
     if not os.path.isfile(path):
         raise ValueError(f"init={path}: no such file")
-    want = feature_metadata(players, preset) if features else None
     meta = read_zip_metadata(path) or {}
-    if want is not None and any(meta.get(k) != v for k, v in want.items()):
-        raise ValueError(
-            f"init={path}: a model for {meta or 'an unrecorded table'}, the data is for {want}"
-        )
+    check_env(meta, f"init={path}", players, FEATURE_ENV if features else ENV_NAME)
+    if features:
+        want = feature_metadata(players, preset)
+        for key in ("preset", "obs_size", "num_actions"):
+            if key in meta and meta[key] != want[key]:
+                raise ValueError(f"init={path}: {key} {meta[key]!r}, the data's is {want[key]!r}")
     if list(meta.get("dropped", [])) != list(drop):
         raise ValueError(
             f"init={path}: trained with dropped groups {meta.get('dropped', [])}, asked {list(drop)}"
