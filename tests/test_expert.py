@@ -113,3 +113,21 @@ def test_merge_then_clone_from_a_model_weighing_searched_decisions(
         imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(32,),
                         holdout=0.3, searched_weight=0)  # fmt: skip
     assert json.loads((labels / "manifest.json").read_text())["rounds"] == [1]
+
+
+def test_the_shipped_network_starts_a_clone_of_a_four_seat_dataset(tmp_path: Path) -> None:
+    # The shipped model (written by an earlier package version) loads as --init; before any
+    # step it already agrees with strong@v1 on most held-out decisions, as it was cloned from it.
+    shipped = Path(__file__).resolve().parents[1] / "agents/models/ppo_continental_4p.zip"
+    labels = tmp_path / "labels"
+    expert.label(str(labels), deals=3, seed=3, players=4, teacher="strong@v1",
+                 table="strong@v1", rounds=[1], progress=False)  # fmt: skip
+    data = tmp_path / "labels.npz"
+    summary = expert.merge(str(labels), str(data))
+    assert summary["searched"] == summary["deviated"] == 0  # strong searches nothing
+    report = imitation.clone(str(data), str(tmp_path / "ft.zip"), epochs=1, lr=1e-5,
+                             holdout=0.4, init=str(shipped))  # fmt: skip
+    assert report["init_heldout_by_kind"]["all"]["accuracy"] > 0.7
+    with pytest.raises(ValueError, match="net-arch"):
+        imitation.clone(str(data), str(tmp_path / "x.zip"), epochs=1, net_arch=(32,),
+                        holdout=0.4, init=str(shipped))  # fmt: skip
