@@ -131,3 +131,35 @@ def test_the_shipped_network_starts_a_clone_of_a_four_seat_dataset(tmp_path: Pat
     with pytest.raises(ValueError, match="net-arch"):
         imitation.clone(str(data), str(tmp_path / "x.zip"), epochs=1, net_arch=(32,),
                         holdout=0.4, init=str(shipped))  # fmt: skip
+
+
+def test_a_driver_plays_the_seat_and_the_teacher_labels_its_states(tmp_path: Path) -> None:
+    # DAgger: random plays the labelled seat; the logged states are its game (replayed here
+    # move for move) and the labels are the teacher's, which differ from its moves.
+    from agents import make_agent
+    from agents.bots.base import PlayerView
+
+    out = tmp_path / "dagger"
+    expert.label(str(out), deals=1, driver="random", progress=False, **SETTINGS)
+    assert json.loads((out / "manifest.json").read_text())["driver"] == "random"
+    with np.load(out / "deal-000000.npz") as part:
+        obs, labels = part["obs"], part["actions"]
+    game_seed = expert._deal_seed(7, 0)
+    game = Game.new(resolve_rules("continental").with_rounds((1,)), 3, seed=game_seed)
+    bots = [make_agent("strong@v1", seed=game_seed % 2**31 + s) for s in range(3)]
+    bots[0] = make_agent("random", seed=game_seed % 2**31 + 3)
+    seen, played = [], []
+    while not game.is_over:
+        seat, choices = game.actor, game.legal_actions()
+        if seat == 0 and len(choices) > 1:
+            seen.append(feature_observation(game, 0).astype(np.float16))
+            played.append(bots[0].act(PlayerView(game, 0)))
+            game.apply(played[-1])
+        else:
+            game.apply(bots[seat].act(PlayerView(game, seat)))
+    assert len(seen) == len(obs) and all(
+        np.array_equal(a, b) for a, b in zip(seen, obs, strict=True)
+    )
+    assert list(labels) != played
+    with pytest.raises(ValueError, match=r"other settings.*driver"):
+        expert.label(str(out), deals=1, progress=False, **SETTINGS)

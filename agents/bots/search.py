@@ -321,6 +321,13 @@ class SearchAgent(SeededAgent):
             self._laid = (view.round, view.turn, view.seat)
         return action
 
+    def observe_own(self, view: PlayerView, action: int) -> None:
+        """Record the move its seat really played at ``view`` when another policy chose it
+        (labelling a network's games): the turn its worlds take the seat to have laid down.
+        A lay-down it proposed but that was not played is ignored by the worlds (the seat is
+        not down); the next one played overwrites it."""
+        self._note(view, action)
+
 
 def make_search(spec: str, seed: int | None) -> SearchAgent:
     """``search``, ``search:N``, ``search:N:ROLLOUT`` or ``search:N:ROLLOUT:RULE``."""

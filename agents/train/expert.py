@@ -6,7 +6,8 @@ the search's play into training data for the network (which then plays without s
 
 1. ``label``: duplicate-seeded games, the teacher (default ``search@v3``) at one seat and the
    table's bots (default ``strong@v1``) at the others, the teacher's seat rotating with the
-   deal. Every teacher decision with a choice is logged as ``agents.train.imitation.collect``
+   deal (``--driver AGENT``: that agent plays the seat and the teacher labels the states it
+   reaches, the student's own games). Every teacher decision with a choice is logged as ``agents.train.imitation.collect``
    logs ``strong``'s: the ``continental_v1`` observation of that seat (public information only:
    the teacher samples worlds from the same view), the legal actions, the teacher's action, the
    seat's relative reward of the round (for the value head), and two flags: whether the teacher
@@ -54,7 +55,7 @@ def label_deal(task: tuple) -> dict[str, Any]:
     rounds or None)."""
     from agents import make_agent
 
-    deal, seed, players, preset, teacher_name, table_name, rounds = task
+    deal, seed, players, preset, teacher_name, table_name, rounds, driver_name = task
     game_seed = _deal_seed(seed, deal)
     teacher_seat = deal % players
     rules = resolve_rules(preset)
@@ -66,6 +67,7 @@ def label_deal(task: tuple) -> dict[str, Any]:
         for s in range(players)
     ]
     teacher = bots[teacher_seat]
+    driver = make_agent(driver_name, seed=game_seed % 2**31 + players) if driver_name else None
     rows: dict[str, list] = {
         k: [] for k in ("obs", "legal", "actions", "round", "searched", "deviated")
     }
@@ -78,13 +80,19 @@ def label_deal(task: tuple) -> dict[str, Any]:
         x = feature_observation(game, seat)
         searched = getattr(teacher, "decisions", 0)
         deviated = getattr(teacher, "deviations", 0)
-        action = teacher.act(PlayerView(game, seat))
+        view = PlayerView(game, seat)
+        action = teacher.act(view)
         rows["obs"].append(x.astype(np.float16))
         rows["legal"].append(np.array(choices, dtype=np.int16))
         rows["actions"].append(action)
         rows["round"].append(len(game.round_history))
         rows["searched"].append(getattr(teacher, "decisions", 0) > searched)
         rows["deviated"].append(getattr(teacher, "deviations", 0) > deviated)
+        if driver is not None:  # the student plays; the teacher only labels its states
+            played = driver.act(view)
+            if hasattr(teacher, "observe_own"):
+                teacher.observe_own(view, played)
+            action = played
         game.apply(action)
     values = []
     for r in rows["round"]:
@@ -107,10 +115,10 @@ def label_deal(task: tuple) -> dict[str, Any]:
 
 
 def _manifest(seed: int, players: int, preset: str, teacher: str, table: str,
-              rounds: Sequence[int] | None) -> dict[str, Any]:  # fmt: skip
+              rounds: Sequence[int] | None, driver: str | None) -> dict[str, Any]:  # fmt: skip
     return {"schema": SCHEMA, "seed": seed, "players": players, "preset": preset,
             "rounds": list(rounds) if rounds else None, "teacher": teacher, "table": table,
-            "observation": "continental_v1"}  # fmt: skip
+            "driver": driver, "observation": "continental_v1"}  # fmt: skip
 
 
 def _deal_path(out: Path, deal: int) -> Path:
@@ -134,9 +142,14 @@ def label(
     table: str = TABLE,
     jobs: int = 1,
     rounds: Sequence[int] | None = None,
+    driver: str | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
-    """Label deals 0..``deals``-1 into the directory ``out`` (resuming; see the module)."""
+    """Label deals 0..``deals``-1 into the directory ``out`` (resuming; see the module).
+
+    ``driver`` (an agent name, e.g. ``ppo:PATH``) plays the teacher's seat while the teacher only
+    labels the states it reaches (DAgger: the states of the student's own games).
+    """
     import multiprocessing
 
     from tqdm import tqdm
@@ -148,11 +161,12 @@ def label(
     if jobs < 1:
         raise ValueError(f"jobs={jobs}: must be at least 1")
     resolve_rules(preset).check_players(players)
-    for name in (teacher, table):
-        make_agent(name, seed=0)  # an unknown name fails here, before any game
+    for name in (teacher, table, driver):
+        if name:
+            make_agent(name, seed=0)  # an unknown name fails here, before any game
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
-    manifest = _manifest(seed, players, preset, teacher, table, rounds)
+    manifest = _manifest(seed, players, preset, teacher, table, rounds, driver)
     mpath = root / "manifest.json"
     if mpath.exists():
         found = json.loads(mpath.read_text())
@@ -162,7 +176,7 @@ def label(
     else:
         mpath.write_text(json.dumps(manifest, indent=2))
     todo = [d for d in range(deals) if not _deal_path(root, d).exists()]
-    tasks = [(d, seed, players, preset, teacher, table, rounds) for d in todo]
+    tasks = [(d, seed, players, preset, teacher, table, rounds, driver) for d in todo]
     t0, c0 = time.time(), time.process_time()
     bar = tqdm(total=deals, initial=deals - len(todo), desc="deals", unit="deal",
                file=sys.stderr, mininterval=10, disable=not progress)  # fmt: skip
@@ -241,6 +255,8 @@ def build_parser() -> Any:
     lab.add_argument("--preset", default="continental")
     lab.add_argument("--teacher", default=TEACHER)
     lab.add_argument("--table", default=TABLE, help="the bot at the other seats")
+    lab.add_argument("--driver", default=None,
+                     help="the agent that plays the labelled seat (default: the teacher)")  # fmt: skip
     lab.add_argument("--jobs", type=int, default=1)
     lab.add_argument("--no-progress", action="store_true")
     mer = sub.add_parser("merge", help="one imitation dataset from a label directory")
@@ -256,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "label":
             label(args.out, args.deals, args.seed, args.players, args.preset, args.teacher,
-                  args.table, args.jobs, rounds=None, progress=not args.no_progress)  # fmt: skip
+                  args.table, args.jobs, driver=args.driver, progress=not args.no_progress)  # fmt: skip
         else:
             merge(args.labels, args.out)
     except ValueError as exc:
