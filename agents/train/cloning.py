@@ -48,6 +48,10 @@ def clone_step(
     if weights is None:
         policy_loss = -log_prob.mean()
     else:
+        if weights.shape != log_prob.shape:
+            raise ValueError(
+                f"weights of shape {tuple(weights.shape)}, the batch's is {tuple(log_prob.shape)}"
+            )
         policy_loss = -(weights * log_prob).sum() / weights.sum()
     value_loss = torch.nn.functional.mse_loss(values.flatten(), returns)
     loss = policy_loss - ent_coef * entropy.mean() if ent_coef else policy_loss

@@ -4,7 +4,7 @@ The network of ``agents/models/ppo_continental_4p.zip`` imitates ``strong`` and 
 it; ``search`` (``search@v3``) beats ``strong@v1`` by about 20 points a game. This module turns
 the search's play into training data for the network (which then plays without searching):
 
-1. ``label``: duplicate-seeded games, the teacher (default ``search@v3``) at one seat and the
+1. ``label``: one game per deal (its cards from the run's seed and the deal's number), the teacher (default ``search@v3``) at one seat and the
    table's bots (default ``strong@v1``) at the others, the teacher's seat rotating with the
    deal (``--driver AGENT``: that agent plays the seat and the teacher labels the states it
    reaches, the student's own games). Every teacher decision with a choice is logged as ``agents.train.imitation.collect``
@@ -20,12 +20,16 @@ the search's play into training data for the network (which then plays without s
    decisions W times in the policy loss.
 
 Run ``python -m agents.train.expert label --out runs/expert/labels --deals 200 --seed S --jobs 2``.
+Give every iteration a fresh ``--seed``: the cards depend on the seed and the deal's number only,
+so reusing a seed deals an earlier iteration's training deals again (and its held-out split would
+then hold deals the ``--init`` model was trained on).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -35,13 +39,14 @@ from typing import Any
 import numpy as np
 
 from agents.bots.base import PlayerView
-from agents.bots.feature_agent import feature_observation
+from agents.bots.feature_agent import feature_observation, observation_size
 from continental_env.game import Game
 from continental_env.rules import resolve_rules
 
 TEACHER = "search@v3"
 TABLE = "strong@v1"
 SCHEMA = "continental-expert-labels/1"
+DEAL_FILE = re.compile(r"deal-(\d{6})\.npz")
 
 
 def _deal_seed(seed: int, deal: int) -> int:
@@ -52,7 +57,7 @@ def _deal_seed(seed: int, deal: int) -> int:
 
 def label_deal(task: tuple) -> dict[str, Any]:
     """The teacher's decisions in one deal (``task``: deal, seed, players, preset, teacher, table,
-    rounds or None)."""
+    rounds or None, driver or None)."""
     from agents import make_agent
 
     deal, seed, players, preset, teacher_name, table_name, rounds, driver_name = task
@@ -89,9 +94,9 @@ def label_deal(task: tuple) -> dict[str, Any]:
         rows["searched"].append(getattr(teacher, "decisions", 0) > searched)
         rows["deviated"].append(getattr(teacher, "deviations", 0) > deviated)
         if driver is not None:  # the student plays; the teacher only labels its states
-            played = driver.act(view)
+            played = driver.act(PlayerView(game, seat))
             if hasattr(teacher, "observe_own"):
-                teacher.observe_own(view, played)
+                teacher.observe_own(PlayerView(game, seat), played)
             action = played
         game.apply(action)
     values = []
@@ -102,8 +107,10 @@ def label_deal(task: tuple) -> dict[str, Any]:
     legal = rows["legal"]
     return {
         "deal": deal,
-        "obs": np.stack(rows["obs"]),
-        "legal_flat": np.concatenate(legal).astype(np.int16),
+        "obs": np.stack(rows["obs"])
+        if legal
+        else np.zeros((0, observation_size(players)), np.float16),
+        "legal_flat": np.concatenate(legal or [np.zeros(0)]).astype(np.int16),
         "legal_sizes": np.array([len(r) for r in legal], dtype=np.int64),
         "actions": np.array(rows["actions"], dtype=np.int64),
         "values": np.array(values, dtype=np.float32),
@@ -127,7 +134,7 @@ def _deal_path(out: Path, deal: int) -> Path:
 
 def _save_deal(out: Path, part: dict[str, Any]) -> None:
     path = _deal_path(out, part["deal"])
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.npz")  # not matched by deal-*.npz
     np.savez_compressed(tmp, **{k: v for k, v in part.items() if k != "deal"})
     os.replace(tmp, path)
 
@@ -160,10 +167,17 @@ def label(
         raise ValueError(f"deals={deals}: must be at least 1")
     if jobs < 1:
         raise ValueError(f"jobs={jobs}: must be at least 1")
+    from agents.evaluate.deals import refuse_oracles
+    from agents.registry import versioned_name
+
     resolve_rules(preset).check_players(players)
-    for name in (teacher, table, driver):
-        if name:
-            make_agent(name, seed=0)  # an unknown name fails here, before any game
+    names = [n for n in (teacher, table, driver) if n]
+    refuse_oracles(names, False)  # labels come from public information only
+    for name in names:
+        make_agent(name, seed=0)  # an unknown name fails here, before any game
+    # the versions they play: a resumed run cannot mix two versions behind one name
+    teacher, table = versioned_name(teacher), versioned_name(table)
+    driver = versioned_name(driver) if driver else None
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     manifest = _manifest(seed, players, preset, teacher, table, rounds, driver)
@@ -174,7 +188,9 @@ def label(
         if diff:
             raise ValueError(f"{out}: labelled with other settings (found, asked): {diff}")
     else:
-        mpath.write_text(json.dumps(manifest, indent=2))
+        tmp = mpath.with_name(f".manifest.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(manifest, indent=2))
+        os.replace(tmp, mpath)
     todo = [d for d in range(deals) if not _deal_path(root, d).exists()]
     tasks = [(d, seed, players, preset, teacher, table, rounds, driver) for d in todo]
     t0, c0 = time.time(), time.process_time()
@@ -203,13 +219,13 @@ def merge(directory: str, out: str) -> dict[str, Any]:
     if not mpath.exists():
         raise ValueError(f"{directory}: no manifest.json (not a label directory)")
     manifest = json.loads(mpath.read_text())
-    files = sorted(root.glob("deal-*.npz"))
+    files = sorted(f for f in root.glob("deal-*.npz") if DEAL_FILE.fullmatch(f.name))
     if not files:
         raise ValueError(f"{directory}: no labelled deals")
     parts = []
     for f in files:
         with np.load(f) as data:
-            parts.append({k: data[k] for k in data.files} | {"deal": int(f.stem.split("-")[1])})
+            parts.append({k: data[k] for k in data.files} | {"deal": int(f.stem[len("deal-") :])})
     sizes = np.concatenate([p["legal_sizes"] for p in parts])
     data = {
         "obs": np.concatenate([p["obs"] for p in parts]),
@@ -223,7 +239,8 @@ def merge(directory: str, out: str) -> dict[str, Any]:
     }
     meta = {"players": manifest["players"], "preset": manifest["preset"], "features": True,
             "seed": manifest["seed"], "deals": len(parts), "teacher": manifest["teacher"],
-            "table": manifest["table"]}  # fmt: skip
+            "table": manifest["table"], "driver": manifest.get("driver"),
+            "rounds": manifest.get("rounds")}  # fmt: skip
     data["meta"] = np.array(json.dumps(meta))
     tmp = f"{out}.{os.getpid()}.tmp.npz"
     np.savez_compressed(tmp, **data)

@@ -265,13 +265,12 @@ def clone(
     from agents.bots.ppo_agent import model_metadata, write_zip_metadata
     from agents.train.cloning import clone_step
 
-    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef,
-                          searched_weight=searched_weight)  # fmt: skip
+    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
+    if not (math.isfinite(searched_weight) and searched_weight > 0):
+        raise ValueError(f"searched_weight={searched_weight}: must be a finite number > 0")
     data = load_dataset(data_path)
     meta = data["meta"]
     players, preset, features = meta["players"], meta["preset"], meta["features"]
-    if searched_weight <= 0:
-        raise ValueError(f"searched_weight={searched_weight}: must be > 0")
     if searched_weight != 1.0 and "searched" not in data:
         raise ValueError(f"searched_weight={searched_weight}: {data_path} has no searched flags")
     if v0_only and features:
@@ -296,6 +295,11 @@ def clone(
     cut = np.quantile(np.unique(deals), 1 - holdout)
     train_idx = np.flatnonzero(deals < cut)
     test_idx = np.flatnonzero(deals >= cut)
+    if not len(train_idx) or not len(test_idx):
+        raise ValueError(
+            f"{data_path}: {len(np.unique(deals))} deal(s) cannot be split into training and "
+            f"held-out deals at holdout={holdout}; collect more deals"
+        )
     obs = torch.as_tensor(data["obs"].astype(np.float32))
     actions = torch.as_tensor(data["actions"])
     values = torch.as_tensor(data["values"])
@@ -388,10 +392,22 @@ def _load_init(model: Any, path: str, players: int, preset: str, features: bool,
             f"init={path}: trained with dropped groups {meta.get('dropped', [])}, asked {list(drop)}"
         )
     source = MaskablePPO.load(path, device="cpu")
+    theirs, ours = source.policy, model.policy
+    if theirs.activation_fn is not ours.activation_fn:
+        raise ValueError(
+            f"init={path}: activation {theirs.activation_fn.__name__}, the clone's is "
+            f"{ours.activation_fn.__name__}"
+        )
+    if theirs.net_arch != ours.net_arch:
+        raise ValueError(
+            f"init={path}: network {theirs.net_arch}, --net-arch gives {ours.net_arch}"
+        )
     try:
-        model.policy.load_state_dict(source.policy.state_dict())
+        ours.load_state_dict(theirs.state_dict())
     except RuntimeError as exc:
-        raise ValueError(f"init={path}: its network differs from --net-arch ({exc})") from None
+        raise ValueError(
+            f"init={path}: its weights do not fit the clone's network ({exc})"
+        ) from None
 
 
 def accuracy(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:
