@@ -365,7 +365,17 @@ def plot(report: dict[str, Any], path: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line entry point."""
     parser = ArgumentParser(prog="continental leaderboard", description=__doc__.split("\n")[0])
-    parser.add_argument("--agents", required=True, help="comma-separated agent names")
+    parser.add_argument("--agents", default=None, help="comma-separated agent names")
+    parser.add_argument(
+        "--reports", nargs="+", default=None, metavar="REPORT",
+        help="rank instead the candidates of these `continental evaluate` reports, each against "
+        "the same reference (agents.evaluate.anchored); plays no game",
+    )  # fmt: skip
+    parser.add_argument(
+        "--assume-version", action="append", default=[], metavar="NAME=VERSION",
+        help="with --reports: the version a name played in a report written before reports "
+        "named versions (strong=strong@v1); repeatable",
+    )  # fmt: skip
     parser.add_argument("--deals", type=int, default=10, help="duplicate deals")
     parser.add_argument("--players", type=int, default=4, help="players at each table")
     parser.add_argument(
@@ -385,6 +395,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="allow diagnostic agents that read the hidden state (names with 'oracle')",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    if (args.agents is None) == (args.reports is None):
+        parser.error("give either --agents (play a round robin) or --reports (rank reports)")
+    if args.reports is not None:
+        return _main_reports(parser, args)
     try:
         names = parse_names(args.agents, "--agents")
         game, options = game_arguments(args)
@@ -417,6 +431,40 @@ def main(argv: Sequence[str] | None = None) -> int:
             fh.write(table)
     if args.plot:
         plot(report, args.plot)
+    return 0
+
+
+def _main_reports(parser: ArgumentParser, args: Any) -> int:
+    """``--reports``: the anchored leaderboard of evaluation reports."""
+    from agents.evaluate import anchored
+
+    assume: dict[str, str] = {}
+    for flag in ("deals", "players", "seed", "jobs", "game", "set", "preset", "rounds"):
+        if getattr(args, flag, None) != parser.get_default(flag):
+            parser.error(f"--{flag} plays games; --reports ranks reports and plays none")
+    try:
+        for item in args.assume_version:
+            name, sep, version = item.partition("=")
+            if not sep or not name or not version or "=" in version:
+                raise ValueError(f"--assume-version {item!r}: expected NAME=VERSION")
+            assume[name] = version
+        for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
+            if path:
+                check_output_path(path, flag)
+        if args.plot:
+            check_plot_path(args.plot)
+        board = anchored.anchored_leaderboard(args.reports, assume)
+    except ValueError as exc:
+        parser.error(str(exc))
+    table = anchored.markdown(board)
+    print(table, end="")
+    if args.json:
+        write_json_atomic(args.json, board)
+    if args.markdown:
+        with open(args.markdown, "w") as fh:
+            fh.write(table)
+    if args.plot:
+        anchored.plot(board, args.plot)
     return 0
 
 
