@@ -91,6 +91,13 @@ def test_resume_skips_labelled_deals_and_refuses_other_settings(
                      **{**SETTINGS, "teacher": "search-oracle-v2"})  # fmt: skip
     # the merge reads the complete deal files only
     assert expert.merge(str(labels), str(tmp_path / "m.npz"))["deals"] == 4
+    # --deals N: the first N deals only, and all of them or a refusal naming the first missing
+    assert expert.merge(str(labels), str(tmp_path / "m2.npz"), deals=2)["deals"] == 2
+    with np.load(tmp_path / "m2.npz") as merged:
+        assert sorted(set(merged["deal"].tolist())) == [0, 1]
+    with pytest.raises(ValueError, match=r"lacks 1 of deals 0 to 4 \(first missing: 4\)"):
+        expert.merge(str(labels), str(tmp_path / "m3.npz"), deals=5)
+    assert not (tmp_path / "m3.npz").exists()
 
 
 def test_merge_then_clone_from_a_model_weighing_searched_decisions(

@@ -275,6 +275,7 @@ def markdown(board: Mapping[str, Any]) -> str:
         )
     lines += ["", "Reports: " + ", ".join(f"`{p}`" for p in cfg["reports"])]
     if cfg["reference_assumed_in"]:
+        lines.append("")
         lines.append(
             f"The reference's version `{ref}` is assumed (--assume-version) in: "
             + ", ".join(f"`{p}`" for p in cfg["reference_assumed_in"])
@@ -316,9 +317,19 @@ def plot(board: Mapping[str, Any], path: str) -> None:
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)), names)
     ax.invert_yaxis()
+    for y, v in enumerate(vals):
+        ax.annotate(f"{v:+.1f}" if v else "0", (v, y), xytext=(4 if v >= 0 else -4, -12),
+                    textcoords="offset points", ha="left" if v >= 0 else "right", fontsize=8)  # fmt: skip
+    # One far row (greedy at +200 beside margins of a few points) would flatten the others: past
+    # a linear band around 0 the axis is then logarithmic.
+    sizes = sorted(abs(v) for v in vals if v)
+    scale = ""
+    if len(sizes) >= 2 and sizes[-1] > 5 * sizes[-2]:
+        ax.set_xscale("symlog", linthresh=max(1.0, sizes[-2]))
+        scale = f"\naxis linear within ±{max(1.0, sizes[-2]):.0f}, logarithmic beyond"
     direction = "higher is better" if cfg["higher_is_better"] else "lower is better"
     ax.set_xlabel(f"{cfg['unit']} per game minus {cfg['reference']} ({direction}; 95% CI)")
-    ax.set_title(f"Against {cfg['players'] - 1} x {cfg['reference']}, duplicate deals")
+    ax.set_title(f"Against {cfg['players'] - 1} x {cfg['reference']}, duplicate deals{scale}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -212,14 +212,27 @@ def label(
     return summary
 
 
-def merge(directory: str, out: str) -> dict[str, Any]:
-    """The deal files of ``directory`` as one ``imitation`` dataset at ``out`` (atomic)."""
+def merge(directory: str, out: str, deals: int | None = None) -> dict[str, Any]:
+    """The deal files of ``directory`` as one ``imitation`` dataset at ``out`` (atomic);
+    ``deals``: only deals 0 to ``deals - 1``, all of which must be there (so a dataset made
+    while the labelling went on can be made again after it has labelled more)."""
     root = Path(directory)
     mpath = root / "manifest.json"
     if not mpath.exists():
         raise ValueError(f"{directory}: no manifest.json (not a label directory)")
+    if deals is not None and deals < 1:
+        raise ValueError(f"--deals {deals}: must be at least 1")
     manifest = json.loads(mpath.read_text())
     files = sorted(f for f in root.glob("deal-*.npz") if DEAL_FILE.fullmatch(f.name))
+    if deals is not None:
+        files = [f for f in files if int(f.stem[len("deal-") :]) < deals]
+        if len(files) < deals:
+            have = {int(f.stem[len("deal-") :]) for f in files}
+            missing = [d for d in range(deals) if d not in have]
+            raise ValueError(
+                f"--deals {deals}: {directory} lacks {len(missing)} of deals 0 to {deals - 1} "
+                f"(first missing: {missing[0]})"
+            )
     if not files:
         raise ValueError(f"{directory}: no labelled deals")
     parts = []
@@ -279,6 +292,8 @@ def build_parser() -> Any:
     mer = sub.add_parser("merge", help="one imitation dataset from a label directory")
     mer.add_argument("--labels", required=True)
     mer.add_argument("--out", required=True)
+    mer.add_argument("--deals", type=int, default=None,
+                     help="only deals 0 to N-1, all of which must be labelled (default: every deal there)")  # fmt: skip
     return parser
 
 
@@ -291,7 +306,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             label(args.out, args.deals, args.seed, args.players, args.preset, args.teacher,
                   args.table, args.jobs, driver=args.driver, progress=not args.no_progress)  # fmt: skip
         else:
-            merge(args.labels, args.out)
+            merge(args.labels, args.out, deals=args.deals)
     except ValueError as exc:
         parser.error(str(exc))
     return 0
