@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 from multiprocessing import Pool
@@ -26,7 +27,18 @@ from pathlib import Path
 import numpy as np
 
 from agents.bots.base import PlayerView
-from agents.bots.beliefs import MAX_DISTANCE, STAGES, BeliefSampler, distance_bin, load_table, stage
+from agents.bots.beliefs import (
+    EXCESS_BINS,
+    EXCESS_EDGES,
+    MAX_DISTANCE,
+    STAGES,
+    BeliefSampler,
+    distance_bin,
+    excess_bin,
+    excess_partners,
+    load_table,
+    stage,
+)
 from agents.bots.sampler import PublicInfo, deal_hidden
 from agents.evaluate import derive_seed
 from agents.registry import make_agent
@@ -48,9 +60,10 @@ def positions(seed: int, game_index: int):  # type: ignore[no-untyped-def]
 
 
 def build_one(task: tuple[int, int]) -> np.ndarray:
-    """Histograms [real/sampled, round-1, stage, bin] of one game."""
+    """Histograms [real/sampled, round-1, stage, distance bin, excess bin] of one game; the last
+    excess column counts the hands without a history (a seat that has shown nothing)."""
     seed, g = task
-    hist = np.zeros((2, 7, STAGES, BINS), dtype=np.int64)
+    hist = np.zeros((2, 7, STAGES, BINS, EXCESS_BINS + 1), dtype=np.int64)
     rng = random.Random(derive_seed(seed, "sample", g))
     for game, info in positions(seed, g):
         dealt, _stock = deal_hidden(info, rng)
@@ -58,17 +71,23 @@ def build_one(task: tuple[int, int]) -> np.ndarray:
         for s in range(4):
             if s == info.seat or info.laid_down[s]:
                 continue
-            real = distance_bin(list(game.state.hands[s]), info.round, info.rules)
-            hist[0, info.round - 1, st, real] += 1
-            hist[1, info.round - 1, st, distance_bin(dealt[s], info.round, info.rules)] += 1
+            for k, counts in enumerate((list(game.state.hands[s]), dealt[s])):
+                d = distance_bin(counts, info.round, info.rules)
+                hist[k, info.round - 1, st, d, _excess_column(info, s, counts)] += 1
     return hist
 
 
-def check_one(task: tuple[int, int, int, str]) -> list[tuple[int, int, int, int]]:
-    """(round, real, uniform, resampled) distance bins of every opponent at every turn."""
-    seed, g, candidates, table = task
+def _excess_column(info: PublicInfo, seat: int, counts: list[int]) -> int:
+    excess = excess_partners(info, seat, counts)
+    return EXCESS_BINS if excess is None else excess_bin(excess)
+
+
+def check_one(task: tuple[int, int, int, str, bool]) -> list[tuple[float, ...]]:
+    """(round, real, uniform, resampled) distance bins, then the same three excess partners
+    (nan without a history), of every opponent at every turn."""
+    seed, g, candidates, table, history = task
     rng = random.Random(derive_seed(seed, "sample", g))
-    belief = BeliefSampler(candidates, load_table(table) if table else None)
+    belief = BeliefSampler(candidates, load_table(table) if table else None, history=history)
     rows = []
     for game, info in positions(seed, g):
         uniform, _ = deal_hidden(info, rng)
@@ -76,26 +95,37 @@ def check_one(task: tuple[int, int, int, str]) -> list[tuple[int, int, int, int]
         for s in range(4):
             if s == info.seat or info.laid_down[s]:
                 continue
+            hands = (list(game.state.hands[s]), uniform[s], weighted[s])
+            excess = [excess_partners(info, s, h) for h in hands]
             rows.append((
                 info.round,
-                distance_bin(list(game.state.hands[s]), info.round, info.rules),
-                distance_bin(uniform[s], info.round, info.rules),
-                distance_bin(weighted[s], info.round, info.rules),
+                *(distance_bin(h, info.round, info.rules) for h in hands),
+                *(math.nan if x is None else x for x in excess),
             ))  # fmt: skip
     return rows
+
+
+def _ratios(hist: np.ndarray) -> list[float]:
+    """Add-one smoothed real/uniform histogram ratios (``hist[0]`` real, ``hist[1]`` uniform)."""
+    real = hist[0] + 1.0
+    samp = hist[1] + 1.0
+    return [round(float(x), 4) for x in (real / real.sum()) / (samp / samp.sum())]
 
 
 def build(args: argparse.Namespace) -> int:
     with Pool(args.jobs) as pool:
         hist = sum(pool.imap_unordered(build_one, [(args.seed, g) for g in range(args.games)]))
     ratios: dict[str, dict[str, list[float]]] = {}
+    joint: dict[str, dict[str, list[list[float]]]] = {}
     for r in range(7):
         ratios[str(r + 1)] = {}
+        joint[str(r + 1)] = {}
         for st in range(STAGES):
-            real = hist[0, r, st] + 1.0
-            samp = hist[1, r, st] + 1.0
-            w = (real / real.sum()) / (samp / samp.sum())
-            ratios[str(r + 1)][str(st)] = [round(float(x), 4) for x in w]
+            ratios[str(r + 1)][str(st)] = _ratios(hist[:, r, st].sum(axis=-1))
+            grid = _ratios(hist[:, r, st, :, :EXCESS_BINS].reshape(2, -1))
+            joint[str(r + 1)][str(st)] = [
+                grid[d * EXCESS_BINS : (d + 1) * EXCESS_BINS] for d in range(BINS)
+            ]
     data = {
         "about": "likelihood ratio real/uniform of an opponent's distance to the contract, "
         "per round and stage (agents.bots.beliefs); built by scripts/belief_calibration.py; "
@@ -105,16 +135,26 @@ def build(args: argparse.Namespace) -> int:
         "games": args.games,
         "seed": args.seed,
         "hands": int(hist[0].sum()),
-        "counts": {"real": hist[0].tolist(), "uniform": hist[1].tolist()},
+        "counts": {"real": hist[0].sum(axis=-1).tolist(), "uniform": hist[1].sum(axis=-1).tolist()},
         "ratios": ratios,
     }
+    if args.history:
+        data["about"] = (
+            "likelihood ratios real/uniform of an opponent's distance to the contract, and "
+            "jointly of its distance bin and excess-partners bin (joint), per round and stage "
+            "(agents.bots.beliefs); built by scripts/belief_calibration.py build --history; "
+            "frozen once a version reads it: a rebuilt table goes to a new file"
+        )
+        data["excess_edges"] = list(EXCESS_EDGES)
+        data["joint_counts"] = {"real": hist[0].tolist(), "uniform": hist[1].tolist()}
+        data["joint"] = joint
     args.out.write_text(json.dumps(data) + "\n")
     print(f"{int(hist[0].sum())} opponent-turn observations, {args.games} games -> {args.out}")
     return 0
 
 
 def check(args: argparse.Namespace) -> int:
-    tasks = [(args.seed, g, args.candidates, args.table) for g in range(args.games)]
+    tasks = [(args.seed, g, args.candidates, args.table, args.history) for g in range(args.games)]
     with Pool(args.jobs) as pool:
         rows = np.array([r for rows in pool.imap_unordered(check_one, tasks) for r in rows])
     print(f"{len(rows)} opponent hands, {args.games} games, {args.candidates} candidates")
@@ -128,6 +168,14 @@ def check(args: argparse.Namespace) -> int:
         means = " / ".join(f"{sel[:, k].mean():.2f}" for k in (1, 2, 3))
         near = " / ".join(f"{(sel[:, k] <= 1).mean():.2f}" for k in (1, 2, 3))
         print(f"{'all' if r == 0 else r:>5} {len(sel):5d}    {means:>28s}            {near}")
+    print("round   n    mean excess partners (hands with a history): real / uniform / resampled")
+    for r in [*range(1, 8), 0]:
+        sel = rows if r == 0 else rows[rows[:, 0] == r]
+        sel = sel[~np.isnan(sel[:, 4])]
+        if len(sel) == 0:
+            continue
+        means = " / ".join(f"{sel[:, k].mean():+.2f}" for k in (4, 5, 6))
+        print(f"{'all' if r == 0 else r:>5} {len(sel):5d}    {means:>28s}")
     return 0
 
 
@@ -136,10 +184,14 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build")
     b.add_argument("--out", type=Path, required=True)
+    b.add_argument("--history", action="store_true", help="also the joint distance x excess table")
     c = sub.add_parser("check")
     c.add_argument("--candidates", type=int, default=8)
     c.add_argument(
         "--table", default="", help="a packaged table's file name (default: search@v3's)"
+    )
+    c.add_argument(
+        "--history", action="store_true", help="resample with the joint table (build --history)"
     )
     for p in (b, c):
         p.add_argument("--games", type=int, default=100)

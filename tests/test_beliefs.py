@@ -11,12 +11,16 @@ import pytest
 from agents import make_agent
 from agents.bots.base import PlayerView
 from agents.bots.beliefs import (
+    EXCESS_BINS,
+    HISTORY_FILE,
     MAX_DISTANCE,
     STAGES,
     BeliefSampler,
     BeliefTable,
     distance_bin,
+    excess_partners,
     load_table,
+    partner_weights,
 )
 from agents.bots.sampler import PublicInfo, deal_hidden, sample_world
 from agents.bots.search_v2 import SearchV2Agent, Settings
@@ -27,6 +31,13 @@ from tests.test_sampler import _decision_views, _multiset
 KEYS = [(r, st) for r in range(1, 8) for st in range(STAGES)]
 CLOSE = BeliefTable({k: [50.0, 50.0] + [1.0] * (MAX_DISTANCE - 1) for k in KEYS}, 4, "continental")
 FLAT = BeliefTable({k: [1.0] * (MAX_DISTANCE + 1) for k in KEYS}, 4, "continental")
+# History tables: every distance alike, hands with few partners of the shown cards weighed 50
+# times (FEW) or none preferred (FLAT_HISTORY, the control).
+_FEW_ROW = [50.0, 50.0] + [1.0] * (EXCESS_BINS - 2)
+FEW = replace(FLAT, joint={k: [list(_FEW_ROW) for _ in range(MAX_DISTANCE + 1)] for k in KEYS})
+FLAT_HISTORY = replace(
+    FLAT, joint={k: [[1.0] * EXCESS_BINS for _ in range(MAX_DISTANCE + 1)] for k in KEYS}
+)
 
 
 def _infos(seed: int, every: int = 3):
@@ -112,13 +123,15 @@ def test_resampling_moves_opponents_toward_the_contract_as_the_table_says() -> N
     assert abs(near["flat"] - near["uniform"]) < 0.3 * near["uniform"] + 10
 
 
-def test_resampled_deals_do_not_depend_on_the_real_hidden_cards() -> None:
+@pytest.mark.parametrize("history", [False, True])
+def test_resampled_deals_do_not_depend_on_the_real_hidden_cards(history: bool) -> None:
     rng = random.Random(9)
-    sampler = BeliefSampler(8)
+    sampler = BeliefSampler(8, history=history)
     compared = cheats_differ = 0
     for game, view, info in _infos(seed=6, every=4):
         other = _hide_differently(game, view.seat, rng)
         other_info = PublicInfo.from_view(PlayerView(other, view.seat))
+        assert other_info.shown == info.shown  # the public log is the same
         assert sampler.deal(info, random.Random(1)) == sampler.deal(other_info, random.Random(1))
         compared += 1
         # Positive control: fed the real hands as "known", the deals follow them.
@@ -146,3 +159,82 @@ def test_search_with_beliefs_is_named_checked_and_deterministic() -> None:
         flat = SearchV2Agent(11, uniform)._sample(info, random.Random(3), None)
         worlds_differ += believed.to_dict()["hands"] != flat.to_dict()["hands"]
     assert acted >= 10 and worlds_differ >= 10  # belief=8 really changes the worlds it plays
+
+
+def test_the_packaged_history_table_weighs_hands_that_keep_what_their_seat_threw_less() -> None:
+    table = load_table(HISTORY_FILE)
+    assert (table.players, table.preset) == (4, "continental")
+    assert table.joint is not None and set(table.joint) == set(KEYS)
+    assert table.ratios == load_table().ratios  # the same games: its distance part is v1's
+    grids = table.joint.values()
+    assert all(len(g) == MAX_DISTANCE + 1 and all(len(r) == EXCESS_BINS for r in g) for g in grids)
+    # Real hands hold fewer partners of their seat's discards and declines than random hands:
+    # summed over the table, the lowest excess bins weigh more than the highest.
+    low = sum(r[0] + r[1] for g in grids for r in g)
+    high = sum(r[-1] + r[-2] for g in grids for r in g)
+    assert low > 1.5 * high
+    with pytest.raises(ValueError, match="joint ratios"):
+        BeliefSampler(8, FLAT, history=True)
+
+
+def test_excess_partners_reads_the_public_log_only() -> None:
+    with_log = 0
+    for game, view, info in list(_infos(seed=8, every=3))[:60]:
+        for s in range(view.num_players):
+            if s == view.seat:
+                continue
+            weights = partner_weights(info, s)
+            assert (weights is None) == (not any(info.shown[s]))
+            if weights is None:
+                assert excess_partners(info, s, list(game.hands[s])) is None
+                continue
+            with_log += 1
+            assert weights[-1] == 0  # a joker says nothing
+            # a hand of only its known cards and no partner among the rest sits below a random one
+            bare = list(info.known[s])
+            assert excess_partners(info, s, bare) <= 0
+        no_log = replace(info, shown=None)
+        assert all(partner_weights(no_log, s) is None for s in range(view.num_players))
+    assert with_log > 50
+
+
+def test_history_resampling_moves_hands_away_from_what_the_seat_threw() -> None:
+    excess = {"few": 0.0, "flat": 0.0, "uniform": 0.0}
+    hands_seen = 0
+    for _game, view, info in list(_infos(seed=4, every=2))[:150]:
+        deals = {
+            "few": BeliefSampler(16, FEW, history=True).deal(info, random.Random(1)),
+            "flat": BeliefSampler(16, FLAT_HISTORY, history=True).deal(info, random.Random(1)),
+            "uniform": deal_hidden(info, random.Random(1)),
+        }
+        for s in range(view.num_players):
+            if s == view.seat or view.laid_down[s] or partner_weights(info, s) is None:
+                continue
+            hands_seen += 1
+            for name, (hands, _stock) in deals.items():
+                excess[name] += excess_partners(info, s, hands[s])
+    assert hands_seen > 100
+    assert excess["few"] < excess["uniform"] - 1.0 * hands_seen  # a partner fewer a hand
+    assert abs(excess["flat"] - excess["uniform"]) < 0.5 * hands_seen
+
+
+def test_history_deals_agree_with_the_view() -> None:
+    rng = random.Random(12)
+    sampler = BeliefSampler(8, history=True)
+    checked = 0
+    for game, view, info in _infos(seed=6, every=4):
+        hands, stock = sampler.deal(info, random.Random(3))
+        assert hands[view.seat] == list(view.hand) and len(stock) == view.stock_size
+        assert [sum(h) for h in hands] == list(view.hand_sizes)
+        world = sample_world(info, rng, None, (hands, stock))
+        assert _multiset(world) == _multiset(game)
+        checked += 1
+    assert checked > 30
+
+
+def test_history_needs_belief_candidates() -> None:
+    assert make_agent("search-v2:belief=8:history=1", 1).settings.history == 1
+    with pytest.raises(ValueError, match="history needs belief"):
+        Settings(history=1)
+    with pytest.raises(ValueError, match="history must be 0 or 1"):
+        Settings(belief=8, history=2)

@@ -174,7 +174,13 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
             if len(view.legal_actions) < 2 or len(probe.candidates(view)) < 2:
                 continue
             other = _hide_differently(game, game.actor, rng)
-            for s in (SMALL, settings, replace(settings, belief=8)):  # belief: search@v3's worlds
+            # belief: search@v3's worlds; history: worlds weighed by the public log too
+            for s in (
+                SMALL,
+                settings,
+                replace(settings, belief=8),
+                replace(settings, belief=8, history=1),
+            ):
                 honest = [SearchV2Agent(7, s).act(PlayerView(g, g.actor)) for g in (game, other)]
                 assert honest[0] == honest[1]
             cheat = [_Cheater(g, 7, settings).act(PlayerView(g, g.actor)) for g in (game, other)]

@@ -7,6 +7,7 @@
 * ``unseen_counts(view)`` — copies of each card type this seat has not seen this round (not in
   its hand, the discard pile, the table, nor known to be in another hand).
 * ``fits_table(view, card)`` — whether a card could be laid off on some table meld now.
+* ``shown_by_seat(log, players)`` — per seat, the cards it discarded or declined this round.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from agents.bots.base import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.features import count_unseen
 from continental_env.melds import RUN, TRIO, can_fit, is_valid_meld
+from continental_env.public_log import PublicLog
 from continental_env.rules import RuleConfig, deck_counts
 
 TRIO_BIT = 1
@@ -83,6 +85,21 @@ def fits_table(view: PlayerView, card: int) -> bool:
     """Whether ``card`` could be laid off on some meld on the table now."""
     rules = view.rules
     return any(can_fit(m, card, rules) for m in view.table)
+
+
+def shown_by_seat(log: PublicLog | None, num_players: int) -> list[list[int]] | None:
+    """Per seat, the copies of each card type it discarded or declined this round (the engine's
+    public log, ``view.public_log``), or None when there is no log for this round (e.g. in a
+    sampled world, whose log is empty)."""
+    n = num_players
+    if log is None or len(log.discarded) != NUM_TYPES * n or len(log.declined) != NUM_TYPES * n:
+        return None
+    out = []
+    for s in range(n):
+        lo = s * NUM_TYPES
+        out.append([a + b for a, b in zip(log.discarded[lo : lo + NUM_TYPES],
+                                           log.declined[lo : lo + NUM_TYPES], strict=True)])  # fmt: skip
+    return out
 
 
 def ids_of(legal: list[int], lo: int, hi: int) -> list[int]:

@@ -5,8 +5,8 @@ and the stock order) at random and returns a ``Game`` built through ``Game.from_
 world is a state the engine accepts.
 
 **The only input is public.** ``PublicInfo.from_view(view)`` copies a fixed list of the view's
-public fields (own hand, table, discard pile, known pick-ups, sizes, scores, claims, phase) into a
-frozen record; the live game the view keeps for ``observation()`` (``PlayerView._game``) is never
+public fields (own hand, table, discard pile, known pick-ups, sizes, scores, claims, phase, and
+the public log's per-seat discards and declines) into a frozen record; the live game the view keeps for ``observation()`` (``PlayerView._game``) is never
 read, and ``PublicInfo`` has no field that could reach it. The sampler works on ``PublicInfo``
 alone, so it cannot hand the searcher the real hidden cards; ``tests/test_sampler.py`` checks it
 with a view whose live game is replaced by one that raises on any access.
@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from agents.bots.handtools import shown_by_seat
 from continental_env.cards import NUM_TYPES, card_to_str
 from continental_env.game import Game
 from continental_env.melds import Meld
@@ -81,11 +82,16 @@ class PublicInfo:
     claims: tuple[int, ...]
     stock_size: int
     turn: int
+    # Per seat, the cards it discarded or declined this round (the public log), or None when
+    # the view has no log for the round; read only by the history beliefs (agents.bots.beliefs).
+    shown: tuple[tuple[int, ...], ...] | None = None
 
     @classmethod
     def from_view(cls, view: Any) -> PublicInfo:
-        """Copy the public fields of ``view`` (a ``PlayerView``); nothing else is read."""
+        """Copy the public fields of ``view`` (a ``PlayerView``) and its public log's per-seat
+        discards and declines; nothing else is read."""
         v = {name: getattr(view, name) for name in _PUBLIC_FIELDS}
+        shown = shown_by_seat(getattr(view, "public_log", None), int(v["num_players"]))
         return cls(
             seat=int(v["seat"]),
             num_players=int(v["num_players"]),
@@ -105,6 +111,7 @@ class PublicInfo:
             claims=tuple(v["claims"]),
             stock_size=int(v["stock_size"]),
             turn=int(v["turn"]),
+            shown=None if shown is None else tuple(tuple(x) for x in shown),
         )
 
     def deck(self) -> list[int]:

@@ -23,8 +23,9 @@ the outcome being the seat's round points minus the table's mean. What changes:
 moves); ``search@v2:N`` caps a decision at ``N`` worlds (``max_worlds``; ``search@v2:1`` plays as
 ``strong@v1``). ``search-v2`` and ``search-v2:K=V[:K=V...]`` are the experimental family that
 overrides the settings (``discards``, ``dump``, ``wide_claims``, ``danger``, ``min_worlds``,
-``max_worlds``, ``screen``, ``margin``, ``t_min``, ``belief``) for ablations. The bot never reads the live
-game: the sampler sees the view only.
+``max_worlds``, ``screen``, ``margin``, ``t_min``, ``belief``, ``history``) for ablations. The
+bot never reads the live game: the sampler sees the view only (with ``history=1``, also the
+view's public log of discards and declines).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class Settings:
     margin: float = 1.0  # points an alternative must gain on average over strong's move
     t_min: float = 2.0  # ... with at least this paired t-statistic
     belief: int = 1  # uniform deals per world resampled by belief weight (1: uniform worlds)
+    history: int = 0  # 1: the belief weight also reads opponents' discards and declines
 
     def __post_init__(self) -> None:
         if self.min_worlds < 1:
@@ -69,6 +71,10 @@ class Settings:
             raise ValueError(f"screen must be in 1..min_worlds, got {self.screen}")
         if self.belief < 1:
             raise ValueError(f"belief must be at least 1 (1: uniform worlds), got {self.belief}")
+        if self.history not in (0, 1):
+            raise ValueError(f"history must be 0 or 1, got {self.history}")
+        if self.history and self.belief == 1:
+            raise ValueError("history needs belief candidates to weigh (belief at least 2)")
 
 
 class SearchV2Agent(SearchAgent):
@@ -81,7 +87,8 @@ class SearchV2Agent(SearchAgent):
         super().__init__(seed, self.settings.max_worlds)
         self.name = "search-v2"
         self.worlds_used = 0  # worlds played over searched decisions (the budget's real cost)
-        self._belief = BeliefSampler(self.settings.belief)  # 1: the uniform sampler's deals
+        # belief 1: the uniform sampler's deals; history: the joint table with the public log
+        self._belief = BeliefSampler(self.settings.belief, history=bool(self.settings.history))
 
     # ------------------------------------------------------------------ candidates
 

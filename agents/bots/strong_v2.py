@@ -33,7 +33,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from agents.bots.base import PlayerView
-from agents.bots.handtools import contract_bits, fits_table, partner_table, unseen_counts
+from agents.bots.handtools import (
+    contract_bits,
+    fits_table,
+    partner_table,
+    shown_by_seat,
+    unseen_counts,
+)
 from agents.bots.strong import CLAIM_MAX_MISSING, StrongAgent
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.game import CLAIM, DISCARD_BASE, DRAW, PASS, TAKE
@@ -220,7 +226,7 @@ class StrongV2Agent(StrongAgent):
         n = view.num_players
         table = partner_table(view.rules)
         bits = contract_bits(view.contract)
-        shown = _shown_by_seat(view)
+        shown = shown_by_seat(view.public_log, view.num_players)
         held = [c for c in range(NUM_TYPES) if view.hand[c]]
         for k in range(1, n):
             s = (me + k) % n
@@ -285,21 +291,6 @@ def make_variant(spec: str, seed: int | None) -> StrongV2Agent:
     bot = StrongV2Agent(seed, replace(base, **values))
     bot.name = spec
     return bot
-
-
-def _shown_by_seat(view: PlayerView) -> list[list[int]] | None:
-    """Per seat, the cards it discarded or declined this round (the engine's public log), or
-    None when the view's game carries no log for this round (e.g. a sampled world)."""
-    log = view.public_log
-    n = view.num_players
-    if log is None or len(log.discarded) != NUM_TYPES * n or len(log.declined) != NUM_TYPES * n:
-        return None
-    out = []
-    for s in range(n):
-        lo = s * NUM_TYPES
-        out.append([a + b for a, b in zip(log.discarded[lo : lo + NUM_TYPES],
-                                           log.declined[lo : lo + NUM_TYPES], strict=True)])  # fmt: skip
-    return out
 
 
 __all__ = ["HAND_SET", "Params", "StrongV2Agent", "make_variant"]
