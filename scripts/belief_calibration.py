@@ -7,7 +7,8 @@ distance (add-one smoothed histograms) to a JSON table.
 
 ``check``: on other games, the mean distance and the share of hands within one card of the
 contract, real against the uniform sampler against the resampled one (``--candidates`` deals),
-overall and per round: the calibration the table buys.
+overall and per round: the calibration the table buys; the same for the excess partners of the
+history table (``--history``), and how many unknown cards the dealt hands share with the real.
 
     python scripts/belief_calibration.py build --games 300 --seed 19301 \\
         --out agents/models/belief_distance_v1.json
@@ -84,7 +85,8 @@ def _excess_column(info: PublicInfo, seat: int, counts: list[int]) -> int:
 
 def check_one(task: tuple[int, int, int, str, bool]) -> list[tuple[float, ...]]:
     """(round, real, uniform, resampled) distance bins, then the same three excess partners
-    (nan without a history), of every opponent at every turn."""
+    (nan without a history), then the unknown cards the uniform and the resampled hand share
+    with the real one, of every opponent at every turn."""
     seed, g, candidates, table, history = task
     rng = random.Random(derive_seed(seed, "sample", g))
     belief = BeliefSampler(candidates, load_table(table) if table else None, history=history)
@@ -101,6 +103,7 @@ def check_one(task: tuple[int, int, int, str, bool]) -> list[tuple[float, ...]]:
                 info.round,
                 *(distance_bin(h, info.round, info.rules) for h in hands),
                 *(math.nan if x is None else x for x in excess),
+                *(_shared(hands[0], h, info.known[s]) for h in hands[1:]),
             ))  # fmt: skip
     return rows
 
@@ -110,6 +113,11 @@ def _ratios(hist: np.ndarray) -> list[float]:
     real = hist[0] + 1.0
     samp = hist[1] + 1.0
     return [round(float(x), 4) for x in (real / real.sum()) / (samp / samp.sum())]
+
+
+def _shared(real: list[int], dealt: list[int], known: tuple[int, ...]) -> int:
+    """Unknown cards a dealt hand has in common with the real one (copies counted)."""
+    return sum(min(r, d) - k for r, d, k in zip(real, dealt, known, strict=True))
 
 
 def build(args: argparse.Namespace) -> int:
@@ -176,6 +184,12 @@ def check(args: argparse.Namespace) -> int:
             continue
         means = " / ".join(f"{sel[:, k].mean():+.2f}" for k in (4, 5, 6))
         print(f"{'all' if r == 0 else r:>5} {len(sel):5d}    {means:>28s}")
+    print("round   n    unknown cards shared with the real hand: uniform / resampled")
+    for r in [*range(1, 8), 0]:
+        sel = rows if r == 0 else rows[rows[:, 0] == r]
+        if len(sel):
+            shared = " / ".join(f"{sel[:, k].mean():.3f}" for k in (7, 8))
+            print(f"{'all' if r == 0 else r:>5} {len(sel):5d}    {shared:>28s}")
     return 0
 
 
