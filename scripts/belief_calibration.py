@@ -22,8 +22,10 @@ import json
 import math
 import random
 import sys
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -108,6 +110,14 @@ def check_one(task: tuple[int, int, int, str, bool]) -> list[tuple[float, ...]]:
     return rows
 
 
+def _map(fn: Callable[[Any], Any], tasks: list[Any], jobs: int) -> list[Any]:
+    """``fn`` over ``tasks``, in ``jobs`` worker processes (in this one for 1)."""
+    if jobs <= 1:
+        return [fn(t) for t in tasks]
+    with Pool(jobs) as pool:
+        return list(pool.imap_unordered(fn, tasks))
+
+
 def _ratios(hist: np.ndarray) -> list[float]:
     """Add-one smoothed real/uniform histogram ratios (``hist[0]`` real, ``hist[1]`` uniform)."""
     real = hist[0] + 1.0
@@ -121,8 +131,7 @@ def _shared(real: list[int], dealt: list[int], known: tuple[int, ...]) -> int:
 
 
 def build(args: argparse.Namespace) -> int:
-    with Pool(args.jobs) as pool:
-        hist = sum(pool.imap_unordered(build_one, [(args.seed, g) for g in range(args.games)]))
+    hist = sum(_map(build_one, [(args.seed, g) for g in range(args.games)], args.jobs))
     ratios: dict[str, dict[str, list[float]]] = {}
     joint: dict[str, dict[str, list[list[float]]]] = {}
     for r in range(7):
@@ -163,8 +172,7 @@ def build(args: argparse.Namespace) -> int:
 
 def check(args: argparse.Namespace) -> int:
     tasks = [(args.seed, g, args.candidates, args.table, args.history) for g in range(args.games)]
-    with Pool(args.jobs) as pool:
-        rows = np.array([r for rows in pool.imap_unordered(check_one, tasks) for r in rows])
+    rows = np.array([r for rows in _map(check_one, tasks, args.jobs) for r in rows])
     print(f"{len(rows)} opponent hands, {args.games} games, {args.candidates} candidates")
     print(
         "round   n    mean distance real / uniform / resampled   within 1: real / uniform / resampled"
