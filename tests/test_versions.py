@@ -1,7 +1,7 @@
-"""Frozen bot versions: ``strong@v1``, ``search@v1``, ``search@v2`` and ``search@v3`` play recorded games move for move.
+"""Frozen bot versions: ``strong@v1``, ``search@v1`` to ``search@v4`` play recorded games move for move.
 
 The v1 digests below were recorded at commit 5894364 (before any later version existed), with the
-bare names ``strong``/``search``; the ``search@v2`` and ``search@v3`` ones when each was frozen: the sha256 of the comma-joined action ids of a whole seeded game
+bare names ``strong``/``search``; the ``search@v2`` to ``search@v4`` ones when each was frozen: the sha256 of the comma-joined action ids of a whole seeded game
 (first 16 hex digits). A frozen version must reproduce them forever; a change that moves one is a
 new version (``name@v2``), never an edit of a frozen one.
 """
@@ -32,6 +32,9 @@ RECORDED = [
     # search@v3 (search@v2 over belief-resampled worlds), recorded when it was frozen
     (("search@v3",) + ("strong@v1",) * 3, 18, (1, 4, 7), "continental", ("53c41c690da82066", 371, [231, 108, 3, 138])),
     (("strong@v1", "search@v3:8", "strong@v1", "search@v3"), 19, (2, 6), "continental", ("34384fff0c9a65d9", 178, [12, 141, 0, 99])),
+    # search@v4 (search@v3 with history beliefs), recorded when it was frozen
+    (("search@v4",) + ("strong@v1",) * 3, 23, (1, 4, 7), "continental", ("4f2fab2c6ab60115", 375, [53, 221, 118, 21])),
+    (("strong@v1", "search@v4:8", "strong@v1", "search@v4"), 24, (2, 6), "continental", ("d5645e9259622bb8", 164, [157, 7, 62, 63])),
 ]  # fmt: skip
 
 
@@ -58,7 +61,7 @@ def test_frozen_versions_replay_recorded_games(names, seed, rounds, preset, expe
     assert (digest, count, scores) == expected
 
 
-@pytest.mark.parametrize("index", [4, 7, 9, 10])
+@pytest.mark.parametrize("index", [4, 7, 9, 10, 11, 12])
 def test_recorded_search_games_include_a_deviation_from_strong(index: int) -> None:
     # Otherwise the search pins would only pin strong's moves.
     names, seed, rounds, preset, expected = RECORDED[index]

@@ -206,12 +206,16 @@ class SearchV2Agent(SearchAgent):
         return best
 
 
-FROZEN = {"search@v2": Settings(), "search@v3": Settings(belief=32)}
+FROZEN = {
+    "search@v2": Settings(),
+    "search@v3": Settings(belief=32),
+    "search@v4": Settings(belief=32, history=1),
+}
 
 
 def make_frozen(spec: str, seed: int | None) -> SearchV2Agent:
     """A frozen version at its settings (``FROZEN``: ``search@v2``; ``search@v3``, the same search
-    over worlds resampled by belief), or ``search@vK:N`` (at most ``N`` worlds a decision)."""
+    over worlds resampled by belief; ``search@v4``, by belief with the public log's history), or ``search@vK:N`` (at most ``N`` worlds a decision)."""
     parts = spec.split(":")
     if parts[0] not in FROZEN or len(parts) > 2:
         raise ValueError(
