@@ -7,9 +7,12 @@ bottom of the discard pile), so the position always conserves cards.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from continental_env.cards import card_to_str, parse_cards
@@ -153,3 +156,14 @@ def all_cards(game: Game) -> Counter[int]:
     for meld in game.table:
         total.update(meld.cards)
     return total
+
+
+def load_script(name: str) -> ModuleType:
+    """A module of ``scripts/`` (not a package) loaded from its file, e.g. ``load_script("x")``
+    for ``scripts/x.py``."""
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -3,7 +3,6 @@ distance part is the plain build's), and the check reports what the resampled ha
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -11,18 +10,11 @@ from pathlib import Path
 import pytest
 
 from agents.bots.beliefs import EXCESS_BINS, MAX_DISTANCE, STAGES, BeliefSampler
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import load_script
 
 
 def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "belief_calibration", ROOT / "scripts" / "belief_calibration.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("belief_calibration")
 
 
 def test_history_build_and_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from agents.evaluate import evaluate
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import load_script
 
 
 def _script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "paired_from_checkpoint", ROOT / "scripts" / "paired_from_checkpoint.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("paired_from_checkpoint")
 
 
 def test_vs_compares_two_candidates_on_their_shared_deals(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
