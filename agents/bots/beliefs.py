@@ -108,13 +108,12 @@ def excess_partners(info: PublicInfo, seat: int, counts: list[int]) -> float | N
     if pw is None:
         return None
     held = sum(pw[c] * (counts[c] - info.known[seat][c]) for c in range(NUM_TYPES))
-    return held - _random_partners(info, seat, pw)
+    return held - _random_partners(info, seat, pw, info.unseen_pool())
 
 
-def _random_partners(info: PublicInfo, seat: int, pw: list[float]) -> float:
+def _random_partners(info: PublicInfo, seat: int, pw: list[float], pool: list[int]) -> float:
     """The mean partners of a random hand: the seat's unknown slots times the mean weight of
-    the cards it could hold (all those unseen by the searching seat)."""
-    pool = info.unseen_pool()
+    the cards it could hold (``pool``: all those unseen by the searching seat)."""
     size = sum(pool)
     free = info.hand_sizes[seat] - sum(info.known[seat])
     return free * sum(w * n for w, n in zip(pw, pool, strict=True)) / size if size else 0.0
@@ -185,13 +184,14 @@ class BeliefSampler:
         joint = self.table.joint if self.history and self.table is not None else None
         grid = joint.get((info.round, stage(info.turn))) if joint is not None else None
         cards = shuffled_unseen(info, rng)
+        pool = info.unseen_pool() if grid is not None else []  # the same for every opponent
         hands: list[list[int] | None] = [None] * info.num_players
         for s in range(info.num_players):
             if s == info.seat or info.laid_down[s]:
                 continue
             free = info.hand_sizes[s] - sum(info.known[s])
             pw = partner_weights(info, s) if grid is not None else None
-            base = _random_partners(info, s, pw) if pw is not None else 0.0
+            base = _random_partners(info, s, pw, pool) if pw is not None else 0.0
             options, weights = [], []
             for _ in range(self.candidates):
                 picks = rng.sample(range(len(cards)), free)
@@ -200,7 +200,7 @@ class BeliefSampler:
                     counts[cards[i]] += 1
                 options.append((picks, counts))
                 d = distance_bin(counts, info.round, info.rules)
-                if pw is None or grid is None:
+                if pw is None or grid is None:  # no history: the distance ratio alone
                     weights.append(ratios[d])
                 else:
                     excess = sum(pw[cards[i]] for i in picks) - base
