@@ -182,3 +182,52 @@ def test_a_side_run_starts_from_a_clone_with_a_kl_penalty(tmp_path: Path) -> Non
     assert shared and all(k in a for k in b if k.startswith("mlp_extractor.policy_net"))
     moved = max(float((a[k] - b[k]).abs().max()) for k in shared)
     assert 0 < moved < 0.1
+
+
+_POOL_SCRIPT = """
+import multiprocessing, signal, sys, time
+from agents.train.warm_start import fork_pool
+
+def slow_start():
+    time.sleep(0.5)  # the worker is still starting when the pool is closed
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+stops = []
+signal.signal(signal.SIGTERM, lambda *_: stops.append(1))  # training's handler: asks, never exits
+for _ in range(3):
+    if sys.argv[1] == "fork_pool":
+        pool = fork_pool(1, initializer=slow_start)
+    else:
+        pool = multiprocessing.get_context("fork").Pool(1, initializer=slow_start)
+    with pool:
+        pass
+assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL  # the handler is back
+print("closed")
+"""
+
+
+@pytest.mark.parametrize("kind", ["fork_pool", "plain"])
+def test_a_warm_start_pool_closed_at_once_does_not_hang(kind: str) -> None:
+    """A pool opened and closed at once under training's SIGTERM handler (the ``--bc-data``
+    path hung this way now and then); a plain fork pool is the positive control."""
+    import subprocess
+    import sys
+
+    from test_train import ENV, ROOT
+
+    cmd = [sys.executable, "-c", _POOL_SCRIPT, kind]
+    if kind == "fork_pool":
+        done = subprocess.run(cmd, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and "closed" in done.stdout, done.stderr
+    else:
+        import os
+        import signal
+
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+        try:
+            with pytest.raises(subprocess.TimeoutExpired):  # its worker caught SIGTERM, waits
+                proc.communicate(timeout=8)
+        finally:
+            os.killpg(proc.pid, signal.SIGKILL)  # the hung pool's worker too
+            proc.communicate()

@@ -21,6 +21,9 @@ from agents.train.config import Config, side_options
 from continental_env.rewards import relative_reward
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from multiprocessing.pool import Pool
+
     from agents.train.callback import StopRequest
 
 
@@ -67,10 +70,24 @@ def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np
 
 def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the training process's to handle
-    # A forked worker inherits the training process's SIGTERM handler, which only asks for a
-    # clean stop; the pool ends its workers with SIGTERM, so they must die of it (a worker that
-    # caught it kept waiting for tasks and the pool's exit waited for it forever).
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def fork_pool(processes: int, initializer: Callable[[], None] | None = None) -> Pool:
+    """A fork pool whose workers die of SIGTERM from their first instruction on.
+
+    The training process's SIGTERM handler only asks for a clean stop, and a forked worker
+    inherits it. The pool ends its workers with SIGTERM, so a worker that caught it kept waiting
+    for tasks and the pool's exit waited for it forever. Resetting the handler in the worker's
+    initializer left a window: a pool closed right after it opened (as when the data was read
+    from ``--bc-data``) hung now and then. So the workers are forked with the default handler,
+    and the training process's own is put back at once."""
+    import multiprocessing as mp
+
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        return mp.get_context("fork").Pool(processes, initializer=initializer)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def save_bc_data(
@@ -143,8 +160,6 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
 def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int, bool]:
     """The teacher's decisions (read from ``--bc-data`` when it exists), the games played for
     them, and whether they were read."""
-    import multiprocessing as mp
-
     parts: list[dict[str, Any]] = []
     n = 0
     game = 0
@@ -156,9 +171,9 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
     saved = bool(cfg.game != "contract" and cfg.bc_data and os.path.exists(cfg.bc_data))
     if saved:
         parts.append(load_bc_data(cfg.bc_data))
-        n = len(parts[0]["actions"])
-    with mp.get_context("fork").Pool(cfg.num_envs, initializer=_ignore_sigint) as pool:
-        while n < cfg.bc_samples and not stop.requested and not saved:
+        return parts, game, saved
+    with fork_pool(cfg.num_envs, initializer=_ignore_sigint) as pool:
+        while n < cfg.bc_samples and not stop.requested:
             tasks = [
                 (
                     cfg.bc_teacher,
