@@ -15,6 +15,7 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 | contract | ``search@v2``, ``search@v2:N`` | wider search: discards searched once an opponent is down, worlds added while a decision is close, up to N (``agents.bots.search_v2``), frozen |
 | contract | ``search@v3``, ``search@v3:N`` | ``search@v2`` over worlds whose opponents are resampled toward their contract as real players are (``agents.bots.beliefs``), frozen |
 | contract | ``search@v4``, ``search@v4:N`` | ``search@v3`` whose resampled opponents also hold few partners of the cards they discarded or declined this round (``agents.bots.beliefs``, history), frozen |
+| contract | ``search@v5``, ``search@v5:N`` | ``search@v4`` whose close decisions may grow to 48 worlds (16 before), frozen |
 | contract | ``search-v2:K=V[:K=V...]`` | experimental: ``search@v2`` with settings overridden, for ablations |
 | contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.bots.search_oracle``); refused by the harness unless allowed |
 | contract | ``search-oracle-v2``, ``search-oracle-v2:N`` | diagnostic only: the same for ``search@v2`` |
@@ -44,7 +45,7 @@ DEFAULT_GAME = "contract"
 CURRENT = {"strong": "strong@v1", "search": "search@v3"}
 VERSIONS = {
     "strong": ("strong@v1", "strong@v2"),
-    "search": ("search@v1", "search@v2", "search@v3", "search@v4"),
+    "search": ("search@v1", "search@v2", "search@v3", "search@v4", "search@v5"),
 }
 # Plain names: "module:Class", built as Class(seed) and imported on first use.
 BOTS: dict[str, dict[str, str]] = {
@@ -162,7 +163,7 @@ def _search_version(name: str, seed: int | None) -> Any:
     from agents.bots.search import make_search
 
     base, sep, rest = name.partition(":")
-    if base in ("search@v2", "search@v3", "search@v4"):
+    if base in ("search@v2", "search@v3", "search@v4", "search@v5"):
         from agents.bots.search_v2 import make_frozen
 
         return make_frozen(name, seed)

@@ -1,7 +1,7 @@
-"""Frozen bot versions: ``strong@v1``, ``search@v1`` to ``search@v4`` play recorded games move for move.
+"""Frozen bot versions: ``strong@v1``, ``search@v1`` to ``search@v5`` play recorded games move for move.
 
 The v1 digests below were recorded at commit 5894364 (before any later version existed), with the
-bare names ``strong``/``search``; the ``search@v2`` to ``search@v4`` ones when each was frozen: the sha256 of the comma-joined action ids of a whole seeded game
+bare names ``strong``/``search``; the ``search@v2`` to ``search@v5`` ones when each was frozen: the sha256 of the comma-joined action ids of a whole seeded game
 (first 16 hex digits). A frozen version must reproduce them forever; a change that moves one is a
 new version (``name@v2``), never an edit of a frozen one.
 """
@@ -35,6 +35,9 @@ RECORDED = [
     # search@v4 (search@v3 with history beliefs), recorded when it was frozen
     (("search@v4",) + ("strong@v1",) * 3, 23, (1, 4, 7), "continental", ("4f2fab2c6ab60115", 375, [53, 221, 118, 21])),
     (("strong@v1", "search@v4:8", "strong@v1", "search@v4"), 24, (2, 6), "continental", ("d5645e9259622bb8", 164, [157, 7, 62, 63])),
+    # search@v5 (search@v4 with up to 48 worlds), recorded when it was frozen; seed 28 differs from v4
+    (("search@v5",) + ("strong@v1",) * 3, 28, (1, 4, 7), "continental", ("64e3560115046ba3", 392, [194, 11, 161, 128])),
+    (("strong@v1", "search@v5:8", "strong@v1", "search@v5"), 26, (2, 6), "continental", ("ef720089f2f6574a", 265, [110, 11, 87, 126])),
 ]  # fmt: skip
 
 
@@ -61,7 +64,7 @@ def test_frozen_versions_replay_recorded_games(names, seed, rounds, preset, expe
     assert (digest, count, scores) == expected
 
 
-@pytest.mark.parametrize("index", [4, 7, 9, 10, 11, 12])
+@pytest.mark.parametrize("index", [4, 7, 9, 10, 11, 12, 13, 14])
 def test_recorded_search_games_include_a_deviation_from_strong(index: int) -> None:
     # Otherwise the search pins would only pin strong's moves.
     names, seed, rounds, preset, expected = RECORDED[index]

@@ -210,12 +210,15 @@ FROZEN = {
     "search@v2": Settings(),
     "search@v3": Settings(belief=32),
     "search@v4": Settings(belief=32, history=1),
+    "search@v5": Settings(belief=32, history=1, max_worlds=48),
 }
 
 
 def make_frozen(spec: str, seed: int | None) -> SearchV2Agent:
     """A frozen version at its settings (``FROZEN``: ``search@v2``; ``search@v3``, the same search
-    over worlds resampled by belief; ``search@v4``, by belief with the public log's history), or ``search@vK:N`` (at most ``N`` worlds a decision)."""
+    over worlds resampled by belief; ``search@v4``, by belief with the public log's history;
+    ``search@v5``, v4 whose close decisions may grow to 48 worlds), or ``search@vK:N`` (at most
+    ``N`` worlds a decision)."""
     parts = spec.split(":")
     if parts[0] not in FROZEN or len(parts) > 2:
         raise ValueError(
