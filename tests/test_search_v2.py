@@ -50,7 +50,8 @@ def test_names_settings_and_refusals() -> None:
     frozen, current, family = (make_agent(n, 3) for n in ("search@v2", "search", "search-v2"))
     assert all(isinstance(b, SearchV2Agent) for b in (frozen, current, family))
     assert frozen.settings == family.settings == Settings()
-    assert current.settings == make_agent("search@v3", 3).settings == Settings(belief=32)
+    assert current.settings == make_agent("search@v5", 3).settings
+    assert current.settings == Settings(belief=32, history=1, max_worlds=48)
     assert (frozen.name, current.name, family.name) == ("search@v2", "search", "search-v2")
     eight = make_agent("search@v2:8", 3)
     assert eight.settings.max_worlds == 8 and eight.settings.min_worlds == 4
