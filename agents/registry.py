@@ -163,7 +163,7 @@ def _search_version(name: str, seed: int | None) -> Any:
     from agents.bots.search import make_search
 
     base, sep, rest = name.partition(":")
-    if base in ("search@v2", "search@v3", "search@v4", "search@v5"):
+    if base in VERSIONS["search"] and base != "search@v1":  # v2 on: search_v2.FROZEN
         from agents.bots.search_v2 import make_frozen
 
         return make_frozen(name, seed)
