@@ -356,6 +356,29 @@ def test_resume_gives_the_report_of_an_uninterrupted_run(tmp_path: Path) -> None
     assert path.read_text() == before
 
 
+def test_a_checkpoint_with_deals_is_not_replaced_without_resume(tmp_path: Path) -> None:
+    kw = dict(players=2, games=2, seed=5, rounds=[1])
+    path = tmp_path / "run.ckpt"
+    ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path))
+    before = path.read_text()
+    assert len(before.splitlines()) == 1 + 2
+    with pytest.raises(ValueError, match=r"run\.ckpt already exists.*--resume"):
+        ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path))
+    assert path.read_text() == before
+    # The mixed table's checkpoint is checked too, before the first table plays a game.
+    mixed_path = tmp_path / "m.ckpt"
+    (tmp_path / "m.ckpt.mixed").write_text(before)
+    with pytest.raises(ValueError, match=r"m\.ckpt\.mixed already exists"):
+        ev.evaluate(["greedy", "random"], **kw, checkpoint=str(mixed_path), mixed=["random"])
+    assert not mixed_path.exists()
+    # Control: an empty file (e.g. made by mktemp) is not a run's work and is written over.
+    empty = tmp_path / "empty.ckpt"
+    empty.write_text("")
+    ev.evaluate(["greedy", "random"], **kw, checkpoint=str(empty))
+    lines = empty.read_text().splitlines()
+    assert len(lines) == 1 + 2 and lines[0] == before.splitlines()[0]
+
+
 def test_resume_from_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "c.ckpt"
     args = ["--agents", "greedy,random", "--players", "2", "--games", "3", "--seed", "4",

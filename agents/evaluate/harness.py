@@ -221,6 +221,8 @@ def evaluate(
     options, rules = game_options(spec, dict(options or {}), preset, rounds)
     spec.check_options(players, options)
     base = _check_request(spec, agents, players, games, resume, checkpoint, sprt, mixed)
+    if checkpoint and not resume:
+        refuse_overwrite([checkpoint, *([checkpoint + ".mixed"] if mixed else [])])
     seatings = rotations(base)
     names = list(dict.fromkeys(base))
     candidate = base[0]
@@ -252,6 +254,17 @@ def evaluate(
         )  # fmt: skip
         report["mixed"] = _mixed_summary(sub)
     return report
+
+
+def refuse_overwrite(paths: Sequence[str]) -> None:
+    """ValueError, before any game, if a checkpoint would replace a file that holds deals: a run
+    started again without ``--resume`` must not throw away the hours already played."""
+    for path in paths:
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            raise ValueError(
+                f"--checkpoint {path} already exists and holds an earlier run's deals: pass "
+                "--resume to go on from them, or give a new path (or remove the file) to start over"
+            )
 
 
 def game_options(
