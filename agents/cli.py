@@ -197,6 +197,10 @@ def write_json_atomic(path: str, data: object) -> None:
     parent = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(dir=parent, prefix=".tmp-", suffix=".json")
     try:
+        # mkstemp makes the file private (0600); a report gets the mode a plain open would give.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "w") as fh:
             json.dump(data, fh, indent=2)
             fh.write("\n")

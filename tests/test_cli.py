@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import sys
 import tomllib
 from pathlib import Path
@@ -190,3 +192,14 @@ def test_an_interrupted_json_write_leaves_the_old_report(
         cli.write_json_atomic(str(out), {"new": True})
     assert json.loads(out.read_text()) == {"old": True}
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_a_json_report_gets_the_mode_of_a_plain_open(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        cli.write_json_atomic(str(tmp_path / "r.json"), {"a": 1})
+        (tmp_path / "plain.json").write_text("{}")
+    finally:
+        os.umask(old)
+    mode = stat.S_IMODE((tmp_path / "r.json").stat().st_mode)
+    assert mode == stat.S_IMODE((tmp_path / "plain.json").stat().st_mode) == 0o644
