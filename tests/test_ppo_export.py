@@ -104,6 +104,23 @@ def test_a_stale_export_is_not_used(tmp_path, monkeypatch) -> None:
     assert load_agent(str(model)).num_actions == 1631
 
 
+def test_a_foreign_npz_beside_the_zip_is_not_taken_for_its_export(tmp_path) -> None:
+    model = _copy_model(tmp_path)
+    _LOADED.clear()
+    exported = load_agent(str(model))  # control: through the export, no torch
+    # A training dataset saved as m.npz beside the model m.zip is not an export of it.
+    np.savez(numpy_export_path(model), obs=np.zeros((3, 4), np.float32), actions=np.zeros(3))
+    _LOADED.clear()
+    agent = load_agent(str(model))  # read through torch instead of failing on the dataset
+    assert agent.num_actions == exported.num_actions == 1631
+    for (w1, b1), (w2, b2) in zip(agent.weights, exported.weights, strict=True):
+        assert np.allclose(w1, w2) and np.allclose(b1, b2)
+    # Neither is a file that is not an .npz archive at all.
+    Path(numpy_export_path(model)).write_text("not an archive")
+    _LOADED.clear()
+    assert load_agent(str(model)).num_actions == 1631
+
+
 def test_evaluating_a_shipped_model_never_imports_torch() -> None:
     model = SHIPPED[0].relative_to(ROOT)
     code = (

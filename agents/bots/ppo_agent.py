@@ -351,9 +351,16 @@ def export_numpy(src: str, dst: str | None = None) -> str:
 
 def _zip_through_export(path: str) -> NumpyPolicy | None:
     """The numpy export beside the model ``path`` (.zip) if it was written from these exact
-    bytes, else None (no export, or an export of another version of the file)."""
+    bytes, else None (no export, an export of another version of the file, or another file that
+    happens to share the name, e.g. a dataset ``NAME.npz`` beside a model ``NAME.zip``)."""
     export = numpy_export_path(path)
     if not os.path.isfile(export):
+        return None
+    try:
+        with np.load(export) as data:
+            if not {"activation", "meta", "w0"} <= set(data.files):
+                return None
+    except (OSError, ValueError):  # not an .npz archive at all
         return None
     policy = NumpyPolicy.load_npz(export)
     if (policy.meta or {}).get("source_sha256") != file_sha256(path):
