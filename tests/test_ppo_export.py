@@ -115,8 +115,12 @@ def test_a_foreign_npz_beside_the_zip_is_not_taken_for_its_export(tmp_path) -> N
     assert agent.num_actions == exported.num_actions == 1631
     for (w1, b1), (w2, b2) in zip(agent.weights, exported.weights, strict=True):
         assert np.allclose(w1, w2) and np.allclose(b1, b2)
-    # Neither is a file that is not an .npz archive at all.
+    # Neither is a file that is not an .npz archive at all, nor a bare .npy array under the name.
     Path(numpy_export_path(model)).write_text("not an archive")
+    _LOADED.clear()
+    assert load_agent(str(model)).num_actions == 1631
+    with open(numpy_export_path(model), "wb") as fh:
+        np.save(fh, np.arange(3))
     _LOADED.clear()
     assert load_agent(str(model)).num_actions == 1631
 

@@ -357,11 +357,14 @@ def _zip_through_export(path: str) -> NumpyPolicy | None:
     if not os.path.isfile(export):
         return None
     try:
-        with np.load(export) as data:
-            if not {"activation", "meta", "w0"} <= set(data.files):
-                return None
-    except (OSError, ValueError):  # not an .npz archive at all
+        data = np.load(export)  # an .npz archive (NpzFile), an .npy array, or an error
+    except (OSError, ValueError):  # not a numpy file at all
         return None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        return None
+    with data:
+        if not {"activation", "meta", "w0"} <= set(data.files):
+            return None
     policy = NumpyPolicy.load_npz(export)
     if (policy.meta or {}).get("source_sha256") != file_sha256(path):
         return None
