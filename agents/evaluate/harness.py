@@ -221,8 +221,6 @@ def evaluate(
     options, rules = game_options(spec, dict(options or {}), preset, rounds)
     spec.check_options(players, options)
     base = _check_request(spec, agents, players, games, resume, checkpoint, sprt, mixed)
-    if checkpoint and not resume:
-        refuse_overwrite([checkpoint, *([checkpoint + ".mixed"] if mixed else [])])
     seatings = rotations(base)
     names = list(dict.fromkeys(base))
     candidate = base[0]
@@ -302,6 +300,8 @@ def _check_request(
         raise ValueError("--games must be at least 1")
     if resume and not checkpoint:
         raise ValueError("--resume needs --checkpoint PATH")
+    if checkpoint and not resume:
+        refuse_overwrite([checkpoint, *([checkpoint + ".mixed"] if mixed else [])])
     base = lineup(agents, players)
     if sprt is not None and len(set(base)) < 2:
         raise ValueError("--sprt compares the candidate with an opponent: name two agents")
