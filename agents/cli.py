@@ -42,7 +42,7 @@ class Command:
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
-        Command("play", "agents.play.terminal", "play a game in the terminal against bots"),
+        Command("play", "agents.play.contract", "play a game in the terminal against bots"),
         Command("evaluate", "agents.evaluate.harness", "evaluate agents on duplicate deals"),
         Command(
             "leaderboard", "agents.evaluate.leaderboard", "rank agents on the same duplicate deals"
@@ -54,9 +54,7 @@ COMMANDS: dict[str, Command] = {
             "multi-agent self-play on Ray RLlib ([rllib] extra)",
         ),
         Command("bench", "continental_env.bench", "measure the environment's throughput"),
-        Command(
-            "speed", "agents.evaluate.speed", "the speed table, this tree against another revision"
-        ),
+        Command("speed", "agents.speed", "the speed table, this tree against another revision"),
         Command("web", "continental_web", "play against the bots in your browser ([web] extra)"),
     )
 }

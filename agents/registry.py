@@ -4,22 +4,22 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 | game | name | bot |
 |---|---|---|
 | all | ``random`` | uniform over the legal actions (``agents.bots.random_agent``) |
-| all | ``greedy`` | the simplest sound play (``agents.bots.greedy``, ``agents.{fifteen,knock}.greedy``) |
+| all | ``greedy`` | the simplest sound play (``agents.contract.greedy``, ``agents.{fifteen,knock}.greedy``) |
 | all | ``strong`` | the best heuristic bot (contract: today ``strong@v1``, see ``CURRENT``) |
 | all | ``ppo:PATH`` | a trained MaskablePPO policy, played by a numpy forward pass |
-| contract | ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.bots.strong``), frozen |
-| contract | ``strong@v2`` | v1 with a whole-table feed model, danger-aware dumping, inference from discards (``agents.bots.strong_v2``), frozen |
+| contract | ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.contract.strong``), frozen |
+| contract | ``strong@v2`` | v1 with a whole-table feed model, danger-aware dumping, inference from discards (``agents.contract.strong_tuned``), frozen |
 | contract | ``strong-v2:K=V[:K=V...]`` | experimental: ``strong@v2`` with constants overridden (``:v1`` first starts from v1's), for ablations and tuning |
 | contract | ``search``, ``search:N`` | the best search bot (today ``search@v5``, ``search@v5:N``) |
-| contract | ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.bots.search``), frozen |
-| contract | ``search@v2``, ``search@v2:N`` | wider search: discards searched once an opponent is down, worlds added while a decision is close, up to N (``agents.bots.search_v2``), frozen |
-| contract | ``search@v3``, ``search@v3:N`` | ``search@v2`` over worlds whose opponents are resampled toward their contract as real players are (``agents.bots.beliefs``), frozen |
-| contract | ``search@v4``, ``search@v4:N`` | ``search@v3`` whose resampled opponents also hold few partners of the cards they discarded or declined this round (``agents.bots.beliefs``, history), frozen |
+| contract | ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.contract.search``), frozen |
+| contract | ``search@v2``, ``search@v2:N`` | wider search: discards searched once an opponent is down, worlds added while a decision is close, up to N (``agents.contract.search_adaptive``), frozen |
+| contract | ``search@v3``, ``search@v3:N`` | ``search@v2`` over worlds whose opponents are resampled toward their contract as real players are (``agents.contract.beliefs``), frozen |
+| contract | ``search@v4``, ``search@v4:N`` | ``search@v3`` whose resampled opponents also hold few partners of the cards they discarded or declined this round (``agents.contract.beliefs``, history), frozen |
 | contract | ``search@v5``, ``search@v5:N`` | ``search@v4`` whose close decisions may grow to 48 worlds (16 before), frozen |
 | contract | ``search-v2:K=V[:K=V...]`` | experimental: ``search@v2`` with settings overridden, for ablations |
-| contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.bots.search_oracle``); refused by the harness unless allowed |
+| contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.contract.search_oracle``); refused by the harness unless allowed |
 | contract | ``search-oracle-v2``, ``search-oracle-v2:N`` | diagnostic only: the same for ``search@v2`` |
-| contract | ``bc:PATH`` | ``ppo:PATH`` for a ``continental_v1`` model only (``agents.bots.feature_agent``) |
+| contract | ``bc:PATH`` | ``ppo:PATH`` for a ``continental_v1`` model only (``agents.contract.feature_agent``) |
 | contract | ``rllib:PATH`` | a policy trained with Ray RLlib (``agents.bots.rllib_agent``), played without Ray |
 
 **Versions.** ``name@vK`` is a frozen bot: the same seeds give the same decisions forever
@@ -51,9 +51,9 @@ VERSIONS = {
 BOTS: dict[str, dict[str, str]] = {
     "contract": {
         "random": "agents.bots.random_agent:RandomAgent",
-        "greedy": "agents.bots.greedy:GreedyAgent",
-        "strong@v1": "agents.bots.strong:StrongAgent",
-        "strong@v2": "agents.bots.strong_v2:StrongV2Agent",
+        "greedy": "agents.contract.greedy:GreedyAgent",
+        "strong@v1": "agents.contract.strong:StrongAgent",
+        "strong@v2": "agents.contract.strong_tuned:StrongV2Agent",
     },
     "fifteen": {
         "random": "agents.bots.random_agent:RandomAgent",
@@ -129,47 +129,39 @@ def _side_ppo(game: str) -> Callable[[str, int | None], Any]:
     return load
 
 
-def _bc(name: str, seed: int | None) -> Any:
-    from agents.bots.feature_agent import load_feature_agent
-
-    return load_feature_agent(name.removeprefix("bc:"), seed=seed)
-
-
 def _rllib(name: str, seed: int | None) -> Any:
     from agents.bots.rllib_agent import load_agent
 
     return load_agent(name.removeprefix("rllib:"), seed)
 
 
-def _strong_variant(name: str, seed: int | None) -> Any:
-    from agents.bots.strong_v2 import make_variant
-
-    return make_variant(name, seed)
-
-
-def _oracle(name: str, seed: int | None) -> Any:
-    from agents.bots.search_oracle import make_oracle_search
-
-    return make_oracle_search(name, seed)
+def _load(target: str) -> Any:
+    """The attribute ``"module:name"``, its module imported on first use: the registry names
+    the game packages' builders and imports none of them, so every package of bots sits above
+    it."""
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
-def _search_v2(name: str, seed: int | None) -> Any:
-    from agents.bots.search_v2 import make_search_v2
+def _lazy(target: str) -> Callable[[str, int | None], Any]:
+    """A family builder ``"module:function"`` (``function(name, seed)``), imported on first use."""
 
-    return make_search_v2(name, seed)
+    def build(name: str, seed: int | None) -> Any:
+        return _load(target)(name, seed)
+
+    build.__qualname__ = f"_lazy({target!r})"
+    return build
 
 
 def _search_version(name: str, seed: int | None) -> Any:
-    from agents.bots.search import make_search
-
+    """``search@v1[:N]`` (``agents.contract.search``) or a later frozen version (``FROZEN`` of
+    ``agents.contract.search_adaptive``)."""
     base, sep, rest = name.partition(":")
-    if base in VERSIONS["search"] and base != "search@v1":  # v2 on: search_v2.FROZEN
-        from agents.bots.search_v2 import make_frozen
-
-        return make_frozen(name, seed)
+    if base in VERSIONS["search"] and base != "search@v1":  # v2 on: search_adaptive.FROZEN
+        return _load("agents.contract.search_adaptive:make_frozen")(name, seed)
     if base != "search@v1":
-        raise ValueError(f"unknown agent version {name!r}; {_known_versions()}")
-    bot = make_search("search" + sep + rest, seed)
+        raise ValueError(f"unknown agent version {name!r}; {known_versions()}")
+    bot = _load("agents.contract.search:make_search")("search" + sep + rest, seed)
     bot.name = name
     return bot
 
@@ -185,12 +177,12 @@ def _current(name: str, seed: int | None) -> Any:
 FAMILIES: dict[str, dict[str, Callable[[str, int | None], Any]]] = {
     "contract": {
         "ppo:": _ppo,
-        "bc:": _bc,
+        "bc:": _lazy("agents.contract.feature_agent:make_bc_agent"),
         "rllib:": _rllib,
-        "strong-v2:": _strong_variant,
-        "search-oracle": _oracle,
-        "search-oracle-v2": _oracle,
-        "search-v2": _search_v2,
+        "strong-v2:": _lazy("agents.contract.strong_tuned:make_variant"),
+        "search-oracle": _lazy("agents.contract.search_oracle:make_oracle_search"),
+        "search-oracle-v2": _lazy("agents.contract.search_oracle:make_oracle_search"),
+        "search-v2": _lazy("agents.contract.search_adaptive:make_search_v2"),
         "search@": _search_version,
         "strong": _current,
         "search": _current,
@@ -200,7 +192,7 @@ FAMILIES: dict[str, dict[str, Callable[[str, int | None], Any]]] = {
 }
 
 
-def _known_versions() -> str:
+def known_versions() -> str:
     known = ", ".join(v for vs in VERSIONS.values() for v in vs)
     return f"known versions: {known} (search@vK:N)"
 
@@ -232,7 +224,7 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     if build is not None:
         return build(name, seed)
     if game == DEFAULT_GAME and "@" in name:
-        raise ValueError(f"unknown agent version {name!r}; {_known_versions()}")
+        raise ValueError(f"unknown agent version {name!r}; {known_versions()}")
     families = ", ".join(p + ("PATH" if p.endswith(":") else "") for p in FAMILIES[game])
     raise ValueError(
         f"unknown agent {name!r} for the {GAME_WORDS[game]} game; choose one of "
@@ -249,6 +241,7 @@ __all__ = [
     "VERSIONS",
     "game_names",
     "is_oracle",
+    "known_versions",
     "make_agent",
     "offered",
     "versioned_name",

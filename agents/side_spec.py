@@ -73,7 +73,7 @@ class SideEngine:
             deal_fingerprint=deal_fingerprint,
             check_options=self.check_options,
             option_types=dict.fromkeys(options, int),
-            terminal=f"agents.{self.game}.play",
+            terminal=f"agents.play.{self.game}",
             label=label,
             render=self.render,
             player_ranges=self.player_ranges,

@@ -50,7 +50,7 @@ class BenchGame:
 
 
 def _contract_game(players: int, seed: int, preset: str) -> Any:
-    from continental_env.game import Game
+    from continental_env.contract.game import Game
 
     return Game.new(preset, players, seed=seed)
 

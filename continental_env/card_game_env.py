@@ -1,6 +1,6 @@
 """What the three games' AEC environments share: ``CardGameEnv`` and the wrapper stack.
 
-A game's environment (``continental_env.aec``, ``fifteen.aec``, ``knock.aec``; the last two
+A game's environment (``continental_env.contract.aec``, ``fifteen.aec``, ``knock.aec``; the last two
 through ``continental_env.side_env.SideGameEnv``) is a subclass that supplies only what is its
 own:
 
@@ -457,12 +457,15 @@ class ExplainedOutOfBoundsWrapper(_ReadsRawPosition, wrappers.AssertOutOfBoundsW
     def step(self, action: Any) -> None:
         raw = self._raw
         agent = raw.agent_selection
-        if type(action) is int and 0 <= action < self._sizes[agent]:
+        size = self._sizes[agent]
+        if type(action) is int and 0 <= action < size:
             self.env.step(action)  # the common case: a plain int in range
             return
-        space = raw.action_space(agent)
-        if action is not None and space.contains(action):
-            self.env.step(action)
+        # The one integer check on the way down: any integer kind (numpy's too) becomes a plain
+        # int here, so the engine's own check is a no-op on it.
+        index = _index_or_none(action)
+        if index is not None and 0 <= index < size:
+            self.env.step(index)
             return
         done = raw.terminations[agent] or raw.truncations[agent]
         if action is None and done:
@@ -470,14 +473,16 @@ class ExplainedOutOfBoundsWrapper(_ReadsRawPosition, wrappers.AssertOutOfBoundsW
             return
         if done:
             raise ValueError(f"{agent} is done: step(None) is the only action, not {action!r}")
-        try:
-            index = operator.index(action)
-        except TypeError:
-            index = -1
-        if not 0 <= index < space.n:
-            # Never a legal id: the engine refuses it with its message, changing nothing.
-            raw.game.apply(action)
-        self.env.step(index)  # an integer kind the space does not recognise, in range
+        # Never a legal id: the engine's words for it (which name the value and the range).
+        raise ValueError(raw.game.refusal(action))
+
+
+def _index_or_none(action: Any) -> int | None:
+    """The integer an action value stands for (``operator.index``), or None for a non-integer."""
+    try:
+        return operator.index(action)
+    except TypeError:
+        return None
 
 
 class DirectOrderEnforcingWrapper(_ReadsRawPosition, wrappers.OrderEnforcingWrapper):

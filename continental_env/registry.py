@@ -10,8 +10,8 @@ none of it (the engine stays free of RL libraries), and ``register_envs()`` does
 
 | id | factory |
 |---|---|
-| ``continental/continental_v0`` | ``continental_env.aec:env_v0`` |
-| ``continental/continental_v1`` | ``continental_env.aec:env_v1`` |
+| ``continental/continental_v0`` | ``continental_env.contract.aec:env_v0`` |
+| ``continental/continental_v1`` | ``continental_env.contract.aec:env_v1`` |
 | ``continental/fifteen_v0`` | ``continental_env.fifteen:env`` |
 | ``continental/knock_v0`` | ``continental_env.knock:env`` |
 
@@ -30,11 +30,12 @@ from __future__ import annotations
 import importlib
 import sys
 import types
+import warnings
 from typing import Any
 
 AEC_IDS = {
-    "continental/continental_v0": "continental_env.aec:env_v0",
-    "continental/continental_v1": "continental_env.aec:env_v1",
+    "continental/continental_v0": "continental_env.contract.aec:env_v0",
+    "continental/continental_v1": "continental_env.contract.aec:env_v1",
     "continental/fifteen_v0": "continental_env.fifteen:env",
     "continental/knock_v0": "continental_env.knock:env",
 }
@@ -60,15 +61,27 @@ def register_if_pettingzoo_loaded() -> None:
         register_envs()
 
 
-def alias_module(old: str, new: str) -> None:
-    """Make the module path ``old`` import as a view of module ``new`` (module docstring)."""
+def alias_module(old: str, new: str, *, deprecated: str = "") -> None:
+    """Make the module path ``old`` import as a view of module ``new`` (module docstring).
+
+    With ``deprecated`` (the release that drops the path), the first name read through the old
+    path warns once with a ``DeprecationWarning`` naming the new path.
+    """
     if old in sys.modules:
         return
     alias = types.ModuleType(old, f"The old path of ``{new}``: its names, read from it.")
+    warned: list[bool] = []
 
     def __getattr__(name: str) -> Any:
         if name.startswith("__") and name != "__all__":
             raise AttributeError(name)  # import machinery probes (__path__, __file__ ...)
+        if deprecated and not warned:
+            warned.append(True)
+            warnings.warn(
+                f"{old} is deprecated and goes in {deprecated}; import {new} instead",
+                DeprecationWarning,
+                stacklevel=2,
+            )
         return getattr(importlib.import_module(new), name)
 
     def __dir__() -> list[str]:
@@ -76,3 +89,9 @@ def alias_module(old: str, new: str) -> None:
 
     vars(alias).update(__getattr__=__getattr__, __dir__=__dir__)
     sys.modules[old] = alias
+
+
+def alias_modules(moved: dict[str, str], *, deprecated: str) -> None:
+    """``alias_module`` for each old path -> new path of ``moved``, deprecated."""
+    for old, new in moved.items():
+        alias_module(old, new, deprecated=deprecated)

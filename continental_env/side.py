@@ -10,7 +10,7 @@ Each game is three modules over this one, in the contract engine's shape:
 
 | module | holds |
 |---|---|
-| ``state.py`` | its action ids, its ``Phase``, its ``Setup`` (a ``SideSetup``: the table size and the options) and its ``State``, each field declared once (``kernel.declare``): how it is copied, written to JSON and read back, whether it restarts at each deal, what a seat may not see of it |
+| ``state.py`` | its action ids, its ``Phase``, its ``Setup`` (a ``SideSetup``: the table size and the options) and its ``State``, each field declared once (``engine.declare``): how it is copied, written to JSON and read back, whether it restarts at each deal, what a seat may not see of it |
 | ``state_check.py`` | the loader's checks that relate fields to each other (``CHECKS``) |
 | ``game.py`` | the rules: the deal, the legal actions of each phase, their effects, the refusals |
 
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from continental_env.cards import NUM_TYPES, card_from_str, card_to_str, format_cards
-from continental_env.kernel import GameBase, GamePhase, as_seed, state_field
+from continental_env.engine import GameBase, GamePhase, as_seed, state_field
 from continental_env.state_fields import (
     CardCounts,
     CardCountsPerSeat,

@@ -64,8 +64,7 @@ second round-trip to each worker process (``agents.train``'s ``MasksFromInfo``).
 
 ## The fifteen-card and knock games: ``SingleAgentSideGame``
 
-The counterpart of ``SingleAgentContinental`` for the two side games (also importable from
-``continental_env.side_single_agent``): one seat is the
+The counterpart of ``SingleAgentContinental`` for the two side games: one seat is the
 *learner*, the other seats are played by opponents inside ``step()``. The learner sees what the
 AEC environment (``continental_env.fifteen.aec`` / ``continental_env.knock.aec``) would give its
 seat: the observation vector and the legal-action mask (``action_masks()``, the method
@@ -115,7 +114,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from continental_env.aec import raw_env
+from continental_env.contract.aec import raw_env
 from continental_env.rules import RuleConfig
 
 SELF = "self"

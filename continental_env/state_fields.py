@@ -1,6 +1,6 @@
 """State fields, declared once: the codecs that copy, write and read each field, and ``declare``.
 
-A game's ``State`` (a dataclass deriving from ``kernel.StateBase``) declares every field as
+A game's ``State`` (a dataclass deriving from ``engine.StateBase``) declares every field as
 ``field(metadata=declare(codec, fresh, per_round=..., default=..., redact=...))``: the ``Codec``
 says how the value is copied, written to JSON and read back with its shape checked (refusing a
 bad value with ``fail``, one line naming the field); ``fresh`` gives its value in a new game;

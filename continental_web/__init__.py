@@ -18,6 +18,8 @@ by step. ``docs/web.md`` describes the page, the security model, the limits and 
 | ``knock`` | the knock game's moves in words and its seat's view |
 | ``app`` | the HTTP API and the page (``create_app``) |
 | ``security`` | what is refused before a route runs (origin, content type, size, depth) and the security headers |
+| ``side`` | what the fifteen-card and knock pages share: a seat's view as the page's data |
+| ``errors`` | the one error the table's code raises for a refused request |
 | ``worker`` | replay checks and model probes in worker processes, with a hard time limit |
 | ``__main__`` | the command line (``main``) |
 | ``static/`` | the page: plain HTML, CSS and JavaScript, no build step, nothing from a CDN |

@@ -12,9 +12,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from agents.bots.base import PlayerView
+from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, format_cards
-from continental_env.game import CLAIM, DRAW, PASS, TAKE, Game
+from continental_env.contract.game import CLAIM, DRAW, PASS, TAKE, Game
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 

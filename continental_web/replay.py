@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.games import game_spec
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS, RuleConfig
 from continental_web.errors import WebError
 from continental_web.games import GAMES, SIDE_TABLES, parse_seed

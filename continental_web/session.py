@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.bots.base import PlayerView
+from agents.contract.view import PlayerView
 from agents.games import game_spec
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS, RuleConfig
 from continental_web.contract import second_person
 from continental_web.errors import WebError

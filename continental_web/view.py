@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agents.bots.base import PlayerView
+from agents.contract.view import PlayerView
 from continental_env.cards import NUM_TYPES, card_to_str
 from continental_web.contract import (
     after_move,

@@ -1,4 +1,4 @@
-"""Build and check the search's belief table (``agents.bots.beliefs``).
+"""Build and check the search's belief table (``agents.contract.beliefs``).
 
 ``build``: plays games of four ``strong@v1`` players and, at the start of every turn, compares
 each opponent's real distance to the contract with the distance of the hand the uniform sampler
@@ -29,8 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.bots.base import PlayerView
-from agents.bots.beliefs import (
+from agents.contract.beliefs import (
     EXCESS_BINS,
     EXCESS_EDGES,
     MAX_DISTANCE,
@@ -42,10 +41,11 @@ from agents.bots.beliefs import (
     load_table,
     stage,
 )
-from agents.bots.sampler import PublicInfo, deal_hidden
+from agents.contract.sampler import PublicInfo, deal_hidden
+from agents.contract.view import PlayerView
 from agents.evaluate import derive_seed
 from agents.registry import make_agent
-from continental_env.game import Game
+from continental_env.contract.game import Game
 
 BINS = MAX_DISTANCE + 1
 
@@ -145,7 +145,7 @@ def build(args: argparse.Namespace) -> int:
             ]
     data = {
         "about": "likelihood ratio real/uniform of an opponent's distance to the contract, "
-        "per round and stage (agents.bots.beliefs); built by scripts/belief_calibration.py; "
+        "per round and stage (agents.contract.beliefs); built by scripts/belief_calibration.py; "
         "frozen once a version reads it: a rebuilt table goes to a new file",
         "players": 4,
         "preset": "continental",
@@ -159,7 +159,7 @@ def build(args: argparse.Namespace) -> int:
         data["about"] = (
             "likelihood ratios real/uniform of an opponent's distance to the contract, and "
             "jointly of its distance bin and excess-partners bin (joint), per round and stage "
-            "(agents.bots.beliefs); built by scripts/belief_calibration.py build --history; "
+            "(agents.contract.beliefs); built by scripts/belief_calibration.py build --history; "
             "frozen once a version reads it: a rebuilt table goes to a new file"
         )
         data["excess_edges"] = list(EXCESS_EDGES)

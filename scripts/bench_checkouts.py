@@ -37,10 +37,10 @@ elif mode == "aec_v1":
 else:  # strong at every seat
     from agents import make_agent
     try:  # the agents/ layout by purpose, then the flat one of older checkouts
-        from agents.bots.base import PlayerView
+        from agents.contract.view import PlayerView
     except ModuleNotFoundError:
         from agents.base import PlayerView
-    from continental_env.game import Game
+    from continental_env.contract.game import Game
     n = 0
     for g in range(games):
         state = Game.new("continental", players, seed=seed + g)

@@ -25,11 +25,11 @@ import json
 import time
 from pathlib import Path
 
-from agents.bots import strong
-from agents.bots.base import PlayerView
 from agents.bots.random_agent import RandomAgent
+from agents.contract import strong
+from agents.contract.view import PlayerView
 from continental_env import kernels, melds
-from continental_env.game import Game
+from continental_env.contract.game import Game
 
 PRESETS = ("continental", "continental_us", "continental_es")
 

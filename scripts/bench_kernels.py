@@ -4,7 +4,7 @@ Two measurements, both in CPU time of the process (``time.process_time``), so th
 shared machine does not distort them:
 
 1. **search games.** 4-player ``continental`` games with ``search`` (4 worlds) in seat 0 and
-   ``strong`` in the others (``agents.bots.search.bench``'s game), played by the base commit and by
+   ``strong`` in the others (``agents.contract.search.bench``'s game), played by the base commit and by
    this checkout in alternating child processes; every game's action hash must match.
 2. **per call.** Argument tuples recorded from seeded games (strong at every seat, random play
    for the long hands, and one search game), then each hot function timed on them: the pure-Python reference (the base
@@ -35,14 +35,14 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME_CHILD = r"""
 import hashlib, json, sys, time
 try:  # this tree's layout, then the flat agents/ of older base commits
-    from agents.bots.base import PlayerView
-    from agents.bots.search import SearchAgent
-    from agents.bots.strong import StrongAgent
+    from agents.contract.view import PlayerView
+    from agents.contract.search import SearchAgent
+    from agents.contract.strong import StrongAgent
 except ModuleNotFoundError:
     from agents.base import PlayerView
     from agents.search import SearchAgent
     from agents.strong import StrongAgent
-from continental_env.game import Game
+from continental_env.contract.game import Game
 try:
     from continental_env import kernels
     active = kernels.active()
@@ -132,13 +132,13 @@ def record_calls(
     strong_seeds: int, random_seeds: int, search_seeds: list[int]
 ) -> dict[str, list[tuple]]:
     """Arguments of the references' calls in seeded games (every call, caches emptied)."""
-    from agents.bots import strong
-    from agents.bots.base import PlayerView
-    from agents.bots.handtools import unseen_counts
     from agents.bots.random_agent import RandomAgent
-    from agents.bots.search import SearchAgent
+    from agents.contract import strong
+    from agents.contract.handtools import unseen_counts
+    from agents.contract.search import SearchAgent
+    from agents.contract.view import PlayerView
     from continental_env import kernels, melds
-    from continental_env.game import Game
+    from continental_env.contract.game import Game
 
     calls: dict[str, list[tuple]] = {
         "make_plan": [],
@@ -209,8 +209,9 @@ def time_each(fn, calls: list[tuple]) -> list[float]:  # type: ignore[no-untyped
 
 
 def bench_calls(strong_seeds: int, random_seeds: int, search_seeds: list[int]) -> dict:
-    from agents.bots import strong
-    from continental_env import features, kernels, melds
+    from agents.contract import strong
+    from continental_env import kernels, melds
+    from continental_env.contract import features
     from continental_env.rules import points_table
 
     calls = record_calls(strong_seeds, random_seeds, search_seeds)

@@ -73,10 +73,10 @@ def gcc_build(tmp: Path) -> dict:
 
 def record_plan_calls(games: int) -> list[tuple]:
     sys.path.insert(0, str(ROOT))
-    from agents.bots import strong
-    from agents.bots.base import PlayerView
+    from agents.contract import strong
+    from agents.contract.view import PlayerView
     from continental_env import kernels
-    from continental_env.game import Game
+    from continental_env.contract.game import Game
 
     calls = []
     original = strong.make_plan_reference

@@ -1,4 +1,4 @@
-"""A numba port of ``agents.bots.strong.make_plan``, kept only to time the numba toolchain.
+"""A numba port of ``agents.contract.strong.make_plan``, kept only to time the numba toolchain.
 
 ``scripts/measure_toolchain.py`` times it against the C kernel (docs/speed-kernels.md). It
 follows the same steps but is not held to the reference's exact tie-breaking, and nothing in the

@@ -17,9 +17,9 @@ import time
 from typing import Any
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from agents.bots.search_v2 import SearchV2Agent
-from continental_env.game import Game
+from agents.contract.search_adaptive import SearchV2Agent
+from agents.contract.view import PlayerView
+from continental_env.contract.game import Game
 from continental_env.rules import resolve_rules
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from continental_env import fifteen, knock
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 

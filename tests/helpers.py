@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from continental_env.cards import card_to_str, parse_cards
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS, RuleConfig, deck_counts
 
 _RNG_STATE = random.Random(12345).getstate()

@@ -16,9 +16,18 @@ from typing import Any
 import pytest
 
 from agents import AGENT_NAMES, make_agent
-from agents.bots.base import PlayerView
+from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_NATURALS, card_to_str, parse_cards
-from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
+from continental_env.contract.game import (
+    CLAIM,
+    CLOSE,
+    DISCARD_BASE,
+    DRAW,
+    LAYDOWN,
+    PASS,
+    TAKE,
+    Game,
+)
 from continental_env.rules import PRESETS
 
 BOTS = ("random", "greedy", "strong")
@@ -308,8 +317,8 @@ def test_view_observation_equals_the_observation_of_a_game_with_hidden_cards_rem
     # nothing hidden. Compare with a copy whose opponents' hands and stock are emptied.
     import numpy as np
 
-    from agents.bots.base import _redacted
-    from continental_env.aec import encode_observation, observation_layout
+    from agents.contract.view import _redacted
+    from continental_env.contract.aec import encode_observation, observation_layout
 
     game = Game.new("continental", 4, seed=5)
     rng = random.Random(5)
@@ -332,3 +341,24 @@ def test_every_name_the_agents_package_exports_exists() -> None:
     namespace: dict = {}
     exec("from agents import *", namespace)  # fails on a stale __all__ entry
     assert "make_agent" in namespace
+
+
+def test_every_game_view_offers_the_one_view_protocol() -> None:
+    """``agents.bots.base.View``: the members every game's view has, read on a live view of each
+    game; a view missing one is caught (the control)."""
+    from agents.bots.base import View
+    from agents.games import game_names, game_spec
+
+    members = [n for n in View.__annotations__] + ["discard_top", "hand_cards", "action_to_str"]
+    for name in game_names():
+        spec = game_spec(name)
+        game = spec.new_game(4, 3, {})
+        view = spec.view(game, game.actor)
+        absent = [m for m in members if not hasattr(view, m)]
+        assert not absent, f"{name}: {absent}"
+        assert view.legal_actions and view.action_to_str(view.legal_actions[0])
+
+    class Partial:
+        seat = 0
+
+    assert [m for m in members if not hasattr(Partial(), m)]

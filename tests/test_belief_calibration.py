@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.bots.beliefs import EXCESS_BINS, MAX_DISTANCE, STAGES, BeliefSampler
+from agents.contract.beliefs import EXCESS_BINS, MAX_DISTANCE, STAGES, BeliefSampler
 from tests.helpers import load_script
 
 

@@ -9,8 +9,7 @@ from dataclasses import replace
 import pytest
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from agents.bots.beliefs import (
+from agents.contract.beliefs import (
     EXCESS_BINS,
     HISTORY_FILE,
     MAX_DISTANCE,
@@ -22,8 +21,9 @@ from agents.bots.beliefs import (
     load_table,
     partner_weights,
 )
-from agents.bots.sampler import PublicInfo, deal_hidden, sample_world
-from agents.bots.search_v2 import SearchV2Agent, Settings
+from agents.contract.sampler import PublicInfo, deal_hidden, sample_world
+from agents.contract.search_adaptive import SearchV2Agent, Settings
+from agents.contract.view import PlayerView
 from continental_env.cards import NUM_TYPES
 from tests.test_agents import _hide_differently
 from tests.test_sampler import _decision_views, _multiset

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from continental_env.actions import SIMPLE_ACTIONS
-from continental_env.game import CHECKS, EFFECTS, Game
-from continental_env.game import PHASE_OF_KIND as PHASES
+from continental_env.contract.actions import SIMPLE_ACTIONS
+from continental_env.contract.game import CHECKS, EFFECTS, Game
+from continental_env.contract.game import PHASE_OF_KIND as PHASES
 
 KINDS = (*SIMPLE_ACTIONS, "discard", "layoff", "swap", "movejoker")
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from continental_env import melds
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS, RuleConfig
 
 

@@ -23,7 +23,7 @@ from pettingzoo.test import api_test, seed_test
 
 import continental_env
 from continental_env import PRESETS
-from continental_env.game import Game
+from continental_env.contract.game import Game
 
 # api_test warns about any environment missing from its own built-in name lists. Each of
 # these is allowed by its exact message; every other warning is a failure.
@@ -85,7 +85,7 @@ def test_pettingzoo_seed_test_passes(players: int) -> None:
 def test_registry_make_after_importing_the_env_module() -> None:
     import pettingzoo
 
-    import continental_env.aec  # noqa: F401  (registers continental/continental_v0)
+    import continental_env.contract.aec  # noqa: F401  (registers continental/continental_v0)
 
     env = pettingzoo.make("aec", "continental/continental_v0")
     env.reset(seed=0)
@@ -358,7 +358,7 @@ def test_render_ansi_returns_hands_melds_and_scores() -> None:
 def test_engine_import_pulls_in_no_rl_libraries() -> None:
     code = (
         "import sys\n"
-        "import continental_env.game\n"
+        "import continental_env.contract.game\n"
         "bad = [m for m in ('gymnasium', 'pettingzoo', 'torch', 'stable_baselines3')"
         " if m in sys.modules]\n"
         "assert not bad, bad\n"

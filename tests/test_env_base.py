@@ -51,7 +51,7 @@ def test_factories_stay_functions_and_pickle_after_every_module_is_imported() ->
     # once rebound the package's factory to a module), use each factory, then pickle them all.
     code = (
         "import pickle, types\n"
-        "import continental_env, continental_env.env, continental_env.aec\n"
+        "import continental_env, continental_env.env, continental_env.contract.aec\n"
         "import continental_env.fifteen.env, continental_env.fifteen.aec\n"
         "import continental_env.knock.env, continental_env.knock.aec\n"
         "from continental_env.env import ContinentalEnv, raw_env, ObservationEncoder\n"
@@ -77,20 +77,20 @@ def test_factories_stay_functions_and_pickle_after_every_module_is_imported() ->
 
 def test_a_module_in_a_factorys_place_would_not_pickle() -> None:
     # Positive control for the test above: what ``continental_env.env`` used to become.
-    import continental_env.aec as module
+    import continental_env.contract.aec as module
 
     with pytest.raises(TypeError, match="pickle"):
         pickle.dumps(module)
 
 
 def test_the_old_module_paths_are_views_of_the_new_modules() -> None:
-    import continental_env.aec
+    import continental_env.contract.aec
     import continental_env.env  # the old path: an alias in sys.modules
 
     old = sys.modules["continental_env.env"]
-    assert isinstance(old, types.ModuleType) and old is not continental_env.aec
-    assert old.ContinentalEnv is continental_env.aec.ContinentalEnv
-    assert old.encode_observation is continental_env.aec.encode_observation
+    assert isinstance(old, types.ModuleType) and old is not continental_env.contract.aec
+    assert old.ContinentalEnv is continental_env.contract.aec.ContinentalEnv
+    assert old.encode_observation is continental_env.contract.aec.encode_observation
     assert "ContinentalEnv" in dir(old)
     assert type(continental_env.env) is types.FunctionType
     with pytest.raises(AttributeError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from helpers import act, legal_texts, make_state
 
-from continental_env.game import Game
+from continental_env.contract.game import Game
 
 
 def down_game(preset: str, hand0: str, table: list[tuple[int, str, str]]) -> Game:

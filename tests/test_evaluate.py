@@ -411,8 +411,8 @@ def test_oracle_search_rolls_out_the_real_hands() -> None:
     import random
 
     from agents import make_agent
-    from agents.bots.base import PlayerView
-    from continental_env.game import Game
+    from agents.contract.view import PlayerView
+    from continental_env.contract.game import Game
 
     game = Game.new("continental", 3, seed=4)
     bot = make_agent("search-oracle:3", 1)

@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("torch")
 
-from agents.bots.feature_agent import feature_observation
+from agents.contract.feature_agent import feature_observation
 from agents.train import expert, imitation
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import resolve_rules
 
 # a cheap search: it still searches (and sometimes leaves strong's move) at two worlds
@@ -55,7 +55,7 @@ def test_the_first_observation_is_the_seats_public_vector(labels: Path) -> None:
     # moves alone when the teacher does not act first; its logged vector is the seat's own
     # feature observation (public information and its own hand only).
     from agents import make_agent
-    from agents.bots.base import PlayerView
+    from agents.contract.view import PlayerView
 
     with np.load(labels / "deal-000001.npz") as part:
         first = part["obs"][0]
@@ -161,7 +161,7 @@ def test_a_driver_plays_the_seat_and_the_teacher_labels_its_states(tmp_path: Pat
     # DAgger: random plays the labelled seat; the logged states are its game (replayed here
     # move for move) and the labels are the teacher's, which differ from its moves.
     from agents import make_agent
-    from agents.bots.base import PlayerView
+    from agents.contract.view import PlayerView
 
     out = tmp_path / "dagger"
     expert.label(str(out), deals=1, driver="random", progress=False, **SETTINGS)
@@ -230,8 +230,8 @@ def test_observe_own_gives_the_search_the_lay_down_turn_really_played() -> None:
     # A driver's lay-down reaches the teacher's worlds; one the teacher proposed but that was not
     # played is overwritten by the next one played.
     from agents import make_agent
-    from agents.bots.base import PlayerView
-    from continental_env.game import LAYDOWN
+    from agents.contract.view import PlayerView
+    from continental_env.contract.game import LAYDOWN
 
     game = Game.new(resolve_rules("continental").with_rounds((1,)), 3, seed=11)
     teacher = make_agent(TEACHER, seed=1)

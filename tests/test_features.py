@@ -1,4 +1,4 @@
-"""The v1 observation's derived features (``continental_env.features``).
+"""The v1 observation's derived features (``continental_env.contract.features``).
 
 * The distance to the contract against a brute-force reference built on the meld validator: the
   fewest cards whose addition makes ``melds.has_contract`` true, over every multiset of card types
@@ -21,9 +21,9 @@ from helpers import act, make_game
 from test_hidden_info import hidden_cards, swap_hidden
 
 from agents import make_agent
-from agents.bots.base import PlayerView
+from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES, parse_cards, to_counts
-from continental_env.features import (
+from continental_env.contract.features import (
     HISTORY,
     KINDS,
     PublicLog,
@@ -33,7 +33,7 @@ from continental_env.features import (
     reducing_cards,
     unseen_counts,
 )
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.melds import has_contract
 from continental_env.rules import PRESETS, contract_for_round
 
@@ -222,7 +222,7 @@ def test_own_hand_change_is_seen() -> None:
 
 @pytest.mark.parametrize("players", [2, 4, 8])
 def test_layout_is_contiguous_and_documented(players: int) -> None:
-    import continental_env.features as features
+    import continental_env.contract.features as features
 
     layout = feature_layout(players)
     stop = 0

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 PLAYERS = {"continental": range(2, 9), "continental_us": range(2, 7), "continental_es": range(2, 9)}

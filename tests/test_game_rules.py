@@ -12,7 +12,7 @@ import pytest
 from helpers import act, hand, legal_texts, make_game, meld_text
 
 from continental_env.cards import parse_cards
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 # ----------------------------------------------------------------------------- draw step

@@ -28,9 +28,9 @@ import pytest
 from side_helpers import check_golden
 
 import continental_env
-from continental_env.aec import PLANE
 from continental_env.cards import NUM_TYPES, format_cards
-from continental_env.game import Game
+from continental_env.contract.aec import PLANE
+from continental_env.contract.game import Game
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 

@@ -18,7 +18,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 import agents.train.gym_envs  # noqa: F401  (registers the ids)
 from agents.train.side_single_agent import make_env as make_side_env
 from continental_env import fifteen, knock
-from continental_env.side_single_agent import SingleAgentSideGame
+from continental_env.single_agent import SingleAgentSideGame
 
 SMALL = {
     "continental/Contract-v1": {"rounds": [1]},

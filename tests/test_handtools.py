@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.bots.handtools import RUN_BIT, TRIO_BIT, partner_table, partners
+from agents.contract.handtools import RUN_BIT, TRIO_BIT, partner_table, partners
 from continental_env import PRESETS
 from continental_env.cards import NUM_TYPES
 

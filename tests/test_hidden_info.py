@@ -19,7 +19,7 @@ from helpers import act, make_game
 
 import continental_env
 from continental_env.cards import card_from_str
-from continental_env.game import Game
+from continental_env.contract.game import Game
 
 
 def observe(game: Game, seat: int) -> dict[str, np.ndarray]:

@@ -15,8 +15,8 @@ import pytest
 pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
 
-from agents.bots import feature_agent  # noqa: E402
 from agents.bots.ppo_agent import check_env, check_table, load_agent  # noqa: E402
+from agents.contract import feature_agent  # noqa: E402
 from agents.train import imitation  # noqa: E402
 
 TINY_ARCH = (32,)
@@ -94,8 +94,8 @@ def test_clone_records_its_observation_and_is_refused_elsewhere(clone_zip: Path)
         assert f"not {env} at {players} players" in text
     check_env(meta, "clone", 3, "continental_v1")
     # It plays legal moves on the plain engine (which keeps the public log itself).
-    from agents.bots.base import PlayerView
-    from continental_env.game import Game
+    from agents.contract.view import PlayerView
+    from continental_env.contract.game import Game
 
     game = Game.new("continental", 3, seed=4)
     for _ in range(30):

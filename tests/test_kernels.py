@@ -20,11 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import examples
 
-from agents.bots import strong
-from agents.bots.base import PlayerView
-from continental_env import features, kernels, melds
+from agents.contract import strong
+from agents.contract.view import PlayerView
+from continental_env import kernels, melds
 from continental_env.cards import JOKER, NUM_TYPES
-from continental_env.game import Game
+from continental_env.contract import features
+from continental_env.contract.game import Game
 from continental_env.rules import CONTRACTS, PRESETS, RuleConfig, points_table
 
 ALL = ("continental", "continental_us", "continental_es")

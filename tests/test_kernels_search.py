@@ -11,11 +11,11 @@ import hashlib
 
 import pytest
 
-from agents.bots.base import PlayerView
-from agents.bots.search import SearchAgent
-from agents.bots.strong import make_plan
+from agents.contract.search import SearchAgent
+from agents.contract.strong import make_plan
+from agents.contract.view import PlayerView
 from continental_env import kernels
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 # (seed, rounds) -> (sha256 of the actions as 2-byte little-endian ids, number of actions)

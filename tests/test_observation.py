@@ -16,9 +16,14 @@ import pytest
 from helpers import make_game
 
 import continental_env
-from continental_env.aec import PLANE, ObservationEncoder, encode_observation, observation_layout
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, parse_cards
-from continental_env.game import Game
+from continental_env.contract.aec import (
+    PLANE,
+    ObservationEncoder,
+    encode_observation,
+    observation_layout,
+)
+from continental_env.contract.game import Game
 from continental_env.melds import can_fit
 
 

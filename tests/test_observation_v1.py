@@ -1,6 +1,6 @@
 """The ``continental_v1`` observation: the v0 vector followed by the derived features.
 
-It must equal ``agents.bots.feature_agent.feature_observation`` (the preview the first datasets and clones
+It must equal ``agents.contract.feature_agent.feature_observation`` (the preview the first datasets and clones
 were built with) entry for entry, through the environment's incremental encoder, the reference
 ``encode_observation`` and the single-learner environment; its layout is named; both versions are
 registered; and it holds no hidden information (a deliberately leaking variant is caught).
@@ -15,16 +15,16 @@ import pytest
 from test_hidden_info import random_states, swap_hidden
 
 import continental_env
-from agents.bots.base import PlayerView
-from agents.bots.feature_agent import feature_observation
-from continental_env.aec import (
+from agents.contract.feature_agent import feature_observation
+from agents.contract.view import PlayerView
+from continental_env.contract.aec import (
     ObservationEncoder,
     encode_observation,
     observation_layout,
     observation_size,
 )
-from continental_env.features import feature_layout
-from continental_env.game import Game
+from continental_env.contract.features import feature_layout
+from continental_env.contract.game import Game
 
 
 def played(preset: str, players: int, seed: int, every: int) -> list[Game]:
@@ -98,7 +98,7 @@ def test_the_environment_serves_v1_with_its_spaces_and_name() -> None:
 def test_both_versions_are_registered() -> None:
     import pettingzoo
 
-    import continental_env.aec  # noqa: F401  (registers both names)
+    import continental_env.contract.aec  # noqa: F401  (registers both names)
 
     for version in (0, 1):
         env = pettingzoo.make("aec", f"continental/continental_v{version}")

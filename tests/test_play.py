@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from agents.play import terminal as play
-from agents.play.terminal import HumanGame
+from agents.play import contract as play
+from agents.play.contract import HumanGame
 
 
 def scripted(lines: Iterable[str]) -> Callable[[str], str]:

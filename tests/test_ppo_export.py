@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.bots.base import PlayerView
 from agents.bots.ppo_agent import (
     _LOADED,
     NumpyPolicy,
@@ -26,9 +25,10 @@ from agents.bots.ppo_agent import (
     load_agent,
     numpy_export_path,
 )
+from agents.contract.view import PlayerView
 from agents.games import game_spec
 from agents.side_features import env_version, observation
-from continental_env.game import Game
+from continental_env.contract.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = ROOT / "agents" / "models"

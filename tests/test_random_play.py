@@ -16,7 +16,7 @@ from helpers import all_cards, deck_multiset
 from reference import ref_meld, ref_run, ref_trio
 
 from continental_env.cards import JOKER, card_to_str, rank_of
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 PRESET_NAMES = ("continental", "continental_us", "continental_es")

@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from agents.bots.sampler import PublicInfo, sample_world
+from agents.contract.sampler import PublicInfo, sample_world
+from agents.contract.view import PlayerView
 from continental_env.cards import NUM_TYPES
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 from tests.test_agents import _hide_differently
 

@@ -11,7 +11,7 @@ import pytest
 from helpers import act, all_cards, deck_multiset, hand, legal_texts, make_game
 
 from continental_env.cards import card_to_str, parse_cards
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS, cards_dealt, points_table
 
 FOUR = [

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from agents.bots.search import DEFAULT_SIMS, MARGIN, SearchAgent, fast_policy
-from agents.bots.strong import StrongAgent
-from continental_env.game import CLAIM, CLOSE, DRAW, LAYDOWN, PASS, TAKE, Game
+from agents.contract.search import DEFAULT_SIMS, MARGIN, SearchAgent, fast_policy
+from agents.contract.strong import StrongAgent
+from agents.contract.view import PlayerView
+from continental_env.contract.game import CLAIM, CLOSE, DRAW, LAYDOWN, PASS, TAKE, Game
 from continental_env.rules import PRESETS
 from tests.test_agents import _hide_differently, position
 
@@ -185,7 +185,7 @@ def _plan_by_full_scan(hand, unseen, trios, runs, rules):
     the same candidates is costed, and the first cheapest one (in enumeration order) is kept."""
     from itertools import combinations, combinations_with_replacement
 
-    from agents.bots import strong as s
+    from agents.contract import strong as s
 
     plan = s.make_plan.__wrapped__(hand, unseen, trios, runs, rules)
     jh = 0.5 * unseen[s.JOKER]
@@ -228,7 +228,7 @@ def _plan_by_full_scan(hand, unseen, trios, runs, rules):
 def test_make_plan_pruning_keeps_the_cheapest_plan() -> None:
     # Hands and unseen counts from real positions of every contract: the pruned search must find
     # the cost of an exhaustive scan of the same candidates.
-    from agents.bots.handtools import unseen_counts
+    from agents.contract.handtools import unseen_counts
 
     checked = 0
     for seed in (3, 4):

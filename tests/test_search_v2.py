@@ -9,11 +9,11 @@ from dataclasses import replace
 import pytest
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from agents.bots.search import SearchAgent
-from agents.bots.search_v2 import SearchV2Agent, Settings
-from agents.bots.strong import StrongAgent
-from continental_env.game import DISCARD_BASE, Game
+from agents.contract.search import SearchAgent
+from agents.contract.search_adaptive import SearchV2Agent, Settings
+from agents.contract.strong import StrongAgent
+from agents.contract.view import PlayerView
+from continental_env.contract.game import DISCARD_BASE, Game
 from continental_env.rules import PRESETS
 from tests.test_agents import _hide_differently
 
@@ -196,7 +196,7 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
 
 
 def test_the_v2_oracle_rolls_out_the_real_hands_and_is_refused_unless_allowed() -> None:
-    from agents.bots.sampler import PublicInfo
+    from agents.contract.sampler import PublicInfo
     from agents.evaluate import evaluate
 
     game = Game.new("continental", 3, seed=4)

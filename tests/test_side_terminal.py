@@ -53,7 +53,7 @@ BAD_PLAY = {
 
 
 def play_module(game: str) -> Any:
-    return importlib.import_module(f"agents.{game}.play")
+    return importlib.import_module(f"agents.play.{game}")
 
 
 def run(game: str, lines: Any, **kwargs: Any) -> tuple[int, str]:
@@ -127,7 +127,7 @@ def test_continental_play_game_hands_over_to_the_games_terminal_table(
     game: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from agents import cli
-    from agents.play import terminal as contract_play
+    from agents.play import contract as contract_play
 
     monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))
     code = cli.main(["play", "--game", game, "--opponents", "greedy", "--seed", "1"])

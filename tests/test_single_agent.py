@@ -7,10 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from agents.bots.base import PlayerView
+from agents.contract.view import PlayerView
 from agents.train.single_agent import SeatAgent, make_env
-from continental_env.aec import encode_observation
-from continental_env.game import Game
+from continental_env.contract.aec import encode_observation
+from continental_env.contract.game import Game
 from continental_env.single_agent import SingleAgentContinental
 
 

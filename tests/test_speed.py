@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.evaluate import speed
+from agents import speed
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,10 +12,10 @@ from dataclasses import fields
 
 import pytest
 
-from continental_env.actions import num_actions
-from continental_env.game import Game
+from continental_env.contract.actions import num_actions
+from continental_env.contract.game import Game
+from continental_env.contract.state import FIELD_NAMES, Phase, Setup, State
 from continental_env.rules import PRESETS
-from continental_env.state import FIELD_NAMES, Phase, Setup, State
 
 
 def played(

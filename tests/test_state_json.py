@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from helpers import act, make_state
 
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 

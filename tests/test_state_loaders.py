@@ -16,7 +16,7 @@ from helpers import act, make_game
 
 from continental_env import fifteen, knock
 from continental_env.cards import card_to_str
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 GameClass = Any

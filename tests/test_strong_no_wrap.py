@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from helpers import make_state
 
-from agents.bots.base import view_for
-from agents.bots.strong import StrongAgent, make_plan, unseen_counts
+from agents.contract.strong import StrongAgent, make_plan, unseen_counts
+from agents.contract.view import view_for
 from continental_env.cards import card_from_str, parse_cards
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
 
 

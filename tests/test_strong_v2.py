@@ -9,10 +9,10 @@ import pickle
 import pytest
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from agents.bots.strong import StrongAgent
-from agents.bots.strong_v2 import Params, StrongV2Agent
-from continental_env.game import DISCARD_BASE, Game
+from agents.contract.strong import StrongAgent
+from agents.contract.strong_tuned import Params, StrongV2Agent
+from agents.contract.view import PlayerView
+from continental_env.contract.game import DISCARD_BASE, Game
 
 # v1's constants exactly, the feed sign included: v2 must then play v1's recorded game.
 AS_V1 = Params(
@@ -140,7 +140,7 @@ def test_tuner_resumes_to_the_uninterrupted_result(tmp_path) -> None:  # type: i
 
 
 def test_variants_override_constants_by_name() -> None:
-    from agents.bots.strong_v2 import make_variant
+    from agents.contract.strong_tuned import make_variant
 
     bot = make_agent("strong-v2:danger_cards=2:feed_other=0.5", 1)
     assert bot.params == Params(danger_cards=2.0, feed_other=0.5)
@@ -155,7 +155,7 @@ def test_variants_override_constants_by_name() -> None:
 
 
 def test_the_documented_hand_set_variant_is_hand_set() -> None:
-    from agents.bots.strong_v2 import HAND_SET
+    from agents.contract.strong_tuned import HAND_SET
 
     name = (
         "strong-v2:feed_next=2:feed_other=1:feed_down=3:safe_weight=0.5:danger_cards=3:"

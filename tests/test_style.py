@@ -37,8 +37,8 @@ def test_ruff_format_is_applied() -> None:
 def test_engine_imports_without_gymnasium_torch_or_pettingzoo() -> None:
     code = (
         "import sys\n"
-        "import continental_env, continental_env.game, continental_env.melds\n"
-        "import continental_env.render\n"
+        "import continental_env, continental_env.contract.game, continental_env.melds\n"
+        "import continental_env.contract.render\n"
         "bad = [m for m in ('gymnasium', 'pettingzoo', 'torch', 'stable_baselines3')"
         " if m in sys.modules]\n"
         "assert not bad, bad\n"
@@ -83,7 +83,7 @@ def test_the_import_checker_finds_imports_at_every_depth() -> None:
         "class C:\n"
         "    def g(self):\n"
         "        if True:\n"
-        "            importlib.import_module('agents.bots.strong')\n"
+        "            importlib.import_module('agents.contract.strong')\n"
         "import agentsmith\n"  # a different package: not a hit
         "from continental_env import agents_table\n"  # not a hit
     )

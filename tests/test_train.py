@@ -88,8 +88,8 @@ def test_train_smoke_and_resume(tmp_path: Path) -> None:
     assert second["config"]["total_timesteps"] == 512  # flags given on resume win
 
     from agents import make_agent
-    from agents.bots.base import PlayerView
-    from continental_env.game import Game
+    from agents.contract.view import PlayerView
+    from continental_env.contract.game import Game
 
     agent = make_agent(f"ppo:{ckpt / 'last.zip'}", seed=0)
     game = Game.new("continental", 3, seed=1)

@@ -13,8 +13,8 @@ import hashlib
 import pytest
 
 from agents import CURRENT, is_oracle, make_agent, versioned_name
-from agents.bots.base import PlayerView
-from continental_env.game import Game
+from agents.contract.view import PlayerView
+from continental_env.contract.game import Game
 from continental_env.rules import resolve_rules
 
 # (seat names, game seed, rounds or None for all seven, preset) -> (digest, actions, scores)

@@ -1,4 +1,4 @@
-"""The contract seat view (``agents.bots.base.PlayerView``): a redacted copy, nothing else.
+"""The contract seat view (``agents.contract.view.PlayerView``): a redacted copy, nothing else.
 
 A view holds no reference to the live game, its generator or the round's deal seed, so hidden
 cards are unreachable through it; a bot that changes the view's lists does not change the game.
@@ -11,10 +11,10 @@ import random
 import pytest
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from continental_env.game import Game
-from continental_env.public_log import PublicLog
-from continental_env.state import HIDDEN_RNG
+from agents.contract.view import PlayerView
+from continental_env.contract.game import Game
+from continental_env.contract.public_log import PublicLog
+from continental_env.contract.state import HIDDEN_RNG
 
 
 def _positions(seed: int, every: int = 9) -> list[Game]:

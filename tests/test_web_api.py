@@ -25,7 +25,7 @@ from helpers import make_game  # noqa: E402
 import continental_web.session as web_session  # noqa: E402
 import continental_web.view as web_view  # noqa: E402
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str  # noqa: E402
-from continental_env.game import Game  # noqa: E402
+from continental_env.contract.game import Game  # noqa: E402
 from continental_web.app import create_app  # noqa: E402
 from continental_web.session import Opponents, SessionStore, build_state, new_session  # noqa: E402
 

@@ -382,7 +382,7 @@ def test_a_model_that_loads_is_offered_and_plays(tmp_path, monkeypatch):
     models = tmp_path / "models"
     models.mkdir()
     (models / "copycat.npz").write_bytes(b"")
-    from agents.bots.greedy import GreedyAgent
+    from agents.contract.greedy import GreedyAgent
 
     monkeypatch.setattr(web_opponents, "load_model", lambda path, seed: GreedyAgent(seed))
     monkeypatch.setattr("agents.bots.ppo_agent.check_table", lambda agent, players: None)

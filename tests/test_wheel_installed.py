@@ -61,9 +61,9 @@ def test_a_shipped_agent_loads_by_name_without_torch(name: str, game: str) -> No
 
 def test_the_search_reads_its_packaged_belief_table() -> None:
     from agents import make_agent
-    from agents.bots.base import PlayerView
-    from agents.bots.beliefs import STAGES, load_table
-    from continental_env.game import Game
+    from agents.contract.beliefs import STAGES, load_table
+    from agents.contract.view import PlayerView
+    from continental_env.contract.game import Game
 
     assert len(load_table().ratios) == 7 * STAGES  # agents/models/belief_distance_v1.json installed
     bot = make_agent("search", seed=1)

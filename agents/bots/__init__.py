@@ -1,13 +1,13 @@
-"""The bots: every agent that plays the contract game through ``act(view) -> action id``.
+"""The agent protocol and the policies that play any game: ``act(view) -> action id``.
 
 | module | what |
 |---|---|
-| ``base`` | the protocol (``Agent``), the seat's redacted view (``PlayerView``), ``SeededAgent`` |
-| ``handtools`` | hand arithmetic shared by the heuristic bots |
-| ``random_agent``, ``greedy``, ``strong``, ``strong_v2`` | the heuristic bots |
-| ``sampler``, ``search``, ``search_oracle`` | determinized search and its hidden-state diagnostic |
-| ``ppo_agent``, ``rllib_agent`` | trained policies at play time (numpy forward pass, no torch) |
+| ``base`` | the protocol (``Agent``, ``View``), ``SeededAgent`` |
+| ``random_agent`` | ``random``: a uniformly random legal action, in every game |
+| ``ppo_agent``, ``rllib_agent`` | trained policies of the contract game at play time (numpy forward pass, no torch) |
+| ``side_policy`` | trained policies of the fifteen-card and knock games at play time |
 
-Build them by name with ``agents.make_agent``; nothing here imports training, evaluation or the
-front ends.
+Each game's own bots and view live in its package (``agents.contract``, ``agents.fifteen``,
+``agents.knock``). Build any bot by name with ``agents.make_agent``; nothing here imports
+training, evaluation or the front ends.
 """

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.bots.base import PlayerView
+from agents.bots.base import ObservingView
 
 ACTIVATIONS = ("tanh", "relu")
 ENV_NAME = "continental_v0"  # the environment of a model that records none
@@ -181,7 +181,7 @@ class NumpyPolicy:
         p /= p.sum()
         return legal[int(self.rng.choice(len(legal), p=p))]
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: ObservingView) -> int:
         """A legal action id for ``view.seat`` (the agent protocol)."""
         legal = view.legal_actions
         if len(legal) == 1:
@@ -196,8 +196,8 @@ class NumpyPolicy:
 def table_sizes(num_players: int, version: int = 0) -> tuple[int, int]:
     """(observation size, number of actions) of the environment of this observation version
     (0: ``continental_v0``, 1: ``continental_v1``) at ``num_players`` seats."""
-    from continental_env.actions import num_actions
-    from continental_env.aec import observation_layout, observation_size
+    from continental_env.contract.actions import num_actions
+    from continental_env.contract.aec import observation_layout, observation_size
 
     return observation_size(observation_layout(num_players, version)), num_actions(num_players)
 
@@ -228,8 +228,8 @@ def dropped_columns(num_players: int, groups: Any) -> np.ndarray | None:
     ValueError naming an unknown group."""
     if not groups:
         return None
-    from continental_env.aec import observation_layout
-    from continental_env.features import feature_layout
+    from continental_env.contract.aec import observation_layout
+    from continental_env.contract.features import feature_layout
 
     names = feature_layout(num_players)
     layout = observation_layout(num_players, 1)

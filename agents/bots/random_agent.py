@@ -8,7 +8,7 @@ the harness separates bots. Its randomness comes only from the ``random.Random``
 
 from __future__ import annotations
 
-from agents.bots.base import PlayerView, SeededAgent
+from agents.bots.base import SeededAgent, View
 
 
 class RandomAgent(SeededAgent):
@@ -16,7 +16,7 @@ class RandomAgent(SeededAgent):
 
     name = "random"
 
-    def act(self, view: PlayerView) -> int:
+    def act(self, view: View) -> int:
         """A uniformly random legal action id."""
         legal = view.legal_actions
         if not legal:

@@ -1,5 +1,5 @@
-"""Evaluation: the duplicate-deal harness (``continental evaluate``), its statistics, the
-leaderboard and the speed table.
+"""Evaluation: the duplicate-deal harness (``continental evaluate``), its statistics and the
+leaderboard.
 
 | module | what |
 |---|---|
@@ -11,7 +11,7 @@ leaderboard and the speed table.
 | ``arguments`` | the parser of ``continental evaluate`` and its checks before the first game |
 | ``stats`` | confidence intervals, SPRT, deal counts for a half-width |
 | ``leaderboard`` | every agent on the same deals, ranked (``continental leaderboard``) |
-| ``speed`` | the speed table against another revision (``continental speed``) |
+| ``anchored`` | the leaderboard anchored on ``strong@v1``: each agent's paired difference from its own runs |
 
 The harness's public functions are importable from here (``from agents.evaluate import evaluate``)
 and from ``agents.evaluate.harness``; ``python -m agents.evaluate`` is ``continental evaluate``.

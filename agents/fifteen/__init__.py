@@ -4,6 +4,13 @@
 ``agents.side_spec.SideEngine``); ``make_agent(name, seed)`` builds a bot by registry name
 (``agents.registry``): ``random`` (``agents.bots.random_agent.RandomAgent`` on this view),
 ``greedy`` (``agents.fifteen.greedy``), ``strong`` (``agents.fifteen.strong``), ``ppo:PATH``.
+
+| module | what |
+|---|---|
+| ``view`` | what a seat may see of a fifteen-card game |
+| ``greedy`` | ``greedy``: the simplest sound play |
+| ``strong`` | ``strong``: the game's strongest heuristic bot |
+| ``features`` | the derived features of the game's feature observations |
 """
 
 from __future__ import annotations

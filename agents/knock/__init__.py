@@ -4,6 +4,13 @@
 the end: the ante, bonuses, buy-backs and the pot); ``make_agent(name, seed)`` builds a bot by
 registry name: ``random``, ``greedy`` (``agents.knock.greedy``), ``strong``
 (``agents.knock.strong``), ``ppo:PATH``.
+
+| module | what |
+|---|---|
+| ``view`` | what a seat may see of a knock game |
+| ``greedy`` | ``greedy``: the simplest sound play |
+| ``strong`` | ``strong``: the game's strongest heuristic bot |
+| ``features`` | the derived features of the game's feature observations |
 """
 
 from __future__ import annotations

@@ -41,6 +41,8 @@ hidden cards changed change nothing (and that features read from the true hidden
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -183,17 +185,11 @@ def _announce_planes(view: object, legal: list[int]) -> list[np.ndarray]:
     return planes
 
 
-def features(view: object, version: int = 1) -> np.ndarray:
-    """The ``knock_v{version}`` features of the seat's view (``FLOOR`` planes and zeros where it
-    has no decision)."""
-    if version not in VERSIONS:
-        raise ValueError(f"version={version!r}: knock features are versions 1 and 2")
-    strong = _STRONG if version == 1 else _STRONG_V2
-    parts = version >= 2
-    names = VERSIONS[version][1]
-    legal = list(view.legal_actions)
-    live, unseen = live_counts(view)
-    hand = list(view.hand)
+def _hand_scalars(
+    names: Sequence[str], strong: Any, hand: list[int], live: list[int], unseen: int, parts: bool
+) -> dict[str, float]:
+    """The scalars every position has: the unseen count and the hand's cost (its deadwood; with
+    ``parts``, how ready it is and what a knock saves); the announcement ranks at the floor."""
     scalars = dict.fromkeys(names, 0.0)
     for word in WORDS.values():
         scalars[f"{word}_rank"] = FLOOR
@@ -205,6 +201,21 @@ def features(view: object, version: int = 1) -> np.ndarray:
         if parts:
             scalars["ready"] = float(ready)
             scalars["saving"] = saving / 10.0
+    return scalars
+
+
+def features(view: object, version: int = 1) -> np.ndarray:
+    """The ``knock_v{version}`` features of the seat's view (``FLOOR`` planes and zeros where it
+    has no decision)."""
+    if version not in VERSIONS:
+        raise ValueError(f"version={version!r}: knock features are versions 1 and 2")
+    strong = _STRONG if version == 1 else _STRONG_V2
+    parts = version >= 2
+    names = VERSIONS[version][1]
+    legal = list(view.legal_actions)
+    live, unseen = live_counts(view)
+    hand = list(view.hand)
+    scalars = _hand_scalars(names, strong, hand, live, unseen, parts)
     discard = [_empty() for _ in range(1 + len(PARTS) * parts)]
     announce = [_empty() for _ in KINDS]
     if legal and view.phase == "buy":

@@ -2,7 +2,7 @@
 
 import sys
 
-from agents.play.terminal import main
+from agents.play.contract import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,10 +8,10 @@ from __future__ import annotations
 import argparse
 
 from agents import make_agent
-from agents.bots.base import view_for
+from agents.contract.view import view_for
 from agents.evaluate.harness import evaluate, format_report
-from continental_env.game import Game
-from continental_env.render import render_table
+from continental_env.contract.game import Game
+from continental_env.contract.render import render_table
 
 
 def play_demo_game(lineup: list[str], seed: int) -> Game:

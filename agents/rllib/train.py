@@ -21,7 +21,7 @@ the layout of RLlib's action-masking RLModule (``ActionMaskingTorchRLModule``), 
 ``--opponents``: ``self`` (the learner again, parameters shared: all its seats are RLlib agents
 mapped to the ``learner`` module and trained), ``snapshots`` (a frozen past learner from the pool;
 the learner itself until the pool has one), or a bot name (``random``, ``greedy``, ``strong``),
-which acts from the engine's seat view (``agents.bots.base.PlayerView``) inside the environment, as in
+which acts from the engine's seat view (``agents.contract.view.PlayerView``) inside the environment, as in
 ``agents.train.single_agent``. Frozen seats never reach the learner's batch.
 
 **Self-play.** ``SelfPlayCallback`` logs, per game, how many points per round the snapshot seats

@@ -10,6 +10,8 @@ policy, tuning the heuristic bots' constants, and the single-learner environment
 | ``callback`` | its callback, stop request and vectorised environments |
 | ``kl_ppo`` | MaskablePPO's policy with a KL penalty toward a frozen reference |
 | ``imitation`` | behaviour cloning from a teacher bot, and the feature policy it trains |
+| ``cloning`` | behaviour cloning's one update, shared by the warm start and ``imitation`` |
+| ``expert`` | expert iteration: states labelled by the search (``label``), merged into a dataset (``merge``) |
 | ``tune_strong`` | CMA-ES over ``strong@v2``'s constants |
 | ``single_agent``, ``side_single_agent`` | one learner, the other seats played by bots by name |
 | ``gym_envs`` | those environments in gymnasium's registry |

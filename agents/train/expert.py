@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.bots.base import PlayerView
-from agents.bots.feature_agent import feature_observation, observation_size
-from continental_env.game import Game
+from agents.contract.feature_agent import feature_observation, observation_size
+from agents.contract.view import PlayerView
+from continental_env.contract.game import Game
 from continental_env.rules import resolve_rules
 
 TEACHER = "search@v3"

@@ -2,7 +2,7 @@
 
 The observation here is the ``continental_v1`` vector: the v0 vector
 (``continental_env.env.encode_observation``) followed by the derived features of
-``continental_env.features``, which read the engine's own public log (``game.public_log``).
+``continental_env.contract.features``, which read the engine's own public log (``game.public_log``).
 ``feature_observation(game, seat)`` builds it from those two parts; the environment's v1
 observation equals it entry for entry (tests/test_observation.py).
 
@@ -48,15 +48,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.bots.base import PlayerView
-from agents.bots.feature_agent import (
+from agents.contract.feature_agent import (
     dropped_columns,
     feature_metadata,
     feature_observation,
 )
-from continental_env.aec import encode_observation, observation_layout
-from continental_env.features import encode_features, feature_layout
-from continental_env.game import Game
+from agents.contract.view import PlayerView
+from continental_env.contract.aec import encode_observation, observation_layout
+from continental_env.contract.features import encode_features, feature_layout
+from continental_env.contract.game import Game
 from continental_env.rules import resolve_rules
 
 TEACHER = "strong"
@@ -375,8 +375,8 @@ def _load_init(model: Any, path: str, players: int, preset: str, features: bool,
     """Copy the policy weights of the model at ``path`` into ``model`` (ValueError on a mismatch)."""
     from sb3_contrib import MaskablePPO
 
-    from agents.bots.feature_agent import FEATURE_ENV
     from agents.bots.ppo_agent import ENV_NAME, check_env, read_zip_metadata
+    from agents.contract.feature_agent import FEATURE_ENV
 
     if not os.path.isfile(path):
         raise ValueError(f"init={path}: no such file")
@@ -460,7 +460,7 @@ def bench_encode(deals: int, seed: int, players: int, repeats: int = 3) -> dict[
     ``strong``/``greedy`` games (each acting seat's state as it arises): features with an empty
     hand cache (every hand new, as in a fresh worker) and with a warm one."""
     from agents import make_agent
-    from continental_env.features import _hand_arrays, hand_analysis
+    from continental_env.contract.features import _hand_arrays, hand_analysis
 
     states = []
     for deal in range(deals):

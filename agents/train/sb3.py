@@ -1,7 +1,7 @@
 """Train a MaskablePPO agent for Continental (sb3-contrib), CleanRL style.
 
 The learner observes ``continental_v1`` (the v0 vector followed by the derived features of
-``continental_env.features``; ``--no-features`` trains on ``continental_v0``) and plays one random
+``continental_env.contract.features``; ``--no-features`` trains on ``continental_v0``) and plays one random
 seat of a table whose other seats are opponents from a pool
 (``agents.train.single_agent.make_env``): heuristic bots by name (``agents.make_agent``) and ``self``,
 frozen snapshots of the learner taken every ``--snapshot-every`` steps. Rewards are the learner's

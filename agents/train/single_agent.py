@@ -16,9 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from agents import make_agent
-from agents.bots.base import PlayerView
-from continental_env.aec import ObservationEncoder
-from continental_env.game import Game
+from agents.contract.view import PlayerView
+from continental_env.contract.aec import ObservationEncoder
+from continental_env.contract.game import Game
 from continental_env.single_agent import SELF, SingleAgentContinental
 
 
@@ -92,7 +92,7 @@ def make_env(
 
     Keyword arguments as ``SingleAgentContinental`` (``version`` picks the observation);
     ``features=True`` is ``version=1`` (``continental_v1``). Names are checked here, before any
-    game; the pool may also hold ``bc:PATH`` models (``agents.bots.feature_agent``).
+    game; the pool may also hold ``bc:PATH`` models (``agents.contract.feature_agent``).
     """
     if features:
         kwargs.setdefault("version", 1)
@@ -101,7 +101,7 @@ def make_env(
     entries: list[Any] = []
     for entry in opponents:
         if isinstance(entry, str) and entry.startswith("bc:"):
-            from agents.bots.feature_agent import load_feature_agent
+            from agents.contract.feature_agent import load_feature_agent
 
             entry = SeatAgent(load_feature_agent(entry[3:], kwargs.get("num_players", 4)))
         entries.append(entry)

@@ -10,9 +10,9 @@ identical cards; the value is the mean over deals of its points per game minus t
 Every candidate of every generation plays the *same* deals (common random numbers), so the
 comparison between candidates is paired; the winner must then be measured on fresh deals.
 
-**Search space.** ``SPACE`` lists the tuned constants of ``agents.bots.strong_v2.Params`` with their
+**Search space.** ``SPACE`` lists the tuned constants of ``agents.contract.strong_tuned.Params`` with their
 ranges; CMA-ES works on the unit cube (each constant scaled to [0, 1]), starts from the hand-set
-constants (``agents.bots.strong_v2.HAND_SET``; "defaults" in the report) with step 0.2 and keeps inside the bounds. Its generator is seeded from ``--seed``.
+constants (``agents.contract.strong_tuned.HAND_SET``; "defaults" in the report) with step 0.2 and keeps inside the bounds. Its generator is seeded from ``--seed``.
 
 **Resumable.** After every evaluation the state file (a pickle: the optimiser as it was before
 this generation's ``tell``, the generation's asked points and the values found so far) is
@@ -33,12 +33,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from agents.bots.base import PlayerView
-from agents.bots.strong import StrongAgent
-from agents.bots.strong_v2 import HAND_SET, Params, StrongV2Agent
 from agents.cli import ArgumentParser
+from agents.contract.strong import StrongAgent
+from agents.contract.strong_tuned import HAND_SET, Params, StrongV2Agent
+from agents.contract.view import PlayerView
 from agents.evaluate.harness import derive_seed
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.rules import RuleConfig, resolve_rules
 
 SCHEMA = "continental-tune-strong/1"

@@ -37,9 +37,9 @@ def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np
     """Observations (of the observation version), legal actions, the teacher's actions and
     round rewards from one game."""
     from agents import make_agent
-    from agents.bots.base import PlayerView
-    from continental_env.aec import encode_observation, observation_layout
-    from continental_env.game import Game
+    from agents.contract.view import PlayerView
+    from continental_env.contract.aec import encode_observation, observation_layout
+    from continental_env.contract.game import Game
 
     teacher, players, preset, game_seed, agent_seed, version = task
     game = Game.new(preset, players, seed=game_seed)

@@ -52,6 +52,7 @@ from continental_env.cards import (
     format_cards,
     suit_of,
 )
+from continental_env.engine import state_field
 from continental_env.fifteen.state import (
     DISCARD_BASE,
     DRAW,
@@ -69,7 +70,6 @@ from continental_env.fifteen.state import (
 )
 from continental_env.fifteen.state_check import CHECKS as LOAD_CHECKS
 from continental_env.fifteen.state_check import LABEL, target_reached
-from continental_env.kernel import state_field
 from continental_env.melds import can_go_out, going_out, going_out_discards
 from continental_env.side import ActionTexts, SideGame
 

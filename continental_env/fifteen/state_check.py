@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str
+from continental_env.engine import Check, check_history_recorded, load_state
 from continental_env.fifteen.state import HAND_SIZE, Phase, Setup, State
-from continental_env.kernel import Check, check_history_recorded, load_state
 from continental_env.side import check_conserved, check_known, check_pile_seen
 from continental_env.state_fields import fail
 

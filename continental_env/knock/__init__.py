@@ -5,6 +5,15 @@
 its docstring is the documentation page) when called, so that the engine imports without
 gymnasium or PettingZoo and the factories pickle. ``continental_env.knock.env`` stays importable as
 a module path (``continental_env.registry``) without rebinding ``knock.env``.
+
+
+| module | holds |
+|---|---|
+| ``state`` | its action ids, ``Phase``, ``Setup`` and ``State``, each field declared once |
+| ``state_check`` | the loader's checks that relate fields to each other (``CHECKS``) |
+| ``game`` | ``Game``: the deal, the legal actions of each phase, their effects, the refusals |
+| ``render`` | the table as text |
+| ``aec`` | the PettingZoo AEC environment |
 """
 
 from __future__ import annotations

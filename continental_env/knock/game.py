@@ -82,7 +82,7 @@ from continental_env.cards import (
     card_to_str,
     format_cards,
 )
-from continental_env.kernel import state_field
+from continental_env.engine import state_field
 from continental_env.knock.state import (
     BUY,
     COLOR,

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from continental_env import side
 from continental_env.cards import NUM_TYPES
-from continental_env.kernel import GamePhase, StateBase
+from continental_env.engine import GamePhase, StateBase
 from continental_env.state_fields import (
     Codec,
     Count,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from continental_env.cards import JOKER, NUM_NATURALS, card_to_str
-from continental_env.kernel import Check, check_history_recorded, load_state
+from continental_env.engine import Check, check_history_recorded, load_state
 from continental_env.knock.state import DECKS, HAND_SIZE, Phase, Setup, State
 from continental_env.side import check_conserved, check_known, check_pile_seen, check_turn
 from continental_env.state_fields import fail, is_int

@@ -1,6 +1,6 @@
 """Distance to the contract: the fewest cards a hand needs before it can lay the contract down,
 and which card types bring it nearer (the ``continental_v1`` features ``distance``,
-``reducers``, ``in_trio``, ``in_run``, ``deadwood``; ``continental_env.features``).
+``reducers``, ``in_trio``, ``in_run``, ``deadwood``; ``continental_env.contract.features``).
 
 Its own search over the same run windows as ``melds.contract`` (``window_cards``), since it asks
 a different question: not whether or how the contract goes down now, but how far it is, for

@@ -6,7 +6,7 @@ continental play --game fifteen --opponents greedy,greedy,random --seed 1
 ```
 
 ``--game`` chooses the game (``agents.games``); the fifteen-card game is
-``agents.fifteen.play`` with its own options (``--target``, ``--hands``).
+``agents.play.fifteen`` with its own options (``--target``, ``--hands``).
 
 You sit in seat 0 (``--seat``) and the bots fill the other seats in the order given. At each of
 your decisions the table is drawn from your seat (other hands hidden, cards they are known to
@@ -31,7 +31,7 @@ from agents.cli import ArgumentParser, parse_names, parse_rounds
 from agents.games import DEFAULT_GAME, game_names, game_spec
 from agents.play.table import TerminalTable
 from continental_env.cards import format_cards
-from continental_env.game import CLAIM, TAKE, Game
+from continental_env.contract.game import CLAIM, TAKE, Game
 from continental_env.rules import RuleConfig, resolve_rules
 
 HELP = """Commands:

@@ -2,7 +2,7 @@
 
 This is a frozen version (``make_agent("strong@v1")``; ``tests/test_versions.py`` pins its moves on
 recorded games): its decisions never change. Improvements go into a later version that subclasses
-it (``agents.bots.strong_v2``); ``strong`` names the current best (``agents.CURRENT``).
+it (``agents.contract.strong_tuned``); ``strong`` names the current best (``agents.CURRENT``).
 
 The heart of the bot is a **plan**: the cheapest way to complete the round's contract from the
 hand, where a missing card costs more the fewer copies of it are unseen (not in the own hand, the
@@ -47,8 +47,8 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
-from agents.bots.base import PlayerView, SeededAgent
-from agents.bots.handtools import (
+from agents.bots.base import SeededAgent
+from agents.contract.handtools import (
     RUN_BIT,
     TRIO_BIT,
     contract_bits,
@@ -56,6 +56,7 @@ from agents.bots.handtools import (
     partner_table,
     unseen_counts,
 )
+from agents.contract.view import PlayerView
 from continental_env import kernels
 from continental_env.cards import (
     JOKER,
@@ -66,7 +67,7 @@ from continental_env.cards import (
     rank_of,
     suit_of,
 )
-from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
+from continental_env.contract.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
 from continental_env.melds import (
     HIGH,
     LOW,

@@ -1,13 +1,13 @@
 """# Continental (``continental_v1``; ``continental_v0`` kept)
 
 A PettingZoo AEC environment for **Continental**, the seven-round contract rummy of
-``RULES.md`` Part 1, over the pure engine in ``continental_env.game``.
+``RULES.md`` Part 1, over the pure engine in ``continental_env.contract.game``.
 
 | | |
 |---|---|
 | import | ``import continental_env; env = continental_env.env(num_players=4, version=1)`` |
-| class | ``continental_env.aec.ContinentalEnv`` (``raw_env``), a ``CardGameEnv`` |
-| registry | ``pettingzoo.make("aec", "continental/continental_v1")`` (or ``_v0``) after ``import continental_env.aec`` (``continental_env.registry``) |
+| class | ``continental_env.contract.aec.ContinentalEnv`` (``raw_env``), a ``CardGameEnv`` |
+| registry | ``pettingzoo.make("aec", "continental/continental_v1")`` (or ``_v0``) after ``import continental_env.contract.aec`` (``continental_env.registry``) |
 | agents | ``player_0`` .. ``player_{n-1}`` (2-8, as the preset allows) |
 | action space | ``Discrete(N)``, N fixed by the number of players (1,631 for 4) |
 | observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
@@ -54,7 +54,7 @@ plane are the engine's count vector. Seats are relative: ``+1`` is the next play
 | ``stock`` | 1 | stock size / 100 |
 | ``turn`` | 1 | turns this round / max_turns_per_round |
 
-``continental_v1`` appends to this vector the derived features of ``continental_env.features``
+``continental_v1`` appends to this vector the derived features of ``continental_env.contract.features``
 (its module docstring has the table, ``feature_layout(P)``): the distance to the contract and the
 card types that reduce it (with the discard on offer and from the stock), how each hand card is
 used (trios, runs, deadwood, partners, points), the unseen cards, who discarded and who declined
@@ -131,7 +131,7 @@ observation cache follows it).
 ## Version history
 
 * v0: initial release.
-* v1: the observation gains the derived features of ``continental_env.features`` after the v0
+* v1: the observation gains the derived features of ``continental_env.contract.features`` after the v0
   vector (same order, the v0 part unchanged; 1,827 entries instead of 745 at 4 players). They
   read the round's public actions, which the engine now keeps (``state.public_log``, also in the
   state JSON as ``"public_log"``). Actions, masks, rewards and infos are unchanged. The vector
@@ -147,7 +147,6 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from continental_env.actions import num_actions
 from continental_env.card_game_env import (
     PLANE,
     CardGameEnv,
@@ -157,8 +156,9 @@ from continental_env.card_game_env import (
     wrap,
 )
 from continental_env.cards import NUM_TYPES
-from continental_env.features import encode_features, feature_layout
-from continental_env.game import Game
+from continental_env.contract.actions import num_actions
+from continental_env.contract.features import encode_features, feature_layout
+from continental_env.contract.game import Game
 from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
 from continental_env.rewards import relative_reward
@@ -248,8 +248,8 @@ class ContinentalEnv(CardGameEnv):
 
     metadata: ClassVar[dict[str, Any]] = {**CardGameEnv.metadata, "name": "continental_v0"}
     GAME = Game
-    GAME_LABEL = "continental_env.game.Game"
-    RENDER_MODULE = "continental_env.render"
+    GAME_LABEL = "continental_env.contract.game.Game"
+    RENDER_MODULE = "continental_env.contract.render"
     REWARD_MODES = REWARD_MODES
 
     def __init__(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from continental_env.cards import format_cards
-from continental_env.game import Game
+from continental_env.contract.game import Game
 
 _SUIT_GLYPH = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from continental_env.actions import ActionLayout, layout_for
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, from_counts
-from continental_env.kernel import GamePhase, StateBase
+from continental_env.contract.actions import ActionLayout, layout_for
+from continental_env.contract.public_log import KINDS, NO_CARD, PublicLog
+from continental_env.engine import GamePhase, StateBase
 from continental_env.melds import RUN, TRIO, Meld
-from continental_env.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.rules import PRESETS, RuleConfig, deck_counts, points_table
 from continental_env.state_fields import (
     CardCounts,
@@ -84,7 +84,7 @@ class Setup:
 
     @property
     def layout(self) -> ActionLayout:
-        """The action ids of this table (``continental_env.actions``)."""
+        """The action ids of this table (``continental_env.contract.actions``)."""
         return layout_for(self.num_players)
 
     @property
@@ -161,7 +161,7 @@ class Setup:
 
 
 # ============================================================================ field codecs
-# The generic codecs (counts, seats, piles, card multisets, the generator) are the kernel's;
+# The generic codecs (counts, seats, piles, card multisets, the generator) are the engine base's (``state_fields``);
 # these are the contract game's own.
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str
-from continental_env.kernel import Check, check_history_recorded, load_state
-from continental_env.public_log import KINDS
+from continental_env.contract.public_log import KINDS
+from continental_env.contract.state import Phase, Setup, State
+from continental_env.engine import Check, check_history_recorded, load_state
 from continental_env.rules import deck_counts
-from continental_env.state import Phase, Setup, State
 from continental_env.state_fields import fail
 
 

@@ -7,7 +7,7 @@ each round's deck and of a re-formed stock, drawn from ``state.rng``, a generato
 round from ``state.deal_seeds`` (drawn from the game's seed at creation).
 
 A ``Game`` is a ``Setup`` (rules, table size, action layout: fixed) and a ``State`` (the
-position), both in ``state.py``, on the shared engine kernel (``kernel.py``: copies, JSON,
+position), both in ``state.py``, on the shared engine base (``continental_env.engine``: copies, JSON,
 loading, the legal-action cache and the apply skeleton). ``game.hands``, ``game.phase`` and every
 other position field are read-only properties of ``Game`` reading ``game.state`` (listed in the
 class). The action ids and their text forms are ``actions.py``. The round's public actions are
@@ -42,8 +42,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from continental_env.action_checks import CHECKS
-from continental_env.actions import (
+from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, format_cards
+from continental_env.contract.action_checks import CHECKS
+from continental_env.contract.actions import (
     CLAIM,
     CLOSE,
     DISCARD_BASE,
@@ -56,9 +57,7 @@ from continental_env.actions import (
     TAKE,
     ActionLayout,
 )
-from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, format_cards
-from continental_env.kernel import GameBase, as_seed, state_field
-from continental_env.legal import (
+from continental_env.contract.legal import (
     CANDIDATES,
     KINDS_OF_PHASE,
     PHASE_OF_KIND,
@@ -67,6 +66,11 @@ from continental_env.legal import (
     movable_joker_end,
     movejoker_ids,
 )
+from continental_env.contract.public_log import NO_CARD, PublicLog
+from continental_env.contract.state import Phase, Setup, State
+from continental_env.contract.state_check import CHECKS as LOAD_CHECKS
+from continental_env.contract.state_check import may_claim
+from continental_env.engine import GameBase, as_seed, state_field
 from continental_env.melds import (
     HIGH,
     LOW,
@@ -81,7 +85,6 @@ from continental_env.melds import (
     swap_joker,
     take_end_joker,
 )
-from continental_env.public_log import NO_CARD, PublicLog
 from continental_env.rules import (
     PRESETS,
     RuleConfig,
@@ -89,9 +92,6 @@ from continental_env.rules import (
     contract_for_round,
     resolve_rules,
 )
-from continental_env.state import Phase, Setup, State
-from continental_env.state_check import CHECKS as LOAD_CHECKS
-from continental_env.state_check import may_claim
 
 # The phases bound once at import: attribute access on an enum class is slow in Python 3.11, and
 # the engine compares phases on every action.

@@ -1,6 +1,6 @@
 """``strong@v2``: ``strong@v1`` with its feeding, danger and timing judgements reworked.
 
-It subclasses ``agents.bots.strong.StrongAgent`` and shares every plan, contract and lay-down function
+It subclasses ``agents.contract.strong.StrongAgent`` and shares every plan, contract and lay-down function
 with it (``make_plan``, ``best_contract``, ``has_contract``); only the judgements below change,
 each weighted by a constant of ``Params`` so they can be tuned together (``agents.train.tune_strong``):
 
@@ -32,17 +32,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
-from agents.bots.base import PlayerView
-from agents.bots.handtools import (
+from agents.contract.handtools import (
     contract_bits,
     fits_table,
     partner_table,
     shown_by_seat,
     unseen_counts,
 )
-from agents.bots.strong import CLAIM_MAX_MISSING, StrongAgent
+from agents.contract.strong import CLAIM_MAX_MISSING, StrongAgent
+from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES
-from continental_env.game import CLAIM, DISCARD_BASE, DRAW, PASS, TAKE
+from continental_env.contract.game import CLAIM, DISCARD_BASE, DRAW, PASS, TAKE
 from continental_env.melds import best_contract, can_fit, has_contract
 
 

@@ -1,6 +1,6 @@
 """The shape every game engine of the package shares: declared state fields, loading, applying.
 
-Each game (the contract game in ``game.py``, ``knock/game.py``, ``fifteen/game.py``) is three
+Each game (``contract/game.py``, ``knock/game.py``, ``fifteen/game.py``) is three
 parts, as in OpenSpiel (``gin_rummy.h``: a game object holds the parameters, a state holds one
 position):
 
@@ -299,12 +299,21 @@ class GameBase:
         try:
             action = operator.index(action)  # ints and numpy integers; 2.5 or "2" are refused
         except TypeError:
-            raise ValueError(f"action {action!r} is not an integer id") from None
+            raise ValueError(self.refusal(action)) from None
         if not self.is_legal(action):
             raise ValueError(self._illegal_reason(action))
         self._legal = None
         self.state.moves += 1
         self._perform(action)
+
+    def refusal(self, action: Any) -> str | None:
+        """Why ``action`` is not legal now, in the words ``apply`` raises (a value that is no
+        integer, an id out of range, or the rule it breaks); None when it is legal."""
+        try:
+            index = operator.index(action)
+        except TypeError:
+            return f"action {action!r} is not an integer id"
+        return None if self.is_legal(index) else self._illegal_reason(index)
 
     def _illegal_reason(self, action: int) -> str:
         raise NotImplementedError

@@ -1,6 +1,6 @@
 """The contract game's legal actions: one candidate helper per action kind, filtered by ``CHECKS``.
 
-Each helper takes the ``Game`` and returns the ids of its kind worth checking (the ``ARGS`` checks
+Each helper takes the position (a ``Game``, typed as ``action_checks.Position``) and returns the ids of its kind worth checking (the ``ARGS`` checks
 of ``action_checks.CHECKS`` hold for all of them); ``compute_legal`` keeps, per kind of the
 phase, the candidates that pass that kind's ``ONCE`` and ``EACH`` checks. Helpers in the style of
 OpenSpiel's ``DrawLegalActions``. ``Game._compute_legal`` calls ``compute_legal``.
@@ -9,10 +9,10 @@ OpenSpiel's ``DrawLegalActions``. ``Game._compute_legal`` calls ``compute_legal`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from continental_env.action_checks import CHECKS, EACH, ONCE, Check
-from continental_env.actions import (
+from continental_env.cards import JOKER, NUM_TYPES
+from continental_env.contract.action_checks import CHECKS, EACH, ONCE, Check, Position
+from continental_env.contract.actions import (
     CLAIM,
     CLOSE,
     DISCARD_BASE,
@@ -24,7 +24,7 @@ from continental_env.actions import (
     SLOT_JOKER_LOW,
     TAKE,
 )
-from continental_env.cards import JOKER, NUM_TYPES
+from continental_env.contract.state import Phase
 from continental_env.melds import (
     HIGH,
     LOW,
@@ -35,10 +35,6 @@ from continental_env.melds import (
     run_can_extend,
     swap_targets,
 )
-from continental_env.state import Phase
-
-if TYPE_CHECKING:
-    from continental_env.game import Game
 
 DRAW_PHASE, CLAIM_PHASE, PLAY_PHASE, GAME_OVER = Phase
 
@@ -57,7 +53,7 @@ PHASE_OF_KIND = {
 }
 
 
-def compute_legal(game: Game) -> list[int]:
+def compute_legal(game: Position) -> list[int]:
     """Per kind of the phase: its candidates (one helper each) that pass its ``CHECKS``."""
     legal: list[int] = []
     for once, candidates, each in _PLANS[game.state.phase]:
@@ -67,7 +63,7 @@ def compute_legal(game: Game) -> list[int]:
     return legal
 
 
-def _filter(game: Game, ids: list[int], checks: tuple[Check, ...]) -> list[int]:
+def _filter(game: Position, ids: list[int], checks: tuple[Check, ...]) -> list[int]:
     """The ids that pass the ``EACH`` checks that apply here."""
     active = [c for c in checks if c.active(game)]
     if not active or not ids:
@@ -79,42 +75,42 @@ def _filter(game: Game, ids: list[int], checks: tuple[Check, ...]) -> list[int]:
 # One helper per kind: the ids of that kind worth checking (``ARGS`` checks hold for all).
 
 
-def draw_ids(game: Game) -> list[int]:
+def draw_ids(game: Position) -> list[int]:
     return [DRAW]
 
 
-def take_ids(game: Game) -> list[int]:
+def take_ids(game: Position) -> list[int]:
     return [TAKE]
 
 
-def claim_ids(game: Game) -> list[int]:
+def claim_ids(game: Position) -> list[int]:
     return [CLAIM]
 
 
-def pass_ids(game: Game) -> list[int]:
+def pass_ids(game: Position) -> list[int]:
     return [PASS]
 
 
-def laydown_ids(game: Game) -> list[int]:
+def laydown_ids(game: Position) -> list[int]:
     return [LAYDOWN]
 
 
-def close_ids(game: Game) -> list[int]:
+def close_ids(game: Position) -> list[int]:
     return [CLOSE]
 
 
-def discard_ids(game: Game) -> list[int]:
+def discard_ids(game: Position) -> list[int]:
     """A discard of every card type held."""
     hand = game.hand_in_turn()
     return [DISCARD_BASE + c for c in range(NUM_TYPES) if hand[c]]
 
 
-def layoff_ids(game: Game) -> list[int]:
+def layoff_ids(game: Position) -> list[int]:
     """Every lay-off the hand allows onto every table meld (``melds.layoff_options``)."""
     return [a for m in range(len(game.state.table)) for a in layoff_ids_on(game, m)]
 
 
-def layoff_ids_on(game: Game, m: int) -> list[int]:
+def layoff_ids_on(game: Position, m: int) -> list[int]:
     """Every lay-off the hand allows onto table meld m."""
     meld = game.state.table[m]
     own = meld.owner == game.state.current
@@ -130,7 +126,7 @@ def layoff_ids_on(game: Game, m: int) -> list[int]:
     return ids
 
 
-def swap_ids(game: Game) -> list[int]:
+def swap_ids(game: Position) -> list[int]:
     """A swap for every joker on the table whose natural is in hand (``melds.swap_targets``)."""
     hand = game.hand_in_turn()
     swap = game.layout.swap
@@ -139,7 +135,7 @@ def swap_ids(game: Game) -> list[int]:
     ]
 
 
-def movejoker_ids(game: Game) -> list[int]:
+def movejoker_ids(game: Position) -> list[int]:
     """003: the end joker of each own run of 5+ cards to a free end of every other run."""
     table = game.state.table
     move = game.layout.move
@@ -155,7 +151,7 @@ def movejoker_ids(game: Game) -> list[int]:
     return ids
 
 
-def movable_joker_end(game: Game, m: int) -> str | None:
+def movable_joker_end(game: Position, m: int) -> str | None:
     """End of the player in turn's own run m whose joker may move (003): 5+ cards, a joker
     at an end (the high end first)."""
     meld = game.state.table[m]
@@ -165,7 +161,7 @@ def movable_joker_end(game: Game, m: int) -> str | None:
 
 
 # Each kind's candidate ids; the kinds each phase offers.
-CANDIDATES: dict[str, Callable[[Game], list[int]]] = {
+CANDIDATES: dict[str, Callable[[Position], list[int]]] = {
     "draw": draw_ids,
     "take": take_ids,
     "claim": claim_ids,
@@ -182,7 +178,7 @@ KINDS_OF_PHASE: dict[Phase, tuple[str, ...]] = {
 }
 # What ``compute_legal`` walks per phase: each kind's ONCE checks, candidates and EACH checks.
 _PLANS: dict[
-    Phase, tuple[tuple[tuple[Check, ...], Callable[[Game], list[int]], tuple[Check, ...]], ...]
+    Phase, tuple[tuple[tuple[Check, ...], Callable[[Position], list[int]], tuple[Check, ...]], ...]
 ] = {
     phase: tuple(
         (

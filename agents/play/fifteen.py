@@ -1,6 +1,6 @@
 """Play the fifteen-card game in the terminal against bots: ``continental play --game fifteen``.
 
-``python -m agents.fifteen.play`` is the same command.
+``python -m agents.play.fifteen`` is the same command.
 
 You sit in seat ``--seat`` and the bots fill the other seats in the order given. At each of your
 decisions the table is drawn from your seat (other hands hidden, cards they took from the pile

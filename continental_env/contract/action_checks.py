@@ -11,14 +11,37 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from continental_env.actions import SLOT_JOKER
 from continental_env.cards import JOKER, card_to_str
+from continental_env.contract.actions import SLOT_JOKER, ActionLayout
 from continental_env.melds import RUN, swap_targets
+from continental_env.rules import RuleConfig
 
-if TYPE_CHECKING:
-    from continental_env.game import Game
+
+class Position(Protocol):
+    """What the checks and the candidate helpers (``legal.py``) read of a position: the
+    ``Position``'s state and setup, and its questions about the player in turn. ``Position`` satisfies
+    it; naming the protocol rather than the class keeps the rules below the engine."""
+
+    state: Any  # continental_env.contract.state.State
+    rules: RuleConfig
+    layout: ActionLayout
+
+    @property
+    def contract(self) -> tuple[int, int]: ...
+    def hand_in_turn(self) -> list[int]: ...
+    def hand_size_in_turn(self) -> int: ...
+    def laid_down_in_turn(self) -> bool: ...
+    def has_contract_in_hand(self) -> bool: ...
+    def discard_allowed(self, card: int) -> bool: ...
+    def owed_jokers_stay_placeable(self, kind: str, args: tuple) -> bool: ...
+    def melds_exist(self, *melds: int) -> bool: ...
+    def missing_meld(self, *melds: int) -> str: ...
+    def meld_text(self, m: int) -> str: ...
+    def layoff_ids_on(self, m: int) -> list[int]: ...
+    def movejoker_ids(self) -> list[int]: ...
+
 
 # ``CHECKS[kind]`` lists, in order, the conditions an action of that kind must meet, each with the
 # words that explain a refusal. ``ONCE`` checks depend on the position only and are tested once
@@ -35,14 +58,14 @@ ONCE, EACH, ARGS = "once", "each", "args"
 class Check:
     """One condition of RULES.md on an action, and the refusal that names it."""
 
-    holds: Callable[[Game, tuple], bool]  # (game, the action's arguments) -> met?
-    why: Callable[[Game, tuple], str]  # the refusal, after "illegal action N ('text') ...: "
+    holds: Callable[[Position, tuple], bool]  # (game, the action's arguments) -> met?
+    why: Callable[[Position, tuple], str]  # the refusal, after "illegal action N ('text') ...: "
     scope: str  # ONCE, EACH or ARGS (above)
     # EACH checks only: whether the rule applies at all here (else every candidate passes).
-    active: Callable[[Game], bool] = lambda g: True
+    active: Callable[[Position], bool] = lambda g: True
 
 
-def _seat(g: Game) -> int:
+def _seat(g: Position) -> int:
     return g.state.current
 
 
@@ -212,4 +235,4 @@ CHECKS: dict[str, tuple[Check, ...]] = {
     ),
 }
 
-__all__ = ["ARGS", "CHECKS", "EACH", "ONCE", "Check"]
+__all__ = ["ARGS", "CHECKS", "EACH", "ONCE", "Check", "Position"]

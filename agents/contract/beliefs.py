@@ -1,7 +1,7 @@
 """Beliefs for the search: hidden worlds resampled so opponents are as close to their contract
 as real opponents are.
 
-Worlds dealt uniformly from the unseen cards (``agents.bots.sampler``) make opponents slower
+Worlds dealt uniformly from the unseen cards (``agents.contract.sampler``) make opponents slower
 than they are: players keep the cards that build their contract and throw the others, so a real
 hand is nearer the contract (``melds.contract_distance``: the fewest cards to add before it can
 be laid down) than a random hand of the same size. At the start of every turn of 100 games of
@@ -51,8 +51,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from agents.bots.handtools import contract_bits, partner_table
-from agents.bots.sampler import PublicInfo, deal_hidden, fill_hands, shuffled_unseen
+from agents.contract.handtools import contract_bits, partner_table
+from agents.contract.sampler import PublicInfo, deal_hidden, fill_hands, shuffled_unseen
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.melds.distance import contract_distance
 from continental_env.rules import contract_for_round
@@ -189,27 +189,43 @@ class BeliefSampler:
         for s in range(info.num_players):
             if s == info.seat or info.laid_down[s]:
                 continue
-            free = info.hand_sizes[s] - sum(info.known[s])
-            pw = partner_weights(info, s) if grid is not None else None
-            base = _random_partners(info, s, pw, pool) if pw is not None else 0.0
-            options, weights = [], []
-            for _ in range(self.candidates):
-                picks = rng.sample(range(len(cards)), free)
-                counts = list(info.known[s])
-                for i in picks:
-                    counts[cards[i]] += 1
-                options.append((picks, counts))
-                d = distance_bin(counts, info.round, info.rules)
-                if pw is None or grid is None:  # no history: the distance ratio alone
-                    weights.append(ratios[d])
-                else:
-                    excess = sum(pw[cards[i]] for i in picks) - base
-                    weights.append(grid[d][excess_bin(excess)])
-            chosen, hands[s] = rng.choices(options, weights)[0]
+            chosen, hands[s] = self._weighted_hand(info, s, cards, rng, ratios, grid, pool)
             taken = set(chosen)
             cards = [c for i, c in enumerate(cards) if i not in taken]
         rng.shuffle(cards)
         return fill_hands(info, cards, hands)
+
+    def _weighted_hand(
+        self,
+        info: PublicInfo,
+        s: int,
+        cards: list[int],
+        rng: random.Random,
+        ratios: list[float],
+        grid: Any,
+        pool: list[int],
+    ) -> tuple[list[int], list[int]]:
+        """Opponent ``s``'s hand: ``candidates`` draws of its free cards from ``cards`` (indices
+        and the hand's counts), one kept with probability proportional to its weight: the
+        distance ratio alone, or with the history ``grid`` the joint weight of distance and how
+        many partners of its discarded or declined cards it holds."""
+        free = info.hand_sizes[s] - sum(info.known[s])
+        pw = partner_weights(info, s) if grid is not None else None
+        base = _random_partners(info, s, pw, pool) if pw is not None else 0.0
+        options, weights = [], []
+        for _ in range(self.candidates):
+            picks = rng.sample(range(len(cards)), free)
+            counts = list(info.known[s])
+            for i in picks:
+                counts[cards[i]] += 1
+            options.append((picks, counts))
+            d = distance_bin(counts, info.round, info.rules)
+            if pw is None or grid is None:  # no history: the distance ratio alone
+                weights.append(ratios[d])
+            else:
+                excess = sum(pw[cards[i]] for i in picks) - base
+                weights.append(grid[d][excess_bin(excess)])
+        return rng.choices(options, weights)[0]
 
 
 __all__ = [

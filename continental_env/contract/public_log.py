@@ -1,4 +1,4 @@
-"""The round's public actions, as the features of ``continental_env.features`` read them.
+"""The round's public actions, as the features of ``continental_env.contract.features`` read them.
 
 Pure Python. The engine keeps one as ``state.public_log`` (``game.public_log``): emptied at each
 deal, fed in ``Game.apply`` after the legality check and before the action's effect, copied by

@@ -1,6 +1,6 @@
 """Play the knock game in the terminal against bots: ``continental play --game knock``.
 
-``python -m agents.knock.play`` is the same command.
+``python -m agents.play.knock`` is the same command.
 
 You sit in seat ``--seat`` and the bots fill the other seats in the order given. At each of your
 decisions the table is drawn from your seat (other hands hidden, cards they took from the pile

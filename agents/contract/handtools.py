@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from agents.bots.base import PlayerView
+from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES
-from continental_env.features import count_unseen
+from continental_env.contract.features import count_unseen
+from continental_env.contract.public_log import PublicLog
 from continental_env.melds import RUN, TRIO, can_fit, is_valid_meld
-from continental_env.public_log import PublicLog
 from continental_env.rules import RuleConfig, deck_counts
 
 TRIO_BIT = 1

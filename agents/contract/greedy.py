@@ -24,10 +24,11 @@ built from ``is_valid_meld``); nothing here re-derives melds.
 
 from __future__ import annotations
 
-from agents.bots.base import PlayerView, SeededAgent
-from agents.bots.handtools import contract_bits, fits_table, partner_table, partners
+from agents.bots.base import SeededAgent
+from agents.contract.handtools import contract_bits, fits_table, partner_table, partners
+from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES
-from continental_env.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
+from continental_env.contract.game import CLAIM, CLOSE, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE
 from continental_env.melds import can_fit, has_contract
 
 

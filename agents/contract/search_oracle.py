@@ -13,18 +13,18 @@ nothing hidden, so the bot reads the live game only once it is handed it (``atta
 does this for agents marked ``reads_hidden_state``, and only where oracles are allowed). Each world
 is that live game, cloned, with the stock reshuffled and a fresh generator for any re-formed
 stock (both drawn from the bot's own seeded generator); everything else (candidates, ``strong@v1``
-rollouts, the guard) is ``agents.bots.search.SearchAgent`` unchanged.
+rollouts, the guard) is ``agents.contract.search.SearchAgent`` unchanged.
 """
 
 from __future__ import annotations
 
 import random
 
-from agents.bots.base import PlayerView
-from agents.bots.sampler import PublicInfo
-from agents.bots.search import DEFAULT_SIMS, SearchAgent
-from agents.bots.search_v2 import SearchV2Agent, make_frozen
-from continental_env.game import Game
+from agents.contract.sampler import PublicInfo
+from agents.contract.search import DEFAULT_SIMS, SearchAgent
+from agents.contract.search_adaptive import SearchV2Agent, make_frozen
+from agents.contract.view import PlayerView
+from continental_env.contract.game import Game
 
 
 def _reshuffled(live: Game | None, name: str, rng: random.Random) -> Game:

@@ -1,7 +1,7 @@
 """``bc:PATH``: a policy trained on the ``continental_v1`` observation, at play time.
 
 The ``continental_v1`` vector is the v0 vector (``continental_env.env.encode_observation``)
-followed by the derived features of ``continental_env.features``, which read the engine's own
+followed by the derived features of ``continental_env.contract.features``, which read the engine's own
 public log. ``feature_observation(game, seat)`` builds it from those two parts; the environment's
 v1 observation equals it entry for entry (tests/test_observation.py). ``load_feature_agent`` is
 ``ppo:PATH`` refusing, with one line, a model of another observation or table size. Behaviour
@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from continental_env.aec import encode_observation, observation_layout
-from continental_env.features import encode_features, feature_layout
-from continental_env.game import Game
+from continental_env.contract.aec import encode_observation, observation_layout
+from continental_env.contract.features import encode_features, feature_layout
+from continental_env.contract.game import Game
 
 FEATURE_ENV = "continental_v1"
 
@@ -78,3 +78,8 @@ def load_feature_agent(path: str, num_players: int | None = None, seed: int | No
             f"bc:{path}: observation size {policy.obs_size} != {policy.meta['obs_size']}"
         )
     return policy
+
+
+def make_bc_agent(name: str, seed: int | None = None) -> Any:
+    """``bc:PATH`` by registry name (``agents.registry``)."""
+    return load_feature_agent(name.removeprefix("bc:"), seed=seed)

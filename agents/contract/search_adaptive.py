@@ -1,7 +1,7 @@
 """``search-v2``: a wider determinized search that spends its worlds where a decision is close.
 
-It keeps the design of ``search@v1`` (``agents.bots.search``): ``N`` hidden worlds sampled from
-the seat's public information (``agents.bots.sampler``), every candidate applied in the same
+It keeps the design of ``search@v1`` (``agents.contract.search``): ``N`` hidden worlds sampled from
+the seat's public information (``agents.contract.sampler``), every candidate applied in the same
 worlds (common random numbers) and each world's round played out by ``strong@v1`` at every seat,
 the outcome being the seat's round points minus the table's mean. What changes:
 
@@ -34,12 +34,12 @@ import math
 import random
 from dataclasses import dataclass, fields, replace
 
-from agents.bots.base import PlayerView
-from agents.bots.beliefs import BeliefSampler
-from agents.bots.sampler import PublicInfo, sample_world
-from agents.bots.search import SearchAgent, _rollout_value
+from agents.contract.beliefs import BeliefSampler
+from agents.contract.sampler import PublicInfo, sample_world
+from agents.contract.search import SearchAgent, _rollout_value
+from agents.contract.view import PlayerView
 from continental_env.cards import JOKER
-from continental_env.game import CLAIM, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
+from continental_env.contract.game import CLAIM, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
 
 
 @dataclass(frozen=True)
@@ -97,31 +97,38 @@ class SearchV2Agent(SearchAgent):
         out = super().candidates(view)
         if len(out) == 1 and len(view.legal_actions) == 1:
             return out
+        if view.phase in ("draw", "claim"):
+            extra = self._pickup_alternatives(view, out)
+        else:
+            extra = self._discard_alternatives(view, out)
         legal = view.legal_actions
-
-        def add(a: int) -> None:
+        for a in extra:
             if a in legal and a not in out:
                 out.append(a)
+        return out
 
+    def _pickup_alternatives(self, view: PlayerView, out: list[int]) -> list[int]:
+        """At a draw or a claim: both answers, when the card is related to the hand."""
+        wide = self.settings.wide_claims and len(out) == 1
+        if not wide or not self._wide_question(view, view.discard_top):
+            return []
+        draw = view.phase == "draw"
+        return [DRAW if draw else CLAIM, TAKE if draw else PASS]
+
+    def _discard_alternatives(self, view: PlayerView, out: list[int]) -> list[int]:
+        """At a discard (or a lay-down that strong chose): strong's best-ranked discards and the
+        dearest card, once another seat is down (with ``danger``)."""
         s = self.settings
-        top = view.discard_top
-        if view.phase in ("draw", "claim"):
-            if s.wide_claims and len(out) == 1 and self._wide_question(view, top):
-                add(DRAW if view.phase == "draw" else CLAIM)
-                add(TAKE if view.phase == "draw" else PASS)
-            return out
-        discards = [a for a in legal if DISCARD_BASE <= a < DISCARD_BASE + JOKER]
+        discards = [a for a in view.legal_actions if DISCARD_BASE <= a < DISCARD_BASE + JOKER]
         if not discards or (out[0] not in discards and out[0] != LAYDOWN):
-            return out  # a close, a lay-off or a swap: strong's alone
+            return []  # a close, a lay-off or a swap: strong's alone
         if s.danger and not any(d for i, d in enumerate(view.laid_down) if i != view.seat):
-            return out  # nobody else is down: strong's discard
-        ranked = self._ranked_discards(view, discards, s.discards)
-        for a in ranked:
-            add(a)
+            return []  # nobody else is down: strong's discard
+        extra = self._ranked_discards(view, discards, s.discards)
         if s.dump:
             pts = view.points
-            add(max(discards, key=lambda a: (pts[a - DISCARD_BASE], -a)))
-        return out
+            extra.append(max(discards, key=lambda a: (pts[a - DISCARD_BASE], -a)))
+        return extra
 
     def _wide_question(self, view: PlayerView, top: int | None) -> bool:
         """A take or claim of a natural related to the hand (before laying down)."""
@@ -171,7 +178,7 @@ class SearchV2Agent(SearchAgent):
 
     def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
         """One hidden world consistent with the seat's public information (never the live game),
-        resampled by belief weight when ``belief`` > 1 (``agents.bots.beliefs``)."""
+        resampled by belief weight when ``belief`` > 1 (``agents.contract.beliefs``)."""
         return sample_world(info, rng, own_turn, self._belief.deal(info, rng))
 
     def _gains(self, values: list[list[float]]) -> list[tuple[float, float]]:
@@ -263,4 +270,10 @@ def make_search_v2(spec: str, seed: int | None) -> SearchV2Agent:
     return bot
 
 
-__all__ = ["FROZEN", "SearchV2Agent", "Settings", "make_frozen", "make_search_v2"]
+__all__ = [
+    "FROZEN",
+    "SearchV2Agent",
+    "Settings",
+    "make_frozen",
+    "make_search_v2",
+]

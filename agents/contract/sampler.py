@@ -1,4 +1,4 @@
-"""Hidden worlds consistent with one seat's view, for determinized search (``agents.bots.search``).
+"""Hidden worlds consistent with one seat's view, for determinized search (``agents.contract.search``).
 
 ``sample_world(info, rng)`` deals the cards the seat cannot see (the opponents' unrevealed cards
 and the stock order) at random and returns a ``Game`` built through ``Game.from_dict``, so every
@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.bots.handtools import shown_by_seat
+from agents.contract.handtools import shown_by_seat
 from continental_env.cards import NUM_TYPES, card_to_str
-from continental_env.game import Game
+from continental_env.contract.game import Game
 from continental_env.melds import Meld
 from continental_env.rules import PRESETS, RuleConfig, deck_counts
 
@@ -83,7 +83,7 @@ class PublicInfo:
     stock_size: int
     turn: int
     # Per seat, the cards it discarded or declined this round (the public log), or None when
-    # the view has no log for the round; read only by the history beliefs (agents.bots.beliefs).
+    # the view has no log for the round; read only by the history beliefs (agents.contract.beliefs).
     shown: tuple[tuple[int, ...], ...] | None = None
 
     @classmethod

@@ -24,7 +24,7 @@ deadwood. Everything that depends only on the hand, the contract and the rules i
 showed. The engine keeps one as ``game.public_log`` (recorded in ``apply`` after the legality
 check, copied by ``clone``, saved as entries by ``to_dict`` and rebuilt by ``PublicLog.restore``);
 the features read it, or the ``log`` argument for a game object that keeps none. Nothing in an
-entry is hidden (``continental_env.public_log``).
+entry is hidden (``continental_env.contract.public_log``).
 
 **How the environment uses it.** The ``continental_v1`` observation
 (``continental_env.env``) is the v0 vector followed by
@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
+from continental_env.contract.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.layout import consecutive_slices
 from continental_env.melds.core import Meld
 from continental_env.melds.distance import (
@@ -71,7 +72,6 @@ from continental_env.melds.distance import (
     hand_analysis_reference,
     reducing_cards,
 )
-from continental_env.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.rules import RuleConfig, deck_counts, points_table
 
 __all__ = [

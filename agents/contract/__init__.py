@@ -1,0 +1,94 @@
+"""The contract game's bots (RULES.md Part 1), its seat view and its ``GameSpec``.
+
+``PlayerView`` is what a seat may see; ``GAME`` is the game's ``GameSpec``; ``make_agent(name,
+seed)`` builds a bot by registry name (``agents.registry``).
+
+| module | what |
+|---|---|
+| ``view`` | ``PlayerView``: the seat's redacted copy of the position, ``view_for`` |
+| ``handtools`` | hand arithmetic the heuristic bots share |
+| ``greedy`` | ``greedy``: the simplest sound play |
+| ``strong`` | ``strong@v1``: card values against what is still out, claims weighed |
+| ``strong_tuned`` | ``strong@v2``: v1's judgements reworked, with constants tuned by CMA-ES |
+| ``sampler`` | hidden worlds consistent with a seat's view |
+| ``beliefs`` | worlds resampled toward what real opponents hold (``search@v3`` on) |
+| ``search`` | ``search@v1``: determinized flat Monte Carlo search guarding strong's move |
+| ``search_adaptive`` | ``search@v2`` to ``search@v5``: wider candidates, worlds spent where a decision is close |
+| ``search_oracle`` | ``search-oracle``: the hidden-state diagnostic (refused by the harness unless allowed) |
+| ``feature_agent`` | ``bc:PATH``: a policy on the ``continental_v1`` observation |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.contract.view import PlayerView, view_for
+from agents.registry import offered
+from agents.spec import GameSpec, digest
+
+
+def _contract_rules(options: dict[str, Any]) -> Any:
+    """The RuleConfig of the options: ``preset`` and ``rounds``, or ``rules`` (a full to_dict)."""
+    from continental_env.rules import RuleConfig, resolve_rules
+
+    unknown = set(options) - {"preset", "rounds", "rules"}
+    if unknown:
+        raise ValueError(f"unknown options for the contract game: {sorted(unknown)}")
+    if options.get("rules") is not None:
+        rules = RuleConfig.from_dict(options["rules"])
+    else:
+        rules = resolve_rules(options.get("preset") or "continental")
+    if options.get("rounds"):
+        rules = rules.with_rounds(tuple(options["rounds"]))
+    return rules
+
+
+def _contract_new(players: int, seed: int | None, options: dict[str, Any]) -> Any:
+    from continental_env.contract.game import Game
+
+    return Game.new(_contract_rules(options), players, seed=seed)
+
+
+def _contract_check(players: int, options: dict[str, Any]) -> None:
+    _contract_rules(options).check_players(players)
+
+
+def _contract_view(game: Any, seat: int) -> Any:
+    return PlayerView(game, seat)
+
+
+def _contract_render(game: Any, seat: int | None, names: Any) -> str:
+    from continental_env.contract.render import render_table
+
+    return render_table(game, seat=seat, names=names)
+
+
+def _contract_players() -> dict[str, tuple[int, int]]:
+    from continental_env.rules import PRESETS
+
+    return {name: (r.min_players, r.max_players) for name, r in PRESETS.items()}
+
+
+GAME = GameSpec(
+    name="contract",
+    unit="points",
+    higher_is_better=False,
+    segment="round",
+    new_game=_contract_new,
+    view=_contract_view,
+    agent_names=offered("contract"),
+    final_scores=lambda game: list(game.state.scores),
+    segments=lambda game: [(str(r["round"]), list(r["points"])) for r in game.state.round_history],
+    closers=lambda game: [r["closer"] for r in game.state.round_history],
+    deal_number=lambda game: game.state.round_index,
+    deal_fingerprint=lambda game: digest(*game.state.hands, game.state.discard, game.state.stock),
+    check_options=_contract_check,
+    option_types={"preset": str, "rounds": list},
+    label="Continental (contract game)",
+    render=_contract_render,
+    player_ranges=_contract_players,
+)
+make_agent = GAME.make_agent  # (name, seed=None): a contract bot by registry name
+AGENT_NAMES = GAME.agent_names
+
+__all__ = ["AGENT_NAMES", "GAME", "PlayerView", "make_agent", "view_for"]
