@@ -67,3 +67,37 @@ def test_the_offered_names_are_the_specs_the_web_tables_and_agents_lists() -> No
     assert AGENT_NAMES == registry.offered("contract") == session.BOT_NAMES
     for game in ("fifteen", "knock"):
         assert session.game_bots(game) == list(registry.offered(game))
+
+
+def test_old_module_paths_import_for_one_release_with_a_deprecation_warning() -> None:
+    """The contract game's modules moved into ``continental_env.contract`` and
+    ``agents.contract``: each old path still gives the same objects, and warns once."""
+    import importlib
+    import warnings
+
+    import agents
+    import continental_env  # noqa: F401  (registers the old paths)
+    from agents.contract.strong import StrongAgent
+    from agents.play.knock import main as knock_main
+    from continental_env.contract.game import Game
+    from continental_env.engine import GameBase
+
+    for old, name, new in (
+        ("continental_env.game", "Game", Game),
+        ("continental_env.kernel", "GameBase", GameBase),
+        ("agents.bots.strong", "StrongAgent", StrongAgent),
+        ("agents.knock.play", "main", knock_main),
+    ):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert getattr(importlib.import_module(old), name) is new
+        assert [w for w in caught if issubclass(w.category, DeprecationWarning)], old
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert agents.bots.base.PlayerView is agents.PlayerView
+    assert any("agents.contract.view" in str(w.message) for w in caught)
+    # The control: a new path warns nothing.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert importlib.import_module("continental_env.contract.game").Game is Game
+    assert not caught
