@@ -18,9 +18,10 @@ further change; the browser table adds the page's words (``continental_web.table
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
-from agents.registry import offered
+from agents.registry import offered, versioned_name
 from agents.spec import GameSpec, digest
 
 DEFAULT_GAME = "contract"
@@ -87,6 +88,23 @@ def _contract_render(game: Any, seat: int | None, names: Any) -> str:
     return render_table(game, seat=seat, names=names)
 
 
+def _contract_harness_options(
+    options: dict[str, Any], preset: Any, rounds: Sequence[int] | None
+) -> tuple[dict[str, Any], Any]:
+    """The contract game's options are its rules (``{"rules": ...}``): ``preset`` and ``rounds``
+    are the defaults of its ``preset`` and ``rounds`` options; ValueError for another option."""
+    from continental_env.rules import resolve_rules
+
+    options = dict(options)
+    rules = resolve_rules(options.pop("preset", None) or preset)
+    chosen = options.pop("rounds", None) or rounds
+    if chosen:
+        rules = rules.with_rounds(tuple(chosen))
+    if options:
+        raise ValueError(f"unknown options for the contract game: {sorted(options)}")
+    return {"rules": rules.to_dict()}, rules
+
+
 def _contract_players() -> dict[str, tuple[int, int]]:
     from continental_env.rules import PRESETS
 
@@ -111,6 +129,9 @@ CONTRACT = GameSpec(
     label="Continental (contract game)",
     render=_contract_render,
     player_ranges=_contract_players,
+    version_of=versioned_name,
+    rules_options=_contract_harness_options,
+    rules_key="preset",
 )
 
 __all__ = ["CONTRACT", "DEFAULT_GAME", "GAMES", "GameSpec", "digest", "game_names", "game_spec"]

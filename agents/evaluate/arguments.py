@@ -49,7 +49,10 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 def game_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The game and its options (``--set``) of ``add_game_arguments``' arguments; ValueError
     naming an option the game does not take, or a contract-game flag given for another game."""
-    if args.game != DEFAULT_GAME and (args.preset or getattr(args, "rounds", None)):
+    # --preset and --rounds choose rules: only a game whose options are rules takes them.
+    if game_spec(args.game).rules_options is None and (
+        args.preset or getattr(args, "rounds", None)
+    ):
         flags = "--preset and --rounds" if hasattr(args, "rounds") else "--preset"
         raise ValueError(f"{flags} belong to the contract game, not {args.game}")
     return args.game, game_spec(args.game).parse_options(args.set)

@@ -109,7 +109,6 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from agents import versioned_name
 from agents.bots.ppo_agent import check_table
 from agents.cli import write_json_atomic
 from agents.evaluate.aggregate import SCHEMA, aggregate, deal_points, rate, rounds_summary, timing
@@ -271,18 +270,12 @@ def game_options(
     preset: str | RuleConfig,
     rounds: Sequence[int] | None,
 ) -> tuple[dict[str, Any], RuleConfig | None]:
-    """The options a game is created with, and the contract game's rules (its options are its
-    rules: ``{"rules": ...}``; ``preset`` and ``rounds`` are the defaults of its ``preset`` and
-    ``rounds`` options); the other games' options as given, and None."""
-    if spec.name != "contract":
+    """The options a game is created with, and its rules where its options are rules
+    (``GameSpec.rules_options``, the contract game's: ``preset`` and ``rounds`` are the defaults
+    of its ``preset`` and ``rounds`` options); the other games' options as given, and None."""
+    if spec.rules_options is None:
         return options, None
-    rules = resolve_rules(options.pop("preset", None) or preset)
-    chosen = options.pop("rounds", None) or rounds
-    if chosen:
-        rules = rules.with_rounds(tuple(chosen))
-    if options:
-        raise ValueError(f"unknown options for the contract game: {sorted(options)}")
-    return {"rules": rules.to_dict()}, rules
+    return spec.rules_options(options, preset, rounds)
 
 
 def _check_request(
@@ -327,9 +320,9 @@ def _config(
     return {
         "agents": list(agents),
         "lineup": base,
-        # Frozen versions (strong@v1 ...) are the contract game's bots; a side game's names are
-        # their own versions.
-        "versions": {n: versioned_name(n) if spec.name == "contract" else n for n in names},
+        # Frozen versions (strong@v1 ...) are the contract game's bots (``GameSpec.version_of``);
+        # a side game's names are their own versions.
+        "versions": {n: version_of(spec, n) for n in names},
         "players": players,
         "deals": games,
         "games": games * players,
@@ -341,6 +334,11 @@ def _config(
         **({"preset": rules.name, "rounds": list(rules.rounds)} if rules is not None else {}),
         "jobs": jobs,
     }
+
+
+def version_of(spec: GameSpec, name: str) -> str:
+    """The version ``name`` plays in ``spec``'s game (the name itself where it has none)."""
+    return spec.version_of(name) if spec.version_of is not None else name
 
 
 def _decider(

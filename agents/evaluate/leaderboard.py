@@ -66,10 +66,10 @@ from agents.cli import (
 from agents.evaluate.aggregate import rate
 from agents.evaluate.arguments import add_game_arguments, game_arguments
 from agents.evaluate.deals import derive_seed, play_game, refuse_oracles, rotations
-from agents.evaluate.harness import game_options
+from agents.evaluate.harness import game_options, version_of
+from agents.evaluate.report import rules_key
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
-from continental_env.rules import PRESETS
 
 SCHEMA = "continental-leaderboard/1"
 
@@ -161,7 +161,7 @@ def leaderboard(
     lineups = tables(list(agents), players)
     tasks = _game_tasks(seed, deals, lineups, spec.name, options, players)
     sign = spec.sign()  # +1: higher scores are better
-    tally = _Tally(agents, PlackettLuce(), sign, spec.name)
+    tally = _Tally(agents, PlackettLuce(), sign, spec)
     cpu = time.process_time()
     start = time.perf_counter()
     for games in _run(tasks, jobs, progress):
@@ -216,8 +216,9 @@ def _check_request(
 
     if deals < 2:
         raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
-    if spec.name == "contract" and preset not in PRESETS:
-        raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}")
+    presets = spec.player_ranges() if spec.rules_options and spec.player_ranges else None
+    if presets is not None and preset not in presets:  # a game whose options are rules
+        raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(presets))}")
     if jobs < 1:
         raise ValueError(f"--jobs {jobs}: must be at least 1")
     unknown = sorted(set(options or {}) - set(spec.option_types))
@@ -239,9 +240,10 @@ class _Tally:
     ``sign`` +1 when higher scores are better."""
 
     def __init__(
-        self, agents: Sequence[str], model: Any, sign: int = -1, game: str = DEFAULT_GAME
+        self, agents: Sequence[str], model: Any, sign: int = -1, game: str | GameSpec = DEFAULT_GAME
     ) -> None:
-        self.agents, self.model, self.sign, self.game = agents, model, sign, game
+        self.agents, self.model, self.sign = agents, model, sign
+        self.spec = game_spec(game) if isinstance(game, str) else game
         self.ratings = {n: model.rating(name=n) for n in agents}
         self.per_deal: dict[str, list[float]] = {n: [] for n in agents}
         self.win_deal: dict[str, list[float]] = {n: [] for n in agents}
@@ -265,15 +267,13 @@ class _Tally:
 
     def row(self, n: str) -> dict[str, Any]:
         """Agent ``n``'s entry of ``report["agents"]`` (without its comparison to the next)."""
-        from agents import versioned_name
-
         m, lo, hi = mean_ci95(self.per_deal[n])
         share, wlo, whi = rate_ci95(self.win_deal[n])
         r = self.ratings[n]
         return {
-            # Frozen versions (strong@v1 ...) are the contract game's; a side game's names are
-            # their own versions.
-            "version": versioned_name(n) if self.game == "contract" else n,
+            # Frozen versions (strong@v1 ...) are the contract game's (``GameSpec.version_of``);
+            # a side game's names are their own versions.
+            "version": version_of(self.spec, n),
             "games": self.seat_games[n],
             "mean_points": m,
             "mean_points_ci95": [lo, hi],
@@ -284,11 +284,12 @@ class _Tally:
 
 
 def describe_game(cfg: dict[str, Any]) -> str:
-    """The game a report played, in words: ``preset `continental``` for the contract game, else
-    its name and options (``game `fifteen`, hands=1``). Reports written before ``--game`` are the
-    contract game's."""
-    if cfg.get("game", DEFAULT_GAME) == DEFAULT_GAME:
-        return f"preset `{cfg['preset']}`"
+    """The game a report played, in words: its rules where its options are rules (``preset
+    `continental``` for the contract game, ``GameSpec.rules_key``), else its name and options
+    (``game `fifteen`, hands=1``). Reports written before ``--game`` are the contract game's."""
+    key = rules_key(cfg)
+    if key:
+        return f"{key} `{cfg[key]}`"
     options = ", ".join(f"{k}={v}" for k, v in sorted(cfg.get("options", {}).items()))
     return f"game `{cfg['game']}`" + (f", {options}" if options else "")
 

@@ -6,24 +6,41 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from agents.games import DEFAULT_GAME, GameSpec, game_spec
 from continental_env.rules import contract_for_round
 
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
 
+def spec_of(cfg: dict[str, Any]) -> GameSpec | None:
+    """The spec of a report's game (reports written before ``--game`` are the default game's);
+    None for a game no longer registered."""
+    try:
+        return game_spec(cfg.get("game", DEFAULT_GAME))
+    except ValueError:
+        return None
+
+
+def rules_key(cfg: dict[str, Any]) -> str:
+    """The config key naming the rules a report played (``GameSpec.rules_key``), or ""."""
+    spec = spec_of(cfg)
+    return spec.rules_key if spec is not None else ""
+
+
 def describe(cfg: dict[str, Any]) -> str:
     """The game of a report's config, e.g. ``preset continental`` or ``game fifteen``."""
-    game = cfg.get("game", "contract")
-    if game == "contract":
-        return f"preset {cfg['preset']}"
+    key = rules_key(cfg)
+    if key:
+        return f"{key} {cfg[key]}"
     options = ", ".join(f"{k}={v}" for k, v in cfg.get("options", {}).items())
-    return f"game {game}" + (f" ({options})" if options else "")
+    return f"game {cfg['game']}" + (f" ({options})" if options else "")
 
 
 def unit_of(cfg: dict[str, Any]) -> tuple[str, str, str]:
     """(unit, its segment, "lower"/"higher" is better) of a report's config."""
     unit = cfg.get("unit", "points")
-    segment = "round" if cfg.get("game", "contract") == "contract" else "hand"
+    spec = spec_of(cfg)
+    segment = spec.segment if spec is not None else "hand"
     return unit, segment, "higher" if cfg.get("higher_is_better") else "lower"
 
 
