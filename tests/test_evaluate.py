@@ -81,7 +81,8 @@ def test_t_quantiles_approach_the_normal() -> None:
     assert t_quantile_975(30) == pytest.approx(2.042, abs=1e-3)
     assert t_quantile_975(60) == pytest.approx(2.0003, abs=1e-3)
     assert t_quantile_975(10_000) == pytest.approx(1.95996, abs=1e-3)
-    assert mean_ci95([4.0]) == (4.0, 4.0, 4.0)
+    m, lo, hi = mean_ci95([4.0])  # one value: no interval, never a zero-width one
+    assert m == 4.0 and math.isnan(lo) and math.isnan(hi)
 
 
 def test_win_shares_and_differences() -> None:
@@ -176,6 +177,58 @@ def test_cli_rejects_bad_arguments() -> None:
         ev.main(["--agents", "nope,greedy", "--games", "1", "--no-progress"])
     with pytest.raises(SystemExit):
         ev.main(["--agents", "greedy", "--players", "9", "--games", "1", "--no-progress"])
+
+
+def test_one_deal_reports_no_interval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = ev.evaluate(["greedy", "random"], players=2, games=1, seed=3, rounds=[1])
+    greedy, paired = report["agents"]["greedy"], report["paired"]["random"]
+    for key in ("mean_points", "mean_points_per_round", "mean_diff_vs_table", "win_rate"):
+        assert greedy[key + "_ci95"] is None, key
+    assert paired["ci95"] is None and paired["win_rate_diff_ci95"] is None
+    assert paired["sd_per_deal"] is None and greedy["mean_points_sd_per_deal"] is None
+    assert paired["by_round"]["1"]["ci95"] is None
+    text = ev.format_report(report)
+    agent_row = next(line for line in text.splitlines() if line.startswith("greedy "))
+    assert agent_row.count("n/a (1 deal)") == 3
+    assert "points/game n/a (1 deal) (per-deal SD n/a); win rate" in text
+    # The columns keep their width, and the saved report is strict JSON (no NaN) that prints again.
+    two = ev.evaluate(["greedy", "random"], players=2, games=2, seed=3, rounds=[1])
+    two_row = next(
+        line for line in ev.format_report(two).splitlines() if line.startswith("greedy ")
+    )
+    assert len(agent_row) == len(two_row)
+    out = tmp_path / "one.json"
+    assert ev.main(["--agents", "greedy,random", "--players", "2", "--games", "1", "--seed",
+                    "3", "--rounds", "1", "--no-progress", "--json", str(out)]) == 0  # fmt: skip
+    saved = json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    assert saved["paired"]["random"]["ci95"] is None
+    capsys.readouterr()
+    assert ev.main(["--from-json", str(out), "--plot", str(tmp_path / "one.png")]) == 0
+    assert "n/a (1 deal)" in capsys.readouterr().out
+
+
+def test_paired_win_rate_interval_stays_within_its_possible_range() -> None:
+    # Seed 9: the candidate wins 3 of 4 deals' shares outright; the t interval over four deals
+    # reaches +1.546, past the largest possible difference of win shares (+1).
+    report = ev.evaluate(["strong", "random"], players=2, games=4, seed=9, rounds=[1])
+    paired = report["paired"]["random"]
+    assert paired["win_rate_diff"] == pytest.approx(0.75)
+    lo, hi = paired["win_rate_diff_ci95"]
+    assert hi == 1.0 and lo == pytest.approx(-0.0456, abs=1e-4)
+    assert "win rate +0.750 [-0.046, +1.000]" in ev.format_report(report)
+
+
+def test_an_evaluation_of_one_agent_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for agents in (["greedy"], ["greedy", "greedy"]):
+        with pytest.raises(ValueError, match="at least two different agents"):
+            ev.evaluate(agents, players=2, games=1, rounds=[1])
+    with pytest.raises(ValueError, match="--mixed greedy: the mixed table needs an agent other"):
+        ev.evaluate(["greedy", "random"], players=2, games=1, rounds=[1], mixed=["greedy"])
+    with pytest.raises(SystemExit) as exit_info:
+        ev.main(["--agents", "greedy", "--players", "2", "--games", "1", "--no-progress"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--agents greedy: an evaluation compares" in err
 
 
 # ----------------------------------------------------------------------------- checks before play

@@ -296,11 +296,19 @@ def _check_request(
     if checkpoint and not resume:
         refuse_overwrite([checkpoint, *([checkpoint + ".mixed"] if mixed else [])])
     base = lineup(agents, players)
-    if sprt is not None and len(set(base)) < 2:
-        raise ValueError("--sprt compares the candidate with an opponent: name two agents")
     for name in dict.fromkeys([*agents, *(mixed or ())]):
         # Fail fast, before any game: a bad name, a missing model, a model for another table.
         check_table(spec.make_agent(name, 0), players)
+    if len(set(base)) < 2:  # nothing to compare the candidate with: no paired result
+        raise ValueError(
+            f"--agents {','.join(agents)}: an evaluation compares the candidate with another "
+            "agent; name at least two different agents"
+        )
+    if mixed and len({base[0], *mixed}) < 2:
+        raise ValueError(
+            f"--mixed {','.join(mixed)}: the mixed table needs an agent other than the "
+            f"candidate {base[0]!r}"
+        )
     return base
 
 

@@ -232,6 +232,11 @@ def _check_request(
         raise ValueError(f"--players {players}: {exc}") from None
     for name in agents:
         check_table(spec.make_agent(name, 0), players)  # a model of another table size
+    if len(agents) < 2:
+        raise ValueError(
+            f"--agents {','.join(agents)}: a leaderboard ranks agents against each other; "
+            "name at least two"
+        )
     return options, rules
 
 

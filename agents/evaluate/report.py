@@ -51,6 +51,17 @@ def label(name: str, version: str | None) -> str:
 
 # ----------------------------------------------------------------------------- the text table
 
+NO_INTERVAL = "n/a (1 deal)"  # one deal: no spread, so no interval (never a zero-width one)
+
+
+def ci_text(ci: list[float] | None, fmt: str, width: int = 0) -> str:
+    """``[lo, hi]`` in ``fmt`` (each bound ``width`` wide), or ``n/a (1 deal)`` padded to the
+    same width where the report has no interval."""
+    if ci is None:
+        return f"{NO_INTERVAL:<{2 * width + 4}}" if width else NO_INTERVAL
+    lo, hi = ci
+    return f"[{lo:>{width}{fmt}}, {hi:>{width}{fmt}}]" if width else f"[{lo:{fmt}}, {hi:{fmt}}]"
+
 
 def format_report(report: dict[str, Any]) -> str:
     """A plain-text table of the report."""
@@ -83,14 +94,13 @@ def format_report(report: dict[str, Any]) -> str:
 
 def _agent_line(name: str, a: dict[str, Any]) -> str:
     """One agent's row of the table."""
-    lo, hi = a["mean_points_ci95"]
-    dlo, dhi = a["mean_diff_vs_table_ci95"]
-    wlo, whi = a["win_rate_ci95"]
     return (
-        f"{label(name, a.get('version')):<24} {a['mean_points']:>9.1f} [{lo:>7.1f}, {hi:>7.1f}] "
+        f"{label(name, a.get('version')):<24} {a['mean_points']:>9.1f} "
+        f"{ci_text(a['mean_points_ci95'], '.1f', 7)} "
         f"{a['mean_points_per_round']:>13.1f} "
-        f"{a['mean_diff_vs_table']:>9.1f} [{dlo:>7.1f}, {dhi:>7.1f}] "
-        f"{a['win_rate']:>8.3f} [{wlo:.3f}, {whi:.3f}] {a['openskill']['ordinal']:>10.2f}"
+        f"{a['mean_diff_vs_table']:>9.1f} {ci_text(a['mean_diff_vs_table_ci95'], '.1f', 7)} "
+        f"{a['win_rate']:>8.3f} {ci_text(a['win_rate_ci95'], '.3f', 5)} "
+        f"{a['openskill']['ordinal']:>10.2f}"
     )
 
 
@@ -100,21 +110,20 @@ def _paired_lines(
     """The candidate minus each opponent, and round by round where the report has it."""
     lines = []
     for name, p in paired.items():
-        lo, hi = p["ci95"]
         line = (
             f"paired {cand} - {label(name, versions.get(name))}: {p['mean_diff']:.1f} "
-            f"{unit}/game [{lo:.1f}, {hi:.1f}]"
+            f"{unit}/game {ci_text(p['ci95'], '.1f')}"
         )
         if "sd_per_deal" in p:
-            wlo, whi = p["win_rate_diff_ci95"]
+            sd = "n/a" if p["sd_per_deal"] is None else f"{p['sd_per_deal']:.1f}"
             line += (
-                f" (per-deal SD {p['sd_per_deal']:.1f}); win rate {p['win_rate_diff']:+.3f} "
-                f"[{wlo:+.3f}, {whi:+.3f}]"
+                f" (per-deal SD {sd}); win rate {p['win_rate_diff']:+.3f} "
+                f"{ci_text(p['win_rate_diff_ci95'], '+.3f')}"
             )
         lines.append(line)
         if p.get("by_round"):
             parts = [
-                f"{seg}: {r['mean_diff']:+.1f} [{r['ci95'][0]:+.1f}, {r['ci95'][1]:+.1f}]"
+                f"{seg}: {r['mean_diff']:+.1f} {ci_text(r['ci95'], '+.1f')}"
                 for seg, r in p["by_round"].items()
             ]
             lines.append(f"  by {segment}: " + "; ".join(parts))
@@ -134,17 +143,16 @@ def _sequential_line(seq: dict[str, Any]) -> str:
 def _mixed_lines(mixed: dict[str, Any], candidate: str, cand: str) -> list[str]:
     """The candidate at the mixed table."""
     a = mixed["agents"][candidate]
-    dlo, dhi = a["mean_diff_vs_table_ci95"]
-    wlo, whi = a["win_rate_ci95"]
     table = ", ".join(label(n, mixed["versions"].get(n)) for n in mixed["lineup"])
     lines = [
         f"mixed table ({table}; {mixed['deals']} deals): {cand} diff vs table "
-        f"{a['mean_diff_vs_table']:.1f} [{dlo:.1f}, {dhi:.1f}], win rate "
-        f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}]"
+        f"{a['mean_diff_vs_table']:.1f} {ci_text(a['mean_diff_vs_table_ci95'], '.1f')}, win rate "
+        f"{a['win_rate']:.3f} {ci_text(a['win_rate_ci95'], '.3f')}"
     ]
     for name, p in mixed["paired"].items():
-        lo, hi = p["ci95"]
-        lines.append(f"  mixed paired {cand} - {name}: {p['mean_diff']:.1f} [{lo:.1f}, {hi:.1f}]")
+        lines.append(
+            f"  mixed paired {cand} - {name}: {p['mean_diff']:.1f} {ci_text(p['ci95'], '.1f')}"
+        )
     return lines
 
 
@@ -215,8 +223,10 @@ def _bars(ax: Any, agents: dict[str, Any], labels_of: dict[str, str], key: str, 
     names = list(agents)
     ypos = list(range(len(names)))
     values = [agents[n][key] for n in names]
-    lows = [agents[n][key + "_ci95"][0] for n in names]
-    highs = [agents[n][key + "_ci95"][1] for n in names]
+    # One deal has no interval: no error bar.
+    cis = [agents[n][key + "_ci95"] or [agents[n][key]] * 2 for n in names]
+    lows = [ci[0] for ci in cis]
+    highs = [ci[1] for ci in cis]
     err = [  # clamped: a Wilson bound of a 100 % win rate can sit 1e-16 below it
         [max(0.0, v - lo) for v, lo in zip(values, lows, strict=True)],
         [max(0.0, hi - v) for v, hi in zip(values, highs, strict=True)],
