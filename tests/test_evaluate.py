@@ -409,6 +409,63 @@ def test_resume_gives_the_report_of_an_uninterrupted_run(tmp_path: Path) -> None
     assert path.read_text() == before
 
 
+def test_a_damaged_line_mid_checkpoint_is_said_and_only_its_deal_is_played_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kw = dict(players=2, games=60, seed=12, rounds=[1])
+    path = tmp_path / "run.ckpt"
+    whole = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path))
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 60
+    lines[5] = lines[5][: len(lines[5]) // 2] + "\n"  # deal 4, cut short mid-file
+    path.write_text("".join(lines))
+    capsys.readouterr()
+    resumed = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path), resume=True)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert f"{path} line 6: damaged, skipped (" in err[0]
+    assert "the 55 intact deals after it are kept" in err[0] and "(deal 4 among them)" in err[0]
+    # Only the damaged deal was played again; the report is an uninterrupted run's.
+    assert resumed["timing"]["resumed_deals"] == 59
+    assert _strip(resumed) == _strip(whole)
+    # The damaged line stays as it was (nothing is thrown away); deal 4 is appended at the end.
+    after = path.read_text().splitlines(keepends=True)
+    assert after[:61] == lines and json.loads(after[61])["deal"] == 4 and len(after) == 62
+    again = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path), resume=True)
+    assert again["timing"]["resumed_deals"] == 60 and _strip(again) == _strip(whole)
+
+
+@pytest.mark.parametrize(
+    ("line", "index", "why"),
+    [
+        ("[1, 2]", 3, "line 4: not a deal (a JSON list)"),
+        ('"a note"', 2, "line 3: not a deal (a JSON string)"),
+        ('{"note": "x"}', 2, "line 3: not a deal (its 'deal' is None, not a deal number)"),
+        ('{"deal": 1, "games": []}', 2, "line 3: not a deal (deal 1 has 0 games, not one per"),
+        ('{"deal": 1, "games": [{}, {}]}', 2, "line 3: not a deal (deal 1's game 0 lacks the keys"),
+        ("[]", 0, "line 1: a JSON list, not an evaluation checkpoint's header"),
+        ("no header", 0, "line 1: not JSON ("),
+    ],
+)
+def test_a_json_line_that_is_not_a_deal_is_a_one_line_error(
+    line: str, index: int, why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "run.ckpt"
+    args = ["--agents", "greedy,random", "--players", "2", "--games", "3", "--seed", "4",
+            "--rounds", "1", "--no-progress", "--checkpoint", str(path)]  # fmt: skip
+    assert ev.main(args) == 0
+    lines = path.read_text().splitlines(keepends=True)
+    lines[index] = line + "\n"
+    path.write_text("".join(lines))
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        ev.main([*args, "--resume"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"--checkpoint {path} {why}" in err, err
+    assert path.read_text() == "".join(lines)  # unchanged
+
+
 def test_a_checkpoint_with_deals_is_not_replaced_without_resume(tmp_path: Path) -> None:
     kw = dict(players=2, games=2, seed=5, rounds=[1])
     path = tmp_path / "run.ckpt"

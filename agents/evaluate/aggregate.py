@@ -49,11 +49,18 @@ def spread(values: Sequence[float]) -> float | None:
     return sample_sd(values) if len(values) > 1 else None
 
 
-def timing(results: list[dict[str, Any]], seconds: float, resumed: int) -> dict[str, Any]:
-    """Wall time of this process; CPU time of every deal's games (resumed deals included)."""
+def timing(
+    results: list[dict[str, Any]],
+    seconds: float,
+    resumed: int,
+    played: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Wall time of this process; CPU time of every deal's games (resumed deals included).
+    ``played``: the deals played by this process (default: those after the ``resumed`` ones)."""
     games = sum(len(r["games"]) for r in results)
     decisions = sum(g["decisions"] for r in results for g in r["games"][:])
-    played = results[resumed:]
+    if played is None:
+        played = results[resumed:]
     played_decisions = sum(g["decisions"] for r in played for g in r["games"])
     played_games = sum(len(r["games"]) for r in played)
     cpu = sum(r.get("cpu_s", 0.0) for r in results)

@@ -53,8 +53,10 @@ Agents whose names contain ``oracle`` read the hidden state and are refused unle
 
 **Long runs.** ``--checkpoint PATH`` appends every finished deal to PATH as one JSON line (written,
 flushed and fsynced before the next deal counts); ``--resume`` reads it back, drops a last line
-cut short by an interruption, refuses a file written by another evaluation, and plays only the
-deals still missing: the final report equals an uninterrupted run's (timing aside). ``--sprt
+cut short by an interruption, refuses a file written by another evaluation or a line that is JSON
+but not a deal, and plays only the deals still missing: the final report equals an uninterrupted
+run's (timing aside). A damaged line in the middle is said on stderr (the file, the line, why) and
+skipped: the intact deals after it are kept and only the deal it held is played again. ``--sprt
 D0,D1`` screens quickly: a sequential probability ratio test on the per-deal gain of the
 candidate over the first opponent (``agents.evaluate.stats.SPRT``) stops the run as soon as it decides
 between a gain of D0 and of D1 (``report["sequential"]``); a screening result, not a decisive
@@ -106,7 +108,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents.bots.ppo_agent import check_table
@@ -124,6 +126,7 @@ from agents.evaluate.checkpoint import (
     CheckpointWriter,
     checkpoint_header,
     load_checkpoint,
+    read_checkpoint,
 )
 from agents.evaluate.deals import (
     derive_seed,
@@ -225,9 +228,12 @@ def evaluate(
     candidate = base[0]
     config = _config(spec, agents, base, names, players, games, seed, options, rules, jobs)
     header = checkpoint_header(config)
-    done: list[dict[str, Any]] = []
+    done: dict[int, dict[str, Any]] = {}
     if checkpoint and resume and os.path.exists(checkpoint):
-        done = load_checkpoint(checkpoint, header)[:games]
+        resumed = read_checkpoint(checkpoint, header)
+        for note in resumed.notes:  # damaged lines: said, and only their deals played again
+            print(note, file=sys.stderr)
+        done = {d: r for d, r in resumed.deals.items() if d < games}
     sign = spec.sign()  # +1: higher scores are better
     opponent = names[1] if len(names) > 1 else None
     test = sprt.start() if sprt is not None else None
@@ -236,10 +242,10 @@ def evaluate(
     start = time.perf_counter()
     deal = (seed, seatings, spec.name, options)
     record = (checkpoint, header) if checkpoint else None
-    results = _play(done, games, deal, jobs, progress, decided, record)
+    results, played = _play(done, games, deal, jobs, progress, decided, record)
     seconds = time.perf_counter() - start
     report = aggregate(results, config, seatings, names, candidate, sign, PlackettLuce())
-    report["timing"] = timing(results, seconds, len(done))
+    report["timing"] = timing(results, seconds, len(results) - len(played), played)
     if test is not None:
         report["sequential"] = test.summary(candidate, opponent)
     if mixed:
@@ -369,45 +375,43 @@ def _decider(
 
 
 def _play(
-    done: list[dict[str, Any]],
+    done: dict[int, dict[str, Any]],
     games: int,
     deal: tuple[int, list[list[str]], str, dict[str, Any]],
     jobs: int,
     progress: bool,
     decided: Callable[[dict[str, Any]], bool],
     record: tuple[str, dict[str, Any]] | None,
-) -> list[dict[str, Any]]:
-    """The deals' results in deal order: the resumed ones (``done``), then the missing ones,
-    played and appended to the checkpoint (``record``: its path and header), until ``games`` or
-    the sequential test decides. ``deal``: (seed, seatings, game, options)."""
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The deals' results in deal order, and those played now: each deal is taken from the
+    checkpoint (``done``, by deal number) or played and appended to it (``record``: its path and
+    header), until ``games`` or the sequential test decides. ``deal``: (seed, seatings, game,
+    options)."""
     results: list[dict[str, Any]] = []
-    if _keep(results, done, decided) or len(results) >= games:
-        return results
-    writer = CheckpointWriter(*record, fresh=not done) if record else None
+    played: list[dict[str, Any]] = []
+    missing = [d for d in range(games) if d not in done]
+    # Played lazily, in deal order: the loop stops taking them once the test decides.
+    new = iter(_run_deals([(d, *deal) for d in missing], jobs, progress) if missing else ())
+    writer: CheckpointWriter | None = None
     try:
-        tasks = [(d, *deal) for d in range(len(results), games)]
-        _keep(results, _run_deals(tasks, jobs, progress), decided, writer)
+        for d in range(games):
+            result = done.get(d)
+            if result is None:
+                result = next(new)
+                if record is not None:
+                    if writer is None:
+                        writer = CheckpointWriter(*record, fresh=not done)
+                    writer.write(result)
+                played.append(result)
+            results.append(result)
+            if decided(result):
+                break
     finally:
+        if hasattr(new, "close"):
+            new.close()  # stops the workers of deals no longer needed
         if writer is not None:
             writer.close()
-    return results
-
-
-def _keep(
-    results: list[dict[str, Any]],
-    new: Iterable[dict[str, Any]],
-    decided: Callable[[dict[str, Any]], bool],
-    writer: CheckpointWriter | None = None,
-) -> bool:
-    """Append the deals of ``new`` to ``results`` (and the checkpoint) until the sequential test
-    decides; True if it did."""
-    for result in new:
-        if writer is not None:
-            writer.write(result)
-        results.append(result)
-        if decided(result):
-            return True
-    return False
+    return results, played
 
 
 def _mixed_summary(sub: dict[str, Any]) -> dict[str, Any]:
