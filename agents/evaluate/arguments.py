@@ -65,8 +65,10 @@ def build_parser() -> ArgumentParser:
         description="Evaluate bots on duplicate deals (the first agent is the candidate).",
     )
     parser.add_argument(
-        "--agents", default="strong,greedy", help="comma-separated names or ppo:PATH"
-    )
+        "--agents", default="strong,greedy",
+        help="comma-separated names: registry names, ppo:PATH, installed bots' names, or "
+        "package.module:Name of a bot of your own (docs/own-bot.md)",
+    )  # fmt: skip
     parser.add_argument("--players", type=int, default=4, help="players at each table")
     parser.add_argument(
         "--games", type=int, default=100,
@@ -135,7 +137,7 @@ def evaluate_arguments(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError("--resume needs --checkpoint PATH")
     if args.checkpoint:
         check_output_path(args.checkpoint, "--checkpoint")
-    refuse_oracles(list(agents) + list(mixed or ()), args.allow_oracle)
+    refuse_oracles(list(agents) + list(mixed or ()), args.allow_oracle, game)
     return {
         "agents": agents,
         "players": args.players,

@@ -98,6 +98,10 @@ seed (``report["mixed"]``), e.g. ``--mixed search,ppo:agents/models/ppo_continen
                  "cpu_s_per_game": x, "decisions": n, "resumed_deals": k}
     }
 
+With one deal there is no interval: every ``*_ci95`` taken over deals and every
+``sd_per_deal`` is null (the text report prints ``n/a (1 deal)``). Paired win-rate intervals are
+clipped to the possible range of a difference of win shares, [-1, 1].
+
 Points are a game's total (lower is better in the contract game; chips, higher is better, in the
 fifteen-card game); ``mean_diff_vs_table`` is own score minus the mean of the other seats in the
 same game. ``timing`` is the only part that varies between runs.
@@ -129,11 +133,15 @@ from agents.evaluate.checkpoint import (
     read_checkpoint,
 )
 from agents.evaluate.deals import (
+    build_agent,
     derive_seed,
+    given_agents,
+    label_agents,
     lineup,
     play_deal,
     play_game,
     play_seating,
+    refuse_objects_in_spawned_workers,
     refuse_oracles,
     rotations,
     run_deals,
@@ -189,7 +197,7 @@ __all__ = [
 
 
 def evaluate(
-    agents: Sequence[str],
+    agents: Sequence[str | Any],
     players: int = 4,
     games: int = 100,
     seed: int = 0,
@@ -203,10 +211,17 @@ def evaluate(
     checkpoint: str | None = None,
     resume: bool = False,
     sprt: SPRT | None = None,
-    mixed: Sequence[str] | None = None,
+    mixed: Sequence[str | Any] | None = None,
     allow_oracle: bool = False,
 ) -> dict[str, Any]:
-    """Play ``games`` duplicate deals and return the report (the JSON schema above).
+    """Play ``games`` duplicate deals and return the report (its JSON schema is in the
+    docstring of ``agents.evaluate.harness``).
+
+    ``agents``: the candidate first, then its opponents; each a name (a registry name such as
+    ``greedy``, ``ppo:PATH``, an installed entry point's name, or ``package.module:Name`` of a
+    bot of your own) or an object: a bot with ``act(view)`` (used as is, in all its seats), or a
+    class or factory building one from a seed. Reports label an object by its ``name``
+    attribute, else its class name (``docs/own-bot.md``).
 
     ``preset`` and ``rounds`` are the contract game's; ``options`` are any game's
     (``agents.games``), e.g. ``{"target": 100}`` for the fifteen-card game. ``checkpoint``: a
@@ -216,13 +231,42 @@ def evaluate(
     ``mixed``: the candidate is also played at a table of these agents (``report["mixed"]``).
     Agents whose names contain ``oracle`` read the hidden state: refused unless ``allow_oracle``.
     """
+    spec = game_spec(game)
+    labels, given = label_agents([*agents, *(mixed or ())], spec.name)
+    refuse_objects_in_spawned_workers(given, jobs)
+    with given_agents(given):
+        return _evaluate(
+            labels[: len(agents)], players, games, seed, jobs, preset, rounds, progress, spec,
+            options, checkpoint, resume, sprt, labels[len(agents) :] if mixed else None,
+            allow_oracle,
+        )  # fmt: skip
+
+
+def _evaluate(
+    agents: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    preset: str | RuleConfig,
+    rounds: Sequence[int] | None,
+    progress: bool,
+    spec: GameSpec,
+    options: dict[str, Any] | None,
+    checkpoint: str | None,
+    resume: bool,
+    sprt: SPRT | None,
+    mixed: list[str] | None,
+    allow_oracle: bool,
+) -> dict[str, Any]:
+    """``evaluate`` once every agent has its label (``label_agents``)."""
     from openskill.models import PlackettLuce
 
-    refuse_oracles(list(agents) + list(mixed or ()), allow_oracle)
-    spec = game_spec(game)
+    refuse_oracles(list(agents) + list(mixed or ()), allow_oracle, spec.name)
+    game = spec.name
     options, rules = game_options(spec, dict(options or {}), preset, rounds)
     spec.check_options(players, options)
-    base = _check_request(spec, agents, players, games, resume, checkpoint, sprt, mixed)
+    base = _check_request(spec, agents, players, games, resume, checkpoint, mixed)
     seatings = rotations(base)
     names = list(dict.fromkeys(base))
     candidate = base[0]
@@ -291,7 +335,6 @@ def _check_request(
     games: int,
     resume: bool,
     checkpoint: str | None,
-    sprt: SPRT | None,
     mixed: Sequence[str] | None,
 ) -> list[str]:
     """The line-up, once the request is checked (ValueError naming the problem)."""
@@ -304,7 +347,7 @@ def _check_request(
     base = lineup(agents, players)
     for name in dict.fromkeys([*agents, *(mixed or ())]):
         # Fail fast, before any game: a bad name, a missing model, a model for another table.
-        check_table(spec.make_agent(name, 0), players)
+        check_table(build_agent(name, 0, spec), players)
     if len(set(base)) < 2:  # nothing to compare the candidate with: no paired result
         raise ValueError(
             f"--agents {','.join(agents)}: an evaluation compares the candidate with another "

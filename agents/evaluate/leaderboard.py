@@ -65,7 +65,16 @@ from agents.cli import (
 )
 from agents.evaluate.aggregate import rate
 from agents.evaluate.arguments import add_game_arguments, game_arguments
-from agents.evaluate.deals import derive_seed, play_game, refuse_oracles, rotations
+from agents.evaluate.deals import (
+    build_agent,
+    derive_seed,
+    given_agents,
+    label_agents,
+    play_game,
+    refuse_objects_in_spawned_workers,
+    refuse_oracles,
+    rotations,
+)
 from agents.evaluate.harness import game_options, version_of
 from agents.evaluate.report import rules_key
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
@@ -136,7 +145,7 @@ def _run(tasks: list, jobs: int, progress: bool) -> Iterable[list[dict[str, Any]
 
 
 def leaderboard(
-    agents: Sequence[str],
+    agents: Sequence[str | Any],
     deals: int,
     players: int = 4,
     seed: int = 0,
@@ -151,10 +160,34 @@ def leaderboard(
 
     ``game``: a registered game (``agents.games``); ``options``: its options (the contract
     game's ``preset`` and ``rounds``, or e.g. ``{"hands": 1}`` for the fifteen-card game);
-    ``preset`` is the contract game's default preset."""
+    ``preset`` is the contract game's default preset. ``agents``: names (registry names,
+    installed entry points' names, ``package.module:Name``) or objects (a bot with
+    ``act(view)``, or a class or factory building one from a seed), labelled by their ``name``
+    attribute or class name (``agents.evaluate.deals.label_agents``)."""
+    spec = game_spec(game)
+    labels, given = label_agents(list(agents), spec.name)
+    refuse_objects_in_spawned_workers(given, jobs)
+    with given_agents(given):
+        return _leaderboard(
+            labels, deals, players, seed, preset, jobs, progress, allow_oracle, spec, options
+        )
+
+
+def _leaderboard(
+    agents: list[str],
+    deals: int,
+    players: int,
+    seed: int,
+    preset: str,
+    jobs: int,
+    progress: bool,
+    allow_oracle: bool,
+    spec: GameSpec,
+    options: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """``leaderboard`` once every agent has its label."""
     from openskill.models import PlackettLuce
 
-    spec = game_spec(game)
     options, rules = _check_request(
         spec, agents, deals, players, preset, options, jobs, allow_oracle
     )
@@ -212,7 +245,7 @@ def _check_request(
 ) -> tuple[dict[str, Any], Any]:
     """The options the game is created with and the contract game's rules (None for another
     game); ValueError naming the problem, before any game."""
-    refuse_oracles(agents, allow_oracle)
+    refuse_oracles(agents, allow_oracle, spec.name)
 
     if deals < 2:
         raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
@@ -231,7 +264,7 @@ def _check_request(
     except ValueError as exc:
         raise ValueError(f"--players {players}: {exc}") from None
     for name in agents:
-        check_table(spec.make_agent(name, 0), players)  # a model of another table size
+        check_table(build_agent(name, 0, spec), players)  # a model of another table size
     if len(agents) < 2:
         raise ValueError(
             f"--agents {','.join(agents)}: a leaderboard ranks agents against each other; "
@@ -371,7 +404,11 @@ def plot(report: dict[str, Any], path: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line entry point."""
     parser = ArgumentParser(prog="continental leaderboard", description=__doc__.split("\n")[0])
-    parser.add_argument("--agents", default=None, help="comma-separated agent names")
+    parser.add_argument(
+        "--agents", default=None,
+        help="comma-separated agent names (registry names, ppo:PATH, installed bots' names, "
+        "package.module:Name of a bot of your own)",
+    )  # fmt: skip
     parser.add_argument(
         "--reports", nargs="+", default=None, metavar="REPORT",
         help="rank instead the candidates of these `continental evaluate` reports, each against "
