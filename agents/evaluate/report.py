@@ -44,6 +44,12 @@ def unit_of(cfg: dict[str, Any]) -> tuple[str, str, str]:
     return unit, segment, "higher" if cfg.get("higher_is_better") else "lower"
 
 
+def seat_label(name: str, seat: int) -> str:
+    """An agent in one seat: ``greedy (seat 1)`` (never ``greedy@1``: ``@`` names versions, as in
+    ``strong@v1``)."""
+    return f"{name} (seat {seat})"
+
+
 def label(name: str, version: str | None) -> str:
     """``strong (strong@v1)`` for a bare name, the name itself when it is its own version."""
     return name if not version or version == name else f"{name} ({version})"
