@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -596,3 +597,34 @@ def test_a_bad_mixed_table_fails_before_any_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown agent 'nope'"):
         ev.evaluate(["greedy", "random"], players=2, games=1, mixed=["nope"], checkpoint=str(path))
     assert not path.exists()
+
+
+def test_the_api_page_documents_evaluate_and_its_signature() -> None:
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "api.md").read_text()
+    assert "::: agents.evaluate.harness.evaluate" in page
+    assert "::: agents.evaluate.leaderboard.leaderboard" in page
+
+
+def test_shared_evaluation_code_names_no_game() -> None:
+    # What differs between games is read from their GameSpec, never from their names.
+    root = Path(__file__).resolve().parent.parent / "agents" / "evaluate"
+    pattern = re.compile(r"""[=!]= *["'](contract|continental|knock|fifteen)["']""")
+    found = [
+        f"{path.name}:{n}"
+        for path in sorted(root.glob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []
+
+
+def test_seat_labels_do_not_look_like_versions(capsys: pytest.CaptureFixture[str]) -> None:
+    from agents.evaluate.report import seat_label
+    from agents.play.demo import play_demo_game
+
+    assert seat_label("strong@v1", 2) == "strong@v1 (seat 2)"
+    play_demo_game(["strong@v1", "greedy", "random"], seed=3)
+    out = capsys.readouterr().out
+    assert "strong@v1 (seat 0)" in out and "greedy (seat 1)" in out
+    assert not re.search(r"@\d", out)  # "@" is followed only by versions (strong@v1)
