@@ -102,6 +102,24 @@ def test_the_example_bot_through_the_python_api_and_the_current_directory(
     assert again["agents"] == board["agents"]
 
 
+def test_the_continental_command_finds_a_bot_in_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agents import cli
+
+    shutil.copy(EXAMPLE, tmp_path / "first_legal.py")
+    monkeypatch.chdir(tmp_path)
+    common = ["--players", "2", "--seed", "2", "--no-progress"]
+    args = ["evaluate", "--agents", "first_legal:FirstLegal,greedy", "--games", "1", *common]
+    assert cli.main([*args, "--mixed", "first_legal:RandomLegal,random"]) == 0
+    out = capsys.readouterr().out
+    assert "paired first_legal:FirstLegal - greedy" in out
+    assert "mixed paired first_legal:FirstLegal - first_legal:RandomLegal" in out
+    args = ["leaderboard", "--agents", "first_legal:FirstLegal,greedy", "--deals", "2", *common]
+    assert cli.main(args) == 0
+    assert "| `first_legal:FirstLegal` |" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("game", sorted(ONE_HAND))
 def test_a_bot_of_your_own_plays_every_game(game: str, tmp_path: Path) -> None:
     shutil.copy(EXAMPLE, tmp_path / "first_legal.py")
