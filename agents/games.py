@@ -105,6 +105,14 @@ def _contract_harness_options(
     return {"rules": rules.to_dict()}, rules
 
 
+def _contract_round_tick(r: int) -> str:
+    """``3\\n1T+1R``: the round and its contract (T trios, R runs), for plots."""
+    from continental_env.rules import contract_for_round
+
+    t, k = contract_for_round(r)
+    return f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x)
+
+
 def _contract_players() -> dict[str, tuple[int, int]]:
     from continental_env.rules import PRESETS
 
@@ -132,6 +140,8 @@ CONTRACT = GameSpec(
     version_of=versioned_name,
     rules_options=_contract_harness_options,
     rules_key="preset",
+    segment_tick=_contract_round_tick,
+    segment_axis="round (contract: T trios, R runs)",
 )
 
 __all__ = ["CONTRACT", "DEFAULT_GAME", "GAMES", "GameSpec", "digest", "game_names", "game_spec"]

@@ -52,6 +52,10 @@ class GameSpec:
     # The report config key that names the rules played ("preset"), printed instead of the
     # options; "": the options are printed.
     rules_key: str = ""
+    # Plots: a segment's tick label (contract: the round and its contract, "3\n1T+1R") and the
+    # axis label under such ticks; None: plain numbers, "<segment> of the game".
+    segment_tick: Callable[[int], str] | None = None
+    segment_axis: str = ""
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""

@@ -7,7 +7,6 @@ import os
 from typing import Any
 
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
-from continental_env.rules import contract_for_round
 
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
@@ -218,7 +217,7 @@ def plot_report(report: dict[str, Any], path: str) -> None:
     _bars(axes[1], agents, labels_of, "win_rate", "Win rate")
     axes[1].axvline(1.0 / cfg["players"], color="grey", linestyle="--", label="1 / players")
     axes[1].legend(loc="lower right", fontsize=9)
-    _by_round(axes[2], agents, labels_of, unit, segment)
+    _by_round(axes[2], agents, labels_of, unit, segment, spec_of(cfg))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -249,9 +248,15 @@ def _bars(ax: Any, agents: dict[str, Any], labels_of: dict[str, str], key: str, 
 
 
 def _by_round(
-    ax: Any, agents: dict[str, Any], labels_of: dict[str, str], unit: str, segment: str
+    ax: Any,
+    agents: dict[str, Any],
+    labels_of: dict[str, str],
+    unit: str,
+    segment: str,
+    spec: GameSpec | None,
 ) -> None:
-    """Each agent's mean score by round (the contract's melds under each) or by hand."""
+    """Each agent's mean score by round or hand (with the game's tick labels, the contract's
+    melds under each round: ``GameSpec.segment_tick``)."""
     names = list(agents)
     for i, n in enumerate(names):
         rounds = sorted(agents[n]["points_by_round"], key=int)
@@ -263,18 +268,13 @@ def _by_round(
             label=labels_of[n],
         )
     played = sorted({int(r) for n in names for r in agents[n]["points_by_round"]})
-    if segment == "round":
-        ax.set_xticks(played, [_round_tick(r) for r in played])
-        ax.set_xlabel("round (contract: T trios, R runs)")
+    tick = spec.segment_tick if spec is not None else None
+    if tick is not None:
+        ax.set_xticks(played, [tick(r) for r in played])
+        ax.set_xlabel(spec.segment_axis if spec is not None else segment)
     else:
         ax.set_xlabel(f"{segment} of the game (games that reached it)")
     ax.set_ylabel(f"mean {unit} in the {segment}")
     ax.set_title(f"Mean {unit} by {segment}")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=9)
-
-
-def _round_tick(r: int) -> str:
-    """``3\\n1T+1R``: the round and its contract (T trios, R runs)."""
-    t, k = contract_for_round(r)
-    return f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x)
