@@ -28,6 +28,14 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 ``versioned_name`` says which version a name plays, and reports print it. Names containing
 ``oracle`` read the true hidden state: diagnostics, never ordinary players (``is_oracle``).
 
+**Bots of your own** (the evaluation harness and the leaderboard only; ``make_harness_agent``):
+``package.module:Name`` names a class or factory built as ``Name(seed)`` (or ``Name(seed=seed)``),
+or an object with ``act(view)`` used as is; the module is imported from the current directory or
+``sys.path``. An installed package may register names in the entry-point group
+``continental_rl.agents`` (``ENTRY_POINT_GROUP``), each pointing at such a class, factory or
+object. Registry names come first: a user name never replaces a bot above. The web and terminal
+tables build only registry bots (``make_agent``): they never import a module a request names.
+
 **Adding a bot** is one entry: a plain name in ``BOTS[game]`` (``"module:Class"``, built as
 ``Class(seed)``), or a family with an argument in ``FAMILIES[game]`` (a prefix and a function of
 ``(name, seed)``). ``offered(game)`` lists what players are offered; nothing else names bots.
@@ -36,7 +44,12 @@ Bot modules are imported only when their bot is asked for, and never import this
 
 from __future__ import annotations
 
+import functools
 import importlib
+import inspect
+import os
+import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -232,17 +245,184 @@ def make_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> 
     )
 
 
+# ----------------------------------------------------------------------------- bots of your own
+
+ENTRY_POINT_GROUP = "continental_rl.agents"
+# ``package.module:Name``: a dotted module path, a colon, an attribute name.
+USER_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*")
+PROTOCOL = "a bot is an object with act(view), or a class or factory building one from a seed"
+
+
+def is_builtin(name: str, game: str = DEFAULT_GAME) -> bool:
+    """Whether ``name`` is one of the registry's names or families for ``game``."""
+    _check_game(game)
+    return name in BOTS[game] or _family(game, name) is not None
+
+
+def entry_points() -> dict[str, Any]:
+    """The installed packages' bots: name -> entry point of ``ENTRY_POINT_GROUP``."""
+    return _entry_points(tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=8)
+def _entry_points(path: tuple[str, ...]) -> dict[str, Any]:
+    # Read once per sys.path (every seat of every game asks): the scan reads every installed
+    # package's metadata.
+    from importlib.metadata import entry_points as installed
+
+    return {ep.name: ep for ep in installed(group=ENTRY_POINT_GROUP)}
+
+
+def is_user_name(name: str, game: str = DEFAULT_GAME) -> bool:
+    """Whether ``name`` names a bot of your own: an installed entry point or ``module:Name``
+    (and no registry name, which comes first)."""
+    if is_builtin(name, game):
+        return False
+    return bool(USER_NAME.fullmatch(name)) or name in entry_points()
+
+
+def refuse_user_oracle(name: str) -> None:
+    """ValueError for a bot of your own whose name contains ``oracle``: that word marks the
+    registry's diagnostics that read the hidden state, which a bot of your own never does."""
+    if is_oracle(name):
+        raise ValueError(
+            f"agent {name!r}: names containing 'oracle' mark the registry's diagnostics that "
+            "read the hidden state; a bot of your own plays from its seat's view only, so "
+            "give it another name"
+        )
+
+
+def make_harness_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Any:
+    """A bot for the evaluation harness: a registry name (``make_agent``), else
+    ``package.module:Name``, else an installed entry point's name (the module docstring);
+    ValueError naming the value and why it does not fit."""
+    if is_builtin(name, game):
+        return make_agent(name, seed, game)
+    if USER_NAME.fullmatch(name):
+        refuse_user_oracle(name)
+        return build_user_agent(_import_target(name), seed, name, name)
+    points = entry_points()
+    if name in points:
+        refuse_user_oracle(name)
+        ep = points[name]
+        what = f"entry point {name} = {ep.value} ({ENTRY_POINT_GROUP})"
+        try:
+            target = ep.load()
+        except Exception as exc:  # the package's own import error, said in one line
+            raise ValueError(f"agent {name!r}: {what} cannot be loaded ({_said(exc)})") from None
+        return build_user_agent(target, seed, name, what)
+    try:
+        return make_agent(name, seed, game)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; or a bot of your own as package.module:Name") from None
+
+
+def _import_target(name: str) -> Any:
+    """The attribute ``Name`` of ``package.module``, imported from the current directory (put on
+    ``sys.path`` for this import: a user's ``mybot.py`` beside the command) or ``sys.path``."""
+    module_name, _, attribute = name.partition(":")
+    cwd = os.getcwd()
+    added = cwd not in sys.path
+    if added:
+        sys.path.insert(0, cwd)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module_name + ".").startswith(exc.name + "."):
+            raise ValueError(
+                f"agent {name!r}: no module {exc.name!r} in the current directory ({cwd}) or on "
+                "sys.path"
+            ) from None
+        raise ValueError(f"agent {name!r}: importing {module_name} failed ({_said(exc)})") from None
+    except Exception as exc:  # the module's own error at import, said in one line
+        raise ValueError(f"agent {name!r}: importing {module_name} failed ({_said(exc)})") from None
+    finally:
+        if added and cwd in sys.path:
+            sys.path.remove(cwd)
+    if not hasattr(module, attribute):
+        where = getattr(module, "__file__", None) or module_name
+        raise ValueError(f"agent {name!r}: module {module_name} ({where}) has no {attribute!r}")
+    return getattr(module, attribute)
+
+
+def _said(exc: BaseException) -> str:
+    """An exception in one line: ``TypeError: message``."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def is_factory(target: Any) -> bool:
+    """A class, or a callable without ``act`` (a factory): built from a seed, not used as is."""
+    return isinstance(target, type) or (
+        callable(target) and not callable(getattr(target, "act", None))
+    )
+
+
+def build_user_agent(target: Any, seed: int | None, label: str, what: str) -> Any:
+    """A bot of your own from ``target``: a class or factory called as ``target(seed)`` (or
+    ``target(seed=seed)``), or an object with ``act(view)`` used as is. ValueError naming
+    ``label`` and why it does not fit (``what``: where it came from)."""
+    bot = target
+    if is_factory(target):
+        bot = _call_with_seed(target, seed, label, what)
+    if not callable(getattr(bot, "act", None)):
+        made = f"{what} gave" if bot is not target else f"{what} is"
+        raise ValueError(
+            f"agent {label!r}: {made} a {type(bot).__name__} without an act(view) method; "
+            f"{PROTOCOL}"
+        )
+    if getattr(bot, "reads_hidden_state", False):
+        raise ValueError(
+            f"agent {label!r}: it declares reads_hidden_state, but only the registry's oracle "
+            "diagnostics may read the hidden state; a bot of your own plays from its seat's view"
+        )
+    return bot
+
+
+def _call_with_seed(factory: Any, seed: int | None, label: str, what: str) -> Any:
+    """``factory(seed)``, or ``factory(seed=seed)`` where only the keyword fits its signature."""
+    args: tuple[Any, ...] = (seed,)
+    kwargs: dict[str, Any] = {}
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin without a signature: try it positionally
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(seed)
+        except TypeError:
+            try:
+                signature.bind(seed=seed)
+            except TypeError:
+                raise ValueError(
+                    f"agent {label!r}: {what} cannot be called as Name(seed) or Name(seed=seed) "
+                    f"(its signature is {signature}); {PROTOCOL}"
+                ) from None
+            args, kwargs = (), {"seed": seed}
+    try:
+        return factory(*args, **kwargs)
+    except Exception as exc:  # the bot's own error, said in one line
+        call = f"{getattr(factory, '__name__', 'Name')}({'seed=' if kwargs else ''}{seed})"
+        raise ValueError(f"agent {label!r}: {call} raised {_said(exc)} ({what})") from None
+
+
 __all__ = [
     "BOTS",
     "CURRENT",
     "DEFAULT_GAME",
+    "ENTRY_POINT_GROUP",
     "FAMILIES",
     "OFFERED",
     "VERSIONS",
+    "build_user_agent",
+    "entry_points",
     "game_names",
+    "is_builtin",
     "is_oracle",
+    "is_user_name",
     "known_versions",
     "make_agent",
+    "make_harness_agent",
     "offered",
     "versioned_name",
 ]

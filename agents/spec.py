@@ -41,6 +41,21 @@ class GameSpec:
     render: Callable[[Any, int | None, Sequence[str]], str] | None = None
     # preset -> (fewest, most players); a game without presets has one, named after it.
     player_ranges: Callable[[], dict[str, tuple[int, int]]] | None = None
+    # The frozen version a bot name plays (contract: ``strong`` -> ``strong@v1``), for reports;
+    # None: a name is its own version.
+    version_of: Callable[[str], str] | None = None
+    # A game whose options are a rules object (contract): (options, default preset, default
+    # rounds) -> (the options a game is created with, the rules); None: options used as given.
+    rules_options: (
+        Callable[[dict[str, Any], Any, Sequence[int] | None], tuple[dict[str, Any], Any]] | None
+    ) = None
+    # The report config key that names the rules played ("preset"), printed instead of the
+    # options; "": the options are printed.
+    rules_key: str = ""
+    # Plots: a segment's tick label (contract: the round and its contract, "3\n1T+1R") and the
+    # axis label under such ticks; None: plain numbers, "<segment> of the game".
+    segment_tick: Callable[[int], str] | None = None
+    segment_axis: str = ""
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""

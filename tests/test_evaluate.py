@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,8 @@ def test_t_quantiles_approach_the_normal() -> None:
     assert t_quantile_975(30) == pytest.approx(2.042, abs=1e-3)
     assert t_quantile_975(60) == pytest.approx(2.0003, abs=1e-3)
     assert t_quantile_975(10_000) == pytest.approx(1.95996, abs=1e-3)
-    assert mean_ci95([4.0]) == (4.0, 4.0, 4.0)
+    m, lo, hi = mean_ci95([4.0])  # one value: no interval, never a zero-width one
+    assert m == 4.0 and math.isnan(lo) and math.isnan(hi)
 
 
 def test_win_shares_and_differences() -> None:
@@ -176,6 +178,58 @@ def test_cli_rejects_bad_arguments() -> None:
         ev.main(["--agents", "nope,greedy", "--games", "1", "--no-progress"])
     with pytest.raises(SystemExit):
         ev.main(["--agents", "greedy", "--players", "9", "--games", "1", "--no-progress"])
+
+
+def test_one_deal_reports_no_interval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = ev.evaluate(["greedy", "random"], players=2, games=1, seed=3, rounds=[1])
+    greedy, paired = report["agents"]["greedy"], report["paired"]["random"]
+    for key in ("mean_points", "mean_points_per_round", "mean_diff_vs_table", "win_rate"):
+        assert greedy[key + "_ci95"] is None, key
+    assert paired["ci95"] is None and paired["win_rate_diff_ci95"] is None
+    assert paired["sd_per_deal"] is None and greedy["mean_points_sd_per_deal"] is None
+    assert paired["by_round"]["1"]["ci95"] is None
+    text = ev.format_report(report)
+    agent_row = next(line for line in text.splitlines() if line.startswith("greedy "))
+    assert agent_row.count("n/a (1 deal)") == 3
+    assert "points/game n/a (1 deal) (per-deal SD n/a); win rate" in text
+    # The columns keep their width, and the saved report is strict JSON (no NaN) that prints again.
+    two = ev.evaluate(["greedy", "random"], players=2, games=2, seed=3, rounds=[1])
+    two_row = next(
+        line for line in ev.format_report(two).splitlines() if line.startswith("greedy ")
+    )
+    assert len(agent_row) == len(two_row)
+    out = tmp_path / "one.json"
+    assert ev.main(["--agents", "greedy,random", "--players", "2", "--games", "1", "--seed",
+                    "3", "--rounds", "1", "--no-progress", "--json", str(out)]) == 0  # fmt: skip
+    saved = json.loads(out.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    assert saved["paired"]["random"]["ci95"] is None
+    capsys.readouterr()
+    assert ev.main(["--from-json", str(out), "--plot", str(tmp_path / "one.png")]) == 0
+    assert "n/a (1 deal)" in capsys.readouterr().out
+
+
+def test_paired_win_rate_interval_stays_within_its_possible_range() -> None:
+    # Seed 9: the candidate wins 3 of 4 deals' shares outright; the t interval over four deals
+    # reaches +1.546, past the largest possible difference of win shares (+1).
+    report = ev.evaluate(["strong", "random"], players=2, games=4, seed=9, rounds=[1])
+    paired = report["paired"]["random"]
+    assert paired["win_rate_diff"] == pytest.approx(0.75)
+    lo, hi = paired["win_rate_diff_ci95"]
+    assert hi == 1.0 and lo == pytest.approx(-0.0456, abs=1e-4)
+    assert "win rate +0.750 [-0.046, +1.000]" in ev.format_report(report)
+
+
+def test_an_evaluation_of_one_agent_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for agents in (["greedy"], ["greedy", "greedy"]):
+        with pytest.raises(ValueError, match="at least two different agents"):
+            ev.evaluate(agents, players=2, games=1, rounds=[1])
+    with pytest.raises(ValueError, match="--mixed greedy: the mixed table needs an agent other"):
+        ev.evaluate(["greedy", "random"], players=2, games=1, rounds=[1], mixed=["greedy"])
+    with pytest.raises(SystemExit) as exit_info:
+        ev.main(["--agents", "greedy", "--players", "2", "--games", "1", "--no-progress"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--agents greedy: an evaluation compares" in err
 
 
 # ----------------------------------------------------------------------------- checks before play
@@ -356,6 +410,63 @@ def test_resume_gives_the_report_of_an_uninterrupted_run(tmp_path: Path) -> None
     assert path.read_text() == before
 
 
+def test_a_damaged_line_mid_checkpoint_is_said_and_only_its_deal_is_played_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kw = dict(players=2, games=60, seed=12, rounds=[1])
+    path = tmp_path / "run.ckpt"
+    whole = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path))
+    lines = path.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 60
+    lines[5] = lines[5][: len(lines[5]) // 2] + "\n"  # deal 4, cut short mid-file
+    path.write_text("".join(lines))
+    capsys.readouterr()
+    resumed = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path), resume=True)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert f"{path} line 6: damaged, skipped (" in err[0]
+    assert "the 55 intact deals after it are kept" in err[0] and "(deal 4 among them)" in err[0]
+    # Only the damaged deal was played again; the report is an uninterrupted run's.
+    assert resumed["timing"]["resumed_deals"] == 59
+    assert _strip(resumed) == _strip(whole)
+    # The damaged line stays as it was (nothing is thrown away); deal 4 is appended at the end.
+    after = path.read_text().splitlines(keepends=True)
+    assert after[:61] == lines and json.loads(after[61])["deal"] == 4 and len(after) == 62
+    again = ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path), resume=True)
+    assert again["timing"]["resumed_deals"] == 60 and _strip(again) == _strip(whole)
+
+
+@pytest.mark.parametrize(
+    ("line", "index", "why"),
+    [
+        ("[1, 2]", 3, "line 4: not a deal (a JSON list)"),
+        ('"a note"', 2, "line 3: not a deal (a JSON string)"),
+        ('{"note": "x"}', 2, "line 3: not a deal (its 'deal' is None, not a deal number)"),
+        ('{"deal": 1, "games": []}', 2, "line 3: not a deal (deal 1 has 0 games, not one per"),
+        ('{"deal": 1, "games": [{}, {}]}', 2, "line 3: not a deal (deal 1's game 0 lacks the keys"),
+        ("[]", 0, "line 1: a JSON list, not an evaluation checkpoint's header"),
+        ("no header", 0, "line 1: not JSON ("),
+    ],
+)
+def test_a_json_line_that_is_not_a_deal_is_a_one_line_error(
+    line: str, index: int, why: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "run.ckpt"
+    args = ["--agents", "greedy,random", "--players", "2", "--games", "3", "--seed", "4",
+            "--rounds", "1", "--no-progress", "--checkpoint", str(path)]  # fmt: skip
+    assert ev.main(args) == 0
+    lines = path.read_text().splitlines(keepends=True)
+    lines[index] = line + "\n"
+    path.write_text("".join(lines))
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        ev.main([*args, "--resume"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"--checkpoint {path} {why}" in err, err
+    assert path.read_text() == "".join(lines)  # unchanged
+
+
 def test_a_checkpoint_with_deals_is_not_replaced_without_resume(tmp_path: Path) -> None:
     kw = dict(players=2, games=2, seed=5, rounds=[1])
     path = tmp_path / "run.ckpt"
@@ -486,3 +597,34 @@ def test_a_bad_mixed_table_fails_before_any_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown agent 'nope'"):
         ev.evaluate(["greedy", "random"], players=2, games=1, mixed=["nope"], checkpoint=str(path))
     assert not path.exists()
+
+
+def test_the_api_page_documents_evaluate_and_its_signature() -> None:
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "api.md").read_text()
+    assert "::: agents.evaluate.harness.evaluate" in page
+    assert "::: agents.evaluate.leaderboard.leaderboard" in page
+
+
+def test_shared_evaluation_code_names_no_game() -> None:
+    # What differs between games is read from their GameSpec, never from their names.
+    root = Path(__file__).resolve().parent.parent / "agents" / "evaluate"
+    pattern = re.compile(r"""[=!]= *["'](contract|continental|knock|fifteen)["']""")
+    found = [
+        f"{path.name}:{n}"
+        for path in sorted(root.glob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert found == []
+
+
+def test_seat_labels_do_not_look_like_versions(capsys: pytest.CaptureFixture[str]) -> None:
+    from agents.evaluate.report import seat_label
+    from agents.play.demo import play_demo_game
+
+    assert seat_label("strong@v1", 2) == "strong@v1 (seat 2)"
+    play_demo_game(["strong@v1", "greedy", "random"], seed=3)
+    out = capsys.readouterr().out
+    assert "strong@v1 (seat 0)" in out and "greedy (seat 1)" in out
+    assert not re.search(r"@\d", out)  # "@" is followed only by versions (strong@v1)

@@ -66,6 +66,7 @@ def test_command_writes_json_markdown_and_plot(tmp_path, capsys) -> None:  # typ
         (["--agents", "random,random"], "twice"),
         (["--agents", "random", "--deals", "1"], "at least 2 deals"),
         (["--agents", "random", "--jobs", "0"], "--jobs"),
+        (["--agents", "random"], "--agents random: a leaderboard ranks agents against each other"),
     ],
 )
 def test_bad_input_is_one_line(argv: list[str], message: str, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from agents.evaluate.stats import mean_ci95, t_quantile_975, wilson_ci95
+from agents.evaluate.stats import (
+    has_interval,
+    mean_ci95,
+    paired_share_diff_ci95,
+    rate_ci95,
+    t_quantile_975,
+    wilson_ci95,
+)
 
 
 def test_t_quantiles_match_the_tables() -> None:
@@ -34,3 +43,20 @@ def test_wilson_refuses_bad_counts() -> None:
         wilson_ci95(0, 0)
     with pytest.raises(ValueError, match="successes"):
         wilson_ci95(11, 10)
+
+
+def test_one_value_has_no_interval() -> None:
+    for ci in (mean_ci95([3.0]), rate_ci95([1.0]), paired_share_diff_ci95([1.0], [0.0])):
+        assert not has_interval(ci[1], ci[2]) and not math.isnan(ci[0])
+    assert has_interval(*mean_ci95([3.0, 5.0])[1:])
+
+
+def test_a_difference_of_shares_is_clipped_to_its_possible_range() -> None:
+    # Differences 1, 0.5, 1, 0.5: mean 0.75, sd 0.2887, t(0.975, 3) = 3.182 -> +-0.4593.
+    a, b = [1.0, 1.0, 1.0, 1.0], [0.0, 0.5, 0.0, 0.5]
+    m, lo, hi = paired_share_diff_ci95(a, b)
+    assert m == 0.75 and lo == pytest.approx(0.75 - 0.4593, abs=1e-4) and hi == 1.0
+    m, lo, hi = paired_share_diff_ci95(b, a)
+    assert m == -0.75 and lo == -1.0 and hi == pytest.approx(-0.75 + 0.4593, abs=1e-4)
+    with pytest.raises(ValueError, match="shares must lie in"):
+        paired_share_diff_ci95([1.5, 0.0], [0.0, 0.0])

@@ -20,10 +20,11 @@ seed)`` builds a bot by registry name (``agents.registry``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from agents.contract.view import PlayerView, view_for
-from agents.registry import offered
+from agents.registry import offered, versioned_name
 from agents.spec import GameSpec, digest
 
 
@@ -63,6 +64,31 @@ def _contract_render(game: Any, seat: int | None, names: Any) -> str:
     return render_table(game, seat=seat, names=names)
 
 
+def _contract_harness_options(
+    options: dict[str, Any], preset: Any, rounds: Sequence[int] | None
+) -> tuple[dict[str, Any], Any]:
+    """The contract game's options are its rules (``{"rules": ...}``): ``preset`` and ``rounds``
+    are the defaults of its ``preset`` and ``rounds`` options; ValueError for another option."""
+    from continental_env.rules import resolve_rules
+
+    options = dict(options)
+    rules = resolve_rules(options.pop("preset", None) or preset)
+    chosen = options.pop("rounds", None) or rounds
+    if chosen:
+        rules = rules.with_rounds(tuple(chosen))
+    if options:
+        raise ValueError(f"unknown options for the contract game: {sorted(options)}")
+    return {"rules": rules.to_dict()}, rules
+
+
+def _contract_round_tick(r: int) -> str:
+    """``3\\n1T+1R``: the round and its contract (T trios, R runs), for plots."""
+    from continental_env.rules import contract_for_round
+
+    t, k = contract_for_round(r)
+    return f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x)
+
+
 def _contract_players() -> dict[str, tuple[int, int]]:
     from continental_env.rules import PRESETS
 
@@ -87,6 +113,11 @@ GAME = GameSpec(
     label="Continental (contract game)",
     render=_contract_render,
     player_ranges=_contract_players,
+    version_of=versioned_name,
+    rules_options=_contract_harness_options,
+    rules_key="preset",
+    segment_tick=_contract_round_tick,
+    segment_axis="round (contract: T trios, R runs)",
 )
 make_agent = GAME.make_agent  # (name, seed=None): a contract bot by registry name
 AGENT_NAMES = GAME.agent_names

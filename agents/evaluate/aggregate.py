@@ -14,8 +14,10 @@ from typing import Any
 
 from agents.evaluate.stats import (
     diff_vs_table,
+    has_interval,
     mean_ci95,
     paired_diff_ci95,
+    paired_share_diff_ci95,
     rate_ci95,
     sample_sd,
     wilson_ci95,
@@ -37,11 +39,28 @@ def deal_points(
     return {n: sum(v) / len(v) for n, v in acc.items()}
 
 
-def timing(results: list[dict[str, Any]], seconds: float, resumed: int) -> dict[str, Any]:
-    """Wall time of this process; CPU time of every deal's games (resumed deals included)."""
+def interval(low: float, high: float) -> list[float] | None:
+    """``[low, high]`` of a report, or None where there is no interval (one deal)."""
+    return [low, high] if has_interval(low, high) else None
+
+
+def spread(values: Sequence[float]) -> float | None:
+    """The per-deal SD of a report, or None where one deal gives no spread."""
+    return sample_sd(values) if len(values) > 1 else None
+
+
+def timing(
+    results: list[dict[str, Any]],
+    seconds: float,
+    resumed: int,
+    played: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Wall time of this process; CPU time of every deal's games (resumed deals included).
+    ``played``: the deals played by this process (default: those after the ``resumed`` ones)."""
     games = sum(len(r["games"]) for r in results)
     decisions = sum(g["decisions"] for r in results for g in r["games"][:])
-    played = results[resumed:]
+    if played is None:
+        played = results[resumed:]
     played_decisions = sum(g["decisions"] for r in played for g in r["games"])
     played_games = sum(len(r["games"]) for r in played)
     cpu = sum(r.get("cpu_s", 0.0) for r in results)
@@ -172,14 +191,14 @@ class _Tally:
             "seats": base.count(n),
             "games": base.count(n) * len(base) * deals,
             "mean_points": pts[0],
-            "mean_points_ci95": [pts[1], pts[2]],
-            "mean_points_sd_per_deal": sample_sd(per_deal["points"]),
+            "mean_points_ci95": interval(pts[1], pts[2]),
+            "mean_points_sd_per_deal": spread(per_deal["points"]),
             "mean_points_per_round": per_round[0],
-            "mean_points_per_round_ci95": [per_round[1], per_round[2]],
+            "mean_points_per_round_ci95": interval(per_round[1], per_round[2]),
             "mean_diff_vs_table": diff[0],
-            "mean_diff_vs_table_ci95": [diff[1], diff[2]],
+            "mean_diff_vs_table_ci95": interval(diff[1], diff[2]),
             "win_rate": win[0],
-            "win_rate_ci95": [win[1], win[2]],
+            "win_rate_ci95": interval(win[1], win[2]),
             "points_by_round": {
                 r: sum(v) / len(v)
                 for r, v in sorted(self.by_round[n].items(), key=lambda kv: int(kv[0]))
@@ -196,15 +215,13 @@ class _Tally:
         """``report["paired"][n]``: the candidate minus ``n`` on per-deal differences."""
         a, b = self.per_deal[candidate], self.per_deal[n]
         d = paired_diff_ci95(a["points"], b["points"])
-        w = paired_diff_ci95(a["win"], b["win"])
+        w = paired_share_diff_ci95(a["win"], b["win"])  # within [-1, 1]
         return {
             "mean_diff": d[0],
-            "ci95": [d[1], d[2]],
-            "sd_per_deal": sample_sd(
-                [x - y for x, y in zip(a["points"], b["points"], strict=True)]
-            ),
+            "ci95": interval(d[1], d[2]),
+            "sd_per_deal": spread([x - y for x, y in zip(a["points"], b["points"], strict=True)]),
             "win_rate_diff": w[0],
-            "win_rate_diff_ci95": [w[1], w[2]],
+            "win_rate_diff_ci95": interval(w[1], w[2]),
             "by_round": self._paired_by_round(candidate, n),
         }
 
@@ -216,7 +233,7 @@ class _Tally:
             both = [i for i in mine if i in theirs]
             if both:
                 r = paired_diff_ci95([mine[i] for i in both], [theirs[i] for i in both])
-                by[label] = {"mean_diff": r[0], "ci95": [r[1], r[2]], "deals": len(both)}
+                by[label] = {"mean_diff": r[0], "ci95": interval(r[1], r[2]), "deals": len(both)}
         return by
 
 

@@ -49,7 +49,10 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
 def game_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The game and its options (``--set``) of ``add_game_arguments``' arguments; ValueError
     naming an option the game does not take, or a contract-game flag given for another game."""
-    if args.game != DEFAULT_GAME and (args.preset or getattr(args, "rounds", None)):
+    # --preset and --rounds choose rules: only a game whose options are rules takes them.
+    if game_spec(args.game).rules_options is None and (
+        args.preset or getattr(args, "rounds", None)
+    ):
         flags = "--preset and --rounds" if hasattr(args, "rounds") else "--preset"
         raise ValueError(f"{flags} belong to the contract game, not {args.game}")
     return args.game, game_spec(args.game).parse_options(args.set)
@@ -62,8 +65,10 @@ def build_parser() -> ArgumentParser:
         description="Evaluate bots on duplicate deals (the first agent is the candidate).",
     )
     parser.add_argument(
-        "--agents", default="strong,greedy", help="comma-separated names or ppo:PATH"
-    )
+        "--agents", default="strong,greedy",
+        help="comma-separated names: registry names, ppo:PATH, installed bots' names, or "
+        "package.module:Name of a bot of your own (docs/own-bot.md)",
+    )  # fmt: skip
     parser.add_argument("--players", type=int, default=4, help="players at each table")
     parser.add_argument(
         "--games", type=int, default=100,
@@ -132,7 +137,7 @@ def evaluate_arguments(args: argparse.Namespace) -> dict[str, Any]:
         raise ValueError("--resume needs --checkpoint PATH")
     if args.checkpoint:
         check_output_path(args.checkpoint, "--checkpoint")
-    refuse_oracles(list(agents) + list(mixed or ()), args.allow_oracle)
+    refuse_oracles(list(agents) + list(mixed or ()), args.allow_oracle, game)
     return {
         "agents": agents,
         "players": args.players,

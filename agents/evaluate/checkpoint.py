@@ -1,17 +1,26 @@
 """An evaluation's checkpoint: JSON lines, a header then one finished deal per line.
 
-``CheckpointWriter`` appends every deal as it ends (flushed and fsynced); ``load_checkpoint`` reads
-the deals back for ``--resume``, drops a last line cut short by an interruption and refuses a file
-written by another evaluation (``checkpoint_header``: everything that decides the games).
+``CheckpointWriter`` appends every deal as it ends (flushed and fsynced); ``read_checkpoint``
+reads the deals back for ``--resume``. Each deal line carries its deal number, so the deals may
+come in any order (a deal played again after damage is appended at the end). A last line cut
+short by an interruption is dropped (and cut from the file). A damaged line in the middle (not
+JSON: a disk or copy fault) is skipped and said, one line each (``Resumed.notes``): the intact
+deals before and after it are kept and only the deals it held are played again, so no finished
+deal is lost; the damaged line stays in the file as it was. A file written by another evaluation
+(``checkpoint_header``: everything that decides the games), a first line that is not a header,
+and a JSON line that is not a deal are refused with one line naming the file, the line and why.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from typing import Any
 
 CHECKPOINT_SCHEMA = "continental-eval-checkpoint/1"
+# Keys every recorded game has (``agents.evaluate.deals.play_game``).
+GAME_KEYS = ("closers", "scores", "segment_scores", "segments", "decisions", "fingerprints")
 
 
 def checkpoint_header(config: dict[str, Any]) -> dict[str, Any]:
@@ -20,8 +29,21 @@ def checkpoint_header(config: dict[str, Any]) -> dict[str, Any]:
     return {"schema": CHECKPOINT_SCHEMA, **{k: config[k] for k in keys if k in config}}
 
 
+@dataclass
+class Resumed:
+    """What a checkpoint holds: its deals by deal number, and one note per damaged line."""
+
+    deals: dict[int, dict[str, Any]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
 def _check_header(path: str, entry: Any, header: dict[str, Any]) -> None:
     """ValueError naming the differing keys if ``entry`` is another evaluation's header."""
+    if not isinstance(entry, dict):
+        raise ValueError(
+            f"--checkpoint {path} line 1: a JSON {_kind(entry)}, not an evaluation checkpoint's "
+            "header; use a new path"
+        )
     if entry != header:
         diff = sorted(k for k in set(entry) | set(header) if entry.get(k) != header.get(k))
         raise ValueError(
@@ -30,38 +52,105 @@ def _check_header(path: str, entry: Any, header: dict[str, Any]) -> None:
         )
 
 
-def load_checkpoint(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:
-    """The deals already played in the checkpoint at ``path`` (JSON lines: a header, then one
-    line per deal in deal order). A trailing line cut short by an interruption is dropped (and
-    cut from the file); ValueError if the file belongs to another evaluation."""
+def _kind(value: Any) -> str:
+    """How a JSON value is named in a message: ``list``, ``string``, ``object``..."""
+    names = {dict: "object", list: "list", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
+
+
+def _not_a_deal(entry: Any, players: int) -> str | None:
+    """Why a JSON line is not a deal of this evaluation (None if it is one)."""
+    if not isinstance(entry, dict):
+        return f"a JSON {_kind(entry)}"
+    deal = entry.get("deal")
+    if not isinstance(deal, int) or isinstance(deal, bool) or deal < 0:
+        return f"its 'deal' is {deal!r}, not a deal number"
+    games = entry.get("games")
+    if not isinstance(games, list) or len(games) != players:
+        found = len(games) if isinstance(games, list) else repr(games)
+        return f"deal {deal} has {found} games, not one per rotation ({players})"
+    for k, game in enumerate(games):
+        if not isinstance(game, dict) or any(key not in game for key in GAME_KEYS):
+            return f"deal {deal}'s game {k} lacks the keys {', '.join(GAME_KEYS)}"
+        scores = game["scores"]
+        if not isinstance(scores, list) or len(scores) != players:
+            return f"deal {deal}'s game {k} has no score for each of the {players} seats"
+    return None
+
+
+def read_checkpoint(path: str, header: dict[str, Any]) -> Resumed:
+    """The deals already played in the checkpoint at ``path`` (the module docstring says what is
+    kept, dropped and refused); ValueError naming the file, the line and why."""
     with open(path, "rb") as fh:
         data = fh.read()
     lines = data.split(b"\n")
-    good = 0  # bytes of complete, parseable lines
-    results: list[dict[str, Any]] = []
+    players = int(header.get("players", 0))
+    resumed = Resumed()
+    damaged: list[tuple[int, str, int]] = []  # (line number, why, deals read before it)
     for i, line in enumerate(lines[:-1]):  # after the last newline: empty, or a line cut short
         try:
             entry = json.loads(line)
-        except ValueError:
-            break
+        except ValueError as exc:
+            if i == 0:
+                raise ValueError(
+                    f"--checkpoint {path} line 1: not JSON ({_reason(exc)}); not an evaluation "
+                    "checkpoint's header"
+                ) from None
+            damaged.append((i + 1, _reason(exc), len(resumed.deals)))
+            continue
         if i == 0:
             _check_header(path, entry, header)
-        elif entry.get("deal") != len(results):
-            raise ValueError(f"--checkpoint {path}: deal {entry.get('deal')} out of order")
-        else:
-            results.append(entry)
-        good += len(line) + 1
-    if good == 0:
+            continue
+        why = _not_a_deal(entry, players)
+        if why is not None:
+            raise ValueError(
+                f"--checkpoint {path} line {i + 1}: not a deal ({why}); remove that line, "
+                "or give a new path to start over"
+            )
+        resumed.deals.setdefault(entry["deal"], entry)
+    if len(lines) == 1 and not lines[0]:
         raise ValueError(f"--checkpoint {path}: no header line; not an evaluation checkpoint")
-    if good < len(data):
+    if lines[-1]:  # a last line cut short by an interruption: cut it from the file
+        if len(lines) == 1:
+            raise ValueError(f"--checkpoint {path}: no header line; not an evaluation checkpoint")
         with open(path, "r+b") as fh:
-            fh.truncate(good)
-    return results
+            fh.truncate(len(data) - len(lines[-1]))
+    missing = _missing(resumed.deals)
+    for number, why, before in damaged:
+        after = len(resumed.deals) - before
+        resumed.notes.append(
+            f"--checkpoint {path} line {number}: damaged, skipped ({why}); the {after} intact "
+            f"deals after it are kept and only the deals not in the file are played"
+            + (f" ({_numbers(missing)} among them)" if missing else "")
+        )
+    return resumed
+
+
+def _reason(exc: ValueError) -> str:
+    """The first line of a JSON error, short."""
+    return (str(exc).splitlines() or ["unreadable"])[0][:80]
+
+
+def _missing(deals: dict[int, Any]) -> list[int]:
+    """Deal numbers below the highest one recorded that the file lacks."""
+    top = max(deals, default=-1)
+    return [d for d in range(top + 1) if d not in deals]
+
+
+def _numbers(missing: list[int]) -> str:
+    shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+    return f"deal {shown}" if len(missing) == 1 else f"deals {shown}"
+
+
+def load_checkpoint(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:
+    """The deals of ``read_checkpoint`` in deal order (a damaged line's deal is absent)."""
+    deals = read_checkpoint(path, header).deals
+    return [deals[d] for d in sorted(deals)]
 
 
 class CheckpointWriter:
     """Appends one deal per line, flushed and fsynced: an interruption loses at most the deal
-    being written, which ``load_checkpoint`` drops."""
+    being written, which ``read_checkpoint`` drops."""
 
     def __init__(self, path: str, header: dict[str, Any], fresh: bool) -> None:
         self.fh = open(path, "w" if fresh else "a")  # noqa: SIM115 (closed by close())

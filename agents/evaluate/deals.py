@@ -4,6 +4,13 @@
 sits in every seat, ``derive_seed`` gives every deal and every bot a stable seed, ``play_game``
 plays one game of any registered game (``agents.games``) and ``run_deals`` yields each deal's games
 in deal order whatever the number of worker processes.
+
+**Agents** are names (``build_agent``: the registry, installed entry points, ``module:Name``;
+``agents.registry.make_harness_agent``) or objects handed to the Python API (a bot, or a class or
+factory building one from a seed), known by a label (``label_agents``: their ``name`` attribute
+or class name) for the evaluation under way (``given_agents``). Every bot, built in or not, acts
+on the same redacted view of its seat (``GameSpec.view``); only the registry's oracle
+diagnostics, when allowed, are shown the live game.
 """
 
 from __future__ import annotations
@@ -13,13 +20,20 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Iterable, Sequence
-from contextlib import ExitStack
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from itertools import groupby
 from typing import Any
 
 from agents import is_oracle
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
+from agents.registry import (
+    build_user_agent,
+    is_builtin,
+    is_user_name,
+    make_harness_agent,
+    refuse_user_oracle,
+)
 
 # ----------------------------------------------------------------------------- seating and seeds
 
@@ -44,14 +58,96 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def refuse_oracles(names: Sequence[str], allow: bool) -> None:
-    """ValueError for an agent that reads the true hidden state, unless ``allow``."""
+def refuse_oracles(names: Sequence[str], allow: bool, game: str = DEFAULT_GAME) -> None:
+    """ValueError for an agent that reads the true hidden state, unless ``allow``; always for a
+    bot of your own named like one (only the registry's diagnostics read the hidden state)."""
     for name in names:
-        if is_oracle(name) and not allow:
+        if not is_oracle(name):
+            continue
+        if name in _GIVEN or is_user_name(name, game):
+            refuse_user_oracle(name)
+        if not allow:
             raise ValueError(
                 f"agent {name!r} reads the true hidden state (an oracle diagnostic), not a "
                 f"player; pass --allow-oracle (allow_oracle=True) to run it as a diagnostic"
             )
+
+
+# ----------------------------------------------------------------------------- agents
+
+# The agents handed to the Python API as objects, by label, for the evaluation under way (set by
+# ``given_agents``); worker processes are forked, so they inherit it.
+_GIVEN: dict[str, Any] = {}
+
+
+def agent_label(agent: Any) -> str:
+    """How reports name an agent object: its ``name`` attribute (a non-empty text), else the name
+    of its class (or of the class or function itself, for a factory)."""
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name.strip():
+        return name.strip()
+    if isinstance(agent, type) or (callable(agent) and hasattr(agent, "__name__")):
+        return agent.__name__
+    return type(agent).__name__
+
+
+def label_agents(
+    agents: Sequence[Any], game: str = DEFAULT_GAME
+) -> tuple[list[str], dict[str, Any]]:
+    """The agents' labels (a name stays itself) and the objects among them by label; ValueError
+    for a label that a registry name, another object or a name in the list already has."""
+    names = {a for a in agents if isinstance(a, str)}
+    labels: list[str] = []
+    given: dict[str, Any] = {}
+    for agent in agents:
+        if isinstance(agent, str):
+            labels.append(agent)
+            continue
+        label = agent_label(agent)
+        refuse_user_oracle(label)
+        if is_builtin(label, game) or label in names:
+            raise ValueError(
+                f"agent object {agent!r} is labelled {label!r}, which names another agent here; "
+                "give it a name attribute of its own"
+            )
+        if given.get(label, agent) is not agent:
+            raise ValueError(
+                f"two different agent objects are labelled {label!r}; give each a name "
+                "attribute of its own"
+            )
+        given[label] = agent
+        labels.append(label)
+    return labels, given
+
+
+@contextmanager
+def given_agents(given: dict[str, Any]) -> Iterator[None]:
+    """Make the agent objects ``given`` (label -> object) known to ``build_agent`` for the
+    duration; objects need forked workers, so ``jobs`` > 1 with objects is posix-only."""
+    before = dict(_GIVEN)
+    _GIVEN.update(given)
+    try:
+        yield
+    finally:
+        _GIVEN.clear()
+        _GIVEN.update(before)
+
+
+def refuse_objects_in_spawned_workers(given: dict[str, Any], jobs: int) -> None:
+    """ValueError where agent objects cannot reach worker processes (no fork on this system)."""
+    if given and jobs > 1 and os.name != "posix":
+        raise ValueError(
+            f"--jobs {jobs}: agent objects ({', '.join(given)}) reach worker processes only by "
+            "fork, which this system lacks; use jobs=1 or name them as module:Name"
+        )
+
+
+def build_agent(name: str, seed: int | None, spec: GameSpec) -> Any:
+    """The bot of agent ``name`` for one seat: an object handed to the API (``given_agents``),
+    else a name (``agents.registry.make_harness_agent``)."""
+    if name in _GIVEN:
+        return build_user_agent(_GIVEN[name], seed, name, f"the agent object {name!r}")
+    return make_harness_agent(name, seed, spec.name)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -73,16 +169,24 @@ def play_game(
     """
     spec = game_spec(game) if isinstance(game, str) else game
     state = spec.new_game(len(names), game_seed, dict(options or {}))
-    bots = [spec.make_agent(name, seed) for name, seed in zip(names, agent_seeds, strict=True)]
-    for bot in bots:  # diagnostics that read the true hidden state (refused unless allowed)
-        if getattr(bot, "reads_hidden_state", False):
+    bots = [build_agent(name, seed, spec) for name, seed in zip(names, agent_seeds, strict=True)]
+    for name, bot in zip(names, bots, strict=True):
+        # The registry's diagnostics that read the true hidden state (refused unless allowed);
+        # no other bot is ever shown the live game (``build_user_agent`` refuses one that asks).
+        if getattr(bot, "reads_hidden_state", False) and is_builtin(name, spec.name):
             bot.attach(state)
     fingerprints = [spec.deal_fingerprint(state)]
     deal = spec.deal_number(state)
     decisions = 0
     while not state.is_over:
         seat = state.actor
-        state.apply(bots[seat].act(spec.view(state, seat)))
+        action = bots[seat].act(spec.view(state, seat))
+        try:
+            state.apply(action)
+        except ValueError as exc:  # an illegal action: say whose
+            raise ValueError(
+                f"agent {names[seat]!r} in seat {seat} played {action!r}: {exc}"
+            ) from None
         decisions += 1
         if spec.deal_number(state) != deal and not state.is_over:
             deal = spec.deal_number(state)

@@ -53,8 +53,10 @@ Agents whose names contain ``oracle`` read the hidden state and are refused unle
 
 **Long runs.** ``--checkpoint PATH`` appends every finished deal to PATH as one JSON line (written,
 flushed and fsynced before the next deal counts); ``--resume`` reads it back, drops a last line
-cut short by an interruption, refuses a file written by another evaluation, and plays only the
-deals still missing: the final report equals an uninterrupted run's (timing aside). ``--sprt
+cut short by an interruption, refuses a file written by another evaluation or a line that is JSON
+but not a deal, and plays only the deals still missing: the final report equals an uninterrupted
+run's (timing aside). A damaged line in the middle is said on stderr (the file, the line, why) and
+skipped: the intact deals after it are kept and only the deal it held is played again. ``--sprt
 D0,D1`` screens quickly: a sequential probability ratio test on the per-deal gain of the
 candidate over the first opponent (``agents.evaluate.stats.SPRT``) stops the run as soon as it decides
 between a gain of D0 and of D1 (``report["sequential"]``); a screening result, not a decisive
@@ -96,6 +98,10 @@ seed (``report["mixed"]``), e.g. ``--mixed search,ppo:agents/models/ppo_continen
                  "cpu_s_per_game": x, "decisions": n, "resumed_deals": k}
     }
 
+With one deal there is no interval: every ``*_ci95`` taken over deals and every
+``sd_per_deal`` is null (the text report prints ``n/a (1 deal)``). Paired win-rate intervals are
+clipped to the possible range of a difference of win shares, [-1, 1].
+
 Points are a game's total (lower is better in the contract game; chips, higher is better, in the
 fifteen-card game); ``mean_diff_vs_table`` is own score minus the mean of the other seats in the
 same game. ``timing`` is the only part that varies between runs.
@@ -106,10 +112,9 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from agents import versioned_name
 from agents.bots.ppo_agent import check_table
 from agents.cli import write_json_atomic
 from agents.evaluate.aggregate import SCHEMA, aggregate, deal_points, rate, rounds_summary, timing
@@ -125,13 +130,18 @@ from agents.evaluate.checkpoint import (
     CheckpointWriter,
     checkpoint_header,
     load_checkpoint,
+    read_checkpoint,
 )
 from agents.evaluate.deals import (
+    build_agent,
     derive_seed,
+    given_agents,
+    label_agents,
     lineup,
     play_deal,
     play_game,
     play_seating,
+    refuse_objects_in_spawned_workers,
     refuse_oracles,
     rotations,
     run_deals,
@@ -187,7 +197,7 @@ __all__ = [
 
 
 def evaluate(
-    agents: Sequence[str],
+    agents: Sequence[str | Any],
     players: int = 4,
     games: int = 100,
     seed: int = 0,
@@ -201,10 +211,17 @@ def evaluate(
     checkpoint: str | None = None,
     resume: bool = False,
     sprt: SPRT | None = None,
-    mixed: Sequence[str] | None = None,
+    mixed: Sequence[str | Any] | None = None,
     allow_oracle: bool = False,
 ) -> dict[str, Any]:
-    """Play ``games`` duplicate deals and return the report (the JSON schema above).
+    """Play ``games`` duplicate deals and return the report (its JSON schema is in the
+    docstring of ``agents.evaluate.harness``).
+
+    ``agents``: the candidate first, then its opponents; each a name (a registry name such as
+    ``greedy``, ``ppo:PATH``, an installed entry point's name, or ``package.module:Name`` of a
+    bot of your own) or an object: a bot with ``act(view)`` (used as is, in all its seats), or a
+    class or factory building one from a seed. Reports label an object by its ``name``
+    attribute, else its class name (``docs/own-bot.md``).
 
     ``preset`` and ``rounds`` are the contract game's; ``options`` are any game's
     (``agents.games``), e.g. ``{"target": 100}`` for the fifteen-card game. ``checkpoint``: a
@@ -214,21 +231,53 @@ def evaluate(
     ``mixed``: the candidate is also played at a table of these agents (``report["mixed"]``).
     Agents whose names contain ``oracle`` read the hidden state: refused unless ``allow_oracle``.
     """
+    spec = game_spec(game)
+    labels, given = label_agents([*agents, *(mixed or ())], spec.name)
+    refuse_objects_in_spawned_workers(given, jobs)
+    with given_agents(given):
+        return _evaluate(
+            labels[: len(agents)], players, games, seed, jobs, preset, rounds, progress, spec,
+            options, checkpoint, resume, sprt, labels[len(agents) :] if mixed else None,
+            allow_oracle,
+        )  # fmt: skip
+
+
+def _evaluate(
+    agents: list[str],
+    players: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    preset: str | RuleConfig,
+    rounds: Sequence[int] | None,
+    progress: bool,
+    spec: GameSpec,
+    options: dict[str, Any] | None,
+    checkpoint: str | None,
+    resume: bool,
+    sprt: SPRT | None,
+    mixed: list[str] | None,
+    allow_oracle: bool,
+) -> dict[str, Any]:
+    """``evaluate`` once every agent has its label (``label_agents``)."""
     from openskill.models import PlackettLuce
 
-    refuse_oracles(list(agents) + list(mixed or ()), allow_oracle)
-    spec = game_spec(game)
+    refuse_oracles(list(agents) + list(mixed or ()), allow_oracle, spec.name)
+    game = spec.name
     options, rules = game_options(spec, dict(options or {}), preset, rounds)
     spec.check_options(players, options)
-    base = _check_request(spec, agents, players, games, resume, checkpoint, sprt, mixed)
+    base = _check_request(spec, agents, players, games, resume, checkpoint, mixed)
     seatings = rotations(base)
     names = list(dict.fromkeys(base))
     candidate = base[0]
     config = _config(spec, agents, base, names, players, games, seed, options, rules, jobs)
     header = checkpoint_header(config)
-    done: list[dict[str, Any]] = []
+    done: dict[int, dict[str, Any]] = {}
     if checkpoint and resume and os.path.exists(checkpoint):
-        done = load_checkpoint(checkpoint, header)[:games]
+        resumed = read_checkpoint(checkpoint, header)
+        for note in resumed.notes:  # damaged lines: said, and only their deals played again
+            print(note, file=sys.stderr)
+        done = {d: r for d, r in resumed.deals.items() if d < games}
     sign = spec.sign()  # +1: higher scores are better
     opponent = names[1] if len(names) > 1 else None
     test = sprt.start() if sprt is not None else None
@@ -237,10 +286,10 @@ def evaluate(
     start = time.perf_counter()
     deal = (seed, seatings, spec.name, options)
     record = (checkpoint, header) if checkpoint else None
-    results = _play(done, games, deal, jobs, progress, decided, record)
+    results, played = _play(done, games, deal, jobs, progress, decided, record)
     seconds = time.perf_counter() - start
     report = aggregate(results, config, seatings, names, candidate, sign, PlackettLuce())
-    report["timing"] = timing(results, seconds, len(done))
+    report["timing"] = timing(results, seconds, len(results) - len(played), played)
     if test is not None:
         report["sequential"] = test.summary(candidate, opponent)
     if mixed:
@@ -271,18 +320,12 @@ def game_options(
     preset: str | RuleConfig,
     rounds: Sequence[int] | None,
 ) -> tuple[dict[str, Any], RuleConfig | None]:
-    """The options a game is created with, and the contract game's rules (its options are its
-    rules: ``{"rules": ...}``; ``preset`` and ``rounds`` are the defaults of its ``preset`` and
-    ``rounds`` options); the other games' options as given, and None."""
-    if spec.name != "contract":
+    """The options a game is created with, and its rules where its options are rules
+    (``GameSpec.rules_options``, the contract game's: ``preset`` and ``rounds`` are the defaults
+    of its ``preset`` and ``rounds`` options); the other games' options as given, and None."""
+    if spec.rules_options is None:
         return options, None
-    rules = resolve_rules(options.pop("preset", None) or preset)
-    chosen = options.pop("rounds", None) or rounds
-    if chosen:
-        rules = rules.with_rounds(tuple(chosen))
-    if options:
-        raise ValueError(f"unknown options for the contract game: {sorted(options)}")
-    return {"rules": rules.to_dict()}, rules
+    return spec.rules_options(options, preset, rounds)
 
 
 def _check_request(
@@ -292,7 +335,6 @@ def _check_request(
     games: int,
     resume: bool,
     checkpoint: str | None,
-    sprt: SPRT | None,
     mixed: Sequence[str] | None,
 ) -> list[str]:
     """The line-up, once the request is checked (ValueError naming the problem)."""
@@ -303,11 +345,19 @@ def _check_request(
     if checkpoint and not resume:
         refuse_overwrite([checkpoint, *([checkpoint + ".mixed"] if mixed else [])])
     base = lineup(agents, players)
-    if sprt is not None and len(set(base)) < 2:
-        raise ValueError("--sprt compares the candidate with an opponent: name two agents")
     for name in dict.fromkeys([*agents, *(mixed or ())]):
         # Fail fast, before any game: a bad name, a missing model, a model for another table.
-        check_table(spec.make_agent(name, 0), players)
+        check_table(build_agent(name, 0, spec), players)
+    if len(set(base)) < 2:  # nothing to compare the candidate with: no paired result
+        raise ValueError(
+            f"--agents {','.join(agents)}: an evaluation compares the candidate with another "
+            "agent; name at least two different agents"
+        )
+    if mixed and len({base[0], *mixed}) < 2:
+        raise ValueError(
+            f"--mixed {','.join(mixed)}: the mixed table needs an agent other than the "
+            f"candidate {base[0]!r}"
+        )
     return base
 
 
@@ -327,9 +377,9 @@ def _config(
     return {
         "agents": list(agents),
         "lineup": base,
-        # Frozen versions (strong@v1 ...) are the contract game's bots; a side game's names are
-        # their own versions.
-        "versions": {n: versioned_name(n) if spec.name == "contract" else n for n in names},
+        # Frozen versions (strong@v1 ...) are the contract game's bots (``GameSpec.version_of``);
+        # a side game's names are their own versions.
+        "versions": {n: version_of(spec, n) for n in names},
         "players": players,
         "deals": games,
         "games": games * players,
@@ -341,6 +391,11 @@ def _config(
         **({"preset": rules.name, "rounds": list(rules.rounds)} if rules is not None else {}),
         "jobs": jobs,
     }
+
+
+def version_of(spec: GameSpec, name: str) -> str:
+    """The version ``name`` plays in ``spec``'s game (the name itself where it has none)."""
+    return spec.version_of(name) if spec.version_of is not None else name
 
 
 def _decider(
@@ -363,45 +418,43 @@ def _decider(
 
 
 def _play(
-    done: list[dict[str, Any]],
+    done: dict[int, dict[str, Any]],
     games: int,
     deal: tuple[int, list[list[str]], str, dict[str, Any]],
     jobs: int,
     progress: bool,
     decided: Callable[[dict[str, Any]], bool],
     record: tuple[str, dict[str, Any]] | None,
-) -> list[dict[str, Any]]:
-    """The deals' results in deal order: the resumed ones (``done``), then the missing ones,
-    played and appended to the checkpoint (``record``: its path and header), until ``games`` or
-    the sequential test decides. ``deal``: (seed, seatings, game, options)."""
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The deals' results in deal order, and those played now: each deal is taken from the
+    checkpoint (``done``, by deal number) or played and appended to it (``record``: its path and
+    header), until ``games`` or the sequential test decides. ``deal``: (seed, seatings, game,
+    options)."""
     results: list[dict[str, Any]] = []
-    if _keep(results, done, decided) or len(results) >= games:
-        return results
-    writer = CheckpointWriter(*record, fresh=not done) if record else None
+    played: list[dict[str, Any]] = []
+    missing = [d for d in range(games) if d not in done]
+    # Played lazily, in deal order: the loop stops taking them once the test decides.
+    new = iter(_run_deals([(d, *deal) for d in missing], jobs, progress) if missing else ())
+    writer: CheckpointWriter | None = None
     try:
-        tasks = [(d, *deal) for d in range(len(results), games)]
-        _keep(results, _run_deals(tasks, jobs, progress), decided, writer)
+        for d in range(games):
+            result = done.get(d)
+            if result is None:
+                result = next(new)
+                if record is not None:
+                    if writer is None:
+                        writer = CheckpointWriter(*record, fresh=not done)
+                    writer.write(result)
+                played.append(result)
+            results.append(result)
+            if decided(result):
+                break
     finally:
+        if hasattr(new, "close"):
+            new.close()  # stops the workers of deals no longer needed
         if writer is not None:
             writer.close()
-    return results
-
-
-def _keep(
-    results: list[dict[str, Any]],
-    new: Iterable[dict[str, Any]],
-    decided: Callable[[dict[str, Any]], bool],
-    writer: CheckpointWriter | None = None,
-) -> bool:
-    """Append the deals of ``new`` to ``results`` (and the checkpoint) until the sequential test
-    decides; True if it did."""
-    for result in new:
-        if writer is not None:
-            writer.write(result)
-        results.append(result)
-        if decided(result):
-            return True
-    return False
+    return results, played
 
 
 def _mixed_summary(sub: dict[str, Any]) -> dict[str, Any]:

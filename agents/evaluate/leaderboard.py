@@ -65,11 +65,20 @@ from agents.cli import (
 )
 from agents.evaluate.aggregate import rate
 from agents.evaluate.arguments import add_game_arguments, game_arguments
-from agents.evaluate.deals import derive_seed, play_game, refuse_oracles, rotations
-from agents.evaluate.harness import game_options
+from agents.evaluate.deals import (
+    build_agent,
+    derive_seed,
+    given_agents,
+    label_agents,
+    play_game,
+    refuse_objects_in_spawned_workers,
+    refuse_oracles,
+    rotations,
+)
+from agents.evaluate.harness import game_options, version_of
+from agents.evaluate.report import rules_key
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
-from continental_env.rules import PRESETS
 
 SCHEMA = "continental-leaderboard/1"
 
@@ -136,7 +145,7 @@ def _run(tasks: list, jobs: int, progress: bool) -> Iterable[list[dict[str, Any]
 
 
 def leaderboard(
-    agents: Sequence[str],
+    agents: Sequence[str | Any],
     deals: int,
     players: int = 4,
     seed: int = 0,
@@ -151,17 +160,41 @@ def leaderboard(
 
     ``game``: a registered game (``agents.games``); ``options``: its options (the contract
     game's ``preset`` and ``rounds``, or e.g. ``{"hands": 1}`` for the fifteen-card game);
-    ``preset`` is the contract game's default preset."""
+    ``preset`` is the contract game's default preset. ``agents``: names (registry names,
+    installed entry points' names, ``package.module:Name``) or objects (a bot with
+    ``act(view)``, or a class or factory building one from a seed), labelled by their ``name``
+    attribute or class name (``agents.evaluate.deals.label_agents``)."""
+    spec = game_spec(game)
+    labels, given = label_agents(list(agents), spec.name)
+    refuse_objects_in_spawned_workers(given, jobs)
+    with given_agents(given):
+        return _leaderboard(
+            labels, deals, players, seed, preset, jobs, progress, allow_oracle, spec, options
+        )
+
+
+def _leaderboard(
+    agents: list[str],
+    deals: int,
+    players: int,
+    seed: int,
+    preset: str,
+    jobs: int,
+    progress: bool,
+    allow_oracle: bool,
+    spec: GameSpec,
+    options: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """``leaderboard`` once every agent has its label."""
     from openskill.models import PlackettLuce
 
-    spec = game_spec(game)
     options, rules = _check_request(
         spec, agents, deals, players, preset, options, jobs, allow_oracle
     )
     lineups = tables(list(agents), players)
     tasks = _game_tasks(seed, deals, lineups, spec.name, options, players)
     sign = spec.sign()  # +1: higher scores are better
-    tally = _Tally(agents, PlackettLuce(), sign, spec.name)
+    tally = _Tally(agents, PlackettLuce(), sign, spec)
     cpu = time.process_time()
     start = time.perf_counter()
     for games in _run(tasks, jobs, progress):
@@ -212,12 +245,13 @@ def _check_request(
 ) -> tuple[dict[str, Any], Any]:
     """The options the game is created with and the contract game's rules (None for another
     game); ValueError naming the problem, before any game."""
-    refuse_oracles(agents, allow_oracle)
+    refuse_oracles(agents, allow_oracle, spec.name)
 
     if deals < 2:
         raise ValueError(f"--deals {deals}: need at least 2 deals for an interval")
-    if spec.name == "contract" and preset not in PRESETS:
-        raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(PRESETS))}")
+    presets = spec.player_ranges() if spec.rules_options and spec.player_ranges else None
+    if presets is not None and preset not in presets:  # a game whose options are rules
+        raise ValueError(f"--preset {preset!r}: choose one of {', '.join(sorted(presets))}")
     if jobs < 1:
         raise ValueError(f"--jobs {jobs}: must be at least 1")
     unknown = sorted(set(options or {}) - set(spec.option_types))
@@ -230,7 +264,12 @@ def _check_request(
     except ValueError as exc:
         raise ValueError(f"--players {players}: {exc}") from None
     for name in agents:
-        check_table(spec.make_agent(name, 0), players)  # a model of another table size
+        check_table(build_agent(name, 0, spec), players)  # a model of another table size
+    if len(agents) < 2:
+        raise ValueError(
+            f"--agents {','.join(agents)}: a leaderboard ranks agents against each other; "
+            "name at least two"
+        )
     return options, rules
 
 
@@ -239,9 +278,10 @@ class _Tally:
     ``sign`` +1 when higher scores are better."""
 
     def __init__(
-        self, agents: Sequence[str], model: Any, sign: int = -1, game: str = DEFAULT_GAME
+        self, agents: Sequence[str], model: Any, sign: int = -1, game: str | GameSpec = DEFAULT_GAME
     ) -> None:
-        self.agents, self.model, self.sign, self.game = agents, model, sign, game
+        self.agents, self.model, self.sign = agents, model, sign
+        self.spec = game_spec(game) if isinstance(game, str) else game
         self.ratings = {n: model.rating(name=n) for n in agents}
         self.per_deal: dict[str, list[float]] = {n: [] for n in agents}
         self.win_deal: dict[str, list[float]] = {n: [] for n in agents}
@@ -265,15 +305,13 @@ class _Tally:
 
     def row(self, n: str) -> dict[str, Any]:
         """Agent ``n``'s entry of ``report["agents"]`` (without its comparison to the next)."""
-        from agents import versioned_name
-
         m, lo, hi = mean_ci95(self.per_deal[n])
         share, wlo, whi = rate_ci95(self.win_deal[n])
         r = self.ratings[n]
         return {
-            # Frozen versions (strong@v1 ...) are the contract game's; a side game's names are
-            # their own versions.
-            "version": versioned_name(n) if self.game == "contract" else n,
+            # Frozen versions (strong@v1 ...) are the contract game's (``GameSpec.version_of``);
+            # a side game's names are their own versions.
+            "version": version_of(self.spec, n),
             "games": self.seat_games[n],
             "mean_points": m,
             "mean_points_ci95": [lo, hi],
@@ -284,11 +322,12 @@ class _Tally:
 
 
 def describe_game(cfg: dict[str, Any]) -> str:
-    """The game a report played, in words: ``preset `continental``` for the contract game, else
-    its name and options (``game `fifteen`, hands=1``). Reports written before ``--game`` are the
-    contract game's."""
-    if cfg.get("game", DEFAULT_GAME) == DEFAULT_GAME:
-        return f"preset `{cfg['preset']}`"
+    """The game a report played, in words: its rules where its options are rules (``preset
+    `continental``` for the contract game, ``GameSpec.rules_key``), else its name and options
+    (``game `fifteen`, hands=1``). Reports written before ``--game`` are the contract game's."""
+    key = rules_key(cfg)
+    if key:
+        return f"{key} `{cfg[key]}`"
     options = ", ".join(f"{k}={v}" for k, v in sorted(cfg.get("options", {}).items()))
     return f"game `{cfg['game']}`" + (f", {options}" if options else "")
 
@@ -365,7 +404,11 @@ def plot(report: dict[str, Any], path: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line entry point."""
     parser = ArgumentParser(prog="continental leaderboard", description=__doc__.split("\n")[0])
-    parser.add_argument("--agents", default=None, help="comma-separated agent names")
+    parser.add_argument(
+        "--agents", default=None,
+        help="comma-separated agent names (registry names, ppo:PATH, installed bots' names, "
+        "package.module:Name of a bot of your own)",
+    )  # fmt: skip
     parser.add_argument(
         "--reports", nargs="+", default=None, metavar="REPORT",
         help="rank instead the candidates of these `continental evaluate` reports, each against "

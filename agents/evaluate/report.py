@@ -6,25 +6,47 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from continental_env.rules import contract_for_round
+from agents.games import DEFAULT_GAME, GameSpec, game_spec
 
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
 
+def spec_of(cfg: dict[str, Any]) -> GameSpec | None:
+    """The spec of a report's game (reports written before ``--game`` are the default game's);
+    None for a game no longer registered."""
+    try:
+        return game_spec(cfg.get("game", DEFAULT_GAME))
+    except ValueError:
+        return None
+
+
+def rules_key(cfg: dict[str, Any]) -> str:
+    """The config key naming the rules a report played (``GameSpec.rules_key``), or ""."""
+    spec = spec_of(cfg)
+    return spec.rules_key if spec is not None else ""
+
+
 def describe(cfg: dict[str, Any]) -> str:
     """The game of a report's config, e.g. ``preset continental`` or ``game fifteen``."""
-    game = cfg.get("game", "contract")
-    if game == "contract":
-        return f"preset {cfg['preset']}"
+    key = rules_key(cfg)
+    if key:
+        return f"{key} {cfg[key]}"
     options = ", ".join(f"{k}={v}" for k, v in cfg.get("options", {}).items())
-    return f"game {game}" + (f" ({options})" if options else "")
+    return f"game {cfg['game']}" + (f" ({options})" if options else "")
 
 
 def unit_of(cfg: dict[str, Any]) -> tuple[str, str, str]:
     """(unit, its segment, "lower"/"higher" is better) of a report's config."""
     unit = cfg.get("unit", "points")
-    segment = "round" if cfg.get("game", "contract") == "contract" else "hand"
+    spec = spec_of(cfg)
+    segment = spec.segment if spec is not None else "hand"
     return unit, segment, "higher" if cfg.get("higher_is_better") else "lower"
+
+
+def seat_label(name: str, seat: int) -> str:
+    """An agent in one seat: ``greedy (seat 1)`` (never ``greedy@1``: ``@`` names versions, as in
+    ``strong@v1``)."""
+    return f"{name} (seat {seat})"
 
 
 def label(name: str, version: str | None) -> str:
@@ -33,6 +55,17 @@ def label(name: str, version: str | None) -> str:
 
 
 # ----------------------------------------------------------------------------- the text table
+
+NO_INTERVAL = "n/a (1 deal)"  # one deal: no spread, so no interval (never a zero-width one)
+
+
+def ci_text(ci: list[float] | None, fmt: str, width: int = 0) -> str:
+    """``[lo, hi]`` in ``fmt`` (each bound ``width`` wide), or ``n/a (1 deal)`` padded to the
+    same width where the report has no interval."""
+    if ci is None:
+        return f"{NO_INTERVAL:<{2 * width + 4}}" if width else NO_INTERVAL
+    lo, hi = ci
+    return f"[{lo:>{width}{fmt}}, {hi:>{width}{fmt}}]" if width else f"[{lo:{fmt}}, {hi:{fmt}}]"
 
 
 def format_report(report: dict[str, Any]) -> str:
@@ -66,14 +99,13 @@ def format_report(report: dict[str, Any]) -> str:
 
 def _agent_line(name: str, a: dict[str, Any]) -> str:
     """One agent's row of the table."""
-    lo, hi = a["mean_points_ci95"]
-    dlo, dhi = a["mean_diff_vs_table_ci95"]
-    wlo, whi = a["win_rate_ci95"]
     return (
-        f"{label(name, a.get('version')):<24} {a['mean_points']:>9.1f} [{lo:>7.1f}, {hi:>7.1f}] "
+        f"{label(name, a.get('version')):<24} {a['mean_points']:>9.1f} "
+        f"{ci_text(a['mean_points_ci95'], '.1f', 7)} "
         f"{a['mean_points_per_round']:>13.1f} "
-        f"{a['mean_diff_vs_table']:>9.1f} [{dlo:>7.1f}, {dhi:>7.1f}] "
-        f"{a['win_rate']:>8.3f} [{wlo:.3f}, {whi:.3f}] {a['openskill']['ordinal']:>10.2f}"
+        f"{a['mean_diff_vs_table']:>9.1f} {ci_text(a['mean_diff_vs_table_ci95'], '.1f', 7)} "
+        f"{a['win_rate']:>8.3f} {ci_text(a['win_rate_ci95'], '.3f', 5)} "
+        f"{a['openskill']['ordinal']:>10.2f}"
     )
 
 
@@ -83,21 +115,20 @@ def _paired_lines(
     """The candidate minus each opponent, and round by round where the report has it."""
     lines = []
     for name, p in paired.items():
-        lo, hi = p["ci95"]
         line = (
             f"paired {cand} - {label(name, versions.get(name))}: {p['mean_diff']:.1f} "
-            f"{unit}/game [{lo:.1f}, {hi:.1f}]"
+            f"{unit}/game {ci_text(p['ci95'], '.1f')}"
         )
         if "sd_per_deal" in p:
-            wlo, whi = p["win_rate_diff_ci95"]
+            sd = "n/a" if p["sd_per_deal"] is None else f"{p['sd_per_deal']:.1f}"
             line += (
-                f" (per-deal SD {p['sd_per_deal']:.1f}); win rate {p['win_rate_diff']:+.3f} "
-                f"[{wlo:+.3f}, {whi:+.3f}]"
+                f" (per-deal SD {sd}); win rate {p['win_rate_diff']:+.3f} "
+                f"{ci_text(p['win_rate_diff_ci95'], '+.3f')}"
             )
         lines.append(line)
         if p.get("by_round"):
             parts = [
-                f"{seg}: {r['mean_diff']:+.1f} [{r['ci95'][0]:+.1f}, {r['ci95'][1]:+.1f}]"
+                f"{seg}: {r['mean_diff']:+.1f} {ci_text(r['ci95'], '+.1f')}"
                 for seg, r in p["by_round"].items()
             ]
             lines.append(f"  by {segment}: " + "; ".join(parts))
@@ -117,17 +148,16 @@ def _sequential_line(seq: dict[str, Any]) -> str:
 def _mixed_lines(mixed: dict[str, Any], candidate: str, cand: str) -> list[str]:
     """The candidate at the mixed table."""
     a = mixed["agents"][candidate]
-    dlo, dhi = a["mean_diff_vs_table_ci95"]
-    wlo, whi = a["win_rate_ci95"]
     table = ", ".join(label(n, mixed["versions"].get(n)) for n in mixed["lineup"])
     lines = [
         f"mixed table ({table}; {mixed['deals']} deals): {cand} diff vs table "
-        f"{a['mean_diff_vs_table']:.1f} [{dlo:.1f}, {dhi:.1f}], win rate "
-        f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}]"
+        f"{a['mean_diff_vs_table']:.1f} {ci_text(a['mean_diff_vs_table_ci95'], '.1f')}, win rate "
+        f"{a['win_rate']:.3f} {ci_text(a['win_rate_ci95'], '.3f')}"
     ]
     for name, p in mixed["paired"].items():
-        lo, hi = p["ci95"]
-        lines.append(f"  mixed paired {cand} - {name}: {p['mean_diff']:.1f} [{lo:.1f}, {hi:.1f}]")
+        lines.append(
+            f"  mixed paired {cand} - {name}: {p['mean_diff']:.1f} {ci_text(p['ci95'], '.1f')}"
+        )
     return lines
 
 
@@ -187,7 +217,7 @@ def plot_report(report: dict[str, Any], path: str) -> None:
     _bars(axes[1], agents, labels_of, "win_rate", "Win rate")
     axes[1].axvline(1.0 / cfg["players"], color="grey", linestyle="--", label="1 / players")
     axes[1].legend(loc="lower right", fontsize=9)
-    _by_round(axes[2], agents, labels_of, unit, segment)
+    _by_round(axes[2], agents, labels_of, unit, segment, spec_of(cfg))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -198,8 +228,10 @@ def _bars(ax: Any, agents: dict[str, Any], labels_of: dict[str, str], key: str, 
     names = list(agents)
     ypos = list(range(len(names)))
     values = [agents[n][key] for n in names]
-    lows = [agents[n][key + "_ci95"][0] for n in names]
-    highs = [agents[n][key + "_ci95"][1] for n in names]
+    # One deal has no interval: no error bar.
+    cis = [agents[n][key + "_ci95"] or [agents[n][key]] * 2 for n in names]
+    lows = [ci[0] for ci in cis]
+    highs = [ci[1] for ci in cis]
     err = [  # clamped: a Wilson bound of a 100 % win rate can sit 1e-16 below it
         [max(0.0, v - lo) for v, lo in zip(values, lows, strict=True)],
         [max(0.0, hi - v) for v, hi in zip(values, highs, strict=True)],
@@ -216,9 +248,15 @@ def _bars(ax: Any, agents: dict[str, Any], labels_of: dict[str, str], key: str, 
 
 
 def _by_round(
-    ax: Any, agents: dict[str, Any], labels_of: dict[str, str], unit: str, segment: str
+    ax: Any,
+    agents: dict[str, Any],
+    labels_of: dict[str, str],
+    unit: str,
+    segment: str,
+    spec: GameSpec | None,
 ) -> None:
-    """Each agent's mean score by round (the contract's melds under each) or by hand."""
+    """Each agent's mean score by round or hand (with the game's tick labels, the contract's
+    melds under each round: ``GameSpec.segment_tick``)."""
     names = list(agents)
     for i, n in enumerate(names):
         rounds = sorted(agents[n]["points_by_round"], key=int)
@@ -230,18 +268,13 @@ def _by_round(
             label=labels_of[n],
         )
     played = sorted({int(r) for n in names for r in agents[n]["points_by_round"]})
-    if segment == "round":
-        ax.set_xticks(played, [_round_tick(r) for r in played])
-        ax.set_xlabel("round (contract: T trios, R runs)")
+    tick = spec.segment_tick if spec is not None else None
+    if tick is not None:
+        ax.set_xticks(played, [tick(r) for r in played])
+        ax.set_xlabel(spec.segment_axis if spec is not None else segment)
     else:
         ax.set_xlabel(f"{segment} of the game (games that reached it)")
     ax.set_ylabel(f"mean {unit} in the {segment}")
     ax.set_title(f"Mean {unit} by {segment}")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=9)
-
-
-def _round_tick(r: int) -> str:
-    """``3\\n1T+1R``: the round and its contract (T trios, R runs)."""
-    t, k = contract_for_round(r)
-    return f"{r}\n" + "+".join(x for x in (f"{t}T" * bool(t), f"{k}R" * bool(k)) if x)

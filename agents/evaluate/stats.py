@@ -65,11 +65,12 @@ def sample_sd(values: Sequence[float]) -> float:
 
 
 def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with a two-sided 95% t interval (degenerate if n < 2)."""
+    """(mean, low, high): the mean with a two-sided 95% t interval. One value has no interval
+    (its spread is unknown, not zero): both bounds are NaN (``has_interval``)."""
     m = mean(values)
     n = len(values)
     if n < 2:
-        return m, m, m
+        return m, math.nan, math.nan
     half = t_quantile_975(n - 1) * sample_sd(values) / math.sqrt(n)
     return m, m - half, m + half
 
@@ -81,14 +82,38 @@ def paired_diff_ci95(a: Sequence[float], b: Sequence[float]) -> tuple[float, flo
     return mean_ci95([x - y for x, y in zip(a, b, strict=True)])
 
 
-def rate_ci95(shares: Sequence[float]) -> tuple[float, float, float]:
-    """(rate, low, high): the mean of per-deal shares in [0, 1] with a 95% t interval over
-    deals, clipped to [0, 1]. ValueError for a share outside [0, 1]."""
+def has_interval(low: float, high: float) -> bool:
+    """Whether (low, high) is an interval (False for the NaN bounds of a single value)."""
+    return not (math.isnan(low) or math.isnan(high))
+
+
+def _clip(m: float, lo: float, hi: float, least: float, most: float) -> tuple[float, float, float]:
+    """The interval clipped to the possible range [least, most] (NaN bounds kept: no interval)."""
+    if not has_interval(lo, hi):
+        return m, lo, hi
+    return m, max(least, lo), min(most, hi)
+
+
+def _check_shares(shares: Sequence[float]) -> None:
     bad = [x for x in shares if not 0.0 <= x <= 1.0]
     if bad:
         raise ValueError(f"shares must lie in [0, 1], got {bad[0]}")
-    m, lo, hi = mean_ci95(shares)
-    return m, max(0.0, lo), min(1.0, hi)
+
+
+def rate_ci95(shares: Sequence[float]) -> tuple[float, float, float]:
+    """(rate, low, high): the mean of per-deal shares in [0, 1] with a 95% t interval over
+    deals, clipped to [0, 1]. ValueError for a share outside [0, 1]."""
+    _check_shares(shares)
+    return _clip(*mean_ci95(shares), 0.0, 1.0)
+
+
+def paired_share_diff_ci95(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """Mean of ``a[i] - b[i]`` for per-deal shares in [0, 1] (win rates) with its 95% t
+    interval, clipped to the possible range [-1, 1] of a difference of shares (a t interval
+    over few deals can reach past it). ValueError for a share outside [0, 1]."""
+    _check_shares(a)
+    _check_shares(b)
+    return _clip(*paired_diff_ci95(a, b), -1.0, 1.0)
 
 
 def deals_for_half_width(sd: float, half_width: float) -> int:
@@ -206,9 +231,11 @@ __all__ = [
     "deals_for_half_width",
     "deals_for_power",
     "diff_vs_table",
+    "has_interval",
     "mean",
     "mean_ci95",
     "paired_diff_ci95",
+    "paired_share_diff_ci95",
     "rate_ci95",
     "sample_sd",
     "t_quantile_975",

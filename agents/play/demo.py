@@ -10,6 +10,7 @@ import argparse
 from agents import make_agent
 from agents.contract.view import view_for
 from agents.evaluate.harness import evaluate, format_report
+from agents.evaluate.report import seat_label
 from continental_env.contract.game import Game
 from continental_env.contract.render import render_table
 
@@ -18,7 +19,7 @@ def play_demo_game(lineup: list[str], seed: int) -> Game:
     """Play one game, printing the table just before each round ends and the result."""
     game = Game.new("continental", len(lineup), seed=seed)
     bots = [make_agent(name, seed + i) for i, name in enumerate(lineup)]
-    names = [f"{name}@{seat}" for seat, name in enumerate(lineup)]
+    names = [seat_label(name, seat) for seat, name in enumerate(lineup)]
     print(f"A {len(lineup)}-player game of Continental, seed {seed}: {', '.join(names)}\n")
     while not game.is_over:
         rounds_done = len(game.state.round_history)
