@@ -18,13 +18,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from continental_env.cards import NUM_TYPES
+from agents.bots.view import ViewBase
 
 # Each view class's observation layout by table size (built once: layouts never change).
 _LAYOUTS: dict[tuple[type, int], dict[str, slice]] = {}
 
 
-class SideView:
+class SideView(ViewBase):
     """What seat ``seat`` may see of a side game. A subclass sets ``ENCODE`` (its env's
     ``encode_observation``), ``LAYOUT`` (its env's ``observation_layout``) and ``TO_STR``
     (its ``action_to_str``)."""
@@ -60,15 +60,6 @@ class SideView:
         if layout is None:
             layout = _LAYOUTS[cls, num_players] = cls.LAYOUT(num_players)
         return layout
-
-    @property
-    def discard_top(self) -> int | None:
-        """The top of the discard pile, or None."""
-        return self.discard[-1] if self.discard else None
-
-    def hand_cards(self) -> list[int]:
-        """Sorted card ids of the own hand."""
-        return [c for c in range(NUM_TYPES) for _ in range(self.hand[c])]
 
     def action_to_str(self, action: int) -> str:
         """Text form of an action id."""

@@ -346,7 +346,7 @@ def test_every_name_the_agents_package_exports_exists() -> None:
 def test_every_game_view_offers_the_one_view_protocol() -> None:
     """``agents.bots.base.View``: the members every game's view has, read on a live view of each
     game; a view missing one is caught (the control)."""
-    from agents.bots.base import View
+    from agents.bots.view import View
     from agents.games import game_names, game_spec
 
     members = [n for n in View.__annotations__] + ["discard_top", "hand_cards", "action_to_str"]

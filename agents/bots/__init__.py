@@ -2,7 +2,8 @@
 
 | module | what |
 |---|---|
-| ``base`` | the protocol (``Agent``, ``View``), ``SeededAgent`` |
+| ``base`` | the protocol (``Agent``), ``SeededAgent`` |
+| ``view`` | the one view protocol of every game (``View``) and what the views derive alike (``ViewBase``) |
 | ``random_agent`` | ``random``: a uniformly random legal action, in every game |
 | ``ppo_agent``, ``rllib_agent`` | trained policies of the contract game at play time (numpy forward pass, no torch) |
 | ``side_policy`` | trained policies of the fifteen-card and knock games at play time |

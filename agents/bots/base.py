@@ -17,47 +17,7 @@ import random
 import warnings
 from typing import Any, Protocol
 
-
-class View(Protocol):
-    """What every game's view offers a bot, copied out of the game for one seat: whose turn and
-    phase it is, the own hand, the public piles and counts, the legal moves. A game's view adds
-    its own public fields (the contract game's table and contract, knock's pot ...)."""
-
-    seat: int
-    num_players: int
-    phase: str
-    current: int
-    dealer: int
-    hand: list[int]  # counts per card type
-    discard: list[int]  # the face-up pile, top last
-    seen_discards: list[int]
-    known: list[list[int]]  # per seat, the cards it is publicly known to hold
-    hand_sizes: list[int]
-    scores: list[int]
-    stock_size: int
-    turn: int
-    legal_actions: list[int]  # empty unless the seat is to act
-
-    @property
-    def discard_top(self) -> int | None:
-        """The top card of the discard pile, or None."""
-        ...
-
-    def hand_cards(self) -> list[int]:
-        """Sorted card ids of the own hand."""
-        ...
-
-    def action_to_str(self, action: int) -> str:
-        """Text form of an action id."""
-        ...
-
-
-class ObservingView(View, Protocol):
-    """A view that also gives its seat's environment observation (what trained policies read)."""
-
-    def observation(self, version: int = 0) -> Any:
-        """The environment's observation vector for this seat, of an observation version."""
-        ...
+from agents.bots.view import View
 
 
 class Agent(Protocol):
@@ -118,4 +78,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'agents.bots.base' has no attribute {name!r}")
 
 
-__all__ = ["Agent", "ObservingView", "SeededAgent", "View"]
+__all__ = ["Agent", "SeededAgent", "View"]

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.bots.base import ObservingView
+from agents.bots.view import ObservingView
 
 ACTIVATIONS = ("tanh", "relu")
 ENV_NAME = "continental_v0"  # the environment of a model that records none

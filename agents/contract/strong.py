@@ -303,6 +303,12 @@ class StrongAgent(SeededAgent):
     """Plans against the unseen cards, weighs claims, times its lay-down, avoids feeding."""
 
     name = "strong"
+    # The plan cost a take or a claim must save; a claim needs a hand of at most the contract's
+    # cards + ``claim_long`` and a stock of more than 2 x players + ``claim_stock`` cards.
+    # (``strong@v2`` reads these from its tuned ``Params``.)
+    take_gain: float = 0.5
+    claim_long: float = 2
+    claim_stock: float = 4
 
     # Deterministic; SeededAgent accepts a seed so every bot is built the same way.
 
@@ -332,7 +338,7 @@ class StrongAgent(SeededAgent):
         hand = list(view.hand)
         hand[top] += 1
         after = self._plan(view, hand, unseen)
-        return TAKE if after.cost < now.cost - 0.5 else DRAW
+        return TAKE if after.cost < now.cost - self.take_gain else DRAW
 
     def _claim(self, view: PlayerView) -> int:
         top = view.discard_top
@@ -348,14 +354,14 @@ class StrongAgent(SeededAgent):
             return CLAIM
         if top != JOKER and not self._related(view, top):
             return PASS
-        if view.hand_size > 3 * trios + rules.min_run * runs + 2:
+        if view.hand_size > 3 * trios + rules.min_run * runs + self.claim_long:
             return PASS  # already long: the penalty card would likely stay as points
-        if view.stock_size < 2 * view.num_players + 4:
+        if view.stock_size < 2 * view.num_players + self.claim_stock:
             return PASS
         unseen = unseen_counts(view)
         now = self._plan(view, view.hand, unseen)
         after = self._plan(view, hand, unseen)
-        if after.cost < now.cost - 0.5 and after.missing <= CLAIM_MAX_MISSING:
+        if after.cost < now.cost - self.take_gain and after.missing <= CLAIM_MAX_MISSING:
             return CLAIM
         return PASS
 

@@ -34,16 +34,15 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from agents.contract.handtools import (
     contract_bits,
-    fits_table,
     partner_table,
     shown_by_seat,
     unseen_counts,
 )
-from agents.contract.strong import CLAIM_MAX_MISSING, StrongAgent
+from agents.contract.strong import StrongAgent
 from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES
-from continental_env.contract.game import CLAIM, DISCARD_BASE, DRAW, PASS, TAKE
-from continental_env.melds import best_contract, can_fit, has_contract
+from continental_env.contract.game import DISCARD_BASE
+from continental_env.melds import best_contract, can_fit
 
 
 @dataclass(frozen=True)
@@ -112,50 +111,19 @@ class StrongV2Agent(StrongAgent):
         super().__init__(seed)
         self.params = params or Params()
 
-    # ------------------------------------------------------------------ draw and claim
+    # v1's take and claim decisions (``StrongAgent._draw``, ``_claim``) with tuned thresholds.
 
-    def _draw(self, view: PlayerView, legal: list[int]) -> int:
-        top = view.discard_top
-        if TAKE not in legal or top is None:
-            return DRAW
-        if view.laid_down[view.seat]:
-            return TAKE if fits_table(view, top) else DRAW
-        if top == JOKER:
-            return TAKE
-        if not self._related(view, top):
-            return DRAW
-        unseen = unseen_counts(view)
-        now = self._plan(view, view.hand, unseen)
-        hand = list(view.hand)
-        hand[top] += 1
-        after = self._plan(view, hand, unseen)
-        return TAKE if after.cost < now.cost - self.params.take_gain else DRAW
+    @property
+    def take_gain(self) -> float:  # type: ignore[override]
+        return self.params.take_gain
 
-    def _claim(self, view: PlayerView) -> int:
-        top = view.discard_top
-        if top is None or view.laid_down[view.seat]:
-            return PASS
-        trios, runs = view.contract
-        rules = view.rules
-        if has_contract(view.hand, trios, runs, rules):
-            return PASS
-        hand = list(view.hand)
-        hand[top] += 1
-        if has_contract(hand, trios, runs, rules):
-            return CLAIM
-        if top != JOKER and not self._related(view, top):
-            return PASS
-        p = self.params
-        if view.hand_size > 3 * trios + rules.min_run * runs + p.claim_long:
-            return PASS
-        if view.stock_size < 2 * view.num_players + p.claim_stock:
-            return PASS
-        unseen = unseen_counts(view)
-        now = self._plan(view, view.hand, unseen)
-        after = self._plan(view, hand, unseen)
-        if after.cost < now.cost - p.take_gain and after.missing <= CLAIM_MAX_MISSING:
-            return CLAIM
-        return PASS
+    @property
+    def claim_long(self) -> float:  # type: ignore[override]
+        return self.params.claim_long
+
+    @property
+    def claim_stock(self) -> float:  # type: ignore[override]
+        return self.params.claim_stock
 
     # ------------------------------------------------------------------ play
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from continental_env.cards import NUM_TYPES
+from agents.bots.view import ViewBase
 from continental_env.contract.game import Game
 from continental_env.contract.public_log import PublicLog
 from continental_env.contract.state import State
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from continental_env.contract.aec import ObservationEncoder
 
 
-class PlayerView:
+class PlayerView(ViewBase):
     """What seat ``seat`` may see of a game, copied out of the engine at construction.
 
     The view holds a redacted copy of the position (``State.redacted``) and nothing else of the
@@ -85,15 +85,6 @@ class PlayerView:
     def public_log(self) -> PublicLog:
         """The round's public action log (who discarded, declined, claimed what), as everyone saw it."""
         return self._state.public_log
-
-    @property
-    def discard_top(self) -> int | None:
-        """The top card of the discard pile, or None."""
-        return self.discard[-1] if self.discard else None
-
-    def hand_cards(self) -> list[int]:
-        """Sorted card ids of the own hand."""
-        return [c for c in range(NUM_TYPES) for _ in range(self.hand[c])]
 
     def action_to_str(self, action: int) -> str:
         """Text form of an action id."""
