@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, rank_of
+from continental_env.state_fields import shown
 
 # (trios, runs) the contract of round r asks for, r = 1..7 (RULES.md 1.2).
 CONTRACTS: tuple[tuple[int, int], ...] = (
@@ -45,7 +46,7 @@ CONTRACTS: tuple[tuple[int, int], ...] = (
 def contract_for_round(round_number: int) -> tuple[int, int]:
     """(trios, runs) of the contract of a 1-based round."""
     if not 1 <= round_number <= 7:
-        raise ValueError(f"round {round_number!r} is out of range 1..7")
+        raise ValueError(f"round {shown(round_number)} is out of range 1..7")
     return CONTRACTS[round_number - 1]
 
 
@@ -62,9 +63,9 @@ _SPANISH = (50, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
 def _whole(name: str, value: Any, low: int | None = None) -> None:
     """Raise unless ``value`` is an integer (not a bool), at least ``low`` when given."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{name}={value!r} must be an integer")
+        raise ValueError(f"{name}={shown(value)} must be an integer")
     if low is not None and value < low:
-        raise ValueError(f"{name}={value!r} must be at least {low}")
+        raise ValueError(f"{name}={shown(value)} must be at least {low}")
 
 
 def _check_schedule_row(i: int, row: Any, last: int) -> int:
@@ -74,7 +75,7 @@ def _check_schedule_row(i: int, row: Any, last: int) -> int:
     bound, per_round = row
     if not isinstance(bound, int) or isinstance(bound, bool) or bound <= last:
         raise ValueError(
-            f"deck_schedule row {i}: player bound {bound!r} must be an integer above {last}"
+            f"deck_schedule row {i}: player bound {shown(bound)} must be an integer above {last}"
         )
     if (
         not isinstance(per_round, tuple)
@@ -82,7 +83,7 @@ def _check_schedule_row(i: int, row: Any, last: int) -> int:
         or any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in per_round)
     ):
         raise ValueError(
-            f"deck_schedule row {i}: decks per round {per_round!r} must be 7 integers >= 1"
+            f"deck_schedule row {i}: decks per round {shown(per_round)} must be 7 integers >= 1"
         )
     return bound
 
@@ -127,7 +128,7 @@ class RuleConfig:
             not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in self.card_points
         ):
             raise ValueError(
-                f"card_points={self.card_points!r} must be a tuple of non-negative integers"
+                f"card_points={shown(self.card_points)} must be a tuple of non-negative integers"
             )
 
     def _check_flags_and_ranges(self) -> None:
@@ -139,15 +140,15 @@ class RuleConfig:
             "swapped_joker_laid_off",
         ):
             if not isinstance(getattr(self, flag), bool):
-                raise ValueError(f"{flag}={getattr(self, flag)!r} must be true or false")
+                raise ValueError(f"{flag}={shown(getattr(self, flag))} must be true or false")
         if self.joker_rule not in ("swap", "shift"):
-            raise ValueError(f"joker_rule {self.joker_rule!r} must be 'swap' or 'shift'")
+            raise ValueError(f"joker_rule {shown(self.joker_rule)} must be 'swap' or 'shift'")
         if len(self.card_points) != 14:
             raise ValueError("card_points needs 14 values: joker, A, 2, ..., K")
         if not self.rounds or any(not 1 <= r <= 7 for r in self.rounds):
-            raise ValueError(f"rounds {self.rounds!r} must be a non-empty sequence of 1..7")
+            raise ValueError(f"rounds {shown(self.rounds)} must be a non-empty sequence of 1..7")
         if not 3 <= self.min_run <= 13:
-            raise ValueError(f"min_run {self.min_run!r} must be in 3..13")
+            raise ValueError(f"min_run {shown(self.min_run)} must be in 3..13")
         if self.max_turns_per_round < 1:
             raise ValueError("max_turns_per_round must be at least 1")
         if not 2 <= self.min_players <= self.max_players:
@@ -170,7 +171,7 @@ class RuleConfig:
         for bound, per_round in self.deck_schedule:
             if num_players <= bound:
                 return per_round[round_number - 1]
-        raise ValueError(f"no deck schedule for {num_players} players in preset {self.name!r}")
+        raise ValueError(f"no deck schedule for {num_players} players in preset {shown(self.name)}")
 
     def check_players(self, num_players: int) -> None:
         """Raise ValueError unless the preset allows this many players."""
@@ -178,7 +179,7 @@ class RuleConfig:
             self.min_players <= num_players <= self.max_players
         ):
             raise ValueError(
-                f"num_players={num_players!r}: preset {self.name!r} allows "
+                f"num_players={shown(num_players)}: preset {shown(self.name)} allows "
                 f"{self.min_players}..{self.max_players} players"
             )
 
@@ -200,7 +201,7 @@ class RuleConfig:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown rule fields: {sorted(unknown)}")
+            raise ValueError(f"unknown rule fields: {shown(sorted(unknown))}")
         kwargs = dict(data)
         if "deck_schedule" in kwargs:
             kwargs["deck_schedule"] = tuple(
@@ -269,7 +270,9 @@ def resolve_rules(preset: str | RuleConfig) -> RuleConfig:
     try:
         return PRESETS[preset]
     except KeyError:
-        raise ValueError(f"unknown preset {preset!r}; choose one of {sorted(PRESETS)}") from None
+        raise ValueError(
+            f"unknown preset {shown(preset)}; choose one of {sorted(PRESETS)}"
+        ) from None
 
 
 __all__ = [

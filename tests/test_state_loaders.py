@@ -17,7 +17,8 @@ from helpers import act, make_game
 from continental_env import fifteen, knock
 from continental_env.cards import card_to_str
 from continental_env.game import Game
-from continental_env.rules import PRESETS
+from continental_env.rules import PRESETS, RuleConfig
+from continental_env.state_fields import DETAIL_CHARS, SHOWN_CHARS, shown
 
 GameClass = Any
 
@@ -174,3 +175,46 @@ def test_a_contract_dealer_that_does_not_fit_the_seat_in_turn_is_refused() -> No
     data = saved(g)
     data["dealer"] = (data["dealer"] + 1) % g.num_players
     refused(Game, data, "'dealer'")
+
+
+# ----------------------------------------------------------------------------- short refusals
+
+HUGE = 400_000
+
+
+def huge_inputs() -> list[tuple[Any, dict[str, Any], str]]:
+    contract = saved(Game.new("continental", 2, seed=1))
+    rules = contract["rules"]
+    knock_data = saved(knock.Game.new(num_players=2, seed=1))
+    fifteen_data = saved(fifteen.Game.new(num_players=2, seed=1))
+    return [
+        (Game, dict(contract, rules=dict(rules, deck_schedule=[[8, [2] * HUGE]])), "deck_schedule"),
+        (Game, dict(contract, rules=dict(rules, rounds=[9] * HUGE)), "rounds"),
+        (Game, dict(contract, rules=dict(rules, card_points=[10**7] * HUGE)), "card_points"),
+        (Game, dict(contract, rules={f"k{i}": 0 for i in range(HUGE // 10)}), "unknown rule"),
+        (Game, dict(contract, claim_queue=[1] * HUGE), "claim_queue"),
+        (Game, dict(contract, phase="x" * HUGE), "phase"),
+        (Game, dict(contract, public_log={"x": [1] * HUGE}), "public_log"),
+        (Game, dict(contract, num_players=[2] * HUGE), "num_players"),
+        (Game, dict(contract, hands=[["x" * HUGE], contract["hands"][1]]), "hands[0][0]"),
+        (Game, dict(contract, turn=-(10**5000)), "'turn'"),
+        (knock.Game, dict(knock_data, options={"stake": [5] * HUGE}), "stake"),
+        (fifteen.Game, dict(fifteen_data, options={"target": "x" * HUGE}), "target"),
+    ]
+
+
+def test_every_refusal_of_a_huge_value_stays_one_short_line() -> None:
+    # A deck schedule row of 400,000 entries was refused with a 1.2 MB message quoting it all.
+    for cls, data, field in huge_inputs():
+        message = refused(cls, data, field)
+        assert len(message) <= 40 + DETAIL_CHARS, (field, len(message))
+    with pytest.raises(ValueError) as err:
+        RuleConfig(card_points=(1,) * HUGE)
+    assert len(str(err.value)) < 300
+
+
+def test_a_shown_value_is_cut_to_its_cap() -> None:
+    assert shown([1, 2, 3]) == "[1, 2, 3]" and shown("scores") == "'scores'"
+    assert len(shown(list(range(HUGE)))) <= SHOWN_CHARS
+    assert len(shown("x" * HUGE)) <= SHOWN_CHARS
+    assert shown(10**5000).startswith("<an int of ")

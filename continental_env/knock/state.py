@@ -26,6 +26,7 @@ from continental_env.state_fields import (
     ints_per_seat,
     is_int,
     json_copy,
+    shown,
 )
 
 DRAW, TAKE, KNOCK, RUMMY, COLOR, CONTINENTAL, BUY, PASS = range(8)
@@ -56,10 +57,10 @@ def jokers_for(num_players: int) -> int:
 def check_options(num_players: Any, stake: Any, max_turns_per_hand: Any, max_hands: Any) -> None:
     """ValueError naming the first option a knock table refuses."""
     if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players={num_players!r}: the knock game seats 2..6")
+        raise ValueError(f"num_players={shown(num_players)}: the knock game seats 2..6")
     if not is_int(stake) or stake < 5 or stake % 5:
         raise ValueError(
-            f"stake={stake!r}: must be a positive multiple of 5 (bonuses are 0.2, 0.4 and 0.8 of it)"
+            f"stake={shown(stake)}: must be a positive multiple of 5 (bonuses are 0.2, 0.4 and 0.8 of it)"
         )
     side.check_safety_nets(max_turns_per_hand, max_hands)
 

@@ -14,7 +14,7 @@ from continental_env.cards import JOKER, NUM_NATURALS, card_to_str
 from continental_env.kernel import Check, check_history_recorded, load_state
 from continental_env.knock.state import DECKS, HAND_SIZE, Phase, Setup, State
 from continental_env.side import check_conserved, check_known, check_pile_seen, check_turn
-from continental_env.state_fields import fail, is_int
+from continental_env.state_fields import fail, is_int, shown
 
 LABEL = "knock game"
 ELIMINATED_OVER = 100
@@ -80,7 +80,7 @@ def check_buyers(state: State, setup: Setup, given: set[str]) -> None:
     allowed to buy back; outside it, nobody."""
     buyers = state.buyers
     if not all(is_int(s) and 0 <= s < setup.num_players for s in buyers):
-        fail(f"'buyers' must be a list of seats, got {buyers!r}")
+        fail(f"'buyers' must be a list of seats, got {shown(buyers)}")
     if state.phase != Phase.BUY:
         if buyers:
             fail("'buyers' must be empty outside phase 'buy'")
