@@ -136,9 +136,8 @@ def check_jokers(state: State, setup: Setup, given: set[str]) -> None:
 
 
 def check_cards_conserved(state: State, setup: Setup, given: set[str]) -> None:
-    """In a live round every card of the round's decks is somewhere, exactly once."""
-    if state.phase == Phase.GAME_OVER:
-        return
+    """Every card of the round's decks is somewhere, exactly once: in a live round and in a
+    finished game too (the last round's cards stay where its end left them)."""
     total = [0] * NUM_TYPES
     for hand in state.hands:
         for c in range(NUM_TYPES):

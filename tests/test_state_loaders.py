@@ -177,6 +177,51 @@ def test_a_contract_dealer_that_does_not_fit_the_seat_in_turn_is_refused() -> No
     refused(Game, data, "'dealer'")
 
 
+# ----------------------------------------------------------------------------- finished games
+
+
+def contract_finished() -> Game:
+    return play(Game.new(PRESETS["continental"].with_rounds((1,)), 2, seed=1), seed=1)
+
+
+def fifteen_finished() -> fifteen.Game:
+    return play(fifteen.Game.new(num_players=2, seed=1, hands=1, max_turns_per_hand=30), seed=1)
+
+
+def knock_finished() -> knock.Game:
+    return play(knock.Game.new(num_players=2, seed=1, max_turns_per_hand=30), seed=1)
+
+
+@pytest.mark.parametrize(
+    "new", [contract_finished, fifteen_finished, knock_finished], ids=["contract", "15", "knock"]
+)
+def test_a_finished_game_reloads_unchanged(new: Callable[[], Any]) -> None:
+    g = new()
+    assert g.is_over
+    data = saved(g)
+    assert type(g).from_dict(data).to_dict() == data
+
+
+@pytest.mark.parametrize(
+    "new", [contract_finished, fifteen_finished, knock_finished], ids=["contract", "15", "knock"]
+)
+def test_a_finished_game_with_a_card_added_is_refused(new: Callable[[], Any]) -> None:
+    # Cards were checked in live rounds only: a finished game took any cards at all.
+    g = new()
+    data = saved(g)
+    data["hands"][0].append("AS")
+    refused(type(g), data, "cards are not conserved" if type(g) is not knock.Game else "hands")
+
+
+@pytest.mark.parametrize("new", [contract_finished, fifteen_finished], ids=["contract", "15"])
+def test_a_finished_game_with_a_card_missing_is_refused(new: Callable[[], Any]) -> None:
+    g = new()
+    data = saved(g)
+    assert data["stock"]
+    data["stock"].pop()
+    refused(type(g), data, "cards are not conserved")
+
+
 # ----------------------------------------------------------------------------- short refusals
 
 HUGE = 400_000
