@@ -38,6 +38,7 @@ from continental_env.state_fields import (
     Seeds,
     declare,
     default_per_seat,
+    default_seen_of_pile,
     default_to,
     fail,
     fresh_counts_per_seat,
@@ -153,7 +154,9 @@ def known_spec() -> dict[str, Any]:
 
 def seen_discards_spec() -> dict[str, Any]:
     """Counts of every card discarded face up this hand."""
-    return declare(CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_to([]))
+    return declare(
+        CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_seen_of_pile
+    )
 
 
 def hand_history_spec(check_record: Callable[[dict[str, Any], str, Any], None]) -> dict[str, Any]:

@@ -43,6 +43,7 @@ from continental_env.state_fields import (
     card_list,
     declare,
     default_per_seat,
+    default_seen_of_pile,
     default_to,
     fail,
     fresh_counts_per_seat,
@@ -421,7 +422,7 @@ class State(StateBase):
     # Counts of every card discarded face up this round (the up-card included).
     seen_discards: list[int] = field(
         metadata=declare(
-            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_to([])
+            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_seen_of_pile
         )
     )
     # One entry per scored round, in order.

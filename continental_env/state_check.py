@@ -214,6 +214,7 @@ CHECKS: tuple[Check, ...] = (
     check_jokers,
     check_cards_conserved,
     check_hands_hold_cards,
+    check_history_recorded("seen_discards"),
     check_seen_discards,
     check_public_log,
 )

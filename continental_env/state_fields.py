@@ -411,6 +411,14 @@ def default_to(value: Any) -> Default:
     return lambda loaded, setup: json_copy(value)
 
 
+def default_seen_of_pile(loaded: dict[str, Any], setup: Any) -> list[str]:
+    """JSON default of ``seen_discards`` left out of a position built by hand: the cards of its
+    discard pile, each of which was discarded face up (as at a deal: the up-card). A saved game
+    always writes the field, and one that has played moves is refused without it (its seen
+    discards include cards taken since, which the position no longer shows)."""
+    return [card_to_str(c) for c in loaded["discard"]]
+
+
 def own_hand_only(hands: list[list[int]], seat: int, state: Any) -> list[list[int]]:
     """Redaction: another seat's hand shows only the cards it is publicly known to hold."""
     return [list(h if s == seat else state.known[s]) for s, h in enumerate(hands)]
@@ -448,6 +456,7 @@ __all__ = [
     "counts_text",
     "declare",
     "default_per_seat",
+    "default_seen_of_pile",
     "default_to",
     "fail",
     "fresh_counts_per_seat",

@@ -222,6 +222,50 @@ def test_a_finished_game_with_a_card_missing_is_refused(new: Callable[[], Any]) 
     refused(type(g), data, "cards are not conserved")
 
 
+# ----------------------------------------------------------------------------- seen discards
+
+
+@pytest.mark.parametrize(
+    "new", [contract_mid_game, fifteen_mid_game, knock_mid_game], ids=["contract", "15", "knock"]
+)
+def test_a_saved_game_without_its_seen_discards_is_refused(new: Callable[[], Any]) -> None:
+    # They include discards taken since, which the position no longer shows: no default can
+    # stand in for them.
+    g = new()
+    assert g.moves > 0
+    data = saved(g)
+    del data["seen_discards"]
+    refused(type(g), data, "'seen_discards' is missing")
+
+
+@pytest.mark.parametrize(
+    "new", [contract_mid_game, fifteen_mid_game, knock_mid_game], ids=["contract", "15", "knock"]
+)
+def test_a_position_built_without_seen_discards_takes_its_pile_and_saves_again(
+    new: Callable[[], Any],
+) -> None:
+    # It loaded with none seen; its first saves after a discard were refused ('seen_discards'
+    # lacks a card of the pile).
+    g = new()
+    data = saved(g)
+    del data["seen_discards"]
+    data.pop("public_log", None)  # a position built by hand: no moves, no log
+    data["moves"] = 0
+    cls = type(g)
+    back = cls.from_dict(data)
+    pile = [0] * len(back.seen_discards)
+    for c in back.discard:
+        pile[c] += 1
+    assert back.seen_discards == pile and any(pile)
+    rng = random.Random(7)
+    for _ in range(60):
+        if back.is_over:
+            break
+        back.apply(rng.choice(back.legal_actions()))
+        data = saved(back)
+        assert cls.from_dict(data).to_dict() == data
+
+
 # ----------------------------------------------------------------------------- short refusals
 
 HUGE = 400_000

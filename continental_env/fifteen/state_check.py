@@ -119,6 +119,7 @@ CHECKS: tuple[Check, ...] = (
     check_history_recorded("hand_history"),
     check_history,
     check_game_over,
+    check_history_recorded("seen_discards"),
     check_seen_discards,
 )
 

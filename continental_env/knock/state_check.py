@@ -155,6 +155,7 @@ CHECKS: tuple[Check, ...] = (
     check_known,
     check_hand_sizes,
     check_cards,
+    check_history_recorded("seen_discards"),
     check_seen_discards,
     check_history_recorded("hand_history"),
     check_history,
