@@ -266,6 +266,75 @@ def test_a_position_built_without_seen_discards_takes_its_pile_and_saves_again(
         assert cls.from_dict(data).to_dict() == data
 
 
+# ----------------------------------------------------------------------------- knock history
+
+
+def knock_with_history() -> dict[str, Any]:
+    g = knock_mid_game()
+    assert g.hand_history and g.phase in ("draw", "play")
+    return saved(g)
+
+
+def test_knock_points_off_the_scores_are_refused() -> None:
+    # A hand history that disagreed with the totals loaded, and the game went on from totals
+    # no hand ever scored.
+    data = knock_with_history()
+    data["hand_history"][0]["points"][0] += 5
+    message = refused(knock.Game, data, "'scores'")
+    assert "points and buy-backs" in message
+
+
+def test_knock_scores_off_the_history_are_refused() -> None:
+    data = knock_with_history()
+    data["scores"][1] -= 4
+    refused(knock.Game, data, "'scores'")
+
+
+def test_knock_chips_off_the_history_are_refused() -> None:
+    data = knock_with_history()
+    data["hand_history"][0]["chips"][0] += 10
+    data["hand_history"][0]["chips"][1] -= 10
+    refused(knock.Game, data, "'chips'")
+
+
+def test_a_knock_history_holding_a_hand_too_many_is_refused() -> None:
+    data = knock_with_history()
+    data["hand_history"].append(json.loads(json.dumps(data["hand_history"][-1])))
+    refused(knock.Game, data, "'hand_history' holds")
+
+
+def test_knock_buy_backs_off_the_scores_are_refused() -> None:
+    # Find a game that buys back: RULES 3.5 sets the buyer's total to the record's 'to'.
+    for seed in range(60):
+        g = knock.Game.new(num_players=4, seed=seed, max_turns_per_hand=30)
+        rng = random.Random(seed)
+        while not g.is_over and not any(h["buys"] for h in g.hand_history):
+            legal = g.legal_actions()
+            buy = g.action_from_str("buy")
+            g.apply(buy if buy in legal else rng.choice(legal))
+        if any(h["buys"] for h in g.hand_history):
+            break
+    else:
+        pytest.fail("no game bought back")
+    data = saved(g)
+    assert knock.Game.from_dict(data).to_dict() == data
+    record = next(h for h in data["hand_history"] if h["buys"])
+    record["buys"][0]["to"] += 1
+    refused(knock.Game, data, "'scores'")
+    record["buys"][0]["to"] -= 1
+    data["buys"][record["buys"][0]["seat"]] += 1
+    refused(knock.Game, data, "'buys'")
+
+
+def test_knock_history_records_of_the_wrong_shape_are_refused_by_name() -> None:
+    data = knock_with_history()
+    data["hand_history"][0]["points"] = ["x"] * len(data["scores"])
+    refused(knock.Game, data, "hand_history[0]['points']")
+    data = knock_with_history()
+    data["hand_history"][0]["buys"] = [{"seat": 9}]
+    refused(knock.Game, data, "hand_history[0]['buys'][0]")
+
+
 # ----------------------------------------------------------------------------- short refusals
 
 HUGE = 400_000

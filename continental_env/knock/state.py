@@ -100,6 +100,19 @@ _RECORD_LISTS = ("players", "shown", "deadwood", "points", "chips", "eliminated"
 def _check_record(record: dict[str, Any], where: str, setup: Setup) -> None:
     if any(not isinstance(record.get(k), list) for k in _RECORD_LISTS):
         fail(f"{where} needs the lists {list(_RECORD_LISTS)}")
+    p = setup.num_players
+    for key in ("points", "chips"):  # what the loader adds up against the scores and chips
+        values = record[key]
+        if len(values) != p or not all(map(is_int, values)):
+            fail(f"{where}[{key!r}] must be {p} ints, one per seat, got {shown(values)}")
+    for j, buy in enumerate(record["buys"]):
+        if not (
+            isinstance(buy, dict)
+            and is_int(buy.get("seat"))
+            and 0 <= buy["seat"] < p
+            and is_int(buy.get("to"))
+        ):
+            fail(f"{where}['buys'][{j}] must name its 'seat' and the total it set ('to')")
 
 
 class Result(Codec):
