@@ -8,16 +8,26 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from helpers import act, make_game
 
-from continental_env import fifteen, knock
+from continental_env import fifteen, kernels, knock
 from continental_env.cards import card_to_str
 from continental_env.game import Game
-from continental_env.rules import PRESETS, RuleConfig
+from continental_env.rules import (
+    MAX_CARD_POINTS,
+    MAX_DECKS,
+    MAX_JOKERS_PER_DECK,
+    MAX_MIN_RUN,
+    PRESETS,
+    RuleConfig,
+    deck_counts,
+    points_table,
+)
 from continental_env.state_fields import DETAIL_CHARS, SHOWN_CHARS, shown
 
 GameClass = Any
@@ -333,6 +343,57 @@ def test_knock_history_records_of_the_wrong_shape_are_refused_by_name() -> None:
     data = knock_with_history()
     data["hand_history"][0]["buys"] = [{"seat": 9}]
     refused(knock.Game, data, "hand_history[0]['buys'][0]")
+
+
+# ----------------------------------------------------------------------------- rule bounds
+
+
+BEYOND_THE_KERNELS = [
+    ({"card_points": (50, 10**6 + 1, *range(2, 10), 10, 10, 10, 10)}, "card_points[1]", "10000"),
+    ({"jokers_per_deck": 7}, "jokers_per_deck", "6"),
+    ({"deck_schedule": ((4, (2,) * 7), (8, (3, 3, 3, 3, 3, 3, 17)))}, "deck_schedule", "1..16"),
+    ({"min_run": 13}, "min_run", "3..12"),
+    ({"one_turn_bonus": 10**9}, "one_turn_bonus", "10000"),
+    ({"one_turn_bonus": -(10**9)}, "one_turn_bonus", "-10000"),
+]
+
+
+@pytest.mark.parametrize(("change", "field", "bound"), BEYOND_THE_KERNELS)
+def test_rules_beyond_the_kernels_bounds_are_refused(
+    change: dict[str, Any], field: str, bound: str
+) -> None:
+    # card_points above 10**6 were accepted, then the compiled kernel refused them mid-game.
+    with pytest.raises(ValueError) as err:
+        RuleConfig(**change)
+    message = str(err.value)
+    assert field in message and bound in message and "\n" not in message, message
+    data = saved(Game.new("continental", 2, seed=0))
+    data["preset"] = None
+    data["rules"].update(json.loads(json.dumps(change)))
+    refused(Game, data, field)
+    with pytest.raises(ValueError, match=re.escape(field)):
+        RuleConfig.from_dict(data["rules"])
+
+
+def test_the_kernels_handle_rules_at_the_bounds() -> None:
+    """A hand holding every card of a round at the largest decks, jokers and points: the
+    compiled kernels answer (no count or point refused, no meld too long for them)."""
+    native = kernels.compiled
+    if native is None:
+        pytest.skip("compiled kernels not built")
+    rules = RuleConfig(
+        deck_schedule=((8, (MAX_DECKS,) * 7),),
+        jokers_per_deck=MAX_JOKERS_PER_DECK,
+        card_points=(MAX_CARD_POINTS,) * 14,
+        min_run=MAX_MIN_RUN,
+        ace_wraparound=False,
+    )
+    counts = deck_counts(rules, 2, 1)
+    pts = points_table(rules)
+    assert native.contract_search(counts, 2, 0, 4, True, pts, True) is not None
+    assert native.contract_search(counts, 1, 1, rules.min_run, False, pts, True) is not None
+    assert native.laydown_cores(counts, 0, 1, rules.min_run, False, pts, 0, 0, 4)
+    native.make_plan(counts, counts, 1, 1, rules.min_run, False)
 
 
 # ----------------------------------------------------------------------------- short refusals
