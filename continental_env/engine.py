@@ -218,8 +218,9 @@ def load_state(
             check(state, setup, given)
     except StateError as exc:
         raise StateError(exc.detail, label) from None
-    except (TypeError, KeyError, IndexError, AttributeError, OverflowError) as exc:
-        # A field of the wrong shape that the checks did not foresee.
+    except (TypeError, KeyError, IndexError, AttributeError, OverflowError, ValueError) as exc:
+        # A field of the wrong shape that the checks did not foresee (a ValueError: an int too
+        # long to write in a message, say).
         raise StateError(f"{type(exc).__name__}: {exc}", label) from None
     return setup, state
 

@@ -6,16 +6,16 @@ Pure data. See ``RULES.md`` (Part 1) for the game; each preset is one seed's gam
 |---|---|---|
 | ``name`` | preset name, or ``"custom"`` | ``"continental"`` |
 | ``min_players`` / ``max_players`` | players the preset allows | 2 / 8 |
-| ``deck_schedule`` | ``((max_players, decks per round 1..7), ...)``: first row whose bound fits | 2 decks up to 4 players, 3 above |
-| ``jokers_per_deck`` | jokers added with every deck | 2 |
-| ``min_run`` | shortest run | 4 |
+| ``deck_schedule`` | ``((max_players, decks per round 1..7), ...)``: first row whose bound fits (1..16 decks) | 2 decks up to 4 players, 3 above |
+| ``jokers_per_deck`` | jokers added with every deck (0..6) | 2 |
+| ``min_run`` | shortest run (3..12) | 4 |
 | ``ace_wraparound`` | runs are cyclic (``Q K A 2`` valid) | True |
 | ``joker_rule`` | ``"swap"`` (000, 004) or ``"shift"`` (003) | ``"swap"`` |
 | ``swap_run_jokers_only`` | 004: only a run's jokers may be swapped (a trio's joker stands for no single card) | False |
 | ``swapped_joker_laid_off`` | 004: a joker taken by a swap must be laid off the same turn, before a discard or close | False |
 | ``discard_restriction`` | 004: a player not yet down may not discard a card that fits a table meld | False |
-| ``one_turn_bonus`` | closer's score when laying down and closing in one turn | 0 |
-| ``card_points`` | points of joker, A, 2, ..., K (14 values) | 50, 20, 2..9 face, 10 T J Q K |
+| ``one_turn_bonus`` | closer's score when laying down and closing in one turn (-10000..10000) | 0 |
+| ``card_points`` | points of joker, A, 2, ..., K (14 values, each 0..10000) | 50, 20, 2..9 face, 10 T J Q K |
 | ``claims_after_laydown`` | players already down may claim too | False |
 | ``max_claims_per_round`` | claims per player and round, ``None`` = unlimited | None |
 | ``max_turns_per_round`` | safety net: a round ends with no closer after this many turns | 200 |
@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES, rank_of
+from continental_env.state_fields import shown
 
 # (trios, runs) the contract of round r asks for, r = 1..7 (RULES.md 1.2).
 CONTRACTS: tuple[tuple[int, int], ...] = (
@@ -45,7 +46,7 @@ CONTRACTS: tuple[tuple[int, int], ...] = (
 def contract_for_round(round_number: int) -> tuple[int, int]:
     """(trios, runs) of the contract of a 1-based round."""
     if not 1 <= round_number <= 7:
-        raise ValueError(f"round {round_number!r} is out of range 1..7")
+        raise ValueError(f"round {shown(round_number)} is out of range 1..7")
     return CONTRACTS[round_number - 1]
 
 
@@ -55,16 +56,30 @@ def cards_dealt(round_number: int) -> int:
     return 6 + round_number
 
 
+# Bounds that keep every rule inside what the compiled kernels (``continental_env/_kernels.c``)
+# handle with their fixed-size C ints; a rule past one is refused here, not by a kernel mid-game.
+# The kernels read card points and counts of at most 10**6 each, add a hand's points in 32-bit
+# ints (a hand holds at most a round's 16 * (52 + 6) = 928 cards: 928 * 10**4 points, far below
+# 2**31), hold at most 160 cards in one trio (every natural of its rank, 4 * 16, and every
+# joker, 16 * 6) and a run's first ``min_run`` cards and its start in 13 ints.
+MAX_CARD_POINTS = 10_000  # what one card scores (and the most a one-turn close may score)
+MAX_DECKS = 16  # decks shuffled together in one round
+MAX_JOKERS_PER_DECK = 6
+MAX_MIN_RUN = 12
+
 _FACE = (50, 20, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _SPANISH = (50, 20, 5, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10)
 
 
-def _whole(name: str, value: Any, low: int | None = None) -> None:
-    """Raise unless ``value`` is an integer (not a bool), at least ``low`` when given."""
+def _whole(name: str, value: Any, low: int | None = None, high: int | None = None) -> None:
+    """Raise unless ``value`` is an integer (not a bool), at least ``low`` and at most ``high``
+    when given."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{name}={value!r} must be an integer")
+        raise ValueError(f"{name}={shown(value)} must be an integer")
     if low is not None and value < low:
-        raise ValueError(f"{name}={value!r} must be at least {low}")
+        raise ValueError(f"{name}={shown(value)} must be at least {low}")
+    if high is not None and value > high:
+        raise ValueError(f"{name}={shown(value)} must be at most {high}")
 
 
 def _check_schedule_row(i: int, row: Any, last: int) -> int:
@@ -74,15 +89,19 @@ def _check_schedule_row(i: int, row: Any, last: int) -> int:
     bound, per_round = row
     if not isinstance(bound, int) or isinstance(bound, bool) or bound <= last:
         raise ValueError(
-            f"deck_schedule row {i}: player bound {bound!r} must be an integer above {last}"
+            f"deck_schedule row {i}: player bound {shown(bound)} must be an integer above {last}"
         )
     if (
         not isinstance(per_round, tuple)
         or len(per_round) != 7
-        or any(not isinstance(d, int) or isinstance(d, bool) or d < 1 for d in per_round)
+        or any(
+            not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= MAX_DECKS
+            for d in per_round
+        )
     ):
         raise ValueError(
-            f"deck_schedule row {i}: decks per round {per_round!r} must be 7 integers >= 1"
+            f"deck_schedule row {i}: decks per round {shown(per_round)} must be 7 integers in "
+            f"1..{MAX_DECKS} (the compiled kernels' bound)"
         )
     return bound
 
@@ -117,9 +136,9 @@ class RuleConfig:
     def _check_numbers(self) -> None:
         _whole("min_players", self.min_players, 2)
         _whole("max_players", self.max_players, 2)
-        _whole("jokers_per_deck", self.jokers_per_deck, 0)
+        _whole("jokers_per_deck", self.jokers_per_deck, 0, MAX_JOKERS_PER_DECK)
         _whole("min_run", self.min_run)
-        _whole("one_turn_bonus", self.one_turn_bonus)
+        _whole("one_turn_bonus", self.one_turn_bonus, -MAX_CARD_POINTS, MAX_CARD_POINTS)
         _whole("max_turns_per_round", self.max_turns_per_round)
         if self.max_claims_per_round is not None:
             _whole("max_claims_per_round", self.max_claims_per_round, 0)
@@ -127,8 +146,10 @@ class RuleConfig:
             not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in self.card_points
         ):
             raise ValueError(
-                f"card_points={self.card_points!r} must be a tuple of non-negative integers"
+                f"card_points={shown(self.card_points)} must be a tuple of non-negative integers"
             )
+        for i, points in enumerate(self.card_points):
+            _whole(f"card_points[{i}]", points, 0, MAX_CARD_POINTS)
 
     def _check_flags_and_ranges(self) -> None:
         for flag in (
@@ -139,15 +160,18 @@ class RuleConfig:
             "swapped_joker_laid_off",
         ):
             if not isinstance(getattr(self, flag), bool):
-                raise ValueError(f"{flag}={getattr(self, flag)!r} must be true or false")
+                raise ValueError(f"{flag}={shown(getattr(self, flag))} must be true or false")
         if self.joker_rule not in ("swap", "shift"):
-            raise ValueError(f"joker_rule {self.joker_rule!r} must be 'swap' or 'shift'")
+            raise ValueError(f"joker_rule {shown(self.joker_rule)} must be 'swap' or 'shift'")
         if len(self.card_points) != 14:
             raise ValueError("card_points needs 14 values: joker, A, 2, ..., K")
         if not self.rounds or any(not 1 <= r <= 7 for r in self.rounds):
-            raise ValueError(f"rounds {self.rounds!r} must be a non-empty sequence of 1..7")
-        if not 3 <= self.min_run <= 13:
-            raise ValueError(f"min_run {self.min_run!r} must be in 3..13")
+            raise ValueError(f"rounds {shown(self.rounds)} must be a non-empty sequence of 1..7")
+        if not 3 <= self.min_run <= MAX_MIN_RUN:
+            raise ValueError(
+                f"min_run {shown(self.min_run)} must be in 3..{MAX_MIN_RUN} (the compiled "
+                "kernels' bound)"
+            )
         if self.max_turns_per_round < 1:
             raise ValueError("max_turns_per_round must be at least 1")
         if not 2 <= self.min_players <= self.max_players:
@@ -170,7 +194,7 @@ class RuleConfig:
         for bound, per_round in self.deck_schedule:
             if num_players <= bound:
                 return per_round[round_number - 1]
-        raise ValueError(f"no deck schedule for {num_players} players in preset {self.name!r}")
+        raise ValueError(f"no deck schedule for {num_players} players in preset {shown(self.name)}")
 
     def check_players(self, num_players: int) -> None:
         """Raise ValueError unless the preset allows this many players."""
@@ -178,7 +202,7 @@ class RuleConfig:
             self.min_players <= num_players <= self.max_players
         ):
             raise ValueError(
-                f"num_players={num_players!r}: preset {self.name!r} allows "
+                f"num_players={shown(num_players)}: preset {shown(self.name)} allows "
                 f"{self.min_players}..{self.max_players} players"
             )
 
@@ -200,7 +224,7 @@ class RuleConfig:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
-            raise ValueError(f"unknown rule fields: {sorted(unknown)}")
+            raise ValueError(f"unknown rule fields: {shown(sorted(unknown))}")
         kwargs = dict(data)
         if "deck_schedule" in kwargs:
             kwargs["deck_schedule"] = tuple(
@@ -269,11 +293,17 @@ def resolve_rules(preset: str | RuleConfig) -> RuleConfig:
     try:
         return PRESETS[preset]
     except KeyError:
-        raise ValueError(f"unknown preset {preset!r}; choose one of {sorted(PRESETS)}") from None
+        raise ValueError(
+            f"unknown preset {shown(preset)}; choose one of {sorted(PRESETS)}"
+        ) from None
 
 
 __all__ = [
     "CONTRACTS",
+    "MAX_CARD_POINTS",
+    "MAX_DECKS",
+    "MAX_JOKERS_PER_DECK",
+    "MAX_MIN_RUN",
     "PRESETS",
     "RuleConfig",
     "cards_dealt",

@@ -38,11 +38,13 @@ from continental_env.state_fields import (
     Seeds,
     declare,
     default_per_seat,
+    default_seen_of_pile,
     default_to,
     fail,
     fresh_counts_per_seat,
     is_int,
     own_hand_only,
+    shown,
     stock_size_only,
 )
 
@@ -55,9 +57,9 @@ DRAW, TAKE = 0, 1  # the first two action ids of both games (their ``ActionTexts
 def check_safety_nets(max_turns_per_hand: Any, max_hands: Any) -> None:
     """ValueError naming ``max_turns_per_hand`` or ``max_hands`` if it is not a positive int."""
     if not is_int(max_turns_per_hand) or max_turns_per_hand < 1:
-        raise ValueError(f"max_turns_per_hand={max_turns_per_hand!r}: must be a positive int")
+        raise ValueError(f"max_turns_per_hand={shown(max_turns_per_hand)}: must be a positive int")
     if not is_int(max_hands) or max_hands < 1:
-        raise ValueError(f"max_hands={max_hands!r}: must be a positive int")
+        raise ValueError(f"max_hands={shown(max_hands)}: must be a positive int")
 
 
 def load_setup(
@@ -70,13 +72,13 @@ def load_setup(
     num_players, options)`` after the game's name and the option names are checked; every
     refusal is the loader's one-line message."""
     if data.get("game", game) != game:
-        fail(f"'game' is {data.get('game')!r}, not {game!r}")
+        fail(f"'game' is {shown(data.get('game'))}, not {game!r}")
     options = data.get("options", {})
     if not isinstance(options, dict):
         fail("'options' must be a dict")
     unknown = set(options) - set(known)
     if unknown:
-        fail(f"unknown options {sorted(unknown)}")
+        fail(f"unknown options {shown(sorted(unknown))}")
     try:
         return build(data["num_players"], options)
     except ValueError as exc:
@@ -109,7 +111,7 @@ class SideSetup:
         unknown = sorted(set(options) - set(cls.OPTIONS))
         if unknown:
             raise ValueError(
-                f"unknown options {unknown}: the {cls.GAME} game takes {list(cls.OPTIONS)}"
+                f"unknown options {shown(unknown)}: the {cls.GAME} game takes {list(cls.OPTIONS)}"
             )
         fields = {cls.OPTIONS[name]: value for name, value in options.items()}
         return cls(num_players, **fields)  # type: ignore[call-arg]
@@ -152,7 +154,9 @@ def known_spec() -> dict[str, Any]:
 
 def seen_discards_spec() -> dict[str, Any]:
     """Counts of every card discarded face up this hand."""
-    return declare(CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_to([]))
+    return declare(
+        CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_seen_of_pile
+    )
 
 
 def hand_history_spec(check_record: Callable[[dict[str, Any], str, Any], None]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ of melds, ``state.Melds``) by deriving from ``Codec``.
 from __future__ import annotations
 
 import random
+import reprlib
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,11 +22,47 @@ from typing import Any, NoReturn
 
 from continental_env.cards import NUM_TYPES, card_from_str, card_to_str
 
+# The longest value a refusal quotes, and the longest refusal: a hostile state may hold a list of
+# a million entries, and its refusal must still be one short line.
+SHOWN_CHARS = 200
+DETAIL_CHARS = 400
+
+
+class _Shown(reprlib.Repr):
+    """``reprlib`` with room for a table's seats and a rule's 14 card points."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxlist = self.maxtuple = self.maxset = self.maxfrozenset = 16
+        self.maxdict = 8
+        self.maxstring = self.maxother = 80
+
+    def repr_int(self, x: int, level: int) -> str:
+        # An int past the interpreter's digit limit cannot be written at all (ValueError).
+        try:
+            return super().repr_int(x, level)
+        except ValueError:
+            return f"<an int of {x.bit_length()} bits>"
+
+
+_SHOWN = _Shown()
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` cut to at most ``SHOWN_CHARS`` characters, for a one-line message."""
+    text = _SHOWN.repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
 
 class StateError(ValueError):
-    """A state refused by a loader: ``detail`` names the field and the problem."""
+    """A state refused by a loader: ``detail`` names the field and the problem (one line, at
+    most ``DETAIL_CHARS`` characters whatever the messages it quotes)."""
 
     def __init__(self, detail: str, label: str = "game") -> None:
+        detail = " ".join(detail.split("\n"))
+        if len(detail) > DETAIL_CHARS:
+            detail = detail[: DETAIL_CHARS - 3] + "..."
         super().__init__(f"malformed {label} state: {detail}")
         self.detail = detail
 
@@ -51,8 +88,17 @@ def card_list(raw: Any, where: str) -> list[int]:
         fail(f"{where} must be a list of card strings")
     try:
         return [card_from_str(c) for c in raw]
-    except (ValueError, AttributeError, TypeError) as exc:
-        fail(f"{where}: {exc}")
+    except (ValueError, AttributeError, TypeError):
+        pass
+    for i, c in enumerate(raw):  # name the first bad entry, its text cut short
+        try:
+            card_from_str(c)
+        except (ValueError, AttributeError, TypeError):
+            fail(
+                f"{where}[{i}]: unknown card {shown(c)}: expected rank A23456789TJQK then suit "
+                "CDHS, or JK"
+            )
+    raise AssertionError("unreachable: some entry failed to parse")
 
 
 def card_counts(raw: Any, where: str) -> list[int]:
@@ -104,9 +150,9 @@ class Count(Codec):
 
     def load(self, raw: Any, name: str, setup: Any) -> int:
         if not is_int(raw) or raw < 0:
-            fail(f"{name!r} must be a non-negative int, got {raw!r}")
+            fail(f"{name!r} must be a non-negative int, got {shown(raw)}")
         if self.limit is not None and raw >= self.limit(setup):
-            fail(f"{name!r} must be an int in 0..{self.limit(setup) - 1}, got {raw!r}")
+            fail(f"{name!r} must be an int in 0..{self.limit(setup) - 1}, got {shown(raw)}")
         return raw
 
 
@@ -115,7 +161,7 @@ class Flag(Codec):
 
     def load(self, raw: Any, name: str, setup: Any) -> bool:
         if not isinstance(raw, bool):
-            fail(f"{name!r} must be a bool, got {raw!r}")
+            fail(f"{name!r} must be a bool, got {shown(raw)}")
         return raw
 
 
@@ -130,7 +176,7 @@ class Seat(Codec):
             return None
         if not is_int(raw) or not 0 <= raw < setup.num_players:
             null = " or null" if self.nullable else ""
-            fail(f"{name!r} must be a seat 0..{setup.num_players - 1}{null}, got {raw!r}")
+            fail(f"{name!r} must be a seat 0..{setup.num_players - 1}{null}, got {shown(raw)}")
         return raw
 
 
@@ -145,7 +191,7 @@ class PhaseCodec(Codec):
 
     def load(self, raw: Any, name: str, setup: Any) -> StrEnum:
         if raw not in tuple(self.phases):
-            fail(f"unknown phase {raw!r}")
+            fail(f"unknown phase {shown(raw)}")
         return self.phases(raw)
 
 
@@ -164,7 +210,7 @@ class SeatList(FlatList):
 
     def load(self, raw: Any, name: str, setup: Any) -> list[int]:
         if not isinstance(raw, list):
-            fail(f"{name!r} must be a list of seats, got {raw!r}")
+            fail(f"{name!r} must be a list of seats, got {shown(raw)}")
         return list(raw)
 
 
@@ -181,7 +227,7 @@ class PerSeat(FlatList):
             fail(f"{name!r} must be a list with one entry per seat ({p})")
         if not all(self.ok(v, setup) for v in raw):
             kind = self.kind.format(last=setup.num_actions - 1)
-            fail(f"{name!r} entries must be {kind}, got {raw!r}")
+            fail(f"{name!r} entries must be {kind}, got {shown(raw)}")
         return list(raw)
 
 
@@ -292,7 +338,7 @@ class Records(Codec):
             fail(f"{name!r} must be a list of records, got {type(raw).__name__}")
         for i, record in enumerate(raw):
             if not isinstance(record, dict):
-                fail(f"{name}[{i}] must be a record (a dict), got {record!r}")
+                fail(f"{name}[{i}] must be a record (a dict), got {shown(record)}")
             self.check(record, f"{name}[{i}]", setup)
         return self.copy(raw)
 
@@ -365,6 +411,14 @@ def default_to(value: Any) -> Default:
     return lambda loaded, setup: json_copy(value)
 
 
+def default_seen_of_pile(loaded: dict[str, Any], setup: Any) -> list[str]:
+    """JSON default of ``seen_discards`` left out of a position built by hand: the cards of its
+    discard pile, each of which was discarded face up (as at a deal: the up-card). A saved game
+    always writes the field, and one that has played moves is refused without it (its seen
+    discards include cards taken since, which the position no longer shows)."""
+    return [card_to_str(c) for c in loaded["discard"]]
+
+
 def own_hand_only(hands: list[list[int]], seat: int, state: Any) -> list[list[int]]:
     """Redaction: another seat's hand shows only the cards it is publicly known to hold."""
     return [list(h if s == seat else state.known[s]) for s, h in enumerate(hands)]
@@ -376,6 +430,8 @@ def stock_size_only(stock: list[int], seat: int, state: Any) -> list[int]:
 
 
 __all__ = [
+    "DETAIL_CHARS",
+    "SHOWN_CHARS",
     "CardCounts",
     "CardCountsPerSeat",
     "Cards",
@@ -400,6 +456,7 @@ __all__ = [
     "counts_text",
     "declare",
     "default_per_seat",
+    "default_seen_of_pile",
     "default_to",
     "fail",
     "fresh_counts_per_seat",
@@ -408,5 +465,6 @@ __all__ = [
     "is_int",
     "json_copy",
     "own_hand_only",
+    "shown",
     "stock_size_only",
 ]

@@ -63,9 +63,34 @@ def knock_state(
     )
 
 
+def earlier_hand(points: Sequence[int]) -> dict[str, Any]:
+    """The ``hand_history`` record of one earlier hand that scored ``points`` (no announcer, no
+    chips, no buy-back): a position given these totals by it adds up to its history, so it still
+    loads once a hand it plays is recorded (``knock_state(..., hand_index=1)``)."""
+    p = len(points)
+    return {
+        "hand": 1,
+        "dealer": 0,
+        "players": list(range(p)),
+        "announcer": None,
+        "end": "turn_limit",
+        "discarded": None,
+        "lays": None,
+        "shown": [""] * p,
+        "deadwood": list(points),
+        "points": list(points),
+        "bonus": 0,
+        "pot_payer": None,
+        "chips": [0] * p,
+        "eliminated": [],
+        "buys": [],
+        "turns": 0,
+    }
+
+
 def knock_game(**kwargs: Any) -> Game:
     """``Game.from_dict(knock_state(...))``."""
     return Game.from_dict(knock_state(**kwargs))
 
 
-__all__ = ["act", "cards", "knock_game", "knock_state", "legal_texts"]
+__all__ = ["act", "cards", "earlier_hand", "knock_game", "knock_state", "legal_texts"]

@@ -131,6 +131,7 @@ def test_positive_control_public_discard_change_is_observed() -> None:
     data = g.to_dict()
     variant = copy.deepcopy(data)
     variant["discard"][-1] = "JS"
+    variant["seen_discards"] = ["JS"]  # the pile's card was seen discarded
     variant["stock"][variant["stock"].index("JS")] = "QH"
     other = Game.from_dict(variant)
     for seat in (0, 1):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from knock_helpers import act, knock_game, knock_state, legal_texts
+from knock_helpers import act, earlier_hand, knock_game, knock_state, legal_texts
 from knock_reference import ref_deadwood, ref_is_lay
 from reference import examples
 
@@ -412,7 +412,10 @@ def test_the_buy_phase_reloads_from_json_and_renders_the_offer() -> None:
 
     from continental_env.knock.render import render_table
 
-    g = knock_game(hands=FOUR, current=0, scores=[0, 0, 20, 10])
+    # The totals come from an earlier hand: a saved game's totals add up to its hand history.
+    data = knock_state(hands=FOUR, current=0, dealer=0, hand_index=1, scores=[0, 0, 20, 10])
+    data["hand_history"] = [earlier_hand([0, 0, 20, 10])]
+    g = Game.from_dict(data)
     act(g, "knock")
     back = Game.from_dict(json.loads(json.dumps(g.to_dict())))
     assert back.to_dict() == g.to_dict() and back.legal_actions() == g.legal_actions()

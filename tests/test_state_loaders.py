@@ -8,16 +8,27 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from helpers import act, make_game
 
-from continental_env import fifteen, knock
+from continental_env import fifteen, kernels, knock
 from continental_env.cards import card_to_str
 from continental_env.contract.game import Game
-from continental_env.rules import PRESETS
+from continental_env.rules import (
+    MAX_CARD_POINTS,
+    MAX_DECKS,
+    MAX_JOKERS_PER_DECK,
+    MAX_MIN_RUN,
+    PRESETS,
+    RuleConfig,
+    deck_counts,
+    points_table,
+)
+from continental_env.state_fields import DETAIL_CHARS, SHOWN_CHARS, shown
 
 GameClass = Any
 
@@ -174,3 +185,255 @@ def test_a_contract_dealer_that_does_not_fit_the_seat_in_turn_is_refused() -> No
     data = saved(g)
     data["dealer"] = (data["dealer"] + 1) % g.num_players
     refused(Game, data, "'dealer'")
+
+
+# ----------------------------------------------------------------------------- finished games
+
+
+def contract_finished() -> Game:
+    return play(Game.new(PRESETS["continental"].with_rounds((1,)), 2, seed=1), seed=1)
+
+
+def fifteen_finished() -> fifteen.Game:
+    return play(fifteen.Game.new(num_players=2, seed=1, hands=1, max_turns_per_hand=30), seed=1)
+
+
+def knock_finished() -> knock.Game:
+    return play(knock.Game.new(num_players=2, seed=1, max_turns_per_hand=30), seed=1)
+
+
+@pytest.mark.parametrize(
+    "new", [contract_finished, fifteen_finished, knock_finished], ids=["contract", "15", "knock"]
+)
+def test_a_finished_game_reloads_unchanged(new: Callable[[], Any]) -> None:
+    g = new()
+    assert g.is_over
+    data = saved(g)
+    assert type(g).from_dict(data).to_dict() == data
+
+
+@pytest.mark.parametrize(
+    "new", [contract_finished, fifteen_finished, knock_finished], ids=["contract", "15", "knock"]
+)
+def test_a_finished_game_with_a_card_added_is_refused(new: Callable[[], Any]) -> None:
+    # Cards were checked in live rounds only: a finished game took any cards at all.
+    g = new()
+    data = saved(g)
+    data["hands"][0].append("AS")
+    refused(type(g), data, "cards are not conserved" if type(g) is not knock.Game else "hands")
+
+
+@pytest.mark.parametrize("new", [contract_finished, fifteen_finished], ids=["contract", "15"])
+def test_a_finished_game_with_a_card_missing_is_refused(new: Callable[[], Any]) -> None:
+    g = new()
+    data = saved(g)
+    assert data["stock"]
+    data["stock"].pop()
+    refused(type(g), data, "cards are not conserved")
+
+
+# ----------------------------------------------------------------------------- seen discards
+
+
+@pytest.mark.parametrize(
+    "new", [contract_mid_game, fifteen_mid_game, knock_mid_game], ids=["contract", "15", "knock"]
+)
+def test_a_saved_game_without_its_seen_discards_is_refused(new: Callable[[], Any]) -> None:
+    # They include discards taken since, which the position no longer shows: no default can
+    # stand in for them.
+    g = new()
+    assert g.moves > 0
+    data = saved(g)
+    del data["seen_discards"]
+    refused(type(g), data, "'seen_discards' is missing")
+
+
+@pytest.mark.parametrize(
+    "new", [contract_mid_game, fifteen_mid_game, knock_mid_game], ids=["contract", "15", "knock"]
+)
+def test_a_position_built_without_seen_discards_takes_its_pile_and_saves_again(
+    new: Callable[[], Any],
+) -> None:
+    # It loaded with none seen; its first saves after a discard were refused ('seen_discards'
+    # lacks a card of the pile).
+    g = new()
+    data = saved(g)
+    del data["seen_discards"]
+    data.pop("public_log", None)  # a position built by hand: no moves, no log
+    data["moves"] = 0
+    cls = type(g)
+    back = cls.from_dict(data)
+    pile = [0] * len(back.seen_discards)
+    for c in back.discard:
+        pile[c] += 1
+    assert back.seen_discards == pile and any(pile)
+    rng = random.Random(7)
+    for _ in range(60):
+        if back.is_over:
+            break
+        back.apply(rng.choice(back.legal_actions()))
+        data = saved(back)
+        assert cls.from_dict(data).to_dict() == data
+
+
+# ----------------------------------------------------------------------------- knock history
+
+
+def knock_with_history() -> dict[str, Any]:
+    g = knock_mid_game()
+    assert g.hand_history and g.phase in ("draw", "play")
+    return saved(g)
+
+
+def test_knock_points_off_the_scores_are_refused() -> None:
+    # A hand history that disagreed with the totals loaded, and the game went on from totals
+    # no hand ever scored.
+    data = knock_with_history()
+    data["hand_history"][0]["points"][0] += 5
+    message = refused(knock.Game, data, "'scores'")
+    assert "points and buy-backs" in message
+
+
+def test_knock_scores_off_the_history_are_refused() -> None:
+    data = knock_with_history()
+    data["scores"][1] -= 4
+    refused(knock.Game, data, "'scores'")
+
+
+def test_knock_chips_off_the_history_are_refused() -> None:
+    data = knock_with_history()
+    data["hand_history"][0]["chips"][0] += 10
+    data["hand_history"][0]["chips"][1] -= 10
+    refused(knock.Game, data, "'chips'")
+
+
+def test_a_knock_history_holding_a_hand_too_many_is_refused() -> None:
+    data = knock_with_history()
+    data["hand_history"].append(json.loads(json.dumps(data["hand_history"][-1])))
+    refused(knock.Game, data, "'hand_history' holds")
+
+
+def test_knock_buy_backs_off_the_scores_are_refused() -> None:
+    # Find a game that buys back: RULES 3.5 sets the buyer's total to the record's 'to'.
+    for seed in range(60):
+        g = knock.Game.new(num_players=4, seed=seed, max_turns_per_hand=30)
+        rng = random.Random(seed)
+        while not g.is_over and not any(h["buys"] for h in g.hand_history):
+            legal = g.legal_actions()
+            buy = g.action_from_str("buy")
+            g.apply(buy if buy in legal else rng.choice(legal))
+        if any(h["buys"] for h in g.hand_history):
+            break
+    else:
+        pytest.fail("no game bought back")
+    data = saved(g)
+    assert knock.Game.from_dict(data).to_dict() == data
+    record = next(h for h in data["hand_history"] if h["buys"])
+    record["buys"][0]["to"] += 1
+    refused(knock.Game, data, "'scores'")
+    record["buys"][0]["to"] -= 1
+    data["buys"][record["buys"][0]["seat"]] += 1
+    refused(knock.Game, data, "'buys'")
+
+
+def test_knock_history_records_of_the_wrong_shape_are_refused_by_name() -> None:
+    data = knock_with_history()
+    data["hand_history"][0]["points"] = ["x"] * len(data["scores"])
+    refused(knock.Game, data, "hand_history[0]['points']")
+    data = knock_with_history()
+    data["hand_history"][0]["buys"] = [{"seat": 9}]
+    refused(knock.Game, data, "hand_history[0]['buys'][0]")
+
+
+# ----------------------------------------------------------------------------- rule bounds
+
+
+BEYOND_THE_KERNELS = [
+    ({"card_points": (50, 10**6 + 1, *range(2, 10), 10, 10, 10, 10)}, "card_points[1]", "10000"),
+    ({"jokers_per_deck": 7}, "jokers_per_deck", "6"),
+    ({"deck_schedule": ((4, (2,) * 7), (8, (3, 3, 3, 3, 3, 3, 17)))}, "deck_schedule", "1..16"),
+    ({"min_run": 13}, "min_run", "3..12"),
+    ({"one_turn_bonus": 10**9}, "one_turn_bonus", "10000"),
+    ({"one_turn_bonus": -(10**9)}, "one_turn_bonus", "-10000"),
+]
+
+
+@pytest.mark.parametrize(("change", "field", "bound"), BEYOND_THE_KERNELS)
+def test_rules_beyond_the_kernels_bounds_are_refused(
+    change: dict[str, Any], field: str, bound: str
+) -> None:
+    # card_points above 10**6 were accepted, then the compiled kernel refused them mid-game.
+    with pytest.raises(ValueError) as err:
+        RuleConfig(**change)
+    message = str(err.value)
+    assert field in message and bound in message and "\n" not in message, message
+    data = saved(Game.new("continental", 2, seed=0))
+    data["preset"] = None
+    data["rules"].update(json.loads(json.dumps(change)))
+    refused(Game, data, field)
+    with pytest.raises(ValueError, match=re.escape(field)):
+        RuleConfig.from_dict(data["rules"])
+
+
+def test_the_kernels_handle_rules_at_the_bounds() -> None:
+    """A hand holding every card of a round at the largest decks, jokers and points: the
+    compiled kernels answer (no count or point refused, no meld too long for them)."""
+    native = kernels.compiled
+    if native is None:
+        pytest.skip("compiled kernels not built")
+    rules = RuleConfig(
+        deck_schedule=((8, (MAX_DECKS,) * 7),),
+        jokers_per_deck=MAX_JOKERS_PER_DECK,
+        card_points=(MAX_CARD_POINTS,) * 14,
+        min_run=MAX_MIN_RUN,
+        ace_wraparound=False,
+    )
+    counts = deck_counts(rules, 2, 1)
+    pts = points_table(rules)
+    assert native.contract_search(counts, 2, 0, 4, True, pts, True) is not None
+    assert native.contract_search(counts, 1, 1, rules.min_run, False, pts, True) is not None
+    assert native.laydown_cores(counts, 0, 1, rules.min_run, False, pts, 0, 0, 4)
+    native.make_plan(counts, counts, 1, 1, rules.min_run, False)
+
+
+# ----------------------------------------------------------------------------- short refusals
+
+HUGE = 400_000
+
+
+def huge_inputs() -> list[tuple[Any, dict[str, Any], str]]:
+    contract = saved(Game.new("continental", 2, seed=1))
+    rules = contract["rules"]
+    knock_data = saved(knock.Game.new(num_players=2, seed=1))
+    fifteen_data = saved(fifteen.Game.new(num_players=2, seed=1))
+    return [
+        (Game, dict(contract, rules=dict(rules, deck_schedule=[[8, [2] * HUGE]])), "deck_schedule"),
+        (Game, dict(contract, rules=dict(rules, rounds=[9] * HUGE)), "rounds"),
+        (Game, dict(contract, rules=dict(rules, card_points=[10**7] * HUGE)), "card_points"),
+        (Game, dict(contract, rules={f"k{i}": 0 for i in range(HUGE // 10)}), "unknown rule"),
+        (Game, dict(contract, claim_queue=[1] * HUGE), "claim_queue"),
+        (Game, dict(contract, phase="x" * HUGE), "phase"),
+        (Game, dict(contract, public_log={"x": [1] * HUGE}), "public_log"),
+        (Game, dict(contract, num_players=[2] * HUGE), "num_players"),
+        (Game, dict(contract, hands=[["x" * HUGE], contract["hands"][1]]), "hands[0][0]"),
+        (Game, dict(contract, turn=-(10**5000)), "'turn'"),
+        (knock.Game, dict(knock_data, options={"stake": [5] * HUGE}), "stake"),
+        (fifteen.Game, dict(fifteen_data, options={"target": "x" * HUGE}), "target"),
+    ]
+
+
+def test_every_refusal_of_a_huge_value_stays_one_short_line() -> None:
+    # A deck schedule row of 400,000 entries was refused with a 1.2 MB message quoting it all.
+    for cls, data, field in huge_inputs():
+        message = refused(cls, data, field)
+        assert len(message) <= 40 + DETAIL_CHARS, (field, len(message))
+    with pytest.raises(ValueError) as err:
+        RuleConfig(card_points=(1,) * HUGE)
+    assert len(str(err.value)) < 300
+
+
+def test_a_shown_value_is_cut_to_its_cap() -> None:
+    assert shown([1, 2, 3]) == "[1, 2, 3]" and shown("scores") == "'scores'"
+    assert len(shown(list(range(HUGE)))) <= SHOWN_CHARS
+    assert len(shown("x" * HUGE)) <= SHOWN_CHARS
+    assert shown(10**5000).startswith("<an int of ")

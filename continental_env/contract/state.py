@@ -43,6 +43,7 @@ from continental_env.state_fields import (
     card_list,
     declare,
     default_per_seat,
+    default_seen_of_pile,
     default_to,
     fail,
     fresh_counts_per_seat,
@@ -50,6 +51,7 @@ from continental_env.state_fields import (
     ints_per_seat,
     is_int,
     own_hand_only,
+    shown,
     stock_size_only,
 )
 
@@ -171,7 +173,7 @@ class RoundNumber(Codec):
     def load(self, raw: Any, name: str, setup: Setup) -> int:
         rounds = setup.rules.rounds
         if not is_int(raw) or raw not in rounds:
-            fail(f"round {raw!r} is not one of the rules' rounds {rounds}")
+            fail(f"round {shown(raw)} is not one of the rules' rounds {shown(rounds)}")
         return raw
 
 
@@ -225,12 +227,12 @@ class RoundHistory(Codec):
             fail(f"{where} needs round, points, closer and turns")
         if i >= len(rounds) or entry["round"] != rounds[i]:
             expected = rounds[i] if i < len(rounds) else "none"
-            fail(f"{where} is round {entry['round']!r}, expected {expected}")
+            fail(f"{where} is round {shown(entry['round'])}, expected {expected}")
         pts, closer, turns = entry["points"], entry["closer"], entry["turns"]
         if not isinstance(pts, list) or len(pts) != p or not all(map(is_int, pts)):
             fail(f"{where}['points'] must be {p} integers")
         if closer is not None and (not is_int(closer) or not 0 <= closer < p):
-            fail(f"{where}['closer'] must be a seat or null, got {closer!r}")
+            fail(f"{where}['closer'] must be a seat or null, got {shown(closer)}")
         if not is_int(turns) or turns < 0:
             fail(f"{where}['turns'] must be a non-negative int")
         return dict(entry, points=list(pts))
@@ -290,25 +292,25 @@ class PublicLogCodec(Codec):
 
     def load_field(self, raw: Any, name: str, setup: Setup, loaded: dict[str, Any]) -> PublicLog:
         if not isinstance(raw, list):
-            fail(f"{name!r} must be a list of [seat, kind, card] entries, got {raw!r}")
+            fail(f"{name!r} must be a list of [seat, kind, card] entries, got {shown(raw)}")
         p = setup.num_players
         items = []
         for i, entry in enumerate(raw):
             where = f"{name}[{i}]"
             if not isinstance(entry, list) or len(entry) != 3:
-                fail(f"{where} must be [seat, kind, card or null], got {entry!r}")
+                fail(f"{where} must be [seat, kind, card or null], got {shown(entry)}")
             seat, kind, card = entry
             if not is_int(seat) or not 0 <= seat < p:
-                fail(f"{where}: seat {seat!r} is not a seat 0..{p - 1}")
+                fail(f"{where}: seat {shown(seat)} is not a seat 0..{p - 1}")
             if kind not in KINDS:
-                fail(f"{where}: kind {kind!r} is not one of {', '.join(KINDS)}")
+                fail(f"{where}: kind {shown(kind)} is not one of {', '.join(KINDS)}")
             if card is None:
                 if kind in _SHOWS_CARD:
                     fail(f"{where}: a {kind!r} entry shows a card, got null")
                 items.append((seat, KINDS.index(kind), NO_CARD))
                 continue
             if kind in _NO_CARD_KINDS:
-                fail(f"{where}: a {kind!r} entry shows no card, got {card!r}")
+                fail(f"{where}: a {kind!r} entry shows no card, got {shown(card)}")
             try:
                 items.append((seat, KINDS.index(kind), card_from_str(card)))
             except (ValueError, AttributeError) as exc:
@@ -420,7 +422,7 @@ class State(StateBase):
     # Counts of every card discarded face up this round (the up-card included).
     seen_discards: list[int] = field(
         metadata=declare(
-            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_to([])
+            CardCounts(), lambda s: [0] * NUM_TYPES, per_round=True, default=default_seen_of_pile
         )
     )
     # One entry per scored round, in order.

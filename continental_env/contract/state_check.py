@@ -14,7 +14,7 @@ from continental_env.contract.public_log import KINDS
 from continental_env.contract.state import Phase, Setup, State
 from continental_env.engine import Check, check_history_recorded, load_state
 from continental_env.rules import deck_counts
-from continental_env.state_fields import fail
+from continental_env.state_fields import fail, shown
 
 
 def load(data: Any) -> tuple[Setup, State]:
@@ -58,7 +58,7 @@ def check_claim_window(state: State, setup: Setup, given: set[str]) -> None:
         if asked is not None:
             fail(f"'asked' must be null outside the claim phase, got {asked!r}")
         if queue:
-            fail(f"claim_queue must be empty outside the claim phase, got {queue!r}")
+            fail(f"claim_queue must be empty outside the claim phase, got {shown(queue)}")
         return
     if asked is None or asked == state.current:
         fail(f"phase 'claim' needs 'asked' to be another seat, got {asked!r}")
@@ -75,7 +75,9 @@ def check_claim_queue(state: State, setup: Setup, given: set[str]) -> None:
     valid = [isinstance(s, int) and 0 <= s < p for s in q]
     order = [(s - state.current) % p if ok else 0 for s, ok in zip(q, valid, strict=True)]
     if not all(0 < a < b for a, b in zip(order, [*order[1:], p], strict=True)):
-        fail(f"claim_queue {q!r} must list other seats in turn order after seat {state.current}")
+        fail(
+            f"claim_queue {shown(q)} must list other seats in turn order after seat {state.current}"
+        )
     barred = [s for s in q if not may_claim(state, setup, s)]
     if barred:
         fail(f"seats {barred} in claim_queue may not claim (laid down, or at the claim cap)")
@@ -134,9 +136,8 @@ def check_jokers(state: State, setup: Setup, given: set[str]) -> None:
 
 
 def check_cards_conserved(state: State, setup: Setup, given: set[str]) -> None:
-    """In a live round every card of the round's decks is somewhere, exactly once."""
-    if state.phase == Phase.GAME_OVER:
-        return
+    """Every card of the round's decks is somewhere, exactly once: in a live round and in a
+    finished game too (the last round's cards stay where its end left them)."""
     total = [0] * NUM_TYPES
     for hand in state.hands:
         for c in range(NUM_TYPES):
@@ -213,6 +214,7 @@ CHECKS: tuple[Check, ...] = (
     check_jokers,
     check_cards_conserved,
     check_hands_hold_cards,
+    check_history_recorded("seen_discards"),
     check_seen_discards,
     check_public_log,
 )

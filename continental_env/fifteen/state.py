@@ -22,6 +22,7 @@ from continental_env.state_fields import (
     fresh_per_seat,
     ints_per_seat,
     is_int,
+    shown,
 )
 
 DRAW, TAKE, OUT = 0, 1, 2
@@ -52,11 +53,11 @@ def check_options(
 ) -> None:
     """ValueError naming the first option a fifteen-card table refuses."""
     if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players={num_players!r}: the fifteen-card game seats 2..12")
+        raise ValueError(f"num_players={shown(num_players)}: the fifteen-card game seats 2..12")
     if target is not None and (not is_int(target) or target < 1):
-        raise ValueError(f"target={target!r}: must be a positive int or None")
+        raise ValueError(f"target={shown(target)}: must be a positive int or None")
     if hands is not None and (not is_int(hands) or hands < 1):
-        raise ValueError(f"hands={hands!r}: must be a positive int or None")
+        raise ValueError(f"hands={shown(hands)}: must be a positive int or None")
     side.check_safety_nets(max_turns_per_hand, max_hands)
 
 

@@ -92,9 +92,8 @@ def check_hand_sizes(state: State, setup: Setup, given: set[str]) -> None:
 
 
 def check_cards_conserved(state: State, setup: Setup, given: set[str]) -> None:
-    """In a live hand every card of the decks is somewhere, exactly once."""
-    if state.phase == Phase.GAME_OVER:
-        return
+    """Every card of the decks is somewhere, exactly once: in a live hand and in a finished
+    game too (the last hand's cards stay where its end left them)."""
     decks = setup.decks
     check_conserved(state, [decks] * NUM_TYPES, f"{decks} decks and {decks} {card_to_str(JOKER)}")
 
@@ -120,6 +119,7 @@ CHECKS: tuple[Check, ...] = (
     check_history_recorded("hand_history"),
     check_history,
     check_game_over,
+    check_history_recorded("seen_discards"),
     check_seen_discards,
 )
 

@@ -26,6 +26,7 @@ from continental_env.state_fields import (
     ints_per_seat,
     is_int,
     json_copy,
+    shown,
 )
 
 DRAW, TAKE, KNOCK, RUMMY, COLOR, CONTINENTAL, BUY, PASS = range(8)
@@ -56,10 +57,10 @@ def jokers_for(num_players: int) -> int:
 def check_options(num_players: Any, stake: Any, max_turns_per_hand: Any, max_hands: Any) -> None:
     """ValueError naming the first option a knock table refuses."""
     if not is_int(num_players) or not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
-        raise ValueError(f"num_players={num_players!r}: the knock game seats 2..6")
+        raise ValueError(f"num_players={shown(num_players)}: the knock game seats 2..6")
     if not is_int(stake) or stake < 5 or stake % 5:
         raise ValueError(
-            f"stake={stake!r}: must be a positive multiple of 5 (bonuses are 0.2, 0.4 and 0.8 of it)"
+            f"stake={shown(stake)}: must be a positive multiple of 5 (bonuses are 0.2, 0.4 and 0.8 of it)"
         )
     side.check_safety_nets(max_turns_per_hand, max_hands)
 
@@ -99,6 +100,19 @@ _RECORD_LISTS = ("players", "shown", "deadwood", "points", "chips", "eliminated"
 def _check_record(record: dict[str, Any], where: str, setup: Setup) -> None:
     if any(not isinstance(record.get(k), list) for k in _RECORD_LISTS):
         fail(f"{where} needs the lists {list(_RECORD_LISTS)}")
+    p = setup.num_players
+    for key in ("points", "chips"):  # what the loader adds up against the scores and chips
+        values = record[key]
+        if len(values) != p or not all(map(is_int, values)):
+            fail(f"{where}[{key!r}] must be {p} ints, one per seat, got {shown(values)}")
+    for j, buy in enumerate(record["buys"]):
+        if not (
+            isinstance(buy, dict)
+            and is_int(buy.get("seat"))
+            and 0 <= buy["seat"] < p
+            and is_int(buy.get("to"))
+        ):
+            fail(f"{where}['buys'][{j}] must name its 'seat' and the total it set ('to')")
 
 
 class Result(Codec):

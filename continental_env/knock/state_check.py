@@ -14,7 +14,7 @@ from continental_env.cards import JOKER, NUM_NATURALS, card_to_str
 from continental_env.engine import Check, check_history_recorded, load_state
 from continental_env.knock.state import DECKS, HAND_SIZE, Phase, Setup, State
 from continental_env.side import check_conserved, check_known, check_pile_seen, check_turn
-from continental_env.state_fields import fail, is_int
+from continental_env.state_fields import fail, is_int, shown
 
 LABEL = "knock game"
 ELIMINATED_OVER = 100
@@ -80,7 +80,7 @@ def check_buyers(state: State, setup: Setup, given: set[str]) -> None:
     allowed to buy back; outside it, nobody."""
     buyers = state.buyers
     if not all(is_int(s) and 0 <= s < setup.num_players for s in buyers):
-        fail(f"'buyers' must be a list of seats, got {buyers!r}")
+        fail(f"'buyers' must be a list of seats, got {shown(buyers)}")
     if state.phase != Phase.BUY:
         if buyers:
             fail("'buyers' must be empty outside phase 'buy'")
@@ -131,6 +131,40 @@ def check_history(state: State, setup: Setup, given: set[str]) -> None:
         fail(f"phase {state.phase!r} follows a hand, but 'hand_history' is empty")
 
 
+def check_history_adds_up(state: State, setup: Setup, given: set[str]) -> None:
+    """When given, the hand history holds the hands played and adds up to the totals, the
+    buy-backs and the chips (RULES 3.4, 3.5): each hand adds its points to the totals, then each
+    of its buy-backs sets the buyer's total; each seat's chips are its ante plus every hand's
+    chips. A position built by hand (no moves played, no hand recorded) has totals of its own."""
+    history = state.hand_history
+    if "hand_history" not in given or not (history or state.moves):
+        return
+    played = state.hand_index + (state.phase not in IN_HAND)  # a hand just ended is recorded
+    if len(history) != played:
+        fail(f"'hand_history' holds {len(history)} hands but {played} were played")
+    p = setup.num_players
+    totals, buys, chips = [0] * p, [0] * p, [-setup.stake] * p
+    for record in history:
+        for seat in range(p):
+            totals[seat] += record["points"][seat]
+            chips[seat] += record["chips"][seat]
+        for buy in record["buys"]:
+            totals[buy["seat"]] = buy["to"]
+            buys[buy["seat"]] += 1
+    if totals != state.scores:
+        fail(
+            f"'scores' {shown(state.scores)} do not add up to the hand history's points and "
+            f"buy-backs {shown(totals)}"
+        )
+    if buys != state.buys:
+        fail(f"'buys' {shown(state.buys)} do not match the hand history's buy-backs {shown(buys)}")
+    if chips != state.chips:
+        fail(
+            f"'chips' {shown(state.chips)} are not the antes plus the hand history's chips "
+            f"{shown(chips)}"
+        )
+
+
 def check_result(state: State, setup: Setup, given: set[str]) -> None:
     """A running game has no result; a finished one names its winners."""
     result = state.result
@@ -155,9 +189,11 @@ CHECKS: tuple[Check, ...] = (
     check_known,
     check_hand_sizes,
     check_cards,
+    check_history_recorded("seen_discards"),
     check_seen_discards,
     check_history_recorded("hand_history"),
     check_history,
+    check_history_adds_up,
     check_result,
 )
 
