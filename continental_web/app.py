@@ -21,7 +21,8 @@ Refusals are JSON ``{"error": message}`` with a 4xx status: 400 for a malformed 
 that cannot be read, 404 for an unknown id, 409 for a move that is not legal now (the engine's
 reason is in the message) or a request out of turn, 403/415/413 for a request from another
 origin, not JSON, or too large (``continental_web.security``), 503 while a model is still
-loading or when engine work passes its time limit. A refused request changes nothing.
+loading or when engine work passes its time limit. A refused request changes nothing. Every
+answer, a refusal or a failure (500) included, carries the security headers.
 
 Engine work (bots, replays, model loads) runs in worker threads (``off_loop``), never on the
 event loop, so one slow request does not hold up the others.
@@ -93,8 +94,10 @@ def create_app(
     app.state.store = store
     app.state.opponents = opponents
     app.state.results_dir = results_dir
-    app.add_middleware(GuardMiddleware)
+    # The guard is the outermost: its security headers go on every answer, the trusted-host
+    # refusal and a failure's 500 included.
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
+    app.add_middleware(GuardMiddleware)
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> JSONResponse:
@@ -107,11 +110,6 @@ def create_app(
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
-
-    @app.exception_handler(Exception)
-    async def _server_error(request: Request, exc: Exception) -> JSONResponse:
-        # never a traceback or a server path in an answer
-        return JSONResponse({"error": f"the server failed ({type(exc).__name__})"}, 500)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -147,8 +145,8 @@ def create_app(
 
         def start() -> dict[str, Any]:
             session = new_session(opponents, **data)
-            game_id = store.add(session, client)
-            return {"id": game_id, "state": store.run(game_id, lambda s: s.state())}
+            state = session.state()  # before it is stored: a game whose page fails is not kept
+            return {"id": store.add(session, client), "state": state}
 
         return await off_loop(start)
 

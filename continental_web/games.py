@@ -44,3 +44,13 @@ def parse_seed(seed: Any, draw: bool = True) -> int:
         shown = repr(seed)[:30]
         raise WebError(400, f"seed {shown} must be a whole number in 0..{MAX_SEED} (or empty)")
     return seed
+
+
+def valid_text(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (JSON's ``\\ud800`` escapes decode to lone
+    surrogates, which cannot: an answer echoing one would fail to encode)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -17,7 +17,7 @@ from agents.games import game_spec
 from continental_env.game import Game
 from continental_env.rules import PRESETS, RuleConfig
 from continental_web.errors import WebError
-from continental_web.games import GAMES, SIDE_TABLES, parse_seed
+from continental_web.games import GAMES, SIDE_TABLES, parse_seed, valid_text
 from continental_web.view import build_state, play_logged
 
 RECORD_FORMAT = "continental-web-replay"
@@ -121,6 +121,9 @@ def _check_record_lists(names: Any, actions: Any, players: int) -> None:
         or not all(isinstance(n, str) for n in names)
     ):
         raise WebError(400, "malformed replay file: names must list one string per seat")
+    bad = next((n for n in names if not valid_text(n)), None)
+    if bad is not None:
+        raise WebError(400, f"malformed replay file: name {bad[:20]!r} is not valid text")
     if not isinstance(actions, list) or not all(
         isinstance(a, str) and len(a) <= 64 for a in actions
     ):

@@ -23,7 +23,7 @@ from continental_env.game import Game
 from continental_env.rules import PRESETS, RuleConfig
 from continental_web.contract import second_person
 from continental_web.errors import WebError
-from continental_web.games import GAMES, MAX_SEED, SIDE_TABLES, parse_seed
+from continental_web.games import GAMES, MAX_SEED, SIDE_TABLES, parse_seed, valid_text
 from continental_web.opponents import (
     BOT_LABELS,
     BOT_NAMES,
@@ -292,6 +292,8 @@ def _check_common(seed: Any, seat: Any, players: int, name: Any) -> int:
         raise WebError(400, f"seat {seat!r} must be an integer in 0..{players - 1}")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
         raise WebError(400, "name must be 1..20 characters")
+    if not valid_text(name):
+        raise WebError(400, f"name {name!r} is not valid text (it holds a lone surrogate)")
     return seed
 
 

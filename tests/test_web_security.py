@@ -171,6 +171,50 @@ def test_every_answer_carries_the_security_headers(client):
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
 
 
+def test_a_name_with_a_lone_surrogate_is_a_400_and_stores_nothing(client, app):
+    """JSON's ``\\ud800`` decodes to a lone surrogate, which no answer can encode: it is
+    refused with its reason and the headers, and eight of them evict nobody's game."""
+    gid, _ = start(client, seed=5)
+    for field in ('"name": "\\ud800"', '"name": "ab\\udfffc"', '"\\ud800": 1'):
+        for _ in range(8):
+            r = client.post(
+                "/api/games",
+                content=f'{{"opponents": ["greedy"], {field}}}'.encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            assert r.status_code == 400, r.text
+            error = r.json()["error"]
+            assert "lone surrogate" in error and "\n" not in error, error
+            for key, value in SECURITY_HEADERS.items():
+                assert r.headers.get(key) == value, key
+    assert list(app.state.store._games) == [gid]
+    assert client.get(f"/api/games/{gid}").status_code == 200
+    with pytest.raises(web_session.WebError, match="name .* lone surrogate") as refused:
+        web_session.new_session(Opponents(None), name="\ud800")
+    assert refused.value.status == 400
+    record = finished_record(client, seed=4, rounds=[1])
+    with pytest.raises(web_session.WebError, match="not valid text"):
+        web_session.Replay(dict(record, names=["\udc00", *record["names"][1:]]))
+
+
+def test_a_failure_is_a_500_with_the_security_headers_and_no_traceback(client, app, monkeypatch):
+    def broken(self: Any) -> dict:
+        raise RuntimeError(f"secret detail {Path.cwd()}")
+
+    monkeypatch.setattr(web_session.Session, "state", broken)
+    for r in (
+        client.post("/api/games", json={"opponents": ["greedy"]}),
+        TestClient(app, base_url="http://attacker.example").get("/api/options"),
+    ):
+        assert r.status_code in (400, 500), r.text
+        for key, value in SECURITY_HEADERS.items():
+            assert r.headers.get(key) == value, (r.status_code, key)
+    assert r.status_code == 400
+    failed = client.post("/api/games", json={"opponents": ["greedy"]})
+    assert failed.json() == {"error": "the server failed (RuntimeError)"}
+    assert not app.state.store._games  # a game whose page failed is not kept
+
+
 # ---------------------------------------------------------------------- hostile replay files
 
 
