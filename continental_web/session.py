@@ -333,10 +333,11 @@ class SessionStore:
 
     Bounded three ways: a game in progress is dropped ``ttl`` seconds after its last request (a
     finished game or a replay ``finished_ttl``), one client address holds at most ``per_client``
-    games (starting one more drops that client's least recently used), and at most ``max_games``
-    are kept in all. When the store is full, a finished game (then the least recently used game
-    idle for ``min_idle`` seconds) makes room; if every game is in active play, a new one is
-    refused (503) rather than evicting someone's game.
+    games, and at most ``max_games`` are kept in all. A game is *in play* while it is not over
+    and had a request in the last ``min_idle`` seconds; such a game is never dropped to make
+    room. Starting a game past a cap drops a finished game first, then the least recently used
+    idle one; when every game under the cap is in play the new one is refused instead (429 for
+    the address's cap: every tab of one browser is one address; 503 for the total).
     """
 
     def __init__(
@@ -363,33 +364,52 @@ class SessionStore:
         over = isinstance(item, Replay) or item.game.is_over
         return now - item.touched > (self.finished_ttl if over else self.ttl)
 
-    def _make_room(self, table: dict[str, Any], client: str, now: float) -> None:
-        """Drop expired entries, the client's oldest beyond its cap, then one for the total."""
-        for key in [k for k, v in table.items() if self._expired(v, now)]:
-            del table[key]
-        mine = sorted((v.touched, k) for k, v in table.items() if v.client == client)
-        while len(mine) >= self.per_client:
-            del table[mine.pop(0)[1]]
-        if len(table) < self.max_games:
-            return
-
-        def rank(key: str) -> tuple[bool, float]:
-            item = table[key]
-            active = not (isinstance(item, Replay) or item.game.is_over)
-            return (active, item.touched)
-
-        victim = min(table, key=rank)
-        item = table[victim]
-        if (
+    def _in_play(self, item: Any, now: float) -> bool:
+        """A game not over with a request in the last ``min_idle`` seconds (never dropped)."""
+        return (
             isinstance(item, Session)
             and not item.game.is_over
             and now - item.touched < self.min_idle
-        ):
+        )
+
+    def _droppable(self, table: dict[str, Any], keys: list[str], now: float) -> list[str]:
+        """The entries among ``keys`` that may make room, first to go first: finished games and
+        replays, then games idle for ``min_idle``, each least recently used first."""
+
+        def rank(key: str) -> tuple[bool, float]:
+            item = table[key]
+            return (isinstance(item, Session) and not item.game.is_over, item.touched)
+
+        return sorted((k for k in keys if not self._in_play(table[k], now)), key=rank)
+
+    def _make_room(self, table: dict[str, Any], client: str, now: float) -> None:
+        """Drop expired entries, then make room under the client's cap and the total, never
+        dropping a game in play (WebError 429 or 503 instead, nothing dropped)."""
+        for key in [k for k, v in table.items() if self._expired(v, now)]:
+            del table[key]
+        mine = [k for k, v in table.items() if v.client == client]
+        over = len(mine) - self.per_client + 1
+        if over > 0:
+            victims = self._droppable(table, mine, now)
+            if len(victims) < over:
+                raise WebError(
+                    429,
+                    f"{len(mine) - len(victims)} games in play from your address, the most it "
+                    f"may hold: finish one (or leave one untouched for {self.min_idle / 60:g} "
+                    "minutes) before starting another",
+                )
+            for key in victims[:over]:
+                del table[key]
+        if len(table) < self.max_games:
+            return
+        victims = self._droppable(table, list(table), now)
+        if not victims:
             raise WebError(503, "the server is full of games in play; try again later")
-        del table[victim]
+        del table[victims[0]]
 
     def add(self, session: Session, client: str = "") -> str:
-        """Store a session under a fresh id (WebError 503 if every stored game is in play)."""
+        """Store a session under a fresh id (WebError 429 or 503 when the games it would
+        displace are all in play)."""
         with self._lock:
             now = self.clock()
             self._make_room(self._games, client, now)

@@ -543,7 +543,9 @@ def test_games_expire_by_age_and_one_client_holds_a_bounded_number():
     a2 = store.add(new_session(offer, opponents=["random"], seed=2), "10.0.0.1")
     b1 = store.add(new_session(offer, opponents=["random"], seed=3), "10.0.0.2")
     clock.now += 1
-    # a third game of one client drops its own least recently used, never another client's
+    # a third game of one client drops its own finished one, never another client's
+    store.get(a1).game.state.phase = "game_over"
+    store.get(a2)
     a3 = store.add(new_session(offer, opponents=["random"], seed=4), "10.0.0.1")
     assert set(store._games) == {a2, b1, a3}
     with pytest.raises(web_session.WebError) as gone:
@@ -560,6 +562,68 @@ def test_games_expire_by_age_and_one_client_holds_a_bounded_number():
     with pytest.raises(web_session.WebError):
         store.get(a2)  # idle for over an hour
     assert set(store._games) == {b1}
+
+
+def test_a_game_in_play_is_never_evicted_by_its_own_address():
+    """Every tab of one browser is one address: its cap refuses a new game (429) rather than
+    drop one in play; a finished game, then one left idle, makes room."""
+    clock = FakeClock()
+    store = SessionStore(max_games=50, per_client=3, min_idle=600, clock=clock)
+    offer = Opponents(None)
+
+    def game(seed: int):
+        return new_session(offer, opponents=["random"], seed=seed)
+
+    ids = [store.add(game(i), "127.0.0.1") for i in range(3)]
+    for seed in (7, 8):
+        with pytest.raises(web_session.WebError, match="3 games in play from your address") as full:
+            store.add(game(seed), "127.0.0.1")
+        assert full.value.status == 429 and set(store._games) == set(ids)
+        clock.now += 300  # each game has a request every five minutes: all stay in play
+        for gid in ids:
+            store.get(gid)
+    assert store.add(game(9), "10.0.0.2")  # another address is not held up
+    store.get(ids[1]).game.state.phase = "game_over"
+    fourth = store.add(game(10), "127.0.0.1")  # the finished game makes room
+    mine = {k for k, v in store._games.items() if v.client == "127.0.0.1"}
+    assert mine == {ids[0], ids[2], fourth}
+    clock.now += 601
+    store.get(ids[2])
+    store.get(fourth)
+    fifth = store.add(game(11), "127.0.0.1")  # ids[0], idle for ten minutes, makes room
+    mine = {k for k, v in store._games.items() if v.client == "127.0.0.1"}
+    assert mine == {ids[2], fourth, fifth}
+
+
+def test_one_address_starting_many_games_keeps_every_game_in_play(app, client):
+    gids = [start(client, seed=i, rounds=[1])[0] for i in range(web_session.MAX_PER_CLIENT)]
+    r = client.post("/api/games", json={"opponents": ["greedy"], "seed": 99})
+    assert r.status_code == 429 and "from your address" in r.json()["error"]
+    assert "\n" not in r.json()["error"]
+    for gid in gids:
+        assert client.get(f"/api/games/{gid}").status_code == 200
+    assert set(app.state.store._games) == set(gids)
+
+
+def test_the_load_script_at_twelve_clients_loses_no_game_in_play():
+    """``scripts/web_load.py``: twelve players from one address (more than its cap of games in
+    play) get 429s for new games, never a 404 for a game they are playing."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    run = subprocess.run(
+        [sys.executable, "scripts/web_load.py", "--clients", "12", "--requests", "600"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    refused = next(line for line in run.stdout.splitlines() if line.startswith("refused:"))
+    assert "404" not in refused and "create 429" in refused, refused
 
 
 # ---------------------------------------------------------------------- hidden information

@@ -189,7 +189,7 @@ def test_a_name_with_a_lone_surrogate_is_a_400_and_stores_nothing(client, app):
                 assert r.headers.get(key) == value, key
     assert list(app.state.store._games) == [gid]
     assert client.get(f"/api/games/{gid}").status_code == 200
-    with pytest.raises(web_session.WebError, match="name .* lone surrogate") as refused:
+    with pytest.raises(web_session.WebError, match=r"name .* lone surrogate") as refused:
         web_session.new_session(Opponents(None), name="\ud800")
     assert refused.value.status == 400
     record = finished_record(client, seed=4, rounds=[1])
