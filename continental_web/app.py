@@ -31,7 +31,8 @@ event loop, so one slow request does not hold up the others.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -70,6 +71,15 @@ async def off_loop(fn: Callable[[], T], limit: float = ENGINE_TIME_LIMIT) -> T:
     raise WebError(503, f"the server took over {limit:g} s on this request; try again")
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """On the server's shutdown (Ctrl-C, SIGTERM), end the worker processes it started: uvicorn
+    then re-raises the signal, which ends this process without running ``atexit``."""
+    worker.resume()
+    yield
+    await anyio.to_thread.run_sync(worker.stop_all)
+
+
 def client_of(request: Request) -> str:
     """The client's address (the per-client cap of the store)."""
     return request.client.host if request.client else ""
@@ -87,7 +97,10 @@ def create_app(
     ``allowed_hosts`` are the names the ``Host`` header may give (default the loopback names;
     ``python -m continental_web --host`` adds its own).
     """
-    app = FastAPI(title="Continental", docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(
+        title="Continental", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan
+    )
+    worker.resume()  # worker processes may start again (an earlier app of this process stopped)
     if opponents is None:
         opponents = Opponents(default_models_dir() if models_dir is None else models_dir)
     store = store or SessionStore()

@@ -5,7 +5,8 @@ of Python work. In a thread of the server it would hold the interpreter lock and
 request; here it runs in worker processes (two, started on first use), so the event loop keeps
 answering, and a job over its time limit is stopped by ending the process (a new one starts for
 the next job). The jobs are plain functions of ``continental_web.replay`` (``check_record``) and
-``continental_web.opponents`` (``probe_model``); this module only runs them.
+``continental_web.opponents`` (``probe_model``); this module only runs them. When the server
+stops (Ctrl-C or SIGTERM), ``stop_all`` ends every worker process it started.
 """
 
 from __future__ import annotations
@@ -20,11 +21,20 @@ from continental_web.errors import WebError
 
 _lock = threading.Lock()
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
+_once: set[concurrent.futures.ProcessPoolExecutor] = set()  # ``run_once``'s pools now running
+_stopping = False  # set by ``stop_all``: no new worker process starts (a probe still looping)
+
+
+def _refuse_when_stopping() -> None:
+    """WebError 503 once the server is stopping (``stop_all``): no new process may start."""
+    if _stopping:
+        raise WebError(503, "the server is stopping")
 
 
 def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
     global _pool
     with _lock:
+        _refuse_when_stopping()
         if _pool is None:
             _pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=2, mp_context=multiprocessing.get_context("spawn")
@@ -40,6 +50,35 @@ def shutdown() -> None:
         pool, _pool = _pool, None
     if pool is not None:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def stop_all(grace: float = 5.0) -> None:
+    """End every worker process now, the pool's and any ``run_once``'s (the server is stopping:
+    a SIGTERM ends the server without ``atexit``, and a worker left behind would keep the
+    resource tracker alive too). Each gets ``grace`` seconds after SIGTERM, then SIGKILL."""
+    global _pool, _stopping
+    with _lock:
+        _stopping = True
+        pools = [p for p in (_pool, *_once) if p is not None]
+        _pool = None
+        _once.clear()
+    procs = [proc for pool in pools for proc in list(getattr(pool, "_processes", {}).values())]
+    for proc in procs:
+        proc.terminate()
+    for proc in procs:
+        proc.join(grace)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(grace)
+    for pool in pools:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def resume() -> None:
+    """Allow worker processes again (a server starting in a process whose last one stopped)."""
+    global _stopping
+    with _lock:
+        _stopping = False
 
 
 def _kill_pool() -> None:
@@ -66,6 +105,9 @@ def run(fn: Any, *args: Any, timeout: float) -> Any:
     except concurrent.futures.process.BrokenProcessPool:
         _kill_pool()
         raise WebError(503, "the worker process failed; try again") from None
+    except RuntimeError:  # submitted while ``stop_all`` shut the pool down
+        _refuse_when_stopping()
+        raise
 
 
 def run_once(fn: Any, *args: Any, timeout: float) -> Any:
@@ -74,6 +116,11 @@ def run_once(fn: Any, *args: Any, timeout: float) -> Any:
     pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn")
     )
+    with _lock:
+        if _stopping:
+            pool.shutdown(wait=False)
+            _refuse_when_stopping()
+        _once.add(pool)
     try:
         return pool.submit(fn, *args).result(timeout=timeout)
     except concurrent.futures.TimeoutError:
@@ -82,5 +129,10 @@ def run_once(fn: Any, *args: Any, timeout: float) -> Any:
         raise WebError(503, f"the server stopped this work after {timeout:g} s") from None
     except concurrent.futures.process.BrokenProcessPool:
         raise WebError(503, "the worker process failed") from None
+    except RuntimeError:  # submitted while ``stop_all`` shut the pool down
+        _refuse_when_stopping()
+        raise
     finally:
+        with _lock:
+            _once.discard(pool)
         pool.shutdown(wait=False, cancel_futures=True)

@@ -823,6 +823,101 @@ def test_the_command_prints_its_address_and_serves_the_page(tmp_path):
     assert bad.returncode == 2 and "--port 70000 is out of range" in bad.stderr
 
 
+def _descendants(pid: int) -> dict[int, str]:
+    """Every process under ``pid`` (children, their children, ...) with its command line."""
+    from pathlib import Path
+
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
+            except (OSError, ValueError, IndexError):
+                continue
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, ppid in parents.items():
+            if ppid == parent and child not in found:
+                try:
+                    cmd = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+                except OSError:
+                    continue
+                found[child] = cmd.decode(errors="replace")
+                todo.append(child)
+    return found
+
+
+def _running(pid: int, cmd: str) -> bool:
+    """Whether the process ``pid`` still runs ``cmd`` (not exited, not a zombie, not reused)."""
+    from pathlib import Path
+
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        now = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except (OSError, IndexError):
+        return False
+    return state != "Z" and now.decode(errors="replace") == cmd
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table from /proc")
+def test_sigterm_ends_the_server_and_every_process_it_started(tmp_path):
+    """``python -m continental_web`` after a replay check (the worker pool and the resource
+    tracker are running): SIGTERM ends the server, its worker processes and the tracker."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "continental_web", "--port", "0", "--results", "results"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    children: dict[int, str] = {}
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        request = urllib.request.Request(
+            match.group(0) + "api/replays",
+            data=json.dumps({"file": "web_replay_seed2027.json"}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=120) as r:
+            assert r.status == 200  # checked in the worker process
+        children = _descendants(proc.pid)
+        assert any("spawn_main" in cmd for cmd in children.values()), children
+        assert any("resource_tracker" in cmd for cmd in children.values()), children
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(120)
+        deadline = time.monotonic() + 120  # generous: a poll, not a measure of speed
+        while any(_running(pid, cmd) for pid, cmd in children.items()):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        left = {pid: cmd for pid, cmd in children.items() if _running(pid, cmd)}
+        assert not left, f"still running after SIGTERM: {left}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
+        for pid, cmd in children.items():  # this test's server's processes, if any were left
+            if _running(pid, cmd):
+                os.kill(pid, signal.SIGKILL)
+        proc.stdout.close()
+
+
 def test_the_shipped_replay_files_replay_through_the_engine():
     """Every replay file in results/ is listed by the start page and replays to its scores."""
     from pathlib import Path
