@@ -812,7 +812,10 @@ function openOverlay(title, body, buttons) {
   }
   $("overlay").hidden = false;
   const primary = bb.querySelector(".primary") || bb.querySelector("button");
-  if (primary) primary.focus();
+  // Focus the main button without scrolling to it: a long dialog (a round's reveal on a phone)
+  // opens at its top, its title in view.
+  if (primary) primary.focus({ preventScroll: true });
+  document.querySelector("#overlay .dialog").scrollTop = 0;
 }
 
 function closeOverlay() {
