@@ -3,7 +3,7 @@
 | method and path | body | answer |
 |---|---|---|
 | ``GET /`` | | the page (``static/index.html``) |
-| ``GET /api/options`` | | games, presets and their player ranges, opponent names, replay files |
+| ``GET /api/options`` | | games (``contract``, ``fifteen``, ``knock``): presets and their player ranges, the start fields each takes, opponent names; replay files |
 | ``POST /api/games`` | ``{game, preset, opponents: [names], seed, seat, rounds or hands, name}`` | ``{id, state}`` |
 | ``GET /api/games/{id}`` | | the state for the person's seat |
 | ``POST /api/games/{id}/move`` | ``{action: "layoff 9S 2"}`` | the new state |
@@ -12,6 +12,9 @@
 | ``POST /api/games/{id}/replay`` | ``{}`` | the finished game opened as a replay: ``{id, steps, state}`` |
 | ``POST /api/replays`` | a replay file, or ``{file: name}`` from the results folder | ``{id, steps, state}`` |
 | ``GET /api/replays/{id}/{step}?seat=S`` | | the position after ``step`` moves from seat S's view |
+
+``game`` names a table of ``continental_web.games.TABLES``; ``continental``, the contract game's
+name before, is still read, in a request and in a replay file.
 
 Bots move one at a time when the page asks (``advance``): the page waits a short, visible delay
 between its requests, so the server needs no timers or background tasks, each bot move is one
@@ -135,6 +138,7 @@ def create_app(
                 name: {
                     "label": spec["label"],
                     "presets": spec["presets"],
+                    "fields": spec["fields"],
                     "opponents": opponents.names(name),
                     "labels": opponents.labels(name),
                 }
@@ -184,7 +188,7 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
         rec = await off_loop(lambda: store.run(game_id, lambda s: s.record()))
-        filename = f"continental_seed{rec['seed']}.json"
+        filename = f"{rec['game']}_seed{rec['seed']}.json"
         return Response(
             json.dumps(rec, indent=1),
             media_type="application/json",

@@ -140,15 +140,16 @@ class Load:
                     with urllib.request.urlopen(self.url + "/api/options", timeout=60) as r:
                         self.games_offered = json.loads(r.read())["games"]
             while True:
-                game = rng.choice(["continental", "continental", "knock", "fifteen"])
+                game = rng.choice(["contract", "contract", "knock", "fifteen"])
                 limits = next(iter(self.games_offered[game]["presets"].values()))
                 players = rng.randint(limits["min_players"], min(4, limits["max_players"]))
                 offered = [b for b in self.games_offered[game]["opponents"] if b != "search"]
                 bots = [rng.choice(offered) for _ in range(players - 1)]
                 body: dict = {"game": game, "opponents": bots, "seed": str(rng.getrandbits(62))}
-                if game == "continental":
+                fields = self.games_offered[game]["fields"]  # what this game's start takes
+                if "rounds" in fields:
                     body["rounds"] = [rng.randint(1, 7)]
-                elif game == "fifteen":
+                if "hands" in fields:
                     body["hands"] = 1
                 made = self.call("create", "POST", "/api/games", body)
                 if made is None:  # the address's cap is full of games in play: wait a moment

@@ -22,8 +22,8 @@ for _module in ("fastapi", "httpx2"):
 from fastapi.testclient import TestClient  # noqa: E402
 from helpers import make_game  # noqa: E402
 
+import continental_web.contract as web_contract  # noqa: E402
 import continental_web.session as web_session  # noqa: E402
-import continental_web.view as web_view  # noqa: E402
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str  # noqa: E402
 from continental_env.game import Game  # noqa: E402
 from continental_web.app import create_app  # noqa: E402
@@ -93,12 +93,12 @@ def test_options_offer_bots_and_model_names_never_paths(client):
     assert all(
         "/" not in n and "\\" not in n and not n.startswith("ppo:") for n in opts["opponents"]
     )
-    assert set(opts["games"]["continental"]["presets"]) == {
+    assert set(opts["games"]["contract"]["presets"]) == {
         "continental",
         "continental_us",
         "continental_es",
     }
-    assert opts["games"]["continental"]["presets"]["continental_us"]["max_players"] == 6
+    assert opts["games"]["contract"]["presets"]["continental_us"]["max_players"] == 6
 
 
 def test_the_page_and_its_assets_are_served_locally(client):
@@ -737,7 +737,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
             super().__init__(game, seat, **kwargs)
             behind[id(self)] = game
 
-    monkeypatch.setattr(web_view, "PlayerView", SpiedView)
+    monkeypatch.setattr(web_contract, "PlayerView", SpiedView)
 
     def leaky(view, names, log, extra=None):
         state = real(view, names, log, extra)
@@ -748,7 +748,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
         ]
         return state
 
-    monkeypatch.setattr(web_view, "seat_state", leaky)
+    monkeypatch.setattr(web_contract, "seat_state", leaky)
     with pytest.raises(AssertionError, match="depends on hidden cards"):
         check_game(app, client, random.Random(1), 3, ["greedy"])
 
@@ -758,7 +758,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
         state["next_card"] = card_to_str(stock[-1]) if stock else None
         return state
 
-    monkeypatch.setattr(web_view, "seat_state", stock_leak)
+    monkeypatch.setattr(web_contract, "seat_state", stock_leak)
     with pytest.raises(AssertionError, match="depends on hidden cards"):
         check_game(app, client, random.Random(1), 3, ["greedy"])
 
@@ -768,7 +768,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
             state["pile"] = [card_to_str(c) for c in view.discard[-1:]]  # the face-down card
         return state
 
-    monkeypatch.setattr(web_view, "seat_state", closing_card_leak)
+    monkeypatch.setattr(web_contract, "seat_state", closing_card_leak)
     with pytest.raises(AssertionError, match="depends on hidden cards"):
         for seed in range(3, 8):  # until a game ends with a close rather than the turn limit
             check_game(app, client, random.Random(seed), seed, ["greedy"])

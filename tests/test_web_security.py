@@ -393,7 +393,7 @@ def test_a_model_that_does_not_load_is_not_offered_and_never_a_500(tmp_path, mon
     models.mkdir(parents=True)
     (models / "mymodel.zip").write_bytes(b"PK")
 
-    def no_torch(path: Path, seed: int) -> Any:
+    def no_torch(path: Path, seed: int, game: str = "contract") -> Any:
         raise ImportError("No module named 'torch'", name="torch")
 
     monkeypatch.setattr(web_opponents, "load_model", no_torch)
@@ -429,14 +429,14 @@ def test_a_model_that_loads_is_offered_and_plays(tmp_path, monkeypatch):
     (models / "copycat.npz").write_bytes(b"")
     from agents.bots.greedy import GreedyAgent
 
-    monkeypatch.setattr(web_opponents, "load_model", lambda path, seed: GreedyAgent(seed))
+    monkeypatch.setattr(web_opponents, "load_model", lambda path, seed, game: GreedyAgent(seed))
     monkeypatch.setattr("agents.bots.ppo_agent.check_table", lambda agent, players: None)
     app = create_app(results_dir=tmp_path, opponents=Opponents(models, probe_mode="thread"))
     assert app.state.opponents.probe.wait(10)
     client = TestClient(app, base_url=BASE)
     opts = client.get("/api/options").json()
     assert "copycat" in opts["opponents"] and opts["models_loading"] == []
-    assert opts["games"]["continental"]["labels"]["copycat"]["label"] == "Trained"
+    assert opts["games"]["contract"]["labels"]["copycat"]["label"] == "Trained"
     gid, state = start(client, opponents=["copycat"], seed=2, rounds=[1])
     assert state["names"][1] == "Trained (1)"
     assert play_out(client, gid, state, random.Random(0))["game_over"]
