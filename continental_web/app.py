@@ -78,8 +78,8 @@ async def off_loop(fn: Callable[[], T], limit: float = ENGINE_TIME_LIMIT) -> T:
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     """On the server's shutdown (Ctrl-C, SIGTERM), end the worker processes it started: uvicorn
     then re-raises the signal, which ends this process without running ``atexit``."""
-    worker.resume()
     yield
+    app.state.opponents.probe.stop()  # before the workers: it starts no process after them
     await anyio.to_thread.run_sync(worker.stop_all)
 
 
@@ -103,7 +103,6 @@ def create_app(
     app = FastAPI(
         title="Continental", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan
     )
-    worker.resume()  # worker processes may start again (an earlier app of this process stopped)
     if opponents is None:
         opponents = Opponents(default_models_dir() if models_dir is None else models_dir)
     store = store or SessionStore()

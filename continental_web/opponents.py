@@ -173,6 +173,7 @@ class ModelProbe:
         self._status: dict[str, str] = {name: "pending" for name in models}
         self._lock = threading.Lock()
         self._done = threading.Event()
+        self._stop = threading.Event()  # the server is stopping: try no further model
         self._started = 0.0
         self._thread: threading.Thread | None = None
 
@@ -188,6 +189,8 @@ class ModelProbe:
     def _run(self) -> None:
         try:
             for name, path in self.models.items():
+                if self._stop.is_set():
+                    break
                 result = self._try(name, path)
                 with self._lock:
                     self._status[name] = result
@@ -213,11 +216,21 @@ class ModelProbe:
 
             try:
                 _PROBED[key] = worker.run_once(
-                    probe_model, name, str(path), game, timeout=self.time_limit
+                    probe_model,
+                    name,
+                    str(path),
+                    game,
+                    timeout=self.time_limit,
+                    cancelled=self._stop.is_set,
                 )
             except WebError:
                 return f"opponent {name!r} did not load within {self.time_limit:g} s"
         return _PROBED[key]
+
+    def stop(self) -> None:
+        """Try no further model, and start no worker process for one (the server is stopping;
+        ``continental_web.worker.stop_all`` ends the one running)."""
+        self._stop.set()
 
     def status(self, name: str) -> str:
         """``ok``, ``pending`` (still loading, within the time limit) or why it is not offered."""

@@ -15,6 +15,7 @@ import atexit
 import concurrent.futures
 import multiprocessing
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from continental_web.errors import WebError
@@ -22,19 +23,11 @@ from continental_web.errors import WebError
 _lock = threading.Lock()
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
 _once: set[concurrent.futures.ProcessPoolExecutor] = set()  # ``run_once``'s pools now running
-_stopping = False  # set by ``stop_all``: no new worker process starts (a probe still looping)
-
-
-def _refuse_when_stopping() -> None:
-    """WebError 503 once the server is stopping (``stop_all``): no new process may start."""
-    if _stopping:
-        raise WebError(503, "the server is stopping")
 
 
 def _get_pool() -> concurrent.futures.ProcessPoolExecutor:
     global _pool
     with _lock:
-        _refuse_when_stopping()
         if _pool is None:
             _pool = concurrent.futures.ProcessPoolExecutor(
                 max_workers=2, mp_context=multiprocessing.get_context("spawn")
@@ -55,10 +48,11 @@ def shutdown() -> None:
 def stop_all(grace: float = 5.0) -> None:
     """End every worker process now, the pool's and any ``run_once``'s (the server is stopping:
     a SIGTERM ends the server without ``atexit``, and a worker left behind would keep the
-    resource tracker alive too). Each gets ``grace`` seconds after SIGTERM, then SIGKILL."""
-    global _pool, _stopping
+    resource tracker alive too). Each gets ``grace`` seconds after SIGTERM, then SIGKILL. A
+    caller that may still start one (the model probe) is stopped first (``run_once``'s
+    ``cancelled``)."""
+    global _pool
     with _lock:
-        _stopping = True
         pools = [p for p in (_pool, *_once) if p is not None]
         _pool = None
         _once.clear()
@@ -72,13 +66,6 @@ def stop_all(grace: float = 5.0) -> None:
             proc.join(grace)
     for pool in pools:
         pool.shutdown(wait=False, cancel_futures=True)
-
-
-def resume() -> None:
-    """Allow worker processes again (a server starting in a process whose last one stopped)."""
-    global _stopping
-    with _lock:
-        _stopping = False
 
 
 def _kill_pool() -> None:
@@ -105,33 +92,31 @@ def run(fn: Any, *args: Any, timeout: float) -> Any:
     except concurrent.futures.process.BrokenProcessPool:
         _kill_pool()
         raise WebError(503, "the worker process failed; try again") from None
-    except RuntimeError:  # submitted while ``stop_all`` shut the pool down
-        _refuse_when_stopping()
-        raise
 
 
-def run_once(fn: Any, *args: Any, timeout: float) -> Any:
+def run_once(
+    fn: Any, *args: Any, timeout: float, cancelled: Callable[[], bool] | None = None
+) -> Any:
     """``fn(*args)`` in a fresh process that ends with it (a model probe: whatever it imports,
-    torch included, leaves with it); WebError 503 after ``timeout`` seconds."""
+    torch included, leaves with it); WebError 503 after ``timeout`` seconds, or at once when
+    ``cancelled()`` (the caller is stopping: checked under the lock ``stop_all`` takes, so no
+    process starts after the caller's stop and ``stop_all``)."""
     pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=1, mp_context=multiprocessing.get_context("spawn")
     )
-    with _lock:
-        if _stopping:
-            pool.shutdown(wait=False)
-            _refuse_when_stopping()
-        _once.add(pool)
     try:
-        return pool.submit(fn, *args).result(timeout=timeout)
+        with _lock:
+            if cancelled is not None and cancelled():
+                raise WebError(503, "the server is stopping")
+            _once.add(pool)
+            future = pool.submit(fn, *args)  # starts the process, under the lock
+        return future.result(timeout=timeout)
     except concurrent.futures.TimeoutError:
         for proc in list(getattr(pool, "_processes", {}).values()):
             proc.kill()
         raise WebError(503, f"the server stopped this work after {timeout:g} s") from None
     except concurrent.futures.process.BrokenProcessPool:
         raise WebError(503, "the worker process failed") from None
-    except RuntimeError:  # submitted while ``stop_all`` shut the pool down
-        _refuse_when_stopping()
-        raise
     finally:
         with _lock:
             _once.discard(pool)
