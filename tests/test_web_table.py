@@ -171,6 +171,14 @@ def test_the_contract_game_is_called_contract_and_its_old_name_still_works(clien
     assert list(opts["games"]) == ["contract", "fifteen", "knock"]
     fields = [opts["games"][g]["fields"] for g in opts["games"]]
     assert fields == [["preset", "rounds"], ["hands"], []]
+    # a field another game takes is refused, naming it (the table module's ``start_options``)
+    for body, needle in (
+        ({"game": "fifteen", "rounds": [1]}, "rounds is a field of the contract game"),
+        ({"game": "knock", "hands": 1}, "no rounds or hands"),
+        ({"game": "contract", "hands": 1}, "hands is a field of the fifteen-card game"),
+    ):
+        r = client.post("/api/games", json={"opponents": ["greedy"], **body})
+        assert r.status_code == 400 and needle in r.json()["error"], r.text
     ids = []
     for name in ("contract", "continental"):
         body = {"game": name, "opponents": ["greedy"], "seed": 4, "rounds": [1]}
