@@ -6,7 +6,8 @@
 ``"knock": "agents.knock:GAME"``, with ``agents/knock`` defining ``GAME = GameSpec(...)``; its
 bots are its entries in ``agents.registry``. ``continental evaluate --game knock`` and
 ``continental play --game knock`` (through the spec's ``terminal`` module) then take it with no
-further change; the browser table adds the page's words (``continental_web.tables``).
+further change; the browser table adds the page's words (a table module in
+``continental_web.games.TABLES``).
 
 | game | scores | better | options (``--set key=value``) |
 |---|---|---|---|

@@ -9,13 +9,14 @@ by step. ``docs/web.md`` describes the page, the security model, the limits and 
 | module | what |
 |---|---|
 | ``session`` | games in progress (``Session``, ``new_session``) and the bounded store of games and replays |
-| ``games`` | the games the page can start (``GAMES``, ``SIDE_TABLES``) and the seed field |
+| ``games`` | the games the page can start (``GAMES``; ``TABLES``, each game's table module; ``game_name`` reads the contract game's old name ``continental``) and the seed field |
 | ``opponents`` | the bots and PPO models offered, their labels, the model probe |
 | ``view`` | the seat's view as JSON (``seat_state``, ``build_state``) and the move log |
 | ``replay`` | records: checked, replayed step by step from one seat's view |
-| ``contract`` | the contract game's moves in words, its round ends, hand and prompt |
-| ``fifteen`` | the fifteen-card game's moves in words and its seat's view |
-| ``knock`` | the knock game's moves in words and its seat's view |
+| ``contract`` | the contract game's table: its moves in words, round ends, hand, prompt and seat view |
+| ``fifteen`` | the fifteen-card game's table: its moves in words and its seat's view |
+| ``knock`` | the knock game's table: its moves in words and its seat's view |
+| ``side`` | what the fifteen-card and knock tables share |
 | ``app`` | the HTTP API and the page (``create_app``) |
 | ``security`` | what is refused before a route runs (origin, content type, size, depth) and the security headers |
 | ``side`` | what the fifteen-card and knock pages share: a seat's view as the page's data |

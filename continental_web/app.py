@@ -3,7 +3,7 @@
 | method and path | body | answer |
 |---|---|---|
 | ``GET /`` | | the page (``static/index.html``) |
-| ``GET /api/options`` | | games, presets and their player ranges, opponent names, replay files |
+| ``GET /api/options`` | | games (``contract``, ``fifteen``, ``knock``): presets and their player ranges, the start fields each takes, opponent names; replay files |
 | ``POST /api/games`` | ``{game, preset, opponents: [names], seed, seat, rounds or hands, name}`` | ``{id, state}`` |
 | ``GET /api/games/{id}`` | | the state for the person's seat |
 | ``POST /api/games/{id}/move`` | ``{action: "layoff 9S 2"}`` | the new state |
@@ -13,6 +13,9 @@
 | ``POST /api/replays`` | a replay file, or ``{file: name}`` from the results folder | ``{id, steps, state}`` |
 | ``GET /api/replays/{id}/{step}?seat=S`` | | the position after ``step`` moves from seat S's view |
 
+``game`` names a table of ``continental_web.games.TABLES``; ``continental``, the contract game's
+name before, is still read, in a request and in a replay file.
+
 Bots move one at a time when the page asks (``advance``): the page waits a short, visible delay
 between its requests, so the server needs no timers or background tasks, each bot move is one
 locked step of one game, and a test client drives a game exactly as the page does.
@@ -21,7 +24,8 @@ Refusals are JSON ``{"error": message}`` with a 4xx status: 400 for a malformed 
 that cannot be read, 404 for an unknown id, 409 for a move that is not legal now (the engine's
 reason is in the message) or a request out of turn, 403/415/413 for a request from another
 origin, not JSON, or too large (``continental_web.security``), 503 while a model is still
-loading or when engine work passes its time limit. A refused request changes nothing.
+loading or when engine work passes its time limit. A refused request changes nothing. Every
+answer, a refusal or a failure (500) included, carries the security headers.
 
 Engine work (bots, replays, model loads) runs in worker threads (``off_loop``), never on the
 event loop, so one slow request does not hold up the others.
@@ -30,7 +34,8 @@ event loop, so one slow request does not hold up the others.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -69,6 +74,15 @@ async def off_loop(fn: Callable[[], T], limit: float = ENGINE_TIME_LIMIT) -> T:
     raise WebError(503, f"the server took over {limit:g} s on this request; try again")
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """On the server's shutdown (Ctrl-C, SIGTERM), end the worker processes it started: uvicorn
+    then re-raises the signal, which ends this process without running ``atexit``."""
+    yield
+    app.state.opponents.probe.stop()  # before the workers: it starts no process after them
+    await anyio.to_thread.run_sync(worker.stop_all)
+
+
 def client_of(request: Request) -> str:
     """The client's address (the per-client cap of the store)."""
     return request.client.host if request.client else ""
@@ -86,15 +100,19 @@ def create_app(
     ``allowed_hosts`` are the names the ``Host`` header may give (default the loopback names;
     ``python -m continental_web --host`` adds its own).
     """
-    app = FastAPI(title="Continental", docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(
+        title="Continental", docs_url=None, redoc_url=None, openapi_url=None, lifespan=_lifespan
+    )
     if opponents is None:
         opponents = Opponents(default_models_dir() if models_dir is None else models_dir)
     store = store or SessionStore()
     app.state.store = store
     app.state.opponents = opponents
     app.state.results_dir = results_dir
-    app.add_middleware(GuardMiddleware)
+    # The guard is the outermost: its security headers go on every answer, the trusted-host
+    # refusal and a failure's 500 included.
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts or LOOPBACK_HOSTS))
+    app.add_middleware(GuardMiddleware)
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> JSONResponse:
@@ -108,11 +126,6 @@ def create_app(
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
-    @app.exception_handler(Exception)
-    async def _server_error(request: Request, exc: Exception) -> JSONResponse:
-        # never a traceback or a server path in an answer
-        return JSONResponse({"error": f"the server failed ({type(exc).__name__})"}, 500)
-
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
@@ -124,6 +137,7 @@ def create_app(
                 name: {
                     "label": spec["label"],
                     "presets": spec["presets"],
+                    "fields": spec["fields"],
                     "opponents": opponents.names(name),
                     "labels": opponents.labels(name),
                 }
@@ -147,8 +161,8 @@ def create_app(
 
         def start() -> dict[str, Any]:
             session = new_session(opponents, **data)
-            game_id = store.add(session, client)
-            return {"id": game_id, "state": store.run(game_id, lambda s: s.state())}
+            state = session.state()  # before it is stored: a game whose page fails is not kept
+            return {"id": store.add(session, client), "state": state}
 
         return await off_loop(start)
 
@@ -173,7 +187,7 @@ def create_app(
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: str) -> Response:
         rec = await off_loop(lambda: store.run(game_id, lambda s: s.record()))
-        filename = f"continental_seed{rec['seed']}.json"
+        filename = f"{rec['game']}_seed{rec['seed']}.json"
         return Response(
             json.dumps(rec, indent=1),
             media_type="application/json",

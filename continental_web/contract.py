@@ -15,8 +15,119 @@ from typing import Any
 from agents.contract.view import PlayerView
 from continental_env.cards import JOKER, NUM_TYPES, card_from_str, card_to_str, format_cards
 from continental_env.contract.game import CLAIM, DRAW, PASS, TAKE, Game
+from continental_env.rules import PRESETS, RuleConfig
+from continental_web.errors import WebError
 
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+LOG_LENGTH = 150  # log lines a response carries (the page scrolls them)
+
+# ---------------------------------------------------------------------- the table's interface
+# (``continental_web.games``: every game's table module has these names)
+
+TITLE = "contract game"
+FIELDS = ("preset", "rounds")  # the start page's fields this game takes
+MODEL_ABOUT = "a policy trained by self-play ({name})"
+
+
+def start_options(
+    preset: Any, rounds: Any, hands: Any, players: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The engine's options (``GameSpec.new_game``) and the game's setup from the start page's
+    fields; WebError 400 naming a bad one."""
+    if hands is not None:
+        raise WebError(400, "hands is a field of the fifteen-card game; use rounds")
+    if preset is None:
+        preset = "continental"  # the default preset
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise WebError(400, f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    rules: RuleConfig = PRESETS[preset]
+    if not rules.min_players <= players <= rules.max_players:
+        raise WebError(
+            400,
+            f"{players} players: preset {preset!r} allows {rules.min_players}..{rules.max_players}",
+        )
+    if rounds is not None:
+        rules = rules.with_rounds(tuple(_checked_rounds(rounds)))
+    chosen = {"preset": preset, "rounds": list(rules.rounds)}
+    return dict(chosen), chosen
+
+
+def _checked_rounds(rounds: Any) -> list[int]:
+    """The start page's rounds: 1 to 7 of them, each 1..7; WebError 400 otherwise."""
+    if (
+        not isinstance(rounds, list)
+        or not 1 <= len(rounds) <= 7
+        or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 7 for r in rounds)
+    ):
+        raise WebError(400, f"rounds {str(rounds)[:40]} must list 1 to 7 rounds, each 1..7")
+    return rounds
+
+
+def record_fields(game: Game, config: dict[str, Any]) -> dict[str, Any]:
+    """What a record holds of the game's setup: its preset and full rules."""
+    return {"preset": config["preset"], "rules": game.rules.to_dict()}
+
+
+def replay_options(record: dict[str, Any]) -> dict[str, Any]:
+    """The engine options a record asks for: a preset's rules, playing a chosen list of its
+    rounds (1 to 7); WebError 400 for anything else."""
+    preset = record.get("preset")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise WebError(400, f"replay of an unknown preset {str(preset)[:30]!r}")
+    raw = record.get("rules")
+    try:
+        rules = RuleConfig.from_dict(raw)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise WebError(400, f"malformed replay file: {str(exc)[:200]}") from None
+    rounds = list(rules.rounds)
+    if not 1 <= len(rounds) <= 7 or PRESETS[preset].with_rounds(tuple(rounds)) != rules:
+        raise WebError(
+            400,
+            f"malformed replay file: the rules are not those of the preset {preset!r} "
+            "(a record holds a preset's rules, with 1 to 7 of its rounds)",
+        )
+    return {"rules": rules.to_dict()}
+
+
+def first_line(game: Game, names: Sequence[str]) -> str:
+    """The log's first line: the first deal."""
+    state = game.state
+    return (
+        f"Round {state.round} dealt; {names[state.dealer]} deals, "
+        f"{names[state.current]} plays first"
+    )
+
+
+def log_move(
+    game: Game, action: int, names: Sequence[str], ends: list[dict[str, Any]] | None
+) -> list[str]:
+    """Apply ``action`` (ValueError if illegal, game unchanged); the log lines it makes. With
+    ``ends``, a round's end appends what was shown when it was counted (``round_end``)."""
+    line = describe(game, action, names) if game.is_legal(action) else ""
+    melds_before, round_before = len(game.state.table), game.state.round_index
+    seen = round_snapshot(game, action) if ends is not None else None
+    game.apply(action)
+    lines = [line, *after_move(game, melds_before, round_before, names)]
+    if seen is not None and ends is not None and game.state.round_index != round_before:
+        ends.append(round_end(game, *seen))
+    return lines
+
+
+def round_number(game: Game) -> int:
+    """The round being played (the last one once the game is over), counted from 1."""
+    return len(game.rules.rounds) if game.is_over else game.state.round_index + 1
+
+
+def state(
+    game: Game, seat: int, names: Sequence[str], log: Sequence[str], extra: dict[str, Any]
+) -> dict[str, Any]:
+    """Everything the page shows for ``seat``, built from its ``PlayerView``."""
+    out = seat_state(PlayerView(game, seat), names, log, extra)
+    if game.is_over and game.state.round_history[-1]["closer"] is not None:
+        # The last round was closed: the top of the pile is the closing card, face down.
+        out["discard_top"] = None
+        out["discard_face_down"] = True
+    return out
 
 
 def describe(game: Game, action: int, names: Sequence[str]) -> str:
@@ -238,6 +349,92 @@ def round_results(game: Game) -> list[dict[str, Any]]:
             "points": list(r["points"]),
             "closer": r["closer"],
             "turns": r["turns"],
+            "verb": "closed",
         }
         for r in game.state.round_history
     ]
+
+
+def seat_state(
+    view: PlayerView,
+    names: Sequence[str],
+    log: Sequence[str],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything the page shows for ``view.seat``, built from the view alone."""
+    me = view.seat
+    trios, runs = view.contract
+    p = view.num_players
+    seats = []
+    for s in range(p):
+        known = [card_to_str(c) for c in range(NUM_TYPES) for _ in range(view.known[s][c])]
+        seats.append(
+            {
+                "seat": s,
+                "name": names[s],
+                "you": s == me,
+                "hand_size": view.hand_sizes[s],
+                "laid_down": view.laid_down[s],
+                "claims": view.claims[s],
+                "score": view.scores[s],
+                "dealer": s == view.dealer,
+                "known": known if s != me else [],
+            }
+        )
+    table = [
+        {
+            "index": m,
+            "owner": meld.owner,
+            "owner_name": names[meld.owner],
+            "kind": meld.kind,
+            "cards": [card_to_str(c) for c in meld.cards],
+        }
+        for m, meld in enumerate(view.table)
+    ]
+    actor = (
+        None
+        if view.phase == "game_over"
+        else (view.asked if view.phase == "claim" else view.current)
+    )
+    legal = [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions]
+    number = (extra or {}).get("round_number")
+    short = f" (contract round {view.round})" if len(view.rules.rounds) < 7 else ""
+    state: dict[str, Any] = {
+        "game": "contract",
+        "title": f"Continental · {view.rules.name}",
+        "round_text": f"round {number} of {len(view.rules.rounds)}{short}",
+        "goal_text": "" if view.phase == "game_over" else f"Contract: {contract_text(trios, runs)}",
+        "round_label": "round",
+        "auto_pass": True,  # claims out of turn: the page offers "pass on claims"
+        "nobody_text": "Nobody closed (stock or turn limit)",
+        "not_shown_text": "not shown",
+        "preset": view.rules.name,
+        "num_players": p,
+        "seat": me,
+        "names": list(names),
+        "round": view.round,
+        "round_number": None,
+        "rounds": list(view.rules.rounds),
+        "contract": {"trios": trios, "runs": runs, "text": contract_text(trios, runs)},
+        "phase": view.phase,
+        "current": view.current,
+        "asked": view.asked,
+        "actor": actor,
+        "your_move": actor == me,
+        "dealer": view.dealer,
+        "turn": view.turn,
+        "prompt": prompt_text(view, names),
+        "hand": hand_groups(view),
+        "hand_size": view.hand_size,
+        "table": table,
+        "discard_top": card_to_str(view.discard[-1]) if view.discard else None,
+        "discard_face_down": False,
+        "discard_size": len(view.discard),
+        "stock_size": view.stock_size,
+        "seats": seats,
+        "legal": legal,
+        "log": list(log[-LOG_LENGTH:]),
+    }
+    if extra:
+        state.update(extra)
+    return state

@@ -21,6 +21,39 @@ PLAY_PROMPT = "Your turn: discard a card (click it twice), or discard one and go
 
 
 TITLE = "fifteen-card game"
+PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
+FIELDS = ("hands",)  # the start page's fields this game takes
+MODEL_ABOUT = "a neural network trained on this game's deals ({name})"
+# The engine options a record may carry: name: (low, high, may be None).
+RECORD_OPTIONS = {
+    "target": (1, 1000, True),
+    "hands": (1, 20, True),
+    "max_turns_per_hand": (1, 200, False),
+    "max_hands": (1, 100, False),
+}
+
+
+def start_options(
+    preset: Any, rounds: Any, hands: Any, players: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The engine's options and the game's setup from the start page's fields; WebError 400
+    naming a bad one."""
+    from continental_web.errors import WebError
+
+    if rounds is not None:
+        raise WebError(400, "rounds is a field of the contract game; this game takes hands")
+    side.check_players(TITLE, PLAYERS, players)
+    config: dict[str, Any] = {"preset": "fifteen"}
+    return game_options(hands, config), config
+
+
+def replay_options(record: dict[str, Any]) -> dict[str, Any]:
+    """The engine options a record asks for, each checked (``RECORD_OPTIONS``)."""
+    return side.checked_options(RECORD_OPTIONS, record.get("options"))
+
+
+record_fields = side.record_fields
+round_number = side.round_number
 
 
 def game_options(hands: Any, config: dict[str, Any]) -> dict[str, Any]:
@@ -94,6 +127,7 @@ def round_results(game: Game) -> list[dict[str, Any]]:
             "turns": r["turns"],
             "melds": list(r["melds"] or []),
             "end": r["end"],
+            "verb": "went out",
         }
         for r in game.hand_history
     ]
@@ -110,7 +144,18 @@ def state(
     """Everything the page shows for ``seat``, built from its ``FifteenView``."""
     view = FifteenView(game, seat)
     seats = [side.seat_row(view, s, names[s]) for s in range(view.num_players)]
-    own = {"score_label": "chips", "higher_wins": True, "target": view.target}
+    target = f" · first to {view.target} chips ends the game" if view.target else ""
+    own = {
+        "score_label": "chips",
+        "higher_wins": True,
+        "target": view.target,
+        "title": "Fifteen-card game",
+        "round_text": f"hand {view.hand_index + 1}{target}",
+        "goal_text": "" if game.is_over else f"Go out: {GOAL}",
+        "no_melds_text": "No melds are laid in this game: the first whose 15 cards (after a "
+        "discard) form sequences goes out.",
+        "nobody_text": "Nobody went out (stock or turn limit)",
+    }
     return side.side_state(
         "fifteen", view, names, log, GOAL, _prompt(view, names), seats, own, extra
     )
@@ -121,6 +166,5 @@ def first_line(game: Game, names: Sequence[str]) -> str:
     return f"Hand 1 dealt; {names[game.dealer]} deals, {names[game.current]} plays first"
 
 
-PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
 PAGE = side.SidePage(describe, hand_end_lines, hand_end, dealt_line)
 log_move = PAGE.log_move  # apply a move; the log lines it makes

@@ -24,11 +24,36 @@ PLAY_PROMPT = "Your turn: discard a card (click it twice), or discard one and an
 
 
 TITLE = "knock game"
+FIELDS: tuple[str, ...] = ()  # the start page's fields this game takes: none
+MODEL_ABOUT = "a neural network trained on this game's deals ({name})"
+# The engine options a record may carry: name: (low, high, may be None).
+RECORD_OPTIONS = {
+    "stake": (1, 1000, False),
+    "max_turns_per_hand": (1, 200, False),
+    "max_hands": (1, 100, False),
+}
 
 
-def game_options(hands: Any, config: dict[str, Any]) -> dict[str, Any]:
-    """The engine's options: the default stake (50) and safety caps (no start-page fields)."""
-    return {}
+def start_options(
+    preset: Any, rounds: Any, hands: Any, players: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The engine's options (the default stake, 50, and safety caps) and the game's setup;
+    WebError 400 for a field this game does not take."""
+    from continental_web.errors import WebError
+
+    if hands is not None or rounds is not None:
+        raise WebError(400, "the knock game plays until one player is left: no rounds or hands")
+    side.check_players(TITLE, PLAYERS, players)
+    return {}, {"preset": "knock"}
+
+
+def replay_options(record: dict[str, Any]) -> dict[str, Any]:
+    """The engine options a record asks for, each checked (``RECORD_OPTIONS``)."""
+    return side.checked_options(RECORD_OPTIONS, record.get("options"))
+
+
+record_fields = side.record_fields
+round_number = side.round_number
 
 
 options = side.engine_options  # the engine's options as ``Game.new`` takes them (records)
@@ -101,6 +126,7 @@ def round_results(game: Game) -> list[dict[str, Any]]:
                 "turns": r["turns"],
                 "melds": list(r["lays"] or []),
                 "end": r["end"],
+                "verb": f"announced {r['end']}",
             }
         )
         totals = [t - p for t, p in zip(totals, r["points"], strict=True)]
@@ -135,6 +161,8 @@ def state(
         "no_melds_text": "No melds are laid in this game: a hand ends when someone knocks "
         "or announces; the announcer's lays are shown here.",
         "score_label": "pts",
+        "nobody_text": "Nobody announced (turn limit)",
+        "not_shown_text": "out of the game",
         "higher_wins": False,
         "pot": view.pot,
         "stake": view.stake,

@@ -2,7 +2,8 @@
 
 A model is offered at the table of the game it was trained for, read from the environment its
 metadata records (``continental_v0``/``_v1``: the contract game; ``fifteen_v0``/``_v1`` and
-``knock_v0``/``_v1``: the side games; a model without metadata is the contract game's), and never at another game's table.
+``knock_v0``/``_v1``: the side games; a model without metadata is the contract game's), and
+never at another game's table.
 It is tried once under this installation, for that game (``ModelProbe``, in a worker process
 with a time limit), before it is offered; a reason it does not load names the model, never the
 server's path.
@@ -19,12 +20,12 @@ from typing import Any
 from agents import make_agent
 from agents.bots.ppo_agent import ENV_ALIASES, ENVS, read_zip_metadata
 from agents.games import game_spec
-from agents.registry import offered
+from agents.registry import DEFAULT_GAME, offered
 from agents.side_features import FEATURE_ENVS, V0_ENVS
 from continental_web.errors import WebError
-from continental_web.games import SIDE_TABLES
+from continental_web.games import SIDE_TABLES, TABLES
 
-BOT_NAMES = offered("contract")
+BOT_NAMES = offered(DEFAULT_GAME)  # the contract game's
 # What a player reads for a bot's registry name; a name missing here reads as itself
 # (``bot_label``), so a bot registered later appears with a sensible label.
 BOT_LABELS: dict[str, tuple[str, str]] = {
@@ -35,12 +36,13 @@ BOT_LABELS: dict[str, tuple[str, str]] = {
 }
 
 
-def available_bots() -> list[str]:
-    """Bot names ``make_agent`` accepts on this installation (``search`` only if it exists)."""
+def available_bots(game: str = DEFAULT_GAME) -> list[str]:
+    """The bots offered for ``game`` (its ``GameSpec``'s) that ``make_agent`` builds on this
+    installation (``search`` only if it exists)."""
     names = []
-    for name in BOT_NAMES:
+    for name in game_bots(game):
         try:
-            make_agent(name, 0)
+            make_agent(name, 0, game=game)
         except ValueError:
             continue
         names.append(name)
@@ -48,7 +50,7 @@ def available_bots() -> list[str]:
 
 
 def game_bots(game: str) -> list[str]:
-    """The bots offered for ``game`` (``fifteen``, ``knock``): its ``GameSpec``'s."""
+    """The bots offered for ``game``: its ``GameSpec``'s."""
     return list(game_spec(game).agent_names)
 
 
@@ -82,17 +84,10 @@ def default_models_dir() -> Path:
     return Path(agents.__file__).resolve().parent / "models"
 
 
-def load_model(path: Path, seed: int, game: str = "continental") -> Any:
+def load_model(path: Path, seed: int, game: str = DEFAULT_GAME) -> Any:
     """The PPO agent in ``path`` for the table ``game`` (``make_agent("ppo:PATH", game=...)``,
     which refuses a model of another game); the probe and the tables use it."""
-    if game == "continental":
-        return make_agent(f"ppo:{path}", seed)
     return make_agent(f"ppo:{path}", seed, game=game)
-
-
-def _load(path: Path, seed: int, game: str) -> Any:
-    """``load_model`` for ``game``, called with two arguments for the contract game."""
-    return load_model(path, seed) if game == "continental" else load_model(path, seed, game)
 
 
 def model_metadata(path: Path) -> dict[str, Any] | None:
@@ -113,15 +108,15 @@ def model_metadata(path: Path) -> dict[str, Any] | None:
 
 
 def model_table(path: Path) -> str | None:
-    """The table (``continental``, ``fifteen``, ``knock``) of the game the model at ``path`` was
+    """The table (``contract``, ``fifteen``, ``knock``) of the game the model at ``path`` was
     trained for, from the environment its metadata records; a model recording none is the
     contract game's (as ``ppo:PATH`` reads it); None for an environment no table plays."""
     env = (model_metadata(path) or {}).get("env")
     if env is None:
-        return "continental"
+        return DEFAULT_GAME
     env = ENV_ALIASES.get(env, env)
     if env in ENVS:
-        return "continental"
+        return DEFAULT_GAME
     for game in SIDE_TABLES:
         if env == V0_ENVS.get(game) or FEATURE_ENVS.get(env, ("",))[0] == game:
             return game
@@ -145,11 +140,11 @@ def model_error(name: str, path: Path, exc: BaseException) -> str:
 _PROBED: dict[tuple[str, float, str], str] = {}
 
 
-def probe_model(name: str, path: str, game: str = "continental") -> str:
+def probe_model(name: str, path: str, game: str = DEFAULT_GAME) -> str:
     """In a worker process: ``"ok"`` if the model loads under this installation for the table
     ``game``, else why not."""
     try:
-        _load(Path(path), 0, game)
+        load_model(Path(path), 0, game)
     except Exception as exc:  # any failure: the model is not offered
         return model_error(name, Path(path), exc)
     return "ok"
@@ -172,12 +167,13 @@ class ModelProbe:
         if mode not in ("process", "thread"):
             raise ValueError(f"mode {mode!r}: choose process or thread")
         self.models = models
-        self.games = {name: (games or {}).get(name, "continental") for name in models}
+        self.games = {name: (games or {}).get(name, DEFAULT_GAME) for name in models}
         self.time_limit = time_limit
         self.mode = mode
         self._status: dict[str, str] = {name: "pending" for name in models}
         self._lock = threading.Lock()
         self._done = threading.Event()
+        self._stop = threading.Event()  # the server is stopping: try no further model
         self._started = 0.0
         self._thread: threading.Thread | None = None
 
@@ -193,6 +189,8 @@ class ModelProbe:
     def _run(self) -> None:
         try:
             for name, path in self.models.items():
+                if self._stop.is_set():
+                    break
                 result = self._try(name, path)
                 with self._lock:
                     self._status[name] = result
@@ -205,7 +203,7 @@ class ModelProbe:
             return f"opponent {name!r} was trained for a game no table here plays"
         if self.mode == "thread":
             try:
-                _load(path, 0, game)
+                load_model(path, 0, game)
             except Exception as exc:  # any failure: the model is simply not offered
                 return model_error(name, path, exc)
             return "ok"
@@ -218,11 +216,21 @@ class ModelProbe:
 
             try:
                 _PROBED[key] = worker.run_once(
-                    probe_model, name, str(path), game, timeout=self.time_limit
+                    probe_model,
+                    name,
+                    str(path),
+                    game,
+                    timeout=self.time_limit,
+                    cancelled=self._stop.is_set,
                 )
             except WebError:
                 return f"opponent {name!r} did not load within {self.time_limit:g} s"
         return _PROBED[key]
+
+    def stop(self) -> None:
+        """Try no further model, and start no worker process for one (the server is stopping;
+        ``continental_web.worker.stop_all`` ends the one running)."""
+        self._stop.set()
 
     def status(self, name: str) -> str:
         """``ok``, ``pending`` (still loading, within the time limit) or why it is not offered."""
@@ -248,7 +256,10 @@ class Opponents:
         probe_time_limit: float = 60.0,
         probe_mode: str = "process",
     ) -> None:
-        self.bots = available_bots()
+        # Each game's offered bots that do not build here (``search`` without its kernel): the
+        # rest, read from the game's spec when asked, are offered (a bot registered later too).
+        self.missing = {g: set(game_bots(g)) - set(available_bots(g)) for g in TABLES}
+        self.bots = self.table_bots(DEFAULT_GAME)  # the contract game's, as before
         self.models = model_files(models_dir)
         # The table of each model's game (None: a game no table plays), from its metadata.
         self.games = {name: model_table(path) for name, path in self.models.items()}
@@ -256,7 +267,7 @@ class Opponents:
         if probe:
             self.probe.start()
 
-    def offered_models(self, game: str = "continental") -> list[str]:
+    def offered_models(self, game: str = DEFAULT_GAME) -> list[str]:
         """The models of ``game`` that loaded under this installation."""
         return [m for m in self.models if self.games[m] == game and self.probe.status(m) == "ok"]
 
@@ -264,32 +275,29 @@ class Opponents:
         """The models still being tried."""
         return [m for m in self.models if self.probe.status(m) == "pending"]
 
-    def names(self, game: str = "continental") -> list[str]:
-        """Every name the start page may send for ``game``."""
-        if game in SIDE_TABLES:
-            return [*game_bots(game), *self.offered_models(game)]
-        return [*self.bots, *self.offered_models()]
+    def table_bots(self, game: str) -> list[str]:
+        """The bots offered at ``game``'s table: its spec's, less those that do not build."""
+        return [name for name in game_bots(game) if name not in self.missing[game]]
 
-    def labels(self, game: str = "continental") -> dict[str, dict[str, str]]:
+    def names(self, game: str = DEFAULT_GAME) -> list[str]:
+        """Every name the start page may send for ``game``."""
+        return [*self.table_bots(game), *self.offered_models(game)]
+
+    def labels(self, game: str = DEFAULT_GAME) -> dict[str, dict[str, str]]:
         """What a player reads for each offered name."""
         return {name: self.label(name, game) for name in self.names(game)}
 
-    def label(self, name: str, game: str = "continental") -> dict[str, str]:
+    def label(self, name: str, game: str = DEFAULT_GAME) -> dict[str, str]:
         """``{"label", "about"}`` for one bot or model name."""
-        if self.games.get(name) == game == "continental":
-            return {"label": "Trained", "about": f"a policy trained by self-play ({name})"}
-        if game in SIDE_TABLES and self.games.get(name) == game:
-            return {
-                "label": "Trained",
-                "about": f"a neural network trained on this game's deals ({name})",
-            }
+        if self.games.get(name) == game:  # a model of this table's game
+            return {"label": "Trained", "about": TABLES[game].MODEL_ABOUT.format(name=name)}
         return bot_label(name)
 
-    def seat_name(self, name: str, seat: int, game: str = "continental") -> str:
+    def seat_name(self, name: str, seat: int, game: str = DEFAULT_GAME) -> str:
         """A bot's name at the table: its label and seat, e.g. ``Casual (1)``."""
         return f"{self.label(name, game)['label']} ({seat})"
 
-    def check(self, name: Any, kind: str = "continental") -> None:
+    def check(self, name: Any, kind: str = DEFAULT_GAME) -> None:
         """WebError naming why ``name`` cannot play ``kind`` here (400, or 503 while loading)."""
         if isinstance(name, str) and self.games.get(name, "") == kind:
             state = self.probe.status(name)
@@ -304,16 +312,14 @@ class Opponents:
                 f"unknown opponent {str(name)[:40]!r} for {kind}; choose one of {', '.join(offered)}",
             )
 
-    def build(self, name: str, seed: int, game: Any, seat: int, kind: str = "continental") -> Any:
+    def build(self, name: str, seed: int, game: Any, seat: int, kind: str = DEFAULT_GAME) -> Any:
         """The agent for ``name`` at ``seat``; WebError 400 for a name the server does not offer."""
         self.check(name, kind)
-        if kind != "continental" and name in game_bots(kind):
+        if name in self.table_bots(kind):
             return make_agent(name, seed, game=kind)
-        if kind == "continental" and name in self.bots:
-            return make_agent(name, seed)
         path = self.models[name]  # a model of this table's game (``check``)
         try:
-            agent = _load(path, seed, kind)
+            agent = load_model(path, seed, kind)
         except Exception as exc:  # the probe loaded it; a file changed since
             raise WebError(400, model_error(name, path, exc)) from None
         from agents.bots.ppo_agent import check_table

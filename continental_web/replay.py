@@ -14,10 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from agents.games import game_spec
-from continental_env.contract.game import Game
-from continental_env.rules import PRESETS, RuleConfig
 from continental_web.errors import WebError
-from continental_web.games import GAMES, SIDE_TABLES, parse_seed
+from continental_web.games import GAMES, SIDE_TABLES, TABLES, game_name, parse_seed, valid_text
 from continental_web.view import build_state, play_logged
 
 RECORD_FORMAT = "continental-web-replay"
@@ -25,60 +23,10 @@ RECORD_VERSION = 1
 MAX_REPLAY_ACTIONS = 20_000  # far above the longest game played at the table
 REPLAY_TIME_LIMIT = 5.0  # seconds of engine work to check one uploaded record
 
-# The engine options a record may carry: only what the table itself creates, so that a record
-# cannot ask for a huge game (a 10**7-hand knock game, 100,000 decks).
-REPLAY_OPTIONS: dict[str, dict[str, tuple[int, int, bool]]] = {  # name: (low, high, may be None)
-    "fifteen": {
-        "target": (1, 1000, True),
-        "hands": (1, 20, True),
-        "max_turns_per_hand": (1, 200, False),
-        "max_hands": (1, 100, False),
-    },
-    "knock": {
-        "stake": (1, 1000, False),
-        "max_turns_per_hand": (1, 200, False),
-        "max_hands": (1, 100, False),
-    },
+# The engine options a side game's record may carry (each table module's ``RECORD_OPTIONS``).
+REPLAY_OPTIONS: dict[str, dict[str, tuple[int, int, bool]]] = {
+    name: table.RECORD_OPTIONS for name, table in SIDE_TABLES.items()
 }
-
-
-def _replay_options(kind: str, opts: Any) -> dict[str, Any]:
-    """The record's engine options, each checked against ``REPLAY_OPTIONS``."""
-    allowed = REPLAY_OPTIONS[kind]
-    if not isinstance(opts, dict) or not set(opts) <= set(allowed):
-        raise WebError(
-            400, f"malformed replay file: options must be a dict with keys among {sorted(allowed)}"
-        )
-    for key, value in opts.items():
-        low, high, may_be_none = allowed[key]
-        if value is None and may_be_none:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise WebError(
-                400,
-                f"malformed replay file: option {key} {str(value)[:20]} is not in {low}..{high}",
-            )
-    return dict(opts)
-
-
-def _replay_rules(record: dict[str, Any]) -> RuleConfig:
-    """The record's contract rules: a preset's, playing a chosen list of its rounds."""
-    preset = record.get("preset")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise WebError(400, f"replay of an unknown preset {str(preset)[:30]!r}")
-    raw = record.get("rules")
-    try:
-        rules = RuleConfig.from_dict(raw)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise WebError(400, f"malformed replay file: {str(exc)[:200]}") from None
-    rounds = list(rules.rounds)
-    if not 1 <= len(rounds) <= 7 or PRESETS[preset].with_rounds(tuple(rounds)) != rules:
-        raise WebError(
-            400,
-            f"malformed replay file: the rules are not those of the preset {preset!r} "
-            "(a record holds a preset's rules, with 1 to 7 of its rounds)",
-        )
-    return rules
 
 
 def _record_fields(record: Any) -> tuple[str, int, int, list[str], list[str], int]:
@@ -89,15 +37,15 @@ def _record_fields(record: Any) -> tuple[str, int, int, list[str], list[str], in
     if record.get("version") != RECORD_VERSION:
         shown = str(record.get("version"))[:20]
         raise WebError(400, f"replay version {shown} is not {RECORD_VERSION}")
-    kind = record.get("game", "continental")
-    if not isinstance(kind, str) or kind not in GAMES:
-        raise WebError(400, f"replay of an unknown game {str(kind)[:30]!r}")
+    try:
+        kind = game_name(record.get("game", "contract"))  # an old file's "continental" too
+    except WebError:
+        raise WebError(400, f"replay of an unknown game {str(record.get('game'))[:30]!r}") from None
     players = record.get("num_players")
     if isinstance(players, bool) or not isinstance(players, int):
         raise WebError(400, "malformed replay file: num_players and seed must be integers")
-    limits = next(iter(GAMES[kind]["presets"].values()))
-    if kind == "continental":
-        limits = GAMES[kind]["presets"].get(record.get("preset"), limits)
+    presets = GAMES[kind]["presets"]
+    limits = presets.get(record.get("preset"), next(iter(presets.values())))
     if not limits["min_players"] <= players <= limits["max_players"]:
         raise WebError(400, f"malformed replay file: {players} players")
     try:
@@ -121,6 +69,9 @@ def _check_record_lists(names: Any, actions: Any, players: int) -> None:
         or not all(isinstance(n, str) for n in names)
     ):
         raise WebError(400, "malformed replay file: names must list one string per seat")
+    bad = next((n for n in names if not valid_text(n)), None)
+    if bad is not None:
+        raise WebError(400, f"malformed replay file: name {bad[:20]!r} is not valid text")
     if not isinstance(actions, list) or not all(
         isinstance(a, str) and len(a) <= 64 for a in actions
     ):
@@ -177,20 +128,15 @@ class Replay:
         """``checked``: the action ids and final scores of this record, already checked
         (``check_record`` in a worker process); the moves are then not replayed here."""
         kind, players, seed, names, actions, seat = _record_fields(record)
-        rules = None
+        options = TABLES[kind].replay_options(record)
         try:
-            if kind in SIDE_TABLES:
-                opts = _replay_options(kind, record.get("options"))
-                self.start = game_spec(kind).new_game(players, seed, opts)
-            else:
-                rules = _replay_rules(record)
-                self.start = Game.new(rules, players, seed=seed)
+            self.start = game_spec(kind).new_game(players, seed, options)
         except (TypeError, ValueError) as exc:
             raise WebError(400, f"malformed replay file: {str(exc)[:200]}") from None
         self.names = [str(n)[:40] for n in names]
         self.seat = seat
         self.kind = kind
-        self.preset = str(record.get("preset") or (rules.name if rules else kind))[:40]
+        self.preset = str(record.get("preset") or kind)[:40]
         self.lock = threading.Lock()
         self.client = ""
         self.touched = 0.0

@@ -17,6 +17,7 @@ foreign name resolved to 127.0.0.1). Hence:
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -26,6 +27,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from continental_web.errors import WebError
+from continental_web.games import valid_text
 
 MAX_BODY = 1_000_000  # bytes; the longest game's replay file is far smaller
 MAX_DEPTH = 12  # nesting of a request's JSON; a replay file needs 4
@@ -43,6 +45,7 @@ SECURITY_HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
 }
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+LOG = logging.getLogger("continental_web")
 
 
 class GuardMiddleware:
@@ -72,7 +75,23 @@ class GuardMiddleware:
             response = JSONResponse({"error": message}, status_code=status)
             await response(scope, receive, send_with_headers)
             return
-        await self.app(scope, receive, send_with_headers)
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send_with_headers(message)
+
+        try:
+            await self.app(scope, receive, send_tracked)
+        except Exception as exc:
+            # Answered here, inside this middleware, so that a failure carries the security
+            # headers too; never a traceback or a server path in the answer.
+            LOG.exception("request failed: %s %s", scope["method"], scope.get("path", ""))
+            if started:
+                raise
+            message = f"the server failed ({type(exc).__name__})"
+            await JSONResponse({"error": message}, status_code=500)(scope, receive, send_tracked)
 
     @staticmethod
     def refusal(scope: Scope) -> tuple[int, str] | None:
@@ -130,4 +149,31 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
         raise WebError(400, "request body must be a JSON object")
     if depth(data) > MAX_DEPTH:
         raise WebError(400, f"request body nests deeper than {MAX_DEPTH} levels")
+    bad = invalid_text(data)
+    if bad is not None:
+        where, text = bad
+        raise WebError(
+            400,
+            f"request body: {where} {text[:30]!r} is not valid text (it holds a lone surrogate, "
+            "which no UTF-8 text can)",
+        )
     return data
+
+
+def invalid_text(value: Any) -> tuple[str, str] | None:
+    """The first string (key or value) in ``value`` that is not valid text, with where it is
+    (``name``, ``names[1]``, ``key``), else None; iteratively, like ``depth``."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            if not valid_text(item):
+                return where or "a string", item
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if not valid_text(key):
+                    return "a key", key
+                stack.append((child, f"{where}.{key}" if where else key))
+        elif isinstance(item, list):
+            stack.extend((child, f"{where}[{i}]") for i, child in enumerate(item))
+    return None

@@ -19,11 +19,18 @@ from typing import Any
 
 from agents.contract.view import PlayerView
 from agents.games import game_spec
-from continental_env.contract.game import Game
-from continental_env.rules import PRESETS, RuleConfig
+from continental_env.rules import RuleConfig
 from continental_web.contract import second_person
 from continental_web.errors import WebError
-from continental_web.games import GAMES, MAX_SEED, SIDE_TABLES, parse_seed
+from continental_web.games import (
+    GAMES,
+    MAX_SEED,
+    SIDE_TABLES,
+    TABLES,
+    game_name,
+    parse_seed,
+    valid_text,
+)
 from continental_web.opponents import (
     BOT_LABELS,
     BOT_NAMES,
@@ -68,6 +75,7 @@ __all__ = [
     "REPLAY_OPTIONS",
     "REPLAY_TIME_LIMIT",
     "SIDE_TABLES",
+    "TABLES",
     "ModelProbe",
     "Opponents",
     "PlayerView",
@@ -108,13 +116,13 @@ FINISHED_TTL = 1800.0  # the same for a finished game or a replay
 class Session:
     """One game between a person and bots: engine, bots, names, log and record."""
 
-    game: Game
+    game: Any  # the engine of the game ``kind``
     seat: int
     names: list[str]
     bots: dict[int, Any]
     config: dict[str, Any]
     seed: int
-    kind: str = "continental"
+    kind: str = "contract"
     log: list[str] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -161,11 +169,7 @@ class Session:
         actor = game.actor
         if actor == self.seat:
             raise WebError(409, "no bot to move: it is your move")
-        if self.kind in SIDE_TABLES:
-            view = game_spec(self.kind).view(game, actor)
-        else:
-            view = PlayerView(game, actor)
-        action = self.bots[actor].act(view)
+        action = self.bots[actor].act(game_spec(self.kind).view(game, actor))
         self._play(action)
         return self.state()
 
@@ -183,10 +187,7 @@ class Session:
                 "the replay is offered once the game is over (it holds the seed and every move, "
                 "so it would reveal the hidden cards)",
             )
-        if self.kind in SIDE_TABLES:
-            rules: dict[str, Any] = {"options": SIDE_TABLES[self.kind].options(self.game)}
-        else:
-            rules = {"preset": self.config["preset"], "rules": self.game.rules.to_dict()}
+        rules = TABLES[self.kind].record_fields(self.game, self.config)
         return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -204,8 +205,8 @@ class Session:
 
 def new_session(
     opponents_offer: Opponents,
-    game: Any = "continental",
-    preset: Any = "continental",
+    game: Any = "contract",
+    preset: Any = None,
     opponents: Any = ("greedy",),
     seed: Any = None,
     seat: Any = 0,
@@ -213,59 +214,24 @@ def new_session(
     name: Any = "you",
     hands: Any = None,
 ) -> Session:
-    """A new game from the start page's fields, each checked; WebError 400 naming a bad one."""
-    if not isinstance(game, str) or game not in GAMES:
-        raise WebError(400, f"unknown game {game!r}; choose one of {', '.join(GAMES)}")
-    if game == "fifteen":
-        return _new_side(opponents_offer, game, opponents, seed, seat, name, hands)
-    if game == "knock":
-        if hands is not None or rounds is not None:
-            raise WebError(400, "the knock game plays until one player is left: no rounds or hands")
-        return _new_side(opponents_offer, game, opponents, seed, seat, name)
-    if hands is not None:
-        raise WebError(400, "hands is a field of the fifteen-card game; use rounds")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise WebError(400, f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-    rules: RuleConfig = PRESETS[preset]
+    """A new game from the start page's fields, each checked; WebError 400 naming a bad one.
+
+    ``game`` is a table's name (``continental``, the contract game's old name, is read too);
+    ``preset`` and ``rounds`` are the contract game's fields, ``hands`` the fifteen-card game's
+    (the game's table module says which it takes: ``FIELDS``)."""
+    kind = game_name(game)
+    table = TABLES[kind]
     if not isinstance(opponents, list | tuple) or not opponents:
         raise WebError(400, "opponents must be a non-empty list of names")
     players = len(opponents) + 1
-    if not rules.min_players <= players <= rules.max_players:
-        raise WebError(
-            400,
-            f"{players} players: preset {preset!r} allows {rules.min_players}..{rules.max_players}",
-        )
+    options, setup = table.start_options(preset, rounds, hands, players)
     seed = _check_common(seed, seat, players, name)
-    if rounds is not None:
-        rules = rules.with_rounds(tuple(_checked_rounds(rounds)))
-    g = Game.new(rules, players, seed=seed)
-    names, bots = _seat(opponents_offer, "continental", g, opponents, seat, name, seed)
-    config = {
-        "game": game,
-        "preset": preset,
-        "opponents": list(opponents),
-        "seat": seat,
-        "rounds": list(rules.rounds),
-    }
-    session = Session(g, seat, names, bots, config, seed)
-    session.log.append(
-        second_person(
-            f"Round {g.state.round} dealt; {names[g.state.dealer]} deals, "
-            f"{names[g.state.current]} plays first"
-        )
-    )
+    engine = game_spec(kind).new_game(players, seed, options)
+    names, bots = _seat(opponents_offer, kind, engine, opponents, seat, name, seed)
+    config = {"game": kind, "opponents": list(opponents), "seat": seat, **setup}
+    session = Session(engine, seat, names, bots, config, seed, kind=kind)
+    session.log.append(second_person(table.first_line(engine, names)))
     return session
-
-
-def _checked_rounds(rounds: Any) -> list[int]:
-    """The start page's rounds: 1 to 7 of them, each 1..7; WebError 400 otherwise."""
-    if (
-        not isinstance(rounds, list)
-        or not 1 <= len(rounds) <= 7
-        or any(isinstance(r, bool) or not isinstance(r, int) or not 1 <= r <= 7 for r in rounds)
-    ):
-        raise WebError(400, f"rounds {str(rounds)[:40]} must list 1 to 7 rounds, each 1..7")
-    return rounds
 
 
 def _seat(
@@ -292,38 +258,9 @@ def _check_common(seed: Any, seat: Any, players: int, name: Any) -> int:
         raise WebError(400, f"seat {seat!r} must be an integer in 0..{players - 1}")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20:
         raise WebError(400, "name must be 1..20 characters")
+    if not valid_text(name):
+        raise WebError(400, f"name {name!r} is not valid text (it holds a lone surrogate)")
     return seed
-
-
-def _new_side(
-    offer: Opponents,
-    kind: str,
-    opponents: Any,
-    seed: Any,
-    seat: Any,
-    name: Any,
-    hands: Any = None,
-) -> Session:
-    """A side game from the start page's fields, each checked; WebError 400 naming a bad one."""
-    if not isinstance(opponents, list | tuple) or not opponents:
-        raise WebError(400, "opponents must be a non-empty list of names")
-    players = len(opponents) + 1
-    limits = GAMES[kind]["presets"][kind]
-    if not limits["min_players"] <= players <= limits["max_players"]:
-        raise WebError(
-            400,
-            f"{players} players: the {SIDE_TABLES[kind].TITLE} allows "
-            f"{limits['min_players']}..{limits['max_players']}",
-        )
-    seed = _check_common(seed, seat, players, name)
-    config: dict[str, Any] = {"game": kind, "preset": kind, "opponents": list(opponents)}
-    config["seat"] = seat
-    options = SIDE_TABLES[kind].game_options(hands, config)
-    g = game_spec(kind).new_game(players, seed, options)
-    names, bots = _seat(offer, kind, g, opponents, seat, name, seed)
-    session = Session(g, seat, names, bots, config, seed, kind=kind)
-    session.log.append(second_person(SIDE_TABLES[kind].first_line(g, names)))
-    return session
 
 
 class SessionStore:
@@ -331,10 +268,11 @@ class SessionStore:
 
     Bounded three ways: a game in progress is dropped ``ttl`` seconds after its last request (a
     finished game or a replay ``finished_ttl``), one client address holds at most ``per_client``
-    games (starting one more drops that client's least recently used), and at most ``max_games``
-    are kept in all. When the store is full, a finished game (then the least recently used game
-    idle for ``min_idle`` seconds) makes room; if every game is in active play, a new one is
-    refused (503) rather than evicting someone's game.
+    games, and at most ``max_games`` are kept in all. A game is *in play* while it is not over
+    and had a request in the last ``min_idle`` seconds; such a game is never dropped to make
+    room. Starting a game past a cap drops a finished game first, then the least recently used
+    idle one; when every game under the cap is in play the new one is refused instead (429 for
+    the address's cap: every tab of one browser is one address; 503 for the total).
     """
 
     def __init__(
@@ -361,33 +299,52 @@ class SessionStore:
         over = isinstance(item, Replay) or item.game.is_over
         return now - item.touched > (self.finished_ttl if over else self.ttl)
 
-    def _make_room(self, table: dict[str, Any], client: str, now: float) -> None:
-        """Drop expired entries, the client's oldest beyond its cap, then one for the total."""
-        for key in [k for k, v in table.items() if self._expired(v, now)]:
-            del table[key]
-        mine = sorted((v.touched, k) for k, v in table.items() if v.client == client)
-        while len(mine) >= self.per_client:
-            del table[mine.pop(0)[1]]
-        if len(table) < self.max_games:
-            return
-
-        def rank(key: str) -> tuple[bool, float]:
-            item = table[key]
-            active = not (isinstance(item, Replay) or item.game.is_over)
-            return (active, item.touched)
-
-        victim = min(table, key=rank)
-        item = table[victim]
-        if (
+    def _in_play(self, item: Any, now: float) -> bool:
+        """A game not over with a request in the last ``min_idle`` seconds (never dropped)."""
+        return (
             isinstance(item, Session)
             and not item.game.is_over
             and now - item.touched < self.min_idle
-        ):
+        )
+
+    def _droppable(self, table: dict[str, Any], keys: list[str], now: float) -> list[str]:
+        """The entries among ``keys`` that may make room, first to go first: finished games and
+        replays, then games idle for ``min_idle``, each least recently used first."""
+
+        def rank(key: str) -> tuple[bool, float]:
+            item = table[key]
+            return (isinstance(item, Session) and not item.game.is_over, item.touched)
+
+        return sorted((k for k in keys if not self._in_play(table[k], now)), key=rank)
+
+    def _make_room(self, table: dict[str, Any], client: str, now: float) -> None:
+        """Drop expired entries, then make room under the client's cap and the total, never
+        dropping a game in play (WebError 429 or 503 instead, nothing dropped)."""
+        for key in [k for k, v in table.items() if self._expired(v, now)]:
+            del table[key]
+        mine = [k for k, v in table.items() if v.client == client]
+        over = len(mine) - self.per_client + 1
+        if over > 0:
+            victims = self._droppable(table, mine, now)
+            if len(victims) < over:
+                raise WebError(
+                    429,
+                    f"{len(mine) - len(victims)} games in play from your address, the most it "
+                    f"may hold: finish one (or leave one untouched for {self.min_idle / 60:g} "
+                    "minutes) before starting another",
+                )
+            for key in victims[:over]:
+                del table[key]
+        if len(table) < self.max_games:
+            return
+        victims = self._droppable(table, list(table), now)
+        if not victims:
             raise WebError(503, "the server is full of games in play; try again later")
-        del table[victim]
+        del table[victims[0]]
 
     def add(self, session: Session, client: str = "") -> str:
-        """Store a session under a fresh id (WebError 503 if every stored game is in play)."""
+        """Store a session under a fresh id (WebError 429 or 503 when the games it would
+        displace are all in play)."""
         with self._lock:
             now = self.clock()
             self._make_room(self._games, client, now)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str
+from continental_web.errors import WebError
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 LOG_LENGTH = 150
@@ -94,6 +95,8 @@ def side_state(
         "legal": [{"id": a, "text": view.action_to_str(a)} for a in view.legal_actions],
         "log": list(log[-LOG_LENGTH:]),
         "round_label": "hand",
+        "auto_pass": False,  # no claims out of turn: the page offers no "pass on claims"
+        "not_shown_text": "not shown",
         **own,
         **extra,
     }
@@ -173,3 +176,37 @@ class SidePage(NamedTuple):
 def round_number(game: Any) -> int:
     """The hand being played (the last one once the game is over), counted from 1."""
     return len(game.hand_history) + (0 if game.is_over else 1)
+
+
+def check_players(title: str, limits: dict[str, int], players: int) -> None:
+    """WebError 400 unless ``players`` is within the game's ``limits``."""
+    if not limits["min_players"] <= players <= limits["max_players"]:
+        raise WebError(
+            400,
+            f"{players} players: the {title} allows "
+            f"{limits['min_players']}..{limits['max_players']}",
+        )
+
+
+def checked_options(allowed: dict[str, tuple[int, int, bool]], opts: Any) -> dict[str, Any]:
+    """A record's engine options, each checked against ``allowed`` (name: low, high, may be
+    None): only what the table itself creates, so that a record cannot ask for a huge game."""
+    if not isinstance(opts, dict) or not set(opts) <= set(allowed):
+        raise WebError(
+            400, f"malformed replay file: options must be a dict with keys among {sorted(allowed)}"
+        )
+    for key, value in opts.items():
+        low, high, may_be_none = allowed[key]
+        if value is None and may_be_none:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise WebError(
+                400,
+                f"malformed replay file: option {key} {str(value)[:20]} is not in {low}..{high}",
+            )
+    return dict(opts)
+
+
+def record_fields(game: Any, config: dict[str, Any]) -> dict[str, Any]:
+    """What a side game's record holds of its setup: the engine's options."""
+    return {"options": engine_options(game)}

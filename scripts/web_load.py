@@ -8,6 +8,11 @@ record as a replay. It stops after ``--requests`` requests or ``--seconds`` seco
 comes first (both capped), stops the server, and prints each kind of request's count, p50 and
 p99 latency, the refusals, and the server's peak resident memory and CPU time.
 
+Every player is the same address (127.0.0.1), as every tab of one browser is: past the
+address's cap of games in play a new game is refused (429) and the player tries again a moment
+later. A game in play must never vanish: the script exits with status 1 if a request about a
+game still being played answers 404.
+
 It only ever talks to the server it started, on 127.0.0.1.
 
     python scripts/web_load.py --clients 6 --requests 3000 --seconds 120 --seed 1
@@ -96,6 +101,7 @@ class Load:
         self.times: dict[str, list[float]] = defaultdict(list)
         self.refused: dict[str, int] = defaultdict(int)
         self.games = 0
+        self.lost = 0  # requests about a game in play that answered 404 (the game was dropped)
 
     def _take(self) -> bool:
         with self.lock:
@@ -120,6 +126,7 @@ class Load:
             exc.read()
             with self.lock:
                 self.refused[f"{kind} {exc.code}"] += 1
+                self.lost += exc.code == 404 and kind in ("move", "advance", "state")
             payload = None
         with self.lock:
             self.times[kind].append(time.perf_counter() - t0)
@@ -133,18 +140,20 @@ class Load:
                     with urllib.request.urlopen(self.url + "/api/options", timeout=60) as r:
                         self.games_offered = json.loads(r.read())["games"]
             while True:
-                game = rng.choice(["continental", "continental", "knock", "fifteen"])
+                game = rng.choice(["contract", "contract", "knock", "fifteen"])
                 limits = next(iter(self.games_offered[game]["presets"].values()))
                 players = rng.randint(limits["min_players"], min(4, limits["max_players"]))
                 offered = [b for b in self.games_offered[game]["opponents"] if b != "search"]
                 bots = [rng.choice(offered) for _ in range(players - 1)]
                 body: dict = {"game": game, "opponents": bots, "seed": str(rng.getrandbits(62))}
-                if game == "continental":
+                fields = self.games_offered[game]["fields"]  # what this game's start takes
+                if "rounds" in fields:
                     body["rounds"] = [rng.randint(1, 7)]
-                elif game == "fifteen":
+                if "hands" in fields:
                     body["hands"] = 1
                 made = self.call("create", "POST", "/api/games", body)
-                if made is None:
+                if made is None:  # the address's cap is full of games in play: wait a moment
+                    time.sleep(rng.uniform(0.05, 0.2))
                     continue
                 gid, state = made["id"], made["state"]
                 while state is not None and not state["game_over"]:
@@ -157,7 +166,8 @@ class Load:
                         state = self.call("advance", "POST", f"/api/games/{gid}/advance")
                     if rng.random() < 0.1:
                         self.call("options", "GET", "/api/options")
-                        self.call("state", "GET", f"/api/games/{gid}")
+                        if state is not None and not state["game_over"]:  # a game in play
+                            self.call("state", "GET", f"/api/games/{gid}")
                 with self.lock:
                     self.games += 1
                     replay = self.games % 10 == 0
@@ -230,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         f"peak {after['peak_rss_mib']:.0f} MiB; server CPU {after['cpu_s'] - idle['cpu_s']:.1f} s"
         " during the load"
     )
+    if load.lost:
+        print(f"{load.lost} requests about a game in play answered 404: a game in play was dropped")
+        return 1
     return 0
 
 

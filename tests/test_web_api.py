@@ -22,8 +22,8 @@ for _module in ("fastapi", "httpx2"):
 from fastapi.testclient import TestClient  # noqa: E402
 from helpers import make_game  # noqa: E402
 
+import continental_web.contract as web_contract  # noqa: E402
 import continental_web.session as web_session  # noqa: E402
-import continental_web.view as web_view  # noqa: E402
 from continental_env.cards import JOKER, NUM_TYPES, card_to_str  # noqa: E402
 from continental_env.contract.game import Game  # noqa: E402
 from continental_web.app import create_app  # noqa: E402
@@ -93,12 +93,12 @@ def test_options_offer_bots_and_model_names_never_paths(client):
     assert all(
         "/" not in n and "\\" not in n and not n.startswith("ppo:") for n in opts["opponents"]
     )
-    assert set(opts["games"]["continental"]["presets"]) == {
+    assert set(opts["games"]["contract"]["presets"]) == {
         "continental",
         "continental_us",
         "continental_es",
     }
-    assert opts["games"]["continental"]["presets"]["continental_us"]["max_players"] == 6
+    assert opts["games"]["contract"]["presets"]["continental_us"]["max_players"] == 6
 
 
 def test_the_page_and_its_assets_are_served_locally(client):
@@ -543,7 +543,9 @@ def test_games_expire_by_age_and_one_client_holds_a_bounded_number():
     a2 = store.add(new_session(offer, opponents=["random"], seed=2), "10.0.0.1")
     b1 = store.add(new_session(offer, opponents=["random"], seed=3), "10.0.0.2")
     clock.now += 1
-    # a third game of one client drops its own least recently used, never another client's
+    # a third game of one client drops its own finished one, never another client's
+    store.get(a1).game.state.phase = "game_over"
+    store.get(a2)
     a3 = store.add(new_session(offer, opponents=["random"], seed=4), "10.0.0.1")
     assert set(store._games) == {a2, b1, a3}
     with pytest.raises(web_session.WebError) as gone:
@@ -560,6 +562,69 @@ def test_games_expire_by_age_and_one_client_holds_a_bounded_number():
     with pytest.raises(web_session.WebError):
         store.get(a2)  # idle for over an hour
     assert set(store._games) == {b1}
+
+
+def test_a_game_in_play_is_never_evicted_by_its_own_address():
+    """Every tab of one browser is one address: its cap refuses a new game (429) rather than
+    drop one in play; a finished game, then one left idle, makes room."""
+    clock = FakeClock()
+    store = SessionStore(max_games=50, per_client=3, min_idle=600, clock=clock)
+    offer = Opponents(None)
+
+    def game(seed: int):
+        return new_session(offer, opponents=["random"], seed=seed)
+
+    ids = [store.add(game(i), "127.0.0.1") for i in range(3)]
+    for seed in (7, 8):
+        with pytest.raises(web_session.WebError, match="3 games in play from your address") as full:
+            store.add(game(seed), "127.0.0.1")
+        assert full.value.status == 429 and set(store._games) == set(ids)
+        clock.now += 300  # each game has a request every five minutes: all stay in play
+        for gid in ids:
+            store.get(gid)
+    assert store.add(game(9), "10.0.0.2")  # another address is not held up
+    store.get(ids[1]).game.state.phase = "game_over"
+    fourth = store.add(game(10), "127.0.0.1")  # the finished game makes room
+    mine = {k for k, v in store._games.items() if v.client == "127.0.0.1"}
+    assert mine == {ids[0], ids[2], fourth}
+    clock.now += 601
+    store.get(ids[2])
+    store.get(fourth)
+    fifth = store.add(game(11), "127.0.0.1")  # ids[0], idle for ten minutes, makes room
+    mine = {k for k, v in store._games.items() if v.client == "127.0.0.1"}
+    assert mine == {ids[2], fourth, fifth}
+
+
+def test_one_address_starting_many_games_keeps_every_game_in_play(app, client):
+    gids = [start(client, seed=i, rounds=[1])[0] for i in range(web_session.MAX_PER_CLIENT)]
+    r = client.post("/api/games", json={"opponents": ["greedy"], "seed": 99})
+    assert r.status_code == 429 and "from your address" in r.json()["error"]
+    assert "\n" not in r.json()["error"]
+    for gid in gids:
+        assert client.get(f"/api/games/{gid}").status_code == 200
+    assert set(app.state.store._games) == set(gids)
+
+
+def test_the_load_script_at_twelve_clients_loses_no_game_in_play():
+    """``scripts/web_load.py``: twelve players from one address (more than its cap of games in
+    play) get 429s for new games, never a 404 for a game they are playing."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    run = subprocess.run(
+        [sys.executable, "scripts/web_load.py", "--clients", "12", "--requests", "600"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    refused = next(line for line in run.stdout.splitlines() if line.startswith("refused:"))
+    lost = [f"{kind} 404" for kind in ("move", "advance", "state") if f"{kind} 404" in refused]
+    assert not lost and "create 429" in refused, refused
 
 
 # ---------------------------------------------------------------------- hidden information
@@ -673,7 +738,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
             super().__init__(game, seat, **kwargs)
             behind[id(self)] = game
 
-    monkeypatch.setattr(web_view, "PlayerView", SpiedView)
+    monkeypatch.setattr(web_contract, "PlayerView", SpiedView)
 
     def leaky(view, names, log, extra=None):
         state = real(view, names, log, extra)
@@ -684,7 +749,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
         ]
         return state
 
-    monkeypatch.setattr(web_view, "seat_state", leaky)
+    monkeypatch.setattr(web_contract, "seat_state", leaky)
     with pytest.raises(AssertionError, match="depends on hidden cards"):
         check_game(app, client, random.Random(1), 3, ["greedy"])
 
@@ -694,7 +759,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
         state["next_card"] = card_to_str(stock[-1]) if stock else None
         return state
 
-    monkeypatch.setattr(web_view, "seat_state", stock_leak)
+    monkeypatch.setattr(web_contract, "seat_state", stock_leak)
     with pytest.raises(AssertionError, match="depends on hidden cards"):
         check_game(app, client, random.Random(1), 3, ["greedy"])
 
@@ -704,7 +769,7 @@ def test_the_hidden_information_check_catches_a_leak(app, client, monkeypatch):
             state["pile"] = [card_to_str(c) for c in view.discard[-1:]]  # the face-down card
         return state
 
-    monkeypatch.setattr(web_view, "seat_state", closing_card_leak)
+    monkeypatch.setattr(web_contract, "seat_state", closing_card_leak)
     with pytest.raises(AssertionError, match="depends on hidden cards"):
         for seed in range(3, 8):  # until a game ends with a close rather than the turn limit
             check_game(app, client, random.Random(seed), seed, ["greedy"])
@@ -757,6 +822,101 @@ def test_the_command_prints_its_address_and_serves_the_page(tmp_path):
         check=False,
     )
     assert bad.returncode == 2 and "--port 70000 is out of range" in bad.stderr
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """Every process under ``pid`` (children, their children, ...) with its command line."""
+    from pathlib import Path
+
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
+            except (OSError, ValueError, IndexError):
+                continue
+    found: dict[int, str] = {}
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for child, ppid in parents.items():
+            if ppid == parent and child not in found:
+                try:
+                    cmd = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ")
+                except OSError:
+                    continue
+                found[child] = cmd.decode(errors="replace")
+                todo.append(child)
+    return found
+
+
+def _running(pid: int, cmd: str) -> bool:
+    """Whether the process ``pid`` still runs ``cmd`` (not exited, not a zombie, not reused)."""
+    from pathlib import Path
+
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        now = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+    except (OSError, IndexError):
+        return False
+    return state != "Z" and now.decode(errors="replace") == cmd
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads the process table from /proc")
+def test_sigterm_ends_the_server_and_every_process_it_started(tmp_path):
+    """``python -m continental_web`` after a replay check (the worker pool and the resource
+    tracker are running): SIGTERM ends the server, its worker processes and the tracker."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "continental_web", "--port", "0", "--results", "results"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    children: dict[int, str] = {}
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        request = urllib.request.Request(
+            match.group(0) + "api/replays",
+            data=json.dumps({"file": "web_replay_seed2027.json"}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=120) as r:
+            assert r.status == 200  # checked in the worker process
+        children = _descendants(proc.pid)
+        assert any("spawn_main" in cmd for cmd in children.values()), children
+        assert any("resource_tracker" in cmd for cmd in children.values()), children
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(120)
+        deadline = time.monotonic() + 120  # generous: a poll, not a measure of speed
+        while any(_running(pid, cmd) for pid, cmd in children.items()):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        left = {pid: cmd for pid, cmd in children.items() if _running(pid, cmd)}
+        assert not left, f"still running after SIGTERM: {left}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
+        for pid, cmd in children.items():  # this test's server's processes, if any were left
+            if _running(pid, cmd):
+                os.kill(pid, signal.SIGKILL)
+        proc.stdout.close()
 
 
 def test_the_shipped_replay_files_replay_through_the_engine():

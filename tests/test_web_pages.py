@@ -71,7 +71,7 @@ def _no_horizontal_scroll(page) -> None:
 def test_a_big_random_seed_replays_exactly_in_the_page_and_from_the_file(served, browser):
     url, _ = served
     page = browser.new_page(viewport={"width": 1300, "height": 850}, bypass_csp=True)
-    _start(page, url, "continental", 2, BIG_SEED, rounds="1")
+    _start(page, url, "contract", 2, BIG_SEED, rounds="1")
     _play_until_summary(page)
     page.click("#o-buttons button.primary")
     page.wait_for_selector("#o-title:has-text('Game over')")

@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 import continental_web.opponents as web_opponents  # noqa: E402
 import continental_web.session as web_session  # noqa: E402
+import continental_web.worker as web_worker  # noqa: E402
 from continental_web.app import create_app  # noqa: E402
 from continental_web.security import MAX_BODY, MAX_DEPTH, SECURITY_HEADERS  # noqa: E402
 from continental_web.session import Opponents  # noqa: E402
@@ -171,10 +172,54 @@ def test_every_answer_carries_the_security_headers(client):
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
 
 
+def test_a_name_with_a_lone_surrogate_is_a_400_and_stores_nothing(client, app):
+    """JSON's ``\\ud800`` decodes to a lone surrogate, which no answer can encode: it is
+    refused with its reason and the headers, and eight of them evict nobody's game."""
+    gid, _ = start(client, seed=5)
+    for field in ('"name": "\\ud800"', '"name": "ab\\udfffc"', '"\\ud800": 1'):
+        for _ in range(8):
+            r = client.post(
+                "/api/games",
+                content=f'{{"opponents": ["greedy"], {field}}}'.encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            assert r.status_code == 400, r.text
+            error = r.json()["error"]
+            assert "lone surrogate" in error and "\n" not in error, error
+            for key, value in SECURITY_HEADERS.items():
+                assert r.headers.get(key) == value, key
+    assert list(app.state.store._games) == [gid]
+    assert client.get(f"/api/games/{gid}").status_code == 200
+    with pytest.raises(web_session.WebError, match=r"name .* lone surrogate") as refused:
+        web_session.new_session(Opponents(None), name="\ud800")
+    assert refused.value.status == 400
+    record = finished_record(client, seed=4, rounds=[1])
+    with pytest.raises(web_session.WebError, match="not valid text"):
+        web_session.Replay(dict(record, names=["\udc00", *record["names"][1:]]))
+
+
+def test_a_failure_is_a_500_with_the_security_headers_and_no_traceback(client, app, monkeypatch):
+    def broken(self: Any) -> dict:
+        raise RuntimeError(f"secret detail {Path.cwd()}")
+
+    monkeypatch.setattr(web_session.Session, "state", broken)
+    for r in (
+        client.post("/api/games", json={"opponents": ["greedy"]}),
+        TestClient(app, base_url="http://attacker.example").get("/api/options"),
+    ):
+        assert r.status_code in (400, 500), r.text
+        for key, value in SECURITY_HEADERS.items():
+            assert r.headers.get(key) == value, (r.status_code, key)
+    assert r.status_code == 400
+    failed = client.post("/api/games", json={"opponents": ["greedy"]})
+    assert failed.json() == {"error": "the server failed (RuntimeError)"}
+    assert not app.state.store._games  # a game whose page failed is not kept
+
+
 # ---------------------------------------------------------------------- hostile replay files
 
 
-def test_replay_records_are_bounded_and_refused_in_milliseconds(client):
+def test_replay_records_are_bounded_and_refused_before_any_move_is_replayed(client, monkeypatch):
     record = finished_record(client, seed=4, rounds=[1])
     knock = finished_record(client, game="knock", opponents=["greedy"], seed=4)
     bad = [
@@ -188,11 +233,13 @@ def test_replay_records_are_bounded_and_refused_in_milliseconds(client):
         (dict(record, num_players=10**6), 400),
         (dict(record, seed=2**64), 400),
     ]
+    checked = []
+    monkeypatch.setattr(web_worker, "run", lambda *args, **kw: checked.append(args))
     for rec, status in bad:
-        t0 = time.process_time()
         r = client.post("/api/replays", json=rec)
         assert r.status_code == status, r.text
-        assert time.process_time() - t0 < 0.5, r.text  # CPU seconds, not a wall clock
+    # each refused from its fields alone, before a single move is replayed
+    assert checked == []
 
 
 def test_an_unfinished_record_is_refused(client):
@@ -246,31 +293,6 @@ def test_a_seed_above_2_53_travels_as_a_string_and_replays_exactly(client):
 # ---------------------------------------------------------------------- slow work off the loop
 
 
-POLLER = """
-import sys, time, urllib.request
-url, out = sys.argv[1], []
-while True:
-    t0 = time.perf_counter()
-    try:
-        with urllib.request.urlopen(url + "/api/options", timeout=10) as r:
-            r.read()
-    except OSError:
-        break
-    out.append(time.perf_counter() - t0)
-    print(out[-1], flush=True)
-    time.sleep(0.02)
-"""
-
-
-def _poll_options(url: str) -> Any:
-    """A separate process asking for ``/api/options`` every 20 ms and printing each latency (a
-    browser is another process too: the measure is the server's, not the client's)."""
-    import subprocess
-    import sys
-
-    return subprocess.Popen([sys.executable, "-c", POLLER, url], stdout=subprocess.PIPE, text=True)
-
-
 @pytest.fixture
 def live(tmp_path):
     """A real server in a thread (its event loop, worker threads and worker processes)."""
@@ -289,7 +311,7 @@ def live(tmp_path):
         )
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 120  # a wait for the start, not a measure of speed
         while not server.started:
             assert time.monotonic() < deadline
             time.sleep(0.02)
@@ -302,42 +324,65 @@ def live(tmp_path):
         holder["thread"].join(10)
 
 
-def test_options_stay_fast_while_an_upload_and_a_model_load_run(live, tmp_path):
-    """A model being tried (the shipped one: under torch a load of seconds) and a replay being
-    checked run in worker processes; ``/api/options``, asked every 20 ms by another process,
-    keeps answering within 100 ms."""
+def test_the_server_answers_while_a_replay_check_and_a_model_load_are_under_way(
+    live, tmp_path, monkeypatch
+):
+    """A replay being checked and a model being tried run off the event loop (in worker
+    processes): while both are held up, ``/api/options`` answers (the model not yet offered,
+    asking for it a 503) and another game plays; once they finish, both succeed."""
     import shutil
 
-    shipped = web_session.default_models_dir() / "ppo_continental_4p.zip"
+    shipped = web_session.default_models_dir() / "ppo_continental_4p.npz"
     models = tmp_path / "models"
     models.mkdir()
-    shutil.copy(shipped, models / "fresh_copy.zip")  # a file no probe has tried yet
+    shutil.copy(shipped, models / "fresh_copy.npz")  # a file no probe has tried yet
     recorder = TestClient(create_app(opponents=Opponents(None)), base_url=BASE)
-    record = finished_record(recorder, seed=4, rounds=[1, 2, 3])
+    record = finished_record(recorder, seed=4, rounds=[1, 2])
+    held = {"run": threading.Event(), "run_once": threading.Event()}
+    release = threading.Event()
+    for name, entered in held.items():
+        real = getattr(web_worker, name)
+
+        def holding(*args: Any, _real: Any = real, _entered: Any = entered, **kw: Any) -> Any:
+            _entered.set()
+            assert release.wait(120), "the test never released the worker"
+            return _real(*args, **kw)
+
+        monkeypatch.setattr(web_worker, name, holding)
+    import continental_web.app as web_app
+
+    monkeypatch.setattr(web_app, "REPLAY_TIME_LIMIT", 120.0)  # the hold is not a slow check
     url, app = live(models)
     import httpx2 as httpx
 
-    poller = _poll_options(url)
-    t0 = time.monotonic()
-    with httpx.Client(base_url=url, timeout=60) as http:
-        # while the model is still being tried it is not offered, and asking for it is a 503
-        r = http.post("/api/games", json={"opponents": ["fresh_copy", "greedy", "greedy"]})
-        assert r.status_code == 503 and "still loading" in r.json()["error"]
-        r = http.post("/api/replays", json=record)
-        assert r.status_code == 200 and r.json()["steps"] == len(record["actions"])
+    answers: dict[str, Any] = {}
+
+    def upload() -> None:
+        with httpx.Client(base_url=url, timeout=120) as http:
+            answers["upload"] = http.post("/api/replays", json=record)
+
+    uploading = threading.Thread(target=upload)
+    uploading.start()
+    try:
+        assert held["run"].wait(120) and held["run_once"].wait(120)
+        with httpx.Client(base_url=url, timeout=60) as http:
+            opts = http.get("/api/options").json()
+            assert opts["models_loading"] == ["fresh_copy"] and "fresh_copy" not in opts["models"]
+            r = http.post("/api/games", json={"opponents": ["fresh_copy", "greedy", "greedy"]})
+            assert r.status_code == 503 and "still loading" in r.json()["error"]
+            r = http.post("/api/games", json={"opponents": ["greedy"], "seed": 3, "seat": 1})
+            assert r.status_code == 200, r.text
+            r = http.post(f"/api/games/{r.json()['id']}/move", json={"action": "draw"})
+            assert r.status_code == 200, r.text
+            assert "upload" not in answers  # the check is still held
+    finally:
+        release.set()
+        uploading.join(120)
+    assert answers["upload"].status_code == 200
+    assert answers["upload"].json()["steps"] == len(record["actions"])
     assert app.state.opponents.probe.wait(120)
-    probing = time.monotonic() - t0
-    time.sleep(0.1)
-    poller.terminate()
-    latencies = [float(x) for x in poller.communicate(timeout=10)[0].split()]
-    assert probing > 1.0  # the polls ran while the model was being tried
-    assert len(latencies) >= 10
-    # A blocked event loop shows as seconds (a torch import, a long replay); on a quiet machine
-    # every answer comes within 100 ms. On a shared, overloaded one the scheduler may hold back
-    # a single answer, so nine in ten must be under 100 ms and none over half a second.
-    ordered = sorted(latencies)
-    assert ordered[int(0.9 * len(ordered)) - 1] < 0.1, ordered[-5:]
-    assert ordered[-1] < 0.5, ordered[-5:]
+    with httpx.Client(base_url=url, timeout=60) as http:
+        assert "fresh_copy" in http.get("/api/options").json()["models"]
 
 
 # ---------------------------------------------------------------------- PPO models
@@ -348,7 +393,7 @@ def test_a_model_that_does_not_load_is_not_offered_and_never_a_500(tmp_path, mon
     models.mkdir(parents=True)
     (models / "mymodel.zip").write_bytes(b"PK")
 
-    def no_torch(path: Path, seed: int) -> Any:
+    def no_torch(path: Path, seed: int, game: str = "contract") -> Any:
         raise ImportError("No module named 'torch'", name="torch")
 
     monkeypatch.setattr(web_opponents, "load_model", no_torch)
@@ -384,14 +429,14 @@ def test_a_model_that_loads_is_offered_and_plays(tmp_path, monkeypatch):
     (models / "copycat.npz").write_bytes(b"")
     from agents.contract.greedy import GreedyAgent
 
-    monkeypatch.setattr(web_opponents, "load_model", lambda path, seed: GreedyAgent(seed))
+    monkeypatch.setattr(web_opponents, "load_model", lambda path, seed, game: GreedyAgent(seed))
     monkeypatch.setattr("agents.bots.ppo_agent.check_table", lambda agent, players: None)
     app = create_app(results_dir=tmp_path, opponents=Opponents(models, probe_mode="thread"))
     assert app.state.opponents.probe.wait(10)
     client = TestClient(app, base_url=BASE)
     opts = client.get("/api/options").json()
     assert "copycat" in opts["opponents"] and opts["models_loading"] == []
-    assert opts["games"]["continental"]["labels"]["copycat"]["label"] == "Trained"
+    assert opts["games"]["contract"]["labels"]["copycat"]["label"] == "Trained"
     gid, state = start(client, opponents=["copycat"], seed=2, rounds=[1])
     assert state["names"][1] == "Trained (1)"
     assert play_out(client, gid, state, random.Random(0))["game_over"]

@@ -29,7 +29,7 @@ from continental_web.opponents import Opponents, default_models_dir, model_table
 
 BASE = "http://127.0.0.1"
 SHIPPED = default_models_dir()
-MODEL = {"continental": "ppo_continental_4p", "fifteen": "ppo_fifteen_4p", "knock": "ppo_knock_4p"}
+MODEL = {"contract": "ppo_continental_4p", "fifteen": "ppo_fifteen_4p", "knock": "ppo_knock_4p"}
 
 
 def export(name: str) -> Path:
@@ -69,7 +69,7 @@ def test_each_model_is_offered_at_its_own_games_table_only(client: TestClient) -
     assert set(opts["opponents"]) & set(MODEL.values()) == {"ppo_continental_4p"}
     # Another game's model is refused at a table, in one line naming it and the table's names.
     for kind, model in (("knock", "ppo_fifteen_4p"), ("fifteen", "ppo_knock_4p"),
-                        ("knock", "ppo_continental_4p"), ("continental", "ppo_knock_4p")):  # fmt: skip
+                        ("knock", "ppo_continental_4p"), ("contract", "ppo_knock_4p")):  # fmt: skip
         r = client.post("/api/games", json={"game": kind, "opponents": [model, "greedy", "greedy"]})
         assert r.status_code == 400, (kind, model)
         error = r.json()["error"]
@@ -87,7 +87,7 @@ def test_the_table_comes_from_the_metadata_not_the_file_name(tmp_path: Path) -> 
     assert model_table(models / "mystery.npz") == "knock"
     assert model_table(models / "ppo_knock_4p.npz") == "fifteen"
     assert model_table(models / "poker.npz") is None
-    assert model_table(export("ppo_continental_4p")) == "continental"
+    assert model_table(export("ppo_continental_4p")) == "contract"
     offer = Opponents(models, probe_mode="thread")
     assert offer.probe.wait(60)
     assert offer.names("knock") == ["random", "greedy", "strong", "mystery"]

@@ -47,7 +47,7 @@ def _options(page, nth: int) -> dict[str, str]:
 def _seat_the_model(page, url: str) -> None:
     page.goto(url + "/")
     page.wait_for_selector("#f-opponents select")
-    page.select_option("#f-game", "continental")
+    page.select_option("#f-game", "contract")
     assert MODEL not in _options(page, 0)  # a knock model is no contract-game opponent
     page.select_option("#f-game", "fifteen")
     assert MODEL not in _options(page, 0) and "ppo_fifteen_4p" in _options(page, 0)

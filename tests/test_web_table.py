@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 import random
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,8 @@ from continental_env.cards import card_from_str  # noqa: E402
 from continental_env.rules import PRESETS, points_table  # noqa: E402
 from continental_web.app import create_app  # noqa: E402
 from continental_web.session import Opponents, second_person  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -143,7 +146,7 @@ def test_knock_and_fifteen_hand_ends_show_what_the_rules_show(client):
 
 def test_bot_labels_come_from_the_registry(client, monkeypatch):
     opts = client.get("/api/options").json()
-    labels = opts["games"]["continental"]["labels"]
+    labels = opts["games"]["contract"]["labels"]
     assert labels["greedy"]["label"] == "Casual" and labels["strong"]["label"] == "Expert"
     assert set(opts["games"]["knock"]["labels"]) == set(opts["games"]["knock"]["opponents"])
     # a bot registered later for the knock game is offered, with a label, without a change here
@@ -159,3 +162,70 @@ def test_bot_labels_come_from_the_registry(client, monkeypatch):
         "about": "the ace_bot bot",
     }
     assert web_session.bot_label("strong")["label"] == "Expert"
+
+
+def test_the_contract_game_is_called_contract_and_its_old_name_still_works(client):
+    """The API, the pages and new records say ``contract``; a request or a replay file that
+    says ``continental`` (the name before) still starts or replays the contract game."""
+    opts = client.get("/api/options").json()
+    assert list(opts["games"]) == ["contract", "fifteen", "knock"]
+    fields = [opts["games"][g]["fields"] for g in opts["games"]]
+    assert fields == [["preset", "rounds"], ["hands"], []]
+    # a field another game takes is refused, naming it (the table module's ``start_options``)
+    for body, needle in (
+        ({"game": "fifteen", "rounds": [1]}, "rounds is a field of the contract game"),
+        ({"game": "knock", "hands": 1}, "no rounds or hands"),
+        ({"game": "contract", "hands": 1}, "hands is a field of the fifteen-card game"),
+    ):
+        r = client.post("/api/games", json={"opponents": ["greedy"], **body})
+        assert r.status_code == 400 and needle in r.json()["error"], r.text
+    ids = []
+    for name in ("contract", "continental"):
+        body = {"game": name, "opponents": ["greedy"], "seed": 4, "rounds": [1]}
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 200, r.text
+        assert r.json()["state"]["game"] == "contract" and r.json()["state"]["auto_pass"]
+        ids.append(r.json()["id"])
+    gid, state, rng = ids[0], client.get(f"/api/games/{ids[0]}").json(), random.Random(2)
+    while not state["game_over"]:
+        if state["your_move"]:
+            text = rng.choice(state["legal"])["text"]
+            state = client.post(f"/api/games/{gid}/move", json={"action": text}).json()
+        else:
+            state = client.post(f"/api/games/{gid}/advance", json={}).json()
+    r = client.get(f"/api/games/{gid}/record")
+    record = r.json()
+    assert record["game"] == "contract"
+    assert 'filename="contract_seed4.json"' in r.headers["content-disposition"]
+    old = dict(record, game="continental")
+    older = {k: v for k, v in record.items() if k != "game"}  # the first files had no "game"
+    for rec in (record, old, older):
+        opened = client.post("/api/replays", json=rec)
+        assert opened.status_code == 200, opened.text
+        steps = opened.json()["steps"]
+        last = client.get(f"/api/replays/{opened.json()['id']}/{steps}").json()
+        assert last["game"] == "contract" and last["game_over"]
+        assert [s["score"] for s in last["seats"]] == [s["score"] for s in state["seats"]]
+    r = client.post("/api/replays", json=dict(record, game="chess"))
+    assert r.status_code == 400 and "unknown game 'chess'" in r.json()["error"]
+    # the shipped replay file was written before the rename
+    shipped = web_session.load_record_file(ROOT / "results", "web_replay_seed2027.json")
+    assert shipped["game"] == "continental"
+    replay = web_session.Replay(shipped)
+    assert replay.kind == "contract" and replay.final_scores == shipped["scores"]
+
+
+def test_the_shared_web_code_never_asks_which_game_it_is():
+    """Game-specific questions live in each game's table module or its ``GameSpec``: no shared
+    module (nor the page's script) compares a game's name."""
+    import re
+
+    comparison = re.compile(r"""[=!]= *["'](contract|continental|knock|fifteen)["']""")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in sorted((ROOT / "continental_web").rglob("*"))
+        if path.suffix in (".py", ".js")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if comparison.search(line)
+    ]
+    assert not found, found

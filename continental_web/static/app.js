@@ -165,9 +165,9 @@ function fillPresets() {
   for (const name of Object.keys(spec.presets)) preset.append(el("option", { value: name, text: name }));
   if (keep && spec.presets[keep]) preset.value = keep;
   preset.onchange = fillPlayers;
-  const isFifteen = $("f-game").value === "fifteen";
-  $("f-rounds-label").hidden = isFifteen || $("f-game").value === "knock";
-  $("f-hands-label").hidden = !isFifteen;
+  // the fields this game takes (the server's list): the contract game's rounds, the fifteen-card game's hands
+  $("f-rounds-label").hidden = !spec.fields.includes("rounds");
+  $("f-hands-label").hidden = !spec.fields.includes("hands");
   fillPlayers();
 }
 
@@ -220,9 +220,9 @@ async function startGame(ev) {
     seed: seedText || null, // a string: JS numbers are exact only below 2^53
     name: $("f-name").value.trim() || "you",
   };
-  if (body.game === "fifteen") {
-    if ($("f-hands").value) body.hands = Number($("f-hands").value);
-  } else if (body.game !== "knock" && $("f-rounds").value) body.rounds = [Number($("f-rounds").value)];
+  const fields = ui.options.games[body.game].fields;
+  if (fields.includes("hands") && $("f-hands").value) body.hands = Number($("f-hands").value);
+  if (fields.includes("rounds") && $("f-rounds").value) body.rounds = [Number($("f-rounds").value)];
   ui.delay = Number($("f-speed").value);
   try {
     const data = await api("POST", "/api/games", body);
@@ -463,14 +463,11 @@ function show(state) {
 
 function render() {
   const s = ui.state;
-  const fifteen = s.game === "fifteen";
-  $("t-title").textContent = s.title || (fifteen ? "Fifteen-card game" : `Continental · ${s.preset}`);
-  if (s.game_over) $("t-round").textContent = "game over";
-  else if (s.round_text) $("t-round").textContent = s.round_text;
-  else if (fifteen) $("t-round").textContent = `hand ${s.round}` + (s.target ? ` · first to ${s.target} chips ends the game` : "");
-  else $("t-round").textContent = `round ${s.round_number} of ${s.rounds.length}` + (s.rounds.length < 7 ? ` (contract round ${s.round})` : "");
-  $("t-contract").textContent = s.goal_text || (s.game_over ? "" : fifteen ? `Go out: ${s.contract.text}` : `Contract: ${s.contract.text}`);
-  $("auto-pass-label").hidden = ui.mode !== "game" || s.game !== "continental"; // claims: contract game only
+  // every game's words come with its state (its table module on the server)
+  $("t-title").textContent = s.title;
+  $("t-round").textContent = s.game_over ? "game over" : s.round_text;
+  $("t-contract").textContent = s.goal_text;
+  $("auto-pass-label").hidden = ui.mode !== "game" || !s.auto_pass; // a game with claims out of turn
   renderSeats(s);
   renderPiles(s);
   renderMelds(s);
@@ -546,12 +543,6 @@ function renderMelds(s) {
     if (last && last.melds.length) box.append(winnerMelds(s, last));
     return;
   }
-  if (s.game === "fifteen") {
-    const last = s.rounds_played[s.rounds_played.length - 1];
-    box.append(el("div", { class: "no-melds", text: "No melds are laid in this game: the first whose 15 cards (after a discard) form sequences goes out." }));
-    if (last && last.melds.length) box.append(winnerMelds(s, last));
-    return;
-  }
   if (!s.table.length) {
     box.append(el("div", { class: "no-melds", text: "No melds on the table yet." }));
     return;
@@ -592,7 +583,7 @@ function renderMelds(s) {
 }
 
 function winnerMelds(s, r) {
-  const group = el("div", { class: "meld-owner" }, el("div", { class: "owner-name", text: s.game === "knock" ? `${s.names[r.closer]} announced ${r.end} in hand ${r.round} with` : `${s.names[r.closer]} went out in hand ${r.round} with` }));
+  const group = el("div", { class: "meld-owner" }, el("div", { class: "owner-name", text: `${s.names[r.closer]} ${r.verb} in ${s.round_label} ${r.round} with` }));
   for (const m of r.melds) group.append(el("div", { class: "meld" }, el("span", { class: "meld-cards" }, ...m.split(" ").map((c) => cardNode(c, { small: true })))));
   return group;
 }
@@ -708,16 +699,14 @@ function pointsTable(s, roundIndex) {
 
 function roundSummary(s) {
   const r = s.rounds_played[s.rounds_played.length - 1];
-  const fifteen = s.game === "fifteen";
-  const knock = s.game === "knock";
-  const verb = fifteen ? "went out" : knock ? `announced ${r.end}` : "closed";
-  const who = r.closer === null ? (knock ? "Nobody announced (turn limit)" : `Nobody ${verb} (stock or turn limit)`) : `${s.names[r.closer]} ${verb}`;
+  const who = r.closer === null ? s.nobody_text : `${s.names[r.closer]} ${r.verb}`;
   const body = [el("p", { text: `${who} after ${r.turns} turns.` })];
-  if ((fifteen || knock) && r.melds.length) body.push(winnerMelds(s, r));
+  if (r.melds && r.melds.length) body.push(winnerMelds(s, r)); // a side game's winning melds
   const end = (s.round_ends || [])[s.rounds_played.length - 1];
   if (end) body.push(revealNode(s, end));
   body.push(pointsTable(s, s.rounds_played.length - 1));
-  openOverlay(`${fifteen || knock ? "Hand" : "Round"} ${r.round} over`, body, [
+  const segment = s.round_label || "round";
+  openOverlay(`${segment[0].toUpperCase()}${segment.slice(1)} ${r.round} over`, body, [
     { label: s.game_over ? "See the result" : `Next ${s.round_label || "round"}`, primary: true, action: () => { closeOverlay(); if (s.game_over) gameOver(ui.state); else scheduleBot(); } },
   ]);
 }
@@ -743,7 +732,7 @@ function revealNode(s, end) {
         el("span", { class: "reveal-name", text: `${s.names[seat.seat]}` }),
         el("span", { class: "reveal-points", text: `${end.points[seat.seat] > 0 && unit === "chips" ? "+" : ""}${end.points[seat.seat]} ${unit}` }));
       const shown = el("span", { class: "meld-cards" });
-      if (cards === null) shown.append(el("span", { class: "muted", text: s.game === "knock" ? "out of the game" : "not shown" }));
+      if (cards === null) shown.append(el("span", { class: "muted", text: s.not_shown_text || "not shown" }));
       else if (!cards.length) shown.append(el("span", { class: "muted", text: end.closer === seat.seat ? "went out" : "no cards" }));
       else shown.append(...cards.map((c) => cardNode(c, { tiny: true })));
       if (end.deadwood && end.deadwood[seat.seat] !== null) shown.append(el("span", { class: "muted", text: ` deadwood ${end.deadwood[seat.seat]}` }));
@@ -812,7 +801,10 @@ function openOverlay(title, body, buttons) {
   }
   $("overlay").hidden = false;
   const primary = bb.querySelector(".primary") || bb.querySelector("button");
-  if (primary) primary.focus();
+  // Focus the main button without scrolling to it: a long dialog (a round's reveal on a phone)
+  // opens at its top, its title in view.
+  if (primary) primary.focus({ preventScroll: true });
+  document.querySelector("#overlay .dialog").scrollTop = 0;
 }
 
 function closeOverlay() {
@@ -924,7 +916,7 @@ async function resume() {
 }
 
 const RULES = {
-  continental: [
+  contract: [
     "Seven rounds, each with a contract: 2 trios; trio + run; 2 runs; 3 trios; 2 trios + run; trio + 2 runs; 3 runs. A trio is three or more cards of one rank; a run is four or more in sequence of one suit. Jokers are wild.",
     "Your turn: take the top discard or draw from the stock, then discard one card. When another player declines a discard you may claim it out of turn: you take it and a penalty card from the stock.",
     "Once you hold the contract, lay it down in one move. After that you may lay off cards on any meld on the table and swap a natural card for a joker in a run.",
@@ -945,7 +937,7 @@ function showRules() {
   const game = s ? s.game : $("f-game").value;
   const keys = [["D", "draw"], ["T", "take the discard"], ["C", "claim"], ["P", "pass"], ["L", "lay down"], ["X", "close"], ["K", "knock"], ["O", "go out as dealt"]];
   openOverlay("How to play", [
-    ...(RULES[game] || RULES.continental).map((t) => el("p", { text: t })),
+    ...(RULES[game] || RULES.contract).map((t) => el("p", { text: t })),
     el("p", { class: "muted", text: "Click a card to choose it and see its moves; click it again to discard it. Keys: " + keys.map(([k, v]) => `${k} ${v}`).join(", ") + "; arrows pick a card, Enter discards it, Esc puts it back." }),
   ], [{ label: "Close", primary: true, action: closeOverlay }]);
 }
