@@ -104,8 +104,9 @@ OFFERED: dict[str, tuple[str, ...]] = {
 
 
 def is_oracle(name: str) -> bool:
-    """Whether the agent ``name`` reads the true hidden state (a diagnostic, not a player)."""
-    return "oracle" in name.lower()
+    """Whether the agent ``name`` reads the true hidden state (a diagnostic, not a player); a
+    text agent's URL may hold the word (``llm:https://oracle.example/v1``) and reads none."""
+    return "oracle" in name.lower() and not name.startswith(TEXT_PREFIX)
 
 
 def versioned_name(name: str) -> str:

@@ -322,6 +322,19 @@ def test_a_malformed_url_is_refused_in_one_line(name: str) -> None:
     assert "\n" not in str(info.value)
 
 
+def test_a_url_with_the_word_oracle_is_no_oracle(chat: FakeChat) -> None:
+    from agents.registry import is_oracle
+
+    assert is_oracle("search-oracle") and not is_oracle("llm:http://oracle.example/v1")
+    chat.mode = "legal"
+    url = f"http://localhost:{chat.server_address[1]}/oracle/v1"
+    report = evaluate(
+        [f"llm:{url}", "greedy"], players=2, games=1, rounds=[1], llm=LLMOptions(model="fake")
+    )
+    assert report["agents"][f"llm:{url}"]["text"]["illegal_reply_rate"] == 0.0
+    assert chat.requests[0]["path"] == "/oracle/v1/chat/completions"
+
+
 def test_a_text_agent_without_a_model_is_refused_before_any_game() -> None:
     with pytest.raises(ValueError, match="--llm-model"):
         evaluate(["llm:http://127.0.0.1:9/v1", "greedy"], players=2, games=1, rounds=[1])
