@@ -17,6 +17,7 @@
 | ``agents.cli`` | ``continental COMMAND``: the one command line |
 | ``agents.demo`` | ``python -m agents.demo``, the README's first command |
 | ``agents.evaluate`` | the duplicate-deal harness, statistics, leaderboard, speed table |
+| ``agents.text`` | text agents: a seat's view as a prompt, replies parsed back, ``llm:BASE_URL`` |
 | ``agents.train`` | MaskablePPO training, behaviour cloning, tuning, single-learner envs |
 | ``agents.rllib`` | Ray RLlib self-play (scale-out) |
 | ``agents.play`` | the terminal table, each game's terminal words, and the demo |

@@ -36,6 +36,12 @@ or an object with ``act(view)`` used as is; the module is imported from the curr
 object. Registry names come first: a user name never replaces a bot above. The web and terminal
 tables build only registry bots (``make_agent``): they never import a module a request names.
 
+**Text agents** (the evaluation harness and the leaderboard only; ``make_harness_agent``):
+``llm:BASE_URL`` asks an OpenAI-compatible chat endpoint for each move, with the settings of
+``agents.text.llm.llm_options`` (``--llm-model``); the prompt is the game's ``TEXT_PROMPTS``
+entry (``agents.<game>.text``), a reply naming no legal action is played by the fallback bot of
+the same game (``docs/llm-agents.md``).
+
 **Adding a bot** is one entry: a plain name in ``BOTS[game]`` (``"module:Class"``, built as
 ``Class(seed)``), or a family with an argument in ``FAMILIES[game]`` (a prefix and a function of
 ``(name, seed)``). ``offered(game)`` lists what players are offered; nothing else names bots.
@@ -79,6 +85,14 @@ BOTS: dict[str, dict[str, str]] = {
         "strong": "agents.knock.strong:KnockStrongAgent",
     },
 }
+# Each game's part of a text agent's prompt (``agents.text``), imported on first use; a game
+# without one is described by the shared lines alone.
+TEXT_PROMPTS: dict[str, str] = {
+    "contract": "agents.contract.text:PROMPT",
+    "fifteen": "agents.fifteen.text:PROMPT",
+    "knock": "agents.knock.text:PROMPT",
+}
+TEXT_PREFIX = "llm:"
 # How an error message names each game.
 GAME_WORDS = {"contract": "contract", "fifteen": "fifteen-card", "knock": "knock"}
 # What a player is offered at a table, strongest last (the web table's list, the harness's help).
@@ -90,8 +104,9 @@ OFFERED: dict[str, tuple[str, ...]] = {
 
 
 def is_oracle(name: str) -> bool:
-    """Whether the agent ``name`` reads the true hidden state (a diagnostic, not a player)."""
-    return "oracle" in name.lower()
+    """Whether the agent ``name`` reads the true hidden state (a diagnostic, not a player); a
+    text agent's URL may hold the word (``llm:https://oracle.example/v1``) and reads none."""
+    return "oracle" in name.lower() and not name.startswith(TEXT_PREFIX)
 
 
 def versioned_name(name: str) -> str:
@@ -298,6 +313,8 @@ def make_harness_agent(name: str, seed: int | None = None, game: str = DEFAULT_G
     ValueError naming the value and why it does not fit."""
     if is_builtin(name, game):
         return make_agent(name, seed, game)
+    if name.startswith(TEXT_PREFIX):
+        return make_text_agent(name, seed, game)
     if USER_NAME.fullmatch(name):
         refuse_user_oracle(name)
         return build_user_agent(_import_target(name), seed, name, name)
@@ -315,6 +332,23 @@ def make_harness_agent(name: str, seed: int | None = None, game: str = DEFAULT_G
         return make_agent(name, seed, game)
     except ValueError as exc:
         raise ValueError(f"{exc}; or a bot of your own as package.module:Name") from None
+
+
+def text_prompt(game: str = DEFAULT_GAME) -> Any:
+    """The game's part of a text agent's prompt (``TEXT_PROMPTS``; ``agents.text.prompt``)."""
+    _check_game(game)
+    return _load(TEXT_PROMPTS.get(game, "agents.text.prompt:GENERIC"))
+
+
+def make_text_agent(name: str, seed: int | None = None, game: str = DEFAULT_GAME) -> Any:
+    """The text agent ``llm:BASE_URL`` for ``game``: its prompt part (``TEXT_PROMPTS``) and its
+    fallback, a bot of this registry for the same game (``agents.text.llm.make_llm_agent``)."""
+    prompt = text_prompt(game)
+
+    def fallback_of(fallback: str, fallback_seed: int | None) -> Any:
+        return make_agent(fallback, fallback_seed, game)
+
+    return _load("agents.text.llm:make_llm_agent")(name, seed, prompt, fallback_of)
 
 
 def _import_target(name: str) -> Any:
@@ -413,6 +447,8 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "FAMILIES",
     "OFFERED",
+    "TEXT_PREFIX",
+    "TEXT_PROMPTS",
     "VERSIONS",
     "build_user_agent",
     "entry_points",
@@ -423,6 +459,8 @@ __all__ = [
     "known_versions",
     "make_agent",
     "make_harness_agent",
+    "make_text_agent",
     "offered",
+    "text_prompt",
     "versioned_name",
 ]

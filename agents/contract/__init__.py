@@ -16,6 +16,7 @@ seed)`` builds a bot by registry name (``agents.registry``).
 | ``search_adaptive`` | ``search@v2`` to ``search@v5``: wider candidates, worlds spent where a decision is close |
 | ``search_oracle`` | ``search-oracle``: the hidden-state diagnostic (refused by the harness unless allowed) |
 | ``feature_agent`` | ``bc:PATH``: a policy on the ``continental_v1`` observation |
+| ``text`` | the game's part of a text agent's prompt (``agents.text``) |
 """
 
 from __future__ import annotations

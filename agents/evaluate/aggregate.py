@@ -102,6 +102,28 @@ def rounds_summary(closing: dict[str, int]) -> dict[str, Any] | None:
     }
 
 
+def add_text_stats(
+    totals: dict[str, dict[str, int]], text: dict[str, dict[str, int]] | None, names: Sequence[str]
+) -> None:
+    """Add one game's ``text`` counts (by seat) to ``totals`` (by agent name)."""
+    for seat, counts in (text or {}).items():
+        row = totals.setdefault(names[int(seat)], {})
+        for key, value in counts.items():
+            row[key] = row.get(key, 0) + value
+
+
+def text_row(counts: dict[str, int]) -> dict[str, Any]:
+    """A text agent's entry of a report: its counts and ``illegal_reply_rate``, the share of its
+    replies that named no legal action (the fallback played them; None without a reply)."""
+    replies = counts.get("replies", 0)
+    return {
+        "replies": replies,
+        "fallbacks": counts.get("fallbacks", 0),
+        "failed_requests": counts.get("failed_requests", 0),
+        "illegal_reply_rate": counts.get("fallbacks", 0) / replies if replies else None,
+    }
+
+
 class _Tally:
     """The running sums of a report, fed deal by deal in deal order."""
 
@@ -121,6 +143,8 @@ class _Tally:
         self.closing = {"rounds": 0, "without_closer": 0}
         self.closed_by = dict.fromkeys(names, 0)
         self.seat_rounds = dict.fromkeys(names, 0)
+        # Text agents' replies, fallbacks and failed requests, by agent.
+        self.text: dict[str, dict[str, int]] = {}
 
     def add_deal(self, d: int, result: dict[str, Any]) -> None:
         """Every rotation of deal ``d``; the agents' per-deal means."""
@@ -167,6 +191,7 @@ class _Tally:
                 racc[n].setdefault(label, []).append(pts[s])
         rate(self.model, self.ratings, seat_names, [-self.sign * x for x in scores])
         self._add_closers(g["closers"] or (), seat_names)
+        add_text_stats(self.text, g.get("text"), seat_names)
 
     def _add_closers(self, closers: Sequence[int | None], seat_names: list[str]) -> None:
         """Each ended round's closer (None: the round ran out without one)."""
@@ -209,6 +234,8 @@ class _Tally:
             closes = wilson_ci95(self.closed_by[n], self.seat_rounds[n])
             row["close_rate"] = closes[0]  # share of its seat-rounds it closed
             row["close_rate_ci95"] = [closes[1], closes[2]]
+        if n in self.text:  # a text agent: its replies and how many named no legal action
+            row["text"] = text_row(self.text[n])
         return row
 
     def paired(self, candidate: str, n: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from agents.cli import (
 from agents.evaluate.deals import refuse_oracles
 from agents.evaluate.stats import SPRT
 from agents.games import DEFAULT_GAME, game_names, game_spec
+from agents.text.llm import KEY_VARIABLES, LLMOptions
 
 
 def parse_sprt(text: str) -> SPRT:
@@ -58,6 +59,48 @@ def game_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     return args.game, game_spec(args.game).parse_options(args.set)
 
 
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--llm-model`` and the other settings of the text agents ``llm:BASE_URL``
+    (``llm_arguments`` reads them)."""
+    defaults = LLMOptions(model="-")
+    group = parser.add_argument_group(
+        "text agents (llm:BASE_URL)",
+        f"the key is read from ${KEY_VARIABLES[0]}, else ${KEY_VARIABLES[1]} (docs/llm-agents.md)",
+    )
+    group.add_argument("--llm-model", default=None, metavar="NAME", help="the endpoint's model")
+    group.add_argument(
+        "--llm-fallback", default=None, metavar="BOT",
+        help=f"the bot that plays a reply naming no legal action ({defaults.fallback})",
+    )  # fmt: skip
+    group.add_argument(
+        "--llm-timeout", type=float, default=None, metavar="S",
+        help=f"seconds a request may wait ({defaults.timeout:g})",
+    )  # fmt: skip
+    group.add_argument(
+        "--llm-retries", type=int, default=None, metavar="N",
+        help=f"further tries of a failed request, with backoff ({defaults.retries})",
+    )  # fmt: skip
+
+
+def llm_arguments(args: argparse.Namespace) -> LLMOptions | None:
+    """The text agents' settings of ``add_llm_arguments``' arguments (None: none given);
+    ValueError naming a bad one, or a setting given without ``--llm-model``."""
+    given = {
+        key: value
+        for key, value in (
+            ("fallback", args.llm_fallback),
+            ("timeout", args.llm_timeout),
+            ("retries", args.llm_retries),
+        )
+        if value is not None
+    }
+    if args.llm_model is None:
+        if given:
+            raise ValueError(f"--llm-{next(iter(given))} needs --llm-model NAME")
+        return None
+    return LLMOptions(model=args.llm_model, **given)
+
+
 def build_parser() -> ArgumentParser:
     """The parser of ``continental evaluate``."""
     parser = ArgumentParser(
@@ -66,8 +109,9 @@ def build_parser() -> ArgumentParser:
     )
     parser.add_argument(
         "--agents", default="strong,greedy",
-        help="comma-separated names: registry names, ppo:PATH, installed bots' names, or "
-        "package.module:Name of a bot of your own (docs/own-bot.md)",
+        help="comma-separated names: registry names, ppo:PATH, installed bots' names, "
+        "package.module:Name of a bot of your own (docs/own-bot.md), or llm:BASE_URL of a "
+        "chat endpoint (docs/llm-agents.md)",
     )  # fmt: skip
     parser.add_argument("--players", type=int, default=4, help="players at each table")
     parser.add_argument(
@@ -112,6 +156,7 @@ def build_parser() -> ArgumentParser:
     parser.add_argument(
         "--from-json", default=None, help="print and plot a saved report instead of playing"
     )
+    add_llm_arguments(parser)
     return parser
 
 
@@ -138,6 +183,7 @@ def evaluate_arguments(args: argparse.Namespace) -> dict[str, Any]:
     if args.checkpoint:
         check_output_path(args.checkpoint, "--checkpoint")
     refuse_oracles(list(agents) + list(mixed or ()), args.allow_oracle, game)
+    llm = llm_arguments(args)
     return {
         "agents": agents,
         "players": args.players,
@@ -154,6 +200,7 @@ def evaluate_arguments(args: argparse.Namespace) -> dict[str, Any]:
         "sprt": sprt,
         "mixed": mixed,
         "allow_oracle": args.allow_oracle,
+        "llm": llm,
     }
 
 

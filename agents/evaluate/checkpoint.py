@@ -25,7 +25,8 @@ GAME_KEYS = ("closers", "scores", "segment_scores", "segments", "decisions", "fi
 
 def checkpoint_header(config: dict[str, Any]) -> dict[str, Any]:
     """What a checkpoint must agree on to be resumed: everything that decides the games."""
-    keys = ("agents", "lineup", "players", "seed", "game", "options", "preset", "rounds")
+    # "llm": the text agents' model and settings (a report with a text agent only).
+    keys = ("agents", "lineup", "players", "seed", "game", "options", "preset", "rounds", "llm")
     return {"schema": CHECKPOINT_SCHEMA, **{k: config[k] for k in keys if k in config}}
 
 

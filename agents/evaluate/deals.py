@@ -192,13 +192,27 @@ def play_game(
             deal = spec.deal_number(state)
             fingerprints.append(spec.deal_fingerprint(state))
     segments = spec.segments(state)
-    return {
+    result = {
         "closers": spec.closers(state) if spec.closers else None,
         "scores": spec.final_scores(state),
         "segment_scores": [list(values) for _label, values in segments],
         "segments": [label for label, _values in segments],
         "decisions": decisions,
         "fingerprints": fingerprints,
+    }
+    text = text_stats(bots)
+    if text:  # only games with a text agent carry it: other results stay as they were
+        result["text"] = text
+    return result
+
+
+def text_stats(bots: Sequence[Any]) -> dict[str, dict[str, int]]:
+    """The counts of each seat whose bot is a text agent (``text_stats()``: replies, fallbacks,
+    failed requests; ``agents.text.llm.LLMAgent``), by seat (a text, as JSON keys are)."""
+    return {
+        str(seat): dict(bot.text_stats())
+        for seat, bot in enumerate(bots)
+        if callable(getattr(bot, "text_stats", None))
     }
 
 

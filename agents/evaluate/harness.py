@@ -63,14 +63,23 @@ between a gain of D0 and of D1 (``report["sequential"]``); a screening result, n
 measurement. ``--mixed NAMES`` also plays the candidate at a table of those agents on the same
 seed (``report["mixed"]``), e.g. ``--mixed search,ppo:agents/models/ppo_continental_4p.zip,strong``.
 
+**Text agents.** ``llm:BASE_URL`` asks an OpenAI-compatible chat endpoint for each move
+(``agents.text``, ``docs/llm-agents.md``) with the settings ``--llm-model NAME``,
+``--llm-fallback BOT``, ``--llm-timeout S`` and ``--llm-retries N`` (``llm=LLMOptions(...)``),
+recorded in ``config.llm``. Each text agent's row gives its replies, the fallbacks (replies that
+named no legal action, or requests that failed after their retries, played by the fallback bot)
+and ``illegal_reply_rate`` = fallbacks / replies, summed over every game, deal and worker.
+
 **JSON schema** (``--json PATH``; ``schema`` = ``"continental-eval/1"``)::
 
     {
       "schema": "continental-eval/1",
       "config": {"agents": [...], "lineup": [...], "versions": {name: version}, "players": P, "deals": N, "games": N*P,
                  "seed": S, "game": "contract", "unit": "points", "higher_is_better": false,
-                 "options": {...}, "preset": "...", "rounds": [...], "jobs": J},
-                 # preset and rounds: the contract game only
+                 "options": {...}, "preset": "...", "rounds": [...], "jobs": J,
+                 "llm": {"model": M, "fallback": "greedy", "timeout": t, "retries": r,
+                         "backoff": b}},
+                 # preset and rounds: the contract game only; llm: with a text agent only
       "candidate": "<name>",
       "agents": {
         "<name>": {
@@ -82,7 +91,9 @@ seed (``report["mixed"]``), e.g. ``--mixed search,ppo:agents/models/ppo_continen
           "win_rate": x, "win_rate_ci95": [lo, hi],
           "points_by_round": {"1": x, ..., "7": x},
           "openskill": {"mu": x, "sigma": x, "ordinal": x},
-          "close_rate": x, "close_rate_ci95": [lo, hi]   # contract game: rounds it closed
+          "close_rate": x, "close_rate_ci95": [lo, hi],  # contract game: rounds it closed
+          "text": {"replies": n, "fallbacks": k, "failed_requests": f,
+                   "illegal_reply_rate": k / n}   # text agents (llm:BASE_URL) only
         }, ...
       },
       "paired": {"<opponent>": {"mean_diff": x, "ci95": [lo, hi], "sd_per_deal": x,
@@ -156,6 +167,7 @@ from agents.evaluate.report import (
 )
 from agents.evaluate.stats import SPRT
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
+from agents.text.llm import LLMOptions, is_text_agent, llm_options
 from continental_env.rules import RuleConfig, resolve_rules
 
 # The names this module had before its parts moved out (scripts and tests import some of them).
@@ -213,6 +225,7 @@ def evaluate(
     sprt: SPRT | None = None,
     mixed: Sequence[str | Any] | None = None,
     allow_oracle: bool = False,
+    llm: LLMOptions | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` duplicate deals and return the report (its JSON schema is in the
     docstring of ``agents.evaluate.harness``).
@@ -230,15 +243,17 @@ def evaluate(
     ``sprt``: stop early once the sequential test decides (``games`` is then the most deals).
     ``mixed``: the candidate is also played at a table of these agents (``report["mixed"]``).
     Agents whose names contain ``oracle`` read the hidden state: refused unless ``allow_oracle``.
+    ``llm``: the settings of the text agents ``llm:BASE_URL`` (``agents.text.llm.LLMOptions``).
     """
     spec = game_spec(game)
     labels, given = label_agents([*agents, *(mixed or ())], spec.name)
     refuse_objects_in_spawned_workers(given, jobs)
-    with given_agents(given):
+    check_text_settings(labels, llm, jobs)
+    with given_agents(given), llm_options(llm):
         return _evaluate(
             labels[: len(agents)], players, games, seed, jobs, preset, rounds, progress, spec,
             options, checkpoint, resume, sprt, labels[len(agents) :] if mixed else None,
-            allow_oracle,
+            allow_oracle, llm,
         )  # fmt: skip
 
 
@@ -258,6 +273,7 @@ def _evaluate(
     sprt: SPRT | None,
     mixed: list[str] | None,
     allow_oracle: bool,
+    llm: LLMOptions | None,
 ) -> dict[str, Any]:
     """``evaluate`` once every agent has its label (``label_agents``)."""
     from openskill.models import PlackettLuce
@@ -271,6 +287,8 @@ def _evaluate(
     names = list(dict.fromkeys(base))
     candidate = base[0]
     config = _config(spec, agents, base, names, players, games, seed, options, rules, jobs)
+    if any(is_text_agent(n) for n in names):  # which model played is part of the result
+        config["llm"] = llm.to_dict() if llm is not None else None
     header = checkpoint_header(config)
     done: dict[int, dict[str, Any]] = {}
     if checkpoint and resume and os.path.exists(checkpoint):
@@ -298,9 +316,26 @@ def _evaluate(
             None if rules is not None else options,
             checkpoint=checkpoint + ".mixed" if checkpoint else None, resume=resume,
             allow_oracle=allow_oracle,
+            llm=llm if any(is_text_agent(n) for n in [candidate, *mixed]) else None,
         )  # fmt: skip
         report["mixed"] = _mixed_summary(sub)
     return report
+
+
+def check_text_settings(names: Sequence[str], llm: LLMOptions | None, jobs: int) -> None:
+    """ValueError, before any game, for text-agent settings without a text agent, or text
+    agents whose settings cannot reach spawned worker processes (no fork on this system); a
+    text agent without settings is refused when it is built (``make_llm_agent``)."""
+    text = [n for n in names if is_text_agent(n)]
+    if llm is not None and not text:
+        raise ValueError(
+            "--llm-model and the other --llm-* options set up llm:BASE_URL agents; none is named"
+        )
+    if text and jobs > 1 and os.name != "posix":
+        raise ValueError(
+            f"--jobs {jobs}: the settings of {', '.join(text)} reach worker processes only by "
+            "fork, which this system lacks; use --jobs 1"
+        )
 
 
 def refuse_overwrite(paths: Sequence[str]) -> None:

@@ -39,6 +39,10 @@ another game or table size, or an option the game does not take is refused befor
     python -m agents.evaluate.leaderboard --game fifteen --set hands=1 \\
         --agents random,greedy,strong,ppo:agents/models/ppo_fifteen_4p.zip --deals 20 --seed 1
 
+**Text agents.** ``llm:BASE_URL`` agents take the settings ``--llm-model`` ... as in
+``continental evaluate`` (``config.llm``); each one's row gives ``text``: its replies, fallbacks
+and ``illegal_reply_rate``, and the Markdown table a line under it (``docs/llm-agents.md``).
+
 Results depend only on ``--seed`` (deal seeds and bot seeds are derived from it, the deal's index,
 the table and the rotation), never on ``--jobs``: deals are played in worker processes but
 collected in order.
@@ -63,8 +67,13 @@ from agents.cli import (
     parse_names,
     write_json_atomic,
 )
-from agents.evaluate.aggregate import rate
-from agents.evaluate.arguments import add_game_arguments, game_arguments
+from agents.evaluate.aggregate import add_text_stats, rate, text_row
+from agents.evaluate.arguments import (
+    add_game_arguments,
+    add_llm_arguments,
+    game_arguments,
+    llm_arguments,
+)
 from agents.evaluate.deals import (
     build_agent,
     derive_seed,
@@ -75,10 +84,11 @@ from agents.evaluate.deals import (
     refuse_oracles,
     rotations,
 )
-from agents.evaluate.harness import game_options, version_of
-from agents.evaluate.report import rules_key
+from agents.evaluate.harness import check_text_settings, game_options, version_of
+from agents.evaluate.report import rules_key, text_lines
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
+from agents.text.llm import LLMOptions, llm_options
 
 SCHEMA = "continental-leaderboard/1"
 
@@ -119,7 +129,10 @@ def _play_one(task: _Task) -> dict[str, Any]:
     game_seed = derive_seed(seed, "deal", index)
     agent_seeds = [derive_seed(seed, index, t, r, s) for s in range(players)]
     result = play_game(names, game_seed, agent_seeds, game, options)
-    return {"deal": index, "names": list(names), "scores": list(result["scores"])}
+    out = {"deal": index, "names": list(names), "scores": list(result["scores"])}
+    if "text" in result:  # a text agent's replies and fallbacks
+        out["text"] = result["text"]
+    return out
 
 
 def _run(tasks: list, jobs: int, progress: bool) -> Iterable[list[dict[str, Any]]]:
@@ -155,6 +168,7 @@ def leaderboard(
     allow_oracle: bool = False,
     game: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
+    llm: LLMOptions | None = None,
 ) -> dict[str, Any]:
     """Play the round robin and return the report (see the module docstring).
 
@@ -163,14 +177,19 @@ def leaderboard(
     ``preset`` is the contract game's default preset. ``agents``: names (registry names,
     installed entry points' names, ``package.module:Name``) or objects (a bot with
     ``act(view)``, or a class or factory building one from a seed), labelled by their ``name``
-    attribute or class name (``agents.evaluate.deals.label_agents``)."""
+    attribute or class name (``agents.evaluate.deals.label_agents``). ``llm``: the settings
+    of the text agents ``llm:BASE_URL`` (``agents.text.llm.LLMOptions``)."""
     spec = game_spec(game)
     labels, given = label_agents(list(agents), spec.name)
     refuse_objects_in_spawned_workers(given, jobs)
-    with given_agents(given):
-        return _leaderboard(
+    check_text_settings(labels, llm, jobs)
+    with given_agents(given), llm_options(llm):
+        report = _leaderboard(
             labels, deals, players, seed, preset, jobs, progress, allow_oracle, spec, options
         )
+    if llm is not None:  # which model played is part of the result
+        report["config"]["llm"] = llm.to_dict()
+    return report
 
 
 def _leaderboard(
@@ -286,6 +305,7 @@ class _Tally:
         self.per_deal: dict[str, list[float]] = {n: [] for n in agents}
         self.win_deal: dict[str, list[float]] = {n: [] for n in agents}
         self.seat_games = dict.fromkeys(agents, 0)
+        self.text: dict[str, dict[str, int]] = {}  # text agents' replies and fallbacks
 
     def add_deal(self, games: list[dict[str, Any]]) -> None:
         """Every game of one deal (every table and rotation), in play order."""
@@ -299,6 +319,7 @@ class _Tally:
                 won[n].append(w)
                 self.seat_games[n] += 1
             rate(self.model, self.ratings, names, ranks)
+            add_text_stats(self.text, g.get("text"), names)
         for n in self.agents:
             self.per_deal[n].append(sum(points[n]) / len(points[n]))
             self.win_deal[n].append(sum(won[n]) / len(won[n]))
@@ -308,6 +329,7 @@ class _Tally:
         m, lo, hi = mean_ci95(self.per_deal[n])
         share, wlo, whi = rate_ci95(self.win_deal[n])
         r = self.ratings[n]
+        text = {"text": text_row(self.text[n])} if n in self.text else {}
         return {
             # Frozen versions (strong@v1 ...) are the contract game's (``GameSpec.version_of``);
             # a side game's names are their own versions.
@@ -318,6 +340,7 @@ class _Tally:
             "win_rate": share,
             "win_rate_ci95": [wlo, whi],
             "openskill": {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()},
+            **text,
         }
 
 
@@ -366,6 +389,9 @@ def markdown(report: dict[str, Any]) -> str:
             f"{a['mean_points']:.1f} [{lo:.1f}, {hi:.1f}] | "
             f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}] | {a['openskill']['ordinal']:.2f} | {sep} |"
         )
+    text = text_lines(report["agents"], cfg.get("llm"))
+    if text:
+        lines += ["", *text]
     return "\n".join(lines) + "\n"
 
 
@@ -407,7 +433,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--agents", default=None,
         help="comma-separated agent names (registry names, ppo:PATH, installed bots' names, "
-        "package.module:Name of a bot of your own)",
+        "package.module:Name of a bot of your own, llm:BASE_URL of a chat endpoint)",
     )  # fmt: skip
     parser.add_argument(
         "--reports", nargs="+", default=None, metavar="REPORT",
@@ -428,6 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="seed of the deals (fix it before a decisive run; never reuse it for another)",
     )
     add_game_arguments(parser)
+    add_llm_arguments(parser)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", default=None, help="write the report here")
     parser.add_argument("--plot", default=None, help="write a PNG plot here")
@@ -451,6 +478,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 check_output_path(path, flag)
         if args.plot:
             check_plot_path(args.plot)
+        llm = llm_arguments(args)
         report = leaderboard(
             names,
             args.deals,
@@ -462,6 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             allow_oracle=args.allow_oracle,
             game=game,
             options=options,
+            llm=llm,
         )
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))
@@ -482,9 +511,12 @@ def _main_reports(parser: ArgumentParser, args: Any) -> int:
     from agents.evaluate import anchored
 
     assume: dict[str, str] = {}
-    for flag in ("deals", "players", "seed", "jobs", "game", "set", "preset", "rounds"):
+    for flag in ("deals", "players", "seed", "jobs", "game", "set", "preset", "rounds",
+                 "llm_model"):  # fmt: skip
         if getattr(args, flag, None) != parser.get_default(flag):
-            parser.error(f"--{flag} plays games; --reports ranks reports and plays none")
+            parser.error(
+                f"--{flag.replace('_', '-')} plays games; --reports ranks reports and plays none"
+            )
     try:
         for item in args.assume_version:
             name, sep, version = item.partition("=")

@@ -90,6 +90,7 @@ def format_report(report: dict[str, Any]) -> str:
         lines += _mixed_lines(report["mixed"], report["candidate"], cand)
     if report.get("rounds"):
         lines.append(_rounds_line(report["rounds"], report["agents"]))
+    lines += text_lines(report["agents"], cfg.get("llm"))
     lines.append(
         f"identical round deals across rotations: {report['duplicate']['identical_round_deals']:.3f}"
     )
@@ -171,6 +172,24 @@ def _rounds_line(rounds: dict[str, Any], agents: dict[str, Any]) -> str:
         f"rounds: {rounds['rounds']}, without a closer {rounds['without_closer_rate']:.3f} "
         f"[{lo:.3f}, {hi:.3f}]; share of its seat-rounds each agent closed: {closers}"
     )
+
+
+def text_lines(agents: dict[str, Any], llm: dict[str, Any] | None) -> list[str]:
+    """Each text agent's replies and the share that named no legal action."""
+    lines = []
+    for name, a in agents.items():
+        t = a.get("text")
+        if t is None:
+            continue
+        rate = "n/a" if t["illegal_reply_rate"] is None else f"{t['illegal_reply_rate']:.3f}"
+        model = f"model {llm['model']}, " if llm else ""
+        fallback = llm["fallback"] if llm else "the fallback"
+        lines.append(
+            f"text agent {name} ({model}fallback {fallback}): {t['replies']} replies, "
+            f"{t['fallbacks']} named no legal action ({t['failed_requests']} requests failed); "
+            f"illegal-reply rate {rate}"
+        )
+    return lines
 
 
 def _timing_line(t: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ registry name: ``random``, ``greedy`` (``agents.knock.greedy``), ``strong``
 | ``greedy`` | ``greedy``: the simplest sound play |
 | ``strong`` | ``strong``: the game's strongest heuristic bot |
 | ``features`` | the derived features of the game's feature observations |
+| ``text`` | the game's part of a text agent's prompt (``agents.text``) |
 """
 
 from __future__ import annotations
