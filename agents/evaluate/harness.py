@@ -272,12 +272,7 @@ def _evaluate(
     candidate = base[0]
     config = _config(spec, agents, base, names, players, games, seed, options, rules, jobs)
     header = checkpoint_header(config)
-    done: dict[int, dict[str, Any]] = {}
-    if checkpoint and resume and os.path.exists(checkpoint):
-        resumed = read_checkpoint(checkpoint, header)
-        for note in resumed.notes:  # damaged lines: said, and only their deals played again
-            print(note, file=sys.stderr)
-        done = {d: r for d, r in resumed.deals.items() if d < games}
+    done = _resumed_deals(checkpoint, header, games) if resume else {}
     sign = spec.sign()  # +1: higher scores are better
     opponent = names[1] if len(names) > 1 else None
     test = sprt.start() if sprt is not None else None
@@ -301,6 +296,18 @@ def _evaluate(
         )  # fmt: skip
         report["mixed"] = _mixed_summary(sub)
     return report
+
+
+def _resumed_deals(
+    checkpoint: str | None, header: dict[str, Any], games: int
+) -> dict[int, dict[str, Any]]:
+    """The deals below ``games`` that the checkpoint already holds (none without one)."""
+    if not (checkpoint and os.path.exists(checkpoint)):
+        return {}
+    resumed = read_checkpoint(checkpoint, header)
+    for note in resumed.notes:  # damaged lines: said, and only their deals played again
+        print(note, file=sys.stderr)
+    return {d: r for d, r in resumed.deals.items() if d < games}
 
 
 def refuse_overwrite(paths: Sequence[str]) -> None:
