@@ -1,7 +1,7 @@
 """What the two side games' bot packages share (``agents.fifteen``, ``agents.knock``).
 
 ``SideView`` is what both side games' views copy out of a game for one seat, ``SideBot`` the
-base of their deterministic bots;
+base of their deterministic bots, ``after_each_discard`` how their bots weigh a discard;
 ``agents.fifteen.view.FifteenView`` and ``agents.knock.view.KnockView`` derive from it and add
 their game's public fields. ``agents.side_spec.SideEngine`` builds a side game's ``GameSpec``.
 
@@ -13,12 +13,14 @@ its legal actions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
 from agents.bots.view import ViewBase
+
+T = TypeVar("T")
 
 # Each view class's observation layout by table size (built once: layouts never change).
 _LAYOUTS: dict[tuple[type, int], dict[str, slice]] = {}
@@ -26,12 +28,14 @@ _LAYOUTS: dict[tuple[type, int], dict[str, slice]] = {}
 
 class SideView(ViewBase):
     """What seat ``seat`` may see of a side game. A subclass sets ``ENCODE`` (its env's
-    ``encode_observation``), ``LAYOUT`` (its env's ``observation_layout``) and ``TO_STR``
-    (its ``action_to_str``)."""
+    ``encode_observation``), ``LAYOUT`` (its env's ``observation_layout``), ``TO_STR`` (its
+    ``action_to_str``) and ``OWN``."""
 
     ENCODE: ClassVar[Callable[[Any, int, dict[str, slice]], np.ndarray]]
     LAYOUT: ClassVar[Callable[[int], dict[str, slice]]]
     TO_STR: ClassVar[Callable[[int], str]]
+    # The game's own public fields, copied out of the game by name (a list as a new list).
+    OWN: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: Any, seat: int) -> None:
         self.seat = seat
@@ -53,6 +57,9 @@ class SideView(ViewBase):
         self.observation: np.ndarray = self.ENCODE(game, seat, self._layout(game.num_players))
         # Legal actions depend only on the actor's own hand and public state.
         self.legal_actions: list[int] = list(game.legal_actions()) if game.actor == seat else []
+        for name in self.OWN:
+            value = getattr(game, name)
+            setattr(self, name, list(value) if isinstance(value, list) else value)
 
     @classmethod
     def _layout(cls, num_players: int) -> dict[str, slice]:
@@ -88,4 +95,18 @@ class SideBot:
         raise NotImplementedError
 
 
-__all__ = ["SideBot", "SideView"]
+def after_each_discard(
+    hand: list[int], cards: Iterable[int], score: Callable[[list[int]], T]
+) -> list[tuple[int, T]]:
+    """``(card, score(the hand less that card))`` for each of ``cards`` (types held), in order:
+    how the bots weigh their discards. ``score`` reads a working copy that it must not keep."""
+    work = list(hand)
+    scored = []
+    for c in cards:
+        work[c] -= 1
+        scored.append((c, score(work)))
+        work[c] += 1
+    return scored
+
+
+__all__ = ["SideBot", "SideView", "after_each_discard"]

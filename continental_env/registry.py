@@ -23,6 +23,13 @@ now ``aec``; ``alias_module`` keeps each old path importable (``from continental
 raw_env``) as an entry in ``sys.modules``, a plain module whose attributes are read from the new
 module on first use (PEP 562 ``__getattr__``). An import finds the entry there and binds nothing
 on the package, so ``continental_env.env`` stays the factory function whatever is imported.
+
+**Factories.** ``game_factories(package, env_class)`` makes the ``env`` and ``raw_env`` of a game
+package (``continental_env.fifteen``, ``continental_env.knock``): plain functions that import the
+package's environment module ``aec`` when called, so that the engine imports without gymnasium or
+PettingZoo, named as the package's own (``continental_env.knock.env``) so that they pickle by
+reference (``functools.partial(knock.env, num_players=2)`` into a spawned process); it also keeps
+the old path ``<package>.env`` importable (``alias_module``).
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ import importlib
 import sys
 import types
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 AEC_IDS = {
@@ -95,3 +103,27 @@ def alias_modules(moved: dict[str, str], *, deprecated: str) -> None:
     """``alias_module`` for each old path -> new path of ``moved``, deprecated."""
     for old, new in moved.items():
         alias_module(old, new, deprecated=deprecated)
+
+
+def game_factories(package: str, env_class: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The ``env`` and ``raw_env`` of the game package ``package``, whose environment module
+    ``<package>.aec`` has ``env`` and the class ``env_class`` (module docstring); the package
+    binds them as its own ``env`` and ``raw_env``."""
+    aec = f"{package}.aec"
+
+    def env(**kwargs: Any) -> Any:
+        return importlib.import_module(aec).env(**kwargs)
+
+    def raw_env(**kwargs: Any) -> Any:
+        return getattr(importlib.import_module(aec), env_class)(**kwargs)
+
+    env.__doc__ = f"The wrapped AEC environment (``{aec}``'s module docstring)."
+    raw_env.__doc__ = (
+        f"The unwrapped AEC environment (``{env_class}``), same keyword arguments as ``env``."
+    )
+    for factory in (env, raw_env):
+        # pickle finds a function by module and qualified name: the package's own names
+        factory.__module__ = package
+        factory.__qualname__ = factory.__name__
+    alias_module(f"{package}.env", aec)
+    return env, raw_env

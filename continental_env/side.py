@@ -94,6 +94,13 @@ class SideSetup:
     GAME: ClassVar[str]
     OPTIONS: ClassVar[dict[str, str]]
     num_players: int
+    max_hands: int
+
+    @property
+    def hands_cap(self) -> int:
+        """The most hands this game can last: ``max_hands``, unless the game's options end it
+        sooner."""
+        return self.max_hands
 
     def to_dict(self) -> dict[str, Any]:
         options = {name: getattr(self, attr) for name, attr in self.OPTIONS.items()}
@@ -298,10 +305,11 @@ class SideGame(GameBase):
 
     A subclass sets ``STATE`` and ``SETUP`` (its ``state.py``), ``STATE_CHECKS`` and ``LABEL``
     (its ``state_check.py``), ``DRAW_PHASE``, ``PLAY_PHASE`` and ``GAME_OVER`` (its ``Phase``
-    members) and ``ACTIONS`` (its ``ActionTexts``, ``discard`` the first card word); it
-    defines ``_deal``, ``_draw_legal_actions``, ``_play_legal_actions``, ``_perform_own``,
-    ``_end_hand`` (a hand that ends with no winner: ``(None, end)``) and ``_refusal``; its
-    ``ACTIONS`` words start with ``draw`` and ``take``.
+    members), ``ACTIONS`` (its ``ActionTexts``, ``discard`` the first card word) and
+    ``SETUP_ATTRIBUTES``; it defines ``_deal``, ``_draw_legal_actions``,
+    ``_discard_announcements``, ``_perform_own``, ``_end_hand`` (a hand that ends with no
+    winner: ``(None, end)``) and ``_refusal``; its ``ACTIONS`` words start with ``draw`` and
+    ``take``.
     """
 
     SETUP: ClassVar[type[SideSetup]]
@@ -311,6 +319,9 @@ class SideGame(GameBase):
     DRAW_PHASE: ClassVar[GamePhase]
     PLAY_PHASE: ClassVar[GamePhase]
     GAME_OVER: ClassVar[GamePhase]
+    # The game's own setup attributes (its options and what they imply) that ``_attach`` binds
+    # on the game, as it binds the shared ones: they never change, and are read often.
+    SETUP_ATTRIBUTES: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, num_players: int = 4, **options: Any) -> None:
         """An undealt game (``new`` deals one), with the options of the game's ``new`` by name;
@@ -319,12 +330,14 @@ class SideGame(GameBase):
         self._attach(setup, self.STATE.fresh(setup))
 
     def _attach(self, setup: Any, state: Any) -> None:
-        """Take the setup and position; the options both games have are also bound here (they
-        never change), a game binds its own."""
+        """Take the setup and position; the options both games have, and the game's
+        ``SETUP_ATTRIBUTES``, are also bound here (they never change)."""
         super()._attach(setup, state)
         self.num_players: int = setup.num_players
         self.max_turns_per_hand: int = setup.max_turns_per_hand
         self.max_hands: int = setup.max_hands
+        for name in self.SETUP_ATTRIBUTES:
+            setattr(self, name, getattr(setup, name))
 
     @classmethod
     def setup_from_dict(cls, data: dict[str, Any]) -> Any:
@@ -413,6 +426,14 @@ class SideGame(GameBase):
         raise NotImplementedError
 
     def _play_legal_actions(self) -> list[int]:
+        """After drawing: ``discard C`` for each card held, then the game's
+        ``_discard_announcements``."""
+        hand = self.state.hands[self.state.current]
+        return self._discard_ids(hand) + self._discard_announcements(hand)
+
+    def _discard_announcements(self, hand: list[int]) -> list[int]:
+        """The legal ids that discard a card of ``hand`` and announce with the rest (``out C``,
+        ``rummy C`` ...), in id order."""
         raise NotImplementedError
 
     def _other_legal_actions(self) -> list[int]:

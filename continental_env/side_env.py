@@ -1,18 +1,74 @@
-"""What the two side games' environments share: ``SideGameEnv`` (a ``CardGameEnv``) and
-``SideScalars``.
+"""What the two side games' environments share (``fifteen_v0``, ``knock_v0``): ``SideGameEnv``
+(a ``CardGameEnv``) and ``SideScalars``.
 
-``fifteen.aec`` and ``knock.aec`` (``SideGameEnv``) take the engine's options by name besides
-``num_players``, ``reward`` (``chips`` or ``win``), ``render_mode`` (``"ansi"`` returns the table
-as text, ``"human"`` prints it) and, on ``env()``, ``illegal`` (``"raise"``: an illegal action
-raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper, -1
-and game over). Their observation is a float32 vector of count planes (``PLANE``: a 5 x 13 grid of
-card counts, rows C D H S, the fifth row holds the jokers in column 0, flattened row by row: index
-``suit * 13 + rank`` for naturals and 52 for the joker) followed by scalars (``SideScalars``),
-seats relative (``+1`` is the next player to the left); ``observation_layout`` maps each part's
-name to its slice and ``plane_slices`` gives the planes, each reshapeable to ``(5, 13)``. Only the
-acting agent gets a non-zero ``action_mask``. The observation never contains hidden
-information: the stock and opponents' cards not taken from the discard pile are absent (tested,
-with positive controls).
+This is the part of the documentation both games share, stated once; each game's own rows (its
+options, phases, flag, scales, own observation parts, actions, rewards and rules) are its
+environment module's docstring (``continental_env.fifteen.aec``, ``continental_env.knock.aec``).
+``<game>`` below is ``fifteen`` or ``knock``.
+
+| | |
+|---|---|
+| import | ``from continental_env import <game>; env = <game>.env(num_players=4)`` |
+| class | ``FifteenEnv`` / ``KnockEnv`` (``raw_env`` of ``continental_env.<game>.aec``), a ``CardGameEnv`` |
+| registry | ``pettingzoo.make("aec", "continental/<game>_v0")`` after ``import continental_env.<game>.aec`` (``continental_env.registry``) |
+| agents | ``player_0`` .. ``player_{n-1}`` |
+| action space | ``Discrete(n)``, the same for every table size |
+| observation | ``Dict(observation=Box(float32), action_mask=Box(int8))``; only the acting agent gets a non-zero ``action_mask`` |
+
+## Arguments
+
+``num_players`` and the engine's options by name (each game's table), and:
+
+| argument | default | meaning |
+|---|---|---|
+| ``max_turns_per_hand`` | 200 | safety net: a hand ends, with no winner, after this many discards |
+| ``max_hands`` | 100 | safety net: the game ends after this many hands |
+| ``reward`` | ``"chips"`` | ``"chips"`` or ``"win"`` (each game's rewards table) |
+| ``render_mode`` | None | ``"ansi"`` returns the table as text, ``"human"`` prints it |
+| ``illegal`` | ``"raise"`` | ``env()`` only. ``"raise"``: an illegal action raises ValueError and changes nothing; ``"terminate"``: PettingZoo's TerminateIllegalWrapper, -1 and game over |
+
+## Observation
+
+A float32 vector of count planes (``PLANE``: a 5 x 13 grid of card counts, rows C D H S, the
+fifth row holds the jokers in column 0, flattened row by row: index ``suit * 13 + rank`` for
+naturals and 52 for the joker) followed by scalars (``SideScalars``), seats relative (``+1`` is
+the next player to the left); ``observation_layout`` maps each part's name to its slice and
+``plane_slices`` gives the planes, each reshapeable to ``(5, 13)``. In order:
+
+| name | size | content |
+|---|---|---|
+| ``hand`` | 65 | own hand |
+| ``discard_top`` | 65 | the top discard |
+| ``discards_seen`` | 65 | every card discarded face up this hand |
+| ``known_opp`` | 65 (P-1) | cards each opponent (+1 .. +P-1) is known to hold because they took them |
+| ``phase`` | the game's | one-hot of the game's phases |
+| the game's flag | P | a flag per relative seat |
+| ``dealer`` | P | one-hot relative seat of the dealer |
+| ``scores`` | P | the total per relative seat, over the game's scale |
+| the game's own | | as its table says |
+| ``stock`` | 1 | stock size / 100 |
+| ``turn`` | 1 | discards this hand / max_turns_per_hand |
+| ``hand_number`` | 1 | hands dealt (knock) or played (fifteen) / max_hands |
+
+The observation never contains hidden information: the stock and opponents' cards not taken
+from the discard pile are absent (tested, with positive controls).
+
+## Infos
+
+At a hand's end ``infos`` carry ``hand`` (its number), ``chips`` (that seat's chips of the hand)
+and the game's own keys; the seat that ended the hand is given relative, -1 when the stock or the
+turn limit ended it (infos never hold None).
+
+## State
+
+``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised
+critics: the parts every game shares (``continental_env.card_game_env``: every hand, the stock's
+and the discard pile's composition, the top discard, the discards seen, the known cards, the
+seat to act and the dealer), then, seats absolute, ``phase``, the game's flag, ``scores`` (scaled
+as in the observation) and the game's own parts (its table), then ``stock_size`` (/ 100),
+``turn`` (/ max_turns_per_hand) and ``hand_number`` (/ max_hands).
+
+## Errors, copies and positions
 
 An illegal action raises ``ValueError`` with the engine's reason and changes nothing, on ``env()``
 as on ``raw_env``; so does an action outside the action space (``10**6``, ``2.5``). Seeds may be

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,3 +97,64 @@ def test_nothing_in_the_environment_package_imports_agents() -> None:
     assert len(files) > 5
     hits = [h for f in files for h in agents_imports(f.read_text(), str(f.relative_to(ROOT)))]
     assert not hits, "continental_env must not import agents:\n" + "\n".join(hits)
+
+
+# ----------------------------------------------------------------------------- function size
+
+COMPLEXITY_LIMIT = 15
+COMPLEXITY_PACKAGES = ("continental_env", "agents", "continental_web")
+
+
+def complexities(source: str, filename: str = "<source>") -> dict[str, int]:
+    """Radon's cyclomatic complexity of every function, method and closure of ``source``, by
+    ``file:Class.name`` (a closure as ``file:outer.name``)."""
+    from radon.complexity import cc_visit
+    from radon.visitors import Class
+
+    found: dict[str, int] = {}
+
+    def visit(blocks: list[Any], prefix: str) -> None:
+        for block in blocks:
+            if isinstance(block, Class):
+                visit([*block.methods, *block.inner_classes], f"{prefix}{block.name}.")
+                continue
+            # cc_visit lists each method twice, on its own and in its class: one name for both
+            owner = f"{block.classname}." if block.classname and not prefix else prefix
+            name = f"{owner}{block.name}"
+            found[f"{filename}:{name}"] = max(found.get(f"{filename}:{name}", 0), block.complexity)
+            visit(block.closures, f"{name}.")
+
+    visit(cc_visit(source), "")
+    return found
+
+
+def test_the_complexity_check_sees_a_function_of_16_at_every_depth() -> None:
+    """Positive control: 15 branches make a complexity of 16, as a function, a method and a
+    closure; 14 make 15, which passes."""
+    pytest.importorskip("radon")
+
+    def branches(n: int, indent: str) -> str:
+        return "".join(f"{indent}if x == {i}:\n{indent}    return {i}\n" for i in range(n))
+
+    source = (
+        f"def f(x):\n{branches(15, '    ')}    return -1\n"
+        f"def ok(x):\n{branches(14, '    ')}    return -1\n"
+        f"class C:\n    def m(self, x):\n{branches(15, '        ')}        return -1\n"
+        f"def outer():\n    def inner(x):\n{branches(15, '        ')}        return -1\n"
+        "    return inner\n"
+    )
+    found = complexities(source, "probe.py")
+    over = {name for name, cc in found.items() if cc > COMPLEXITY_LIMIT}
+    assert over == {"probe.py:f", "probe.py:C.m", "probe.py:outer.inner"}, found
+    assert found["probe.py:ok"] == COMPLEXITY_LIMIT
+
+
+def test_no_function_of_the_packages_is_above_complexity_15() -> None:
+    pytest.importorskip("radon")
+    found: dict[str, int] = {}
+    for package in COMPLEXITY_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found |= complexities(path.read_text(), str(path.relative_to(ROOT)))
+    assert len(found) > 1000  # the walk reached the packages
+    too_complex = {name: cc for name, cc in found.items() if cc > COMPLEXITY_LIMIT}
+    assert not too_complex, f"split these into named helpers (radon cc -s): {too_complex}"

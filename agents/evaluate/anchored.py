@@ -163,12 +163,41 @@ def anchored_leaderboard(
     if not paths:
         raise ValueError("--reports: give at least one evaluation report")
     rows = [read_report(p, assume) for p in paths]
-    unused = sorted(set(assume or {}) - {n for r in rows for n in r["assumed_names"]})
+    _check_assumptions_used(rows, assume or {})
+    _check_comparable(rows)
+    first = rows[0]
+    sign = 1 if first["higher_is_better"] else -1
+    reference = _reference_row(rows)
+    ranked = sorted([*rows, reference], key=lambda r: -sign * r["mean_diff"])
+    _compare_neighbours(ranked)
+    return {
+        "schema": SCHEMA,
+        "config": {
+            "reference": first["reference"],
+            **first["same"],
+            "unit": first["unit"],
+            "higher_is_better": first["higher_is_better"],
+            "reports": list(paths),
+            "reference_assumed_in": reference["assumed_in"],
+        },
+        "rows": ranked,
+    }
+
+
+def _check_assumptions_used(rows: Sequence[Mapping[str, Any]], assume: Mapping[str, str]) -> None:
+    """ValueError naming each ``--assume-version`` name that no report without versions uses."""
+    unused = sorted(set(assume) - {n for r in rows for n in r["assumed_names"]})
     if unused:
         raise ValueError(
             f"--assume-version {', '.join(map(repr, unused))}: no report without recorded "
             "versions names it"
         )
+
+
+def _check_comparable(rows: Sequence[Mapping[str, Any]]) -> None:
+    """ValueError naming the first report that does not fit the first one (its reference or a
+    setting of ``_SAME`` differs), whose candidate is the reference, or that ranks a version
+    again."""
     first = rows[0]
     seen: dict[str, str] = {}
     for r in rows:
@@ -191,41 +220,41 @@ def anchored_leaderboard(
                 r["path"], f"{r['version']!r} is already ranked from {seen[r['version']]!r}"
             )
         seen[r["version"]] = r["path"]
-    sign = 1 if first["higher_is_better"] else -1
-    ref_assumed = [r["path"] for r in rows if len(r["assumed_names"]) > r["assumed_version"]]
-    reference = {
-        "candidate": first["reference"],
-        "version": first["reference"],
-        "assumed_in": ref_assumed,
+
+
+def _reference_row(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The reference's own row, at 0, with the reports that assumed its version."""
+    ref = rows[0]["reference"]
+    return {
+        "candidate": ref,
+        "version": ref,
+        "assumed_in": [r["path"] for r in rows if len(r["assumed_names"]) > r["assumed_version"]],
         "reference_row": True,
         "mean_diff": 0.0,
         "ci95": [0.0, 0.0],
     }
-    ranked = sorted([*rows, reference], key=lambda r: -sign * r["mean_diff"])
+
+
+def _compare_neighbours(ranked: Sequence[dict[str, Any]]) -> None:
+    """Give each row but the last its ``vs_next``: the difference to the row below it."""
     for upper, lower in pairwise(ranked):
         if upper.get("reference_row") or lower.get("reference_row"):
-            cand = lower if upper.get("reference_row") else upper
-            lo, hi = cand["ci95"]
-            d = cand["mean_diff"] if lower.get("reference_row") else -cand["mean_diff"]
-            ci = [lo, hi] if lower.get("reference_row") else [-hi, -lo]
-            upper["vs_next"] = {"mean_diff": d, "ci95": ci, "separated": ci[0] > 0 or ci[1] < 0}
-            upper["vs_next"]["paired"] = True
+            upper["vs_next"] = _paired_with_reference(upper, lower)
         else:
             upper["vs_next"] = _welch(upper, lower)
             upper["vs_next"]["paired"] = False
             upper["vs_next"]["same_deals"] = upper["seed"] == lower["seed"]
-    return {
-        "schema": SCHEMA,
-        "config": {
-            "reference": first["reference"],
-            **first["same"],
-            "unit": first["unit"],
-            "higher_is_better": first["higher_is_better"],
-            "reports": list(paths),
-            "reference_assumed_in": ref_assumed,
-        },
-        "rows": ranked,
-    }
+
+
+def _paired_with_reference(upper: Mapping[str, Any], lower: Mapping[str, Any]) -> dict[str, Any]:
+    """``upper - lower`` where one of them is the reference: the candidate's own paired
+    interval, turned round when the reference is above it."""
+    below = bool(lower.get("reference_row"))
+    cand = upper if below else lower
+    lo, hi = cand["ci95"]
+    d = cand["mean_diff"] if below else -cand["mean_diff"]
+    ci = [lo, hi] if below else [-hi, -lo]
+    return {"mean_diff": d, "ci95": ci, "separated": ci[0] > 0 or ci[1] < 0, "paired": True}
 
 
 def _fmt(x: float) -> str:
@@ -317,19 +346,29 @@ def plot(board: Mapping[str, Any], path: str) -> None:
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(rows)), names)
     ax.invert_yaxis()
-    for y, v in enumerate(vals):
-        ax.annotate(f"{v:+.1f}" if v else "0", (v, y), xytext=(4 if v >= 0 else -4, -12),
-                    textcoords="offset points", ha="left" if v >= 0 else "right", fontsize=8)  # fmt: skip
-    # One far row (greedy at +200 beside margins of a few points) would flatten the others: past
-    # a linear band around 0 the axis is then logarithmic.
-    sizes = sorted(abs(v) for v in vals if v)
-    scale = ""
-    if len(sizes) >= 2 and sizes[-1] > 5 * sizes[-2]:
-        ax.set_xscale("symlog", linthresh=max(1.0, sizes[-2]))
-        scale = f"\naxis linear within ±{max(1.0, sizes[-2]):.0f}, logarithmic beyond"
+    _label_bars(ax, vals)
+    scale = _symlog_if_one_far_row(ax, vals)
     direction = "higher is better" if cfg["higher_is_better"] else "lower is better"
     ax.set_xlabel(f"{cfg['unit']} per game minus {cfg['reference']} ({direction}; 95% CI)")
     ax.set_title(f"Against {cfg['players'] - 1} x {cfg['reference']}, duplicate deals{scale}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _label_bars(ax: Any, vals: Sequence[float]) -> None:
+    """Write each bar's value beside its end."""
+    for y, v in enumerate(vals):
+        ax.annotate(f"{v:+.1f}" if v else "0", (v, y), xytext=(4 if v >= 0 else -4, -12),
+                    textcoords="offset points", ha="left" if v >= 0 else "right", fontsize=8)  # fmt: skip
+
+
+def _symlog_if_one_far_row(ax: Any, vals: Sequence[float]) -> str:
+    """One far row (greedy at +200 beside margins of a few points) would flatten the others:
+    past a linear band around 0 the axis is then logarithmic. Returns the title's note on the
+    scale ("" for a linear axis)."""
+    sizes = sorted(abs(v) for v in vals if v)
+    if len(sizes) >= 2 and sizes[-1] > 5 * sizes[-2]:
+        ax.set_xscale("symlog", linthresh=max(1.0, sizes[-2]))
+        return f"\naxis linear within ±{max(1.0, sizes[-2]):.0f}, logarithmic beyond"
+    return ""

@@ -290,12 +290,7 @@ def _evaluate(
     if any(is_text_agent(n) for n in names):  # which model played is part of the result
         config["llm"] = llm.to_dict() if llm is not None else None
     header = checkpoint_header(config)
-    done: dict[int, dict[str, Any]] = {}
-    if checkpoint and resume and os.path.exists(checkpoint):
-        resumed = read_checkpoint(checkpoint, header)
-        for note in resumed.notes:  # damaged lines: said, and only their deals played again
-            print(note, file=sys.stderr)
-        done = {d: r for d, r in resumed.deals.items() if d < games}
+    done = _resumed_deals(checkpoint, header, games) if resume else {}
     sign = spec.sign()  # +1: higher scores are better
     opponent = names[1] if len(names) > 1 else None
     test = sprt.start() if sprt is not None else None
@@ -336,6 +331,18 @@ def check_text_settings(names: Sequence[str], llm: LLMOptions | None, jobs: int)
             f"--jobs {jobs}: the settings of {', '.join(text)} reach worker processes only by "
             "fork, which this system lacks; use --jobs 1"
         )
+
+
+def _resumed_deals(
+    checkpoint: str | None, header: dict[str, Any], games: int
+) -> dict[int, dict[str, Any]]:
+    """The deals below ``games`` that the checkpoint already holds (none without one)."""
+    if not (checkpoint and os.path.exists(checkpoint)):
+        return {}
+    resumed = read_checkpoint(checkpoint, header)
+    for note in resumed.notes:  # damaged lines: said, and only their deals played again
+        print(note, file=sys.stderr)
+    return {d: r for d, r in resumed.deals.items() if d < games}
 
 
 def refuse_overwrite(paths: Sequence[str]) -> None:

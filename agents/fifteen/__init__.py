@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from agents.fifteen.view import FifteenView, view_for
-from agents.registry import offered
 from agents.side_spec import SideEngine
 from agents.spec import digest
 
@@ -31,13 +30,8 @@ def _fingerprint(game: Any) -> str:
     return digest(*game.hands, game.discard, game.stock)
 
 
-ENGINE = SideEngine("fifteen")
-AGENT_NAMES = offered("fifteen")
-GAME = ENGINE.spec(
-    FifteenView,
-    AGENT_NAMES,
-    label="Fifteen-card game (sequences, chips)",
-    final_scores=lambda game: list(game.scores),
-    deal_fingerprint=_fingerprint,
+GAME = SideEngine("fifteen", totals="scores").spec(
+    FifteenView, "Fifteen-card game (sequences, chips)", deal_fingerprint=_fingerprint
 )
+AGENT_NAMES = GAME.agent_names
 make_agent = GAME.make_agent  # (name, seed=None): a fifteen-card bot by registry name

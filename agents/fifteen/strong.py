@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from agents.fifteen.greedy import connected, covered, suit_cover
 from agents.fifteen.view import FifteenView
-from agents.side_common import SideBot
+from agents.side_common import SideBot, after_each_discard
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
 from continental_env.fifteen.game import (
     DISCARD_BASE,
@@ -171,21 +171,13 @@ class FifteenStrongAgent(SideBot):
         self, hand: list[int], live: list[int], unseen: int
     ) -> list[tuple[int, float]]:
         """(card, value after discarding it) of the shortlist of greedy-best discards, in order."""
-        work = list(hand)
-        screened = []
-        for c in range(NUM_TYPES):
-            if not work[c] or (c == JOKER and any(work[:JOKER])):
-                continue
-            work[c] -= 1
-            screened.append((-(10 * covered(work) + connected(work)), c))
-            work[c] += 1
-        screened.sort()
-        values = []
-        for _key, c in screened[:SHORTLIST]:
-            work[c] -= 1
-            values.append((c, self.value(work, live, unseen)))
-            work[c] += 1
-        return values
+        # A joker is never discarded while a natural is held.
+        held = [c for c in range(NUM_TYPES) if hand[c] and not (c == JOKER and any(hand[:JOKER]))]
+        screened = after_each_discard(
+            hand, held, lambda rest: -(10 * covered(rest) + connected(rest))
+        )
+        shortlist = [c for _key, c in sorted((key, c) for c, key in screened)[:SHORTLIST]]
+        return after_each_discard(hand, shortlist, lambda rest: self.value(rest, live, unseen))
 
     def _start(self, view: FifteenView, legal: list[int], live: list[int], unseen: int) -> int:
         if OUT in legal:

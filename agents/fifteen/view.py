@@ -19,11 +19,9 @@ class FifteenView(SideView):
     ENCODE = staticmethod(encode_observation)
     LAYOUT = staticmethod(observation_layout)
     TO_STR = staticmethod(action_to_str)
-
-    def __init__(self, game: Game, seat: int) -> None:
-        super().__init__(game, seat)
-        self.target = game.target
-        self.has_played: list[bool] = list(game.has_played)
+    OWN = ("target", "has_played")
+    target: int | None
+    has_played: list[bool]
 
     @property
     def first_turn(self) -> bool:

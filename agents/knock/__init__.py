@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from agents.knock.view import KnockView, view_for
-from agents.registry import offered
 from agents.side_spec import SideEngine
 
 __all__ = ["AGENT_NAMES", "KnockView", "make_agent", "view_for"]
@@ -43,13 +42,8 @@ def _fingerprint(game: Any) -> str:
     return digest(*tens, game.stock[bottom:])
 
 
-ENGINE = SideEngine("knock")
-AGENT_NAMES = offered("knock")
-GAME = ENGINE.spec(
-    KnockView,
-    AGENT_NAMES,
-    label="Knock game (knock rummy, chips and a pot)",
-    final_scores=lambda game: list(game.chips),
-    deal_fingerprint=_fingerprint,
+GAME = SideEngine("knock", totals="chips").spec(
+    KnockView, "Knock game (knock rummy, chips and a pot)", deal_fingerprint=_fingerprint
 )
+AGENT_NAMES = GAME.agent_names
 make_agent = GAME.make_agent  # (name, seed=None): a knock bot by registry name

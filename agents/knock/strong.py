@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from agents.knock.greedy import announcement_score
 from agents.knock.view import KnockView
+from agents.side_common import after_each_discard
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_TYPES
 from continental_env.knock.game import (
     BUY,
@@ -282,14 +283,8 @@ class KnockStrongAgent:
         self, hand: list[int], live: list[int], unseen: int
     ) -> list[tuple[int, float]]:
         """(card, cost after discarding it) of every card type held."""
-        work = list(hand)
-        costs = []
-        for c in range(NUM_TYPES):
-            if work[c]:
-                work[c] -= 1
-                costs.append((c, self.cost(work, live, unseen)))
-                work[c] += 1
-        return costs
+        held = [c for c in range(NUM_TYPES) if hand[c]]
+        return after_each_discard(hand, held, lambda rest: self.cost(rest, live, unseen))
 
     def _start(self, view: KnockView, legal: list[int], live: list[int], unseen: int) -> int:
         words = {KNOCK: "knock", RUMMY: "rummy", COLOR: "color", CONTINENTAL: "continental"}

@@ -19,14 +19,15 @@ class KnockView(SideView):
     ENCODE = staticmethod(encode_observation)
     LAYOUT = staticmethod(observation_layout)
     TO_STR = staticmethod(action_to_str)
+    OWN = ("stake", "in_game", "chips", "pot", "buys")
+    stake: int
+    in_game: list[bool]
+    chips: list[int]
+    pot: int
+    buys: list[int]
 
     def __init__(self, game: Game, seat: int) -> None:
         super().__init__(game, seat)
-        self.stake = game.stake
-        self.in_game: list[bool] = list(game.in_game)
-        self.chips: list[int] = list(game.chips)
-        self.pot = game.pot
-        self.buys: list[int] = list(game.buys)
         mine = game.actor == seat
         self.buy_back_total = game.buy_back_total(seat) if mine and game.phase == "buy" else None
         self.buy_cost = buy_cost(game.stake, game.buys[seat])

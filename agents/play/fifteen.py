@@ -17,7 +17,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from agents.cli import ArgumentParser
 from agents.play.table import SideTerminalTable, table_main
 
 HELP = """Commands:
@@ -38,6 +37,11 @@ class FifteenHumanGame(SideTerminalTable):
 
     GAME = "fifteen"
     HELP = HELP
+    DESCRIPTION = "Play the fifteen-card game in the terminal against bots."
+    OPTIONS = (
+        ("--target", int, 50, "the game ends at this total"),
+        ("--hands", int, None, "or after this many hands"),
+    )
 
     def title(self) -> str:
         return f"Fifteen-card Continental, {self.game.num_players} players. Type 'help'."
@@ -52,32 +56,17 @@ class FifteenHumanGame(SideTerminalTable):
                 f"== Hand {last['hand']} over: {self.names[last['winner']]} goes out with "
                 f"{' | '.join(last['melds'])} and collects {pay['total']} from each."
             )
-        chips = ", ".join(f"{n} {c:+d}" for n, c in zip(self.names, last["chips"], strict=True))
-        self.events.append(f"   Chips: {chips}")
+        self.events.append(self.chips_line("Chips", last["chips"]))
 
     def final_lines(self) -> list[str]:
-        game = self.game
-        lines = ["Game over. Final chips (highest wins):"]
-        for s in sorted(range(game.num_players), key=lambda s: -game.scores[s]):
-            lines.append(f"  {self.names[s]:<12} {game.scores[s]:>5}")
-        return [*lines, "Winner: " + " and ".join(self.names[s] for s in game.winners())]
-
-
-def _options(parser: ArgumentParser) -> None:
-    parser.add_argument("--target", type=int, default=50, help="the game ends at this total")
-    parser.add_argument("--hands", type=int, default=None, help="or after this many hands")
+        scores = self.game.scores
+        heading = "Game over. Final chips (highest wins):"
+        return self.standings(heading, scores, lambda s: f"{scores[s]:>5}", "Winner: ")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point of the fifteen-card terminal game."""
-    return table_main(
-        FifteenHumanGame,
-        argv,
-        "Play the fifteen-card game in the terminal against bots.",
-        "greedy,greedy,greedy",
-        _options,
-        lambda args: {"target": args.target, "hands": args.hands},
-    )
+    return table_main(FifteenHumanGame, argv)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from agents.cli import ArgumentParser
 from agents.play.table import SideTerminalTable, table_main
 from continental_env.knock.render import describe_hand_end
 
@@ -44,6 +43,8 @@ class KnockHumanGame(SideTerminalTable):
 
     GAME = "knock"
     HELP = HELP
+    DESCRIPTION = "Play the knock game in the terminal against bots."
+    OPTIONS = (("--stake", int, 50, "the ante (a multiple of 5)"),)
 
     def title(self) -> str:
         game = self.game
@@ -64,31 +65,21 @@ class KnockHumanGame(SideTerminalTable):
         for s in last["players"]:
             shown = last["shown"][s]
             self.events.append(f"   {self.names[s]} held {shown}")
-        chips = ", ".join(f"{n} {c:+d}" for n, c in zip(self.names, last["chips"], strict=True))
-        self.events.append(f"   Chips this hand: {chips}")
+        self.events.append(self.chips_line("Chips this hand", last["chips"]))
 
     def final_lines(self) -> list[str]:
         game = self.game
-        lines = ["Game over. Final net chips (highest wins):"]
-        for s in sorted(range(game.num_players), key=lambda s: -game.chips[s]):
-            lines.append(f"  {self.names[s]:<12} {game.chips[s]:>6}  ({game.scores[s]} points)")
-        return [*lines, "Pot won by: " + " and ".join(self.names[s] for s in game.winners())]
-
-
-def _options(parser: ArgumentParser) -> None:
-    parser.add_argument("--stake", type=int, default=50, help="the ante (a multiple of 5)")
+        return self.standings(
+            "Game over. Final net chips (highest wins):",
+            game.chips,
+            lambda s: f"{game.chips[s]:>6}  ({game.scores[s]} points)",
+            "Pot won by: ",
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point of the knock terminal game."""
-    return table_main(
-        KnockHumanGame,
-        argv,
-        "Play the knock game in the terminal against bots.",
-        "greedy,greedy,greedy",
-        _options,
-        lambda args: {"stake": args.stake},
-    )
+    return table_main(KnockHumanGame, argv)
 
 
 if __name__ == "__main__":

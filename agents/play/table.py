@@ -17,17 +17,18 @@ lines, the menu of numbered moves, the events since the person's last move, and 
 
 ``SideTerminalTable`` adds what the two side games share: a move logged as ``name: draws from
 the stock``, ``takes 7H`` or ``discards 7H`` (``move_words``), a hand's end by the game's
-``log_hand_end(record)``.
+``log_hand_end(record)`` (``chips_line`` writes the chips it moved), the final standings
+(``standings``), and the command line's words (``DESCRIPTION``, ``OPTIONS``).
 
-``table_main`` is the command line every game shares: ``--opponents``, ``--seed``, ``--seat``,
-``--name`` and the game's own options.
+``table_main`` is the command line both side games share: ``--opponents``, ``--seed``,
+``--seat``, ``--name`` and the game's own ``OPTIONS``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from agents.cli import ArgumentParser, parse_names
 from agents.games import game_spec
@@ -221,6 +222,11 @@ class SideTerminalTable(TerminalTable):
     """The terminal table of a side game (module docstring): a game defines ``log_hand_end``
     and may add its own words to ``move_words``."""
 
+    DESCRIPTION = ""  # the command line's description
+    # The game's own command-line options, each ``(flag, type, default, help)``; the table gets
+    # them as ``options`` by their names without the dashes.
+    OPTIONS: ClassVar[tuple[tuple[str, type, Any, str], ...]] = ()
+
     def log_move(self, seat: int, action: int) -> None:
         game = self.game
         top = format_cards(game.discard[-1:])
@@ -244,31 +250,44 @@ class SideTerminalTable(TerminalTable):
         """Append to the events how the hand of ``record`` (``hand_history``) ended."""
         raise NotImplementedError
 
+    def chips_line(self, label: str, chips: Sequence[int]) -> str:
+        """An event line: ``label`` and each seat's name with the chips a hand moved."""
+        moved = ", ".join(f"{n} {c:+d}" for n, c in zip(self.names, chips, strict=True))
+        return f"   {label}: {moved}"
+
+    def standings(
+        self, heading: str, totals: Sequence[int], row: Callable[[int], str], winners: str
+    ) -> list[str]:
+        """The final lines: ``heading``, one line per seat, highest ``totals`` first (its name,
+        then ``row(seat)``), and ``winners`` followed by the game's winners."""
+        game = self.game
+        lines = [heading]
+        for s in sorted(range(game.num_players), key=lambda s: -totals[s]):
+            lines.append(f"  {self.names[s]:<12} {row(s)}")
+        return [*lines, winners + " and ".join(self.names[s] for s in game.winners())]
+
 
 def table_main(
-    table: type[TerminalTable],
+    table: type[SideTerminalTable],
     argv: Sequence[str] | None,
-    description: str,
-    opponents: str,
-    add_options: Callable[[ArgumentParser], None],
-    options: Callable[[Any], dict[str, Any]],
+    opponents: str = "greedy,greedy,greedy",
 ) -> int:
-    """The terminal game's command line: seat the bots ``--opponents`` names, then play."""
+    """A side game's terminal command line: seat the bots ``--opponents`` names, then play."""
     game = table.GAME
-    parser = ArgumentParser(prog=f"continental play --game {game}", description=description)
+    parser = ArgumentParser(prog=f"continental play --game {game}", description=table.DESCRIPTION)
     parser.add_argument("--opponents", default=opponents, help="comma-separated bot names")
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of the deal and the bots (None: a random one)"
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (seat 0 deals first)")
     parser.add_argument("--name", default="you")
-    add_options(parser)
+    for flag, kind, default, text in table.OPTIONS:
+        parser.add_argument(flag, type=kind, default=default, help=text)
     args = parser.parse_args(argv)
+    options = {flag.lstrip("-"): getattr(args, flag.lstrip("-")) for flag, *_ in table.OPTIONS}
     try:
         names = parse_names(args.opponents, "--opponents")
-        session = table(
-            names, seed=args.seed, seat=args.seat, name=args.name, options=options(args)
-        )
+        session = table(names, seed=args.seed, seat=args.seat, name=args.name, options=options)
     except ValueError as exc:
         parser.error(str(exc))
     return session.run()

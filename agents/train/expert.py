@@ -32,7 +32,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -157,31 +157,50 @@ def label(
     ``driver`` (an agent name, e.g. ``ppo:PATH``) plays the teacher's seat while the teacher only
     labels the states it reaches (DAgger: the states of the student's own games).
     """
-    import multiprocessing
-
     from tqdm import tqdm
 
-    from agents import make_agent
+    from agents.registry import versioned_name
 
     if deals < 1:
         raise ValueError(f"deals={deals}: must be at least 1")
     if jobs < 1:
         raise ValueError(f"jobs={jobs}: must be at least 1")
-    from agents.evaluate.deals import refuse_oracles
-    from agents.registry import versioned_name
-
     resolve_rules(preset).check_players(players)
-    names = [n for n in (teacher, table, driver) if n]
-    refuse_oracles(names, False)  # labels come from public information only
-    for name in names:
-        make_agent(name, seed=0)  # an unknown name fails here, before any game
+    _check_agents([n for n in (teacher, table, driver) if n])
     # the versions they play: a resumed run cannot mix two versions behind one name
     teacher, table = versioned_name(teacher), versioned_name(table)
     driver = versioned_name(driver) if driver else None
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
-    manifest = _manifest(seed, players, preset, teacher, table, rounds, driver)
-    mpath = root / "manifest.json"
+    _check_or_write_manifest(out, _manifest(seed, players, preset, teacher, table, rounds, driver))
+    todo = [d for d in range(deals) if not _deal_path(root, d).exists()]
+    tasks = [(d, seed, players, preset, teacher, table, rounds, driver) for d in todo]
+    t0, c0 = time.time(), time.process_time()
+    bar = tqdm(total=deals, initial=deals - len(todo), desc="deals", unit="deal",
+               file=sys.stderr, mininterval=10, disable=not progress)  # fmt: skip
+    _label_tasks(root, tasks, jobs, bar.update)
+    bar.close()
+    summary = {"deals": deals, "labelled_now": len(todo), "seconds": time.time() - t0,
+               "parent_cpu_seconds": time.process_time() - c0}  # fmt: skip
+    print(json.dumps(summary), flush=True)
+    return summary
+
+
+def _check_agents(names: list[str]) -> None:
+    """ValueError for an oracle (labels come from public information only) or an unknown name,
+    before any game."""
+    from agents import make_agent
+    from agents.evaluate.deals import refuse_oracles
+
+    refuse_oracles(names, False)
+    for name in names:
+        make_agent(name, seed=0)
+
+
+def _check_or_write_manifest(out: str, manifest: dict[str, Any]) -> None:
+    """Write ``manifest.json`` into the new label directory ``out`` (atomically); in one labelled
+    before, ValueError if it was labelled with other settings."""
+    mpath = Path(out) / "manifest.json"
     if mpath.exists():
         found = json.loads(mpath.read_text())
         diff = {k: (found.get(k), v) for k, v in manifest.items() if found.get(k) != v}
@@ -191,25 +210,22 @@ def label(
         tmp = mpath.with_name(f".manifest.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(manifest, indent=2))
         os.replace(tmp, mpath)
-    todo = [d for d in range(deals) if not _deal_path(root, d).exists()]
-    tasks = [(d, seed, players, preset, teacher, table, rounds, driver) for d in todo]
-    t0, c0 = time.time(), time.process_time()
-    bar = tqdm(total=deals, initial=deals - len(todo), desc="deals", unit="deal",
-               file=sys.stderr, mininterval=10, disable=not progress)  # fmt: skip
+
+
+def _label_tasks(root: Path, tasks: list[tuple], jobs: int, done: Callable[[], object]) -> None:
+    """Label and save each deal of ``tasks`` (``label_deal``'s), in ``jobs`` processes, calling
+    ``done()`` after each."""
+    import multiprocessing
+
     if jobs == 1:
         for task in tasks:
             _save_deal(root, label_deal(task))
-            bar.update()
+            done()
     else:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for part in pool.imap_unordered(label_deal, tasks):
                 _save_deal(root, part)
-                bar.update()
-    bar.close()
-    summary = {"deals": deals, "labelled_now": len(todo), "seconds": time.time() - t0,
-               "parent_cpu_seconds": time.process_time() - c0}  # fmt: skip
-    print(json.dumps(summary), flush=True)
-    return summary
+                done()
 
 
 def merge(directory: str, out: str, deals: int | None = None) -> dict[str, Any]:
@@ -223,38 +239,9 @@ def merge(directory: str, out: str, deals: int | None = None) -> dict[str, Any]:
     if deals is not None and deals < 1:
         raise ValueError(f"--deals {deals}: must be at least 1")
     manifest = json.loads(mpath.read_text())
-    files = sorted(f for f in root.glob("deal-*.npz") if DEAL_FILE.fullmatch(f.name))
-    if deals is not None:
-        files = [f for f in files if int(f.stem[len("deal-") :]) < deals]
-        if len(files) < deals:
-            have = {int(f.stem[len("deal-") :]) for f in files}
-            missing = [d for d in range(deals) if d not in have]
-            raise ValueError(
-                f"--deals {deals}: {directory} lacks {len(missing)} of deals 0 to {deals - 1} "
-                f"(first missing: {missing[0]})"
-            )
-    if not files:
-        raise ValueError(f"{directory}: no labelled deals")
-    parts = []
-    for f in files:
-        with np.load(f) as data:
-            parts.append({k: data[k] for k in data.files} | {"deal": int(f.stem[len("deal-") :])})
-    sizes = np.concatenate([p["legal_sizes"] for p in parts])
-    data = {
-        "obs": np.concatenate([p["obs"] for p in parts]),
-        "legal_flat": np.concatenate([p["legal_flat"] for p in parts]),
-        "legal_offsets": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
-        "actions": np.concatenate([p["actions"] for p in parts]),
-        "values": np.concatenate([p["values"] for p in parts]),
-        "searched": np.concatenate([p["searched"] for p in parts]),
-        "deviated": np.concatenate([p["deviated"] for p in parts]),
-        "deal": np.concatenate([np.full(len(p["actions"]), p["deal"], np.int32) for p in parts]),
-    }
-    meta = {"players": manifest["players"], "preset": manifest["preset"], "features": True,
-            "seed": manifest["seed"], "deals": len(parts), "teacher": manifest["teacher"],
-            "table": manifest["table"], "driver": manifest.get("driver"),
-            "rounds": manifest.get("rounds")}  # fmt: skip
-    data["meta"] = np.array(json.dumps(meta))
+    parts = [_read_deal(f) for f in _deal_files(directory, deals)]
+    data = _concatenate(parts)
+    data["meta"] = np.array(json.dumps(_merged_meta(manifest, len(parts))))
     tmp = f"{out}.{os.getpid()}.tmp.npz"
     np.savez_compressed(tmp, **data)
     os.replace(tmp, out)
@@ -267,6 +254,59 @@ def merge(directory: str, out: str, deals: int | None = None) -> dict[str, Any]:
     }
     print(json.dumps(summary), flush=True)
     return summary
+
+
+def _deal_number(path: Path) -> int:
+    return int(path.stem[len("deal-") :])
+
+
+def _deal_files(directory: str, deals: int | None) -> list[Path]:
+    """The deal files of ``directory`` in deal order (with ``deals``: those of deals 0 to
+    ``deals - 1``, ValueError unless all are there); ValueError for none."""
+    root = Path(directory)
+    files = sorted(f for f in root.glob("deal-*.npz") if DEAL_FILE.fullmatch(f.name))
+    if deals is not None:
+        files = [f for f in files if _deal_number(f) < deals]
+        if len(files) < deals:
+            have = {_deal_number(f) for f in files}
+            missing = [d for d in range(deals) if d not in have]
+            raise ValueError(
+                f"--deals {deals}: {directory} lacks {len(missing)} of deals 0 to {deals - 1} "
+                f"(first missing: {missing[0]})"
+            )
+    if not files:
+        raise ValueError(f"{directory}: no labelled deals")
+    return files
+
+
+def _read_deal(path: Path) -> dict[str, Any]:
+    """One deal file's arrays, and its deal number as ``deal``."""
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files} | {"deal": _deal_number(path)}
+
+
+def _concatenate(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """The deals' arrays end to end, in ``imitation``'s dataset format (legal actions flat, with
+    offsets; each decision's deal number)."""
+    sizes = np.concatenate([p["legal_sizes"] for p in parts])
+    return {
+        "obs": np.concatenate([p["obs"] for p in parts]),
+        "legal_flat": np.concatenate([p["legal_flat"] for p in parts]),
+        "legal_offsets": np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        "actions": np.concatenate([p["actions"] for p in parts]),
+        "values": np.concatenate([p["values"] for p in parts]),
+        "searched": np.concatenate([p["searched"] for p in parts]),
+        "deviated": np.concatenate([p["deviated"] for p in parts]),
+        "deal": np.concatenate([np.full(len(p["actions"]), p["deal"], np.int32) for p in parts]),
+    }
+
+
+def _merged_meta(manifest: dict[str, Any], deals: int) -> dict[str, Any]:
+    """The dataset's ``meta``: the labelling's settings and the number of deals merged."""
+    return {"players": manifest["players"], "preset": manifest["preset"], "features": True,
+            "seed": manifest["seed"], "deals": deals, "teacher": manifest["teacher"],
+            "table": manifest["table"], "driver": manifest.get("driver"),
+            "rounds": manifest.get("rounds")}  # fmt: skip
 
 
 def build_parser() -> Any:

@@ -262,23 +262,11 @@ def clone(
     """
     import torch
 
-    from agents.bots.ppo_agent import model_metadata, write_zip_metadata
-    from agents.train.cloning import clone_step
-
     _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
     if not (math.isfinite(searched_weight) and searched_weight > 0):
         raise ValueError(f"searched_weight={searched_weight}: must be a finite number > 0")
-    data = load_dataset(data_path)
-    meta = data["meta"]
-    players, preset, features = meta["players"], meta["preset"], meta["features"]
-    if searched_weight != 1.0 and "searched" not in data:
-        raise ValueError(f"searched_weight={searched_weight}: {data_path} has no searched flags")
-    if v0_only and features:
-        data["obs"] = data["obs"][:, : observation_layout(players)["turn"].stop]
-        features = False
-    dropped = dropped_columns(players, drop) if features else None
-    if dropped is not None:
-        data["obs"][:, dropped] = 0
+    data, features = _clone_data(data_path, searched_weight, v0_only, drop)
+    players, preset = data["meta"]["players"], data["meta"]["preset"]
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     model = build_model(players, preset, features, net_arch, seed)
@@ -291,15 +279,7 @@ def clone(
             f"{data_path}: observations of size {data['obs'].shape[1]}, the model takes "
             f"{model.observation_space.shape[0]}"
         )
-    deals = data["deal"]
-    cut = np.quantile(np.unique(deals), 1 - holdout)
-    train_idx = np.flatnonzero(deals < cut)
-    test_idx = np.flatnonzero(deals >= cut)
-    if not len(train_idx) or not len(test_idx):
-        raise ValueError(
-            f"{data_path}: {len(np.unique(deals))} deal(s) cannot be split into training and "
-            f"held-out deals at holdout={holdout}; collect more deals"
-        )
+    train_idx, test_idx = _split_by_deal(data, holdout, data_path)
     obs = torch.as_tensor(data["obs"].astype(np.float32))
     actions = torch.as_tensor(data["actions"])
     values = torch.as_tensor(data["values"])
@@ -312,10 +292,90 @@ def clone(
     if init and "searched" in data:
         before = _by_kind(policy, obs, actions, data, test_idx, n_actions)
         print(json.dumps({"init": init, "heldout_by_kind": before}), flush=True)
+    t0 = time.time()
+    history = _fit(policy, data, (obs, actions, values, weights), (train_idx, test_idx),
+                   epochs=epochs, batch_size=batch_size, lr=lr, seed=seed, vf_coef=vf_coef,
+                   ent_coef=ent_coef, n_actions=n_actions)  # fmt: skip
+    _save_clone(model, out, players, preset, features, drop)
+    report = {
+        "data": data_path,
+        "decisions": {"train": len(train_idx), "heldout": len(test_idx)},
+        "epochs": history,
+        "seconds": time.time() - t0,
+        "model": out,
+        "init": init,
+        "searched_weight": searched_weight,
+    }
+    if "searched" in data:
+        report["heldout_by_kind"] = _by_kind(policy, obs, actions, data, test_idx, n_actions)
+        if before is not None:
+            report["init_heldout_by_kind"] = before
+    return report
+
+
+def _clone_data(
+    data_path: str, searched_weight: float, v0_only: bool, drop: Sequence[str]
+) -> tuple[dict[str, Any], bool]:
+    """The dataset ``clone`` trains on (the v0 part with ``v0_only``, the ``drop`` groups set to
+    0) and whether its observations have features; ValueError for a ``searched_weight`` the
+    dataset cannot weigh by."""
+    data = load_dataset(data_path)
+    meta = data["meta"]
+    players, features = meta["players"], meta["features"]
+    if searched_weight != 1.0 and "searched" not in data:
+        raise ValueError(f"searched_weight={searched_weight}: {data_path} has no searched flags")
+    if v0_only and features:
+        data["obs"] = data["obs"][:, : observation_layout(players)["turn"].stop]
+        features = False
+    dropped = dropped_columns(players, drop) if features else None
+    if dropped is not None:
+        data["obs"][:, dropped] = 0
+    return data, features
+
+
+def _split_by_deal(
+    data: dict[str, Any], holdout: float, data_path: str
+) -> tuple[np.ndarray, np.ndarray]:
+    """The decisions' indices for training and held out: the last ``holdout`` of the deals are
+    held out whole; ValueError when either part would be empty."""
+    deals = data["deal"]
+    cut = np.quantile(np.unique(deals), 1 - holdout)
+    train_idx = np.flatnonzero(deals < cut)
+    test_idx = np.flatnonzero(deals >= cut)
+    if not len(train_idx) or not len(test_idx):
+        raise ValueError(
+            f"{data_path}: {len(np.unique(deals))} deal(s) cannot be split into training and "
+            f"held-out deals at holdout={holdout}; collect more deals"
+        )
+    return train_idx, test_idx
+
+
+def _fit(
+    policy: Any,
+    data: dict[str, Any],
+    tensors: tuple[Any, Any, Any, Any],
+    split: tuple[np.ndarray, np.ndarray],
+    *,
+    epochs: int,
+    batch_size: int,
+    lr: float,
+    seed: int,
+    vf_coef: float,
+    ent_coef: float,
+    n_actions: int,
+) -> list[dict[str, Any]]:
+    """``clone``'s epochs over the training decisions (``tensors``: observations, actions,
+    values and the loss weights or None; ``split``: training and held-out indices), each
+    printed as a JSON line and returned."""
+    import torch
+
+    from agents.train.cloning import clone_step
+
+    obs, actions, values, weights = tensors
+    train_idx, test_idx = split
     optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     rng = np.random.default_rng(seed)
     history = []
-    t0 = time.time()
     for epoch in range(epochs):
         policy.train()
         order = rng.permutation(train_idx)
@@ -335,6 +395,15 @@ def clone(
         row = {"epoch": epoch + 1, "loss": float(np.mean(losses)), "train": scores, "heldout": held}
         history.append(row)
         print(json.dumps(row), flush=True)
+    return history
+
+
+def _save_clone(
+    model: Any, out: str, players: int, preset: str, features: bool, drop: Sequence[str]
+) -> None:
+    """Save the cloned model to ``out`` atomically, with the metadata its observation needs."""
+    from agents.bots.ppo_agent import model_metadata, write_zip_metadata
+
     model.num_timesteps = 0
     tmp = f"{out}.{os.getpid()}.tmp.zip"
     model.save(tmp)
@@ -343,20 +412,6 @@ def clone(
     else:
         write_zip_metadata(tmp, model_metadata(players, preset))
     os.replace(tmp, out)
-    report = {
-        "data": data_path,
-        "decisions": {"train": len(train_idx), "heldout": len(test_idx)},
-        "epochs": history,
-        "seconds": time.time() - t0,
-        "model": out,
-        "init": init,
-        "searched_weight": searched_weight,
-    }
-    if "searched" in data:
-        report["heldout_by_kind"] = _by_kind(policy, obs, actions, data, test_idx, n_actions)
-        if before is not None:
-            report["init_heldout_by_kind"] = before
-    return report
 
 
 def _by_kind(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:

@@ -1,43 +1,23 @@
 """The fifteen-card game (RULES.md Part 2): a pure engine and a PettingZoo AEC environment.
 
-``fifteen.Game`` is the engine (``continental_env.fifteen.game``); ``fifteen.env(...)`` and
-``fifteen.raw_env(...)`` are plain functions that import the environment (``continental_env.fifteen.aec``,
-its docstring is the documentation page) when called, so that the engine imports without
-gymnasium or PettingZoo and the factories pickle. ``continental_env.fifteen.env`` stays importable as
-a module path (``continental_env.registry``) without rebinding ``fifteen.env``.
-
+``fifteen.Game`` is the engine; ``fifteen.env(...)`` and ``fifteen.raw_env(...)`` build its
+environment (``continental_env.registry.game_factories``: plain functions that pickle, the
+engine imports without PettingZoo).
 
 | module | holds |
 |---|---|
-| ``state`` | its action ids, ``Phase``, ``Setup`` and ``State``, each field declared once |
-| ``state_check`` | the loader's checks that relate fields to each other (``CHECKS``) |
-| ``game`` | ``Game``: the deal, the legal actions of each phase, their effects, the refusals |
-| ``render`` | the table as text |
-| ``aec`` | the PettingZoo AEC environment |
+| ``state`` | the 109 action ids, ``Phase``, ``Setup`` (``target``, ``hands``) and ``State`` (who has played this hand), each field declared once |
+| ``state_check`` | the loader's checks of the hand number, the dealer, the zero-sum scores and the end of the game (``CHECKS``) |
+| ``game`` | ``Game``: the deal of fifteen cards and the up-card, going out in one of three shapes, the payments |
+| ``render`` | the table as text, with the target |
+| ``aec`` | the PettingZoo AEC environment ``fifteen_v0`` (``FifteenEnv``) |
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from continental_env.fifteen.game import Game
-from continental_env.registry import alias_module
+from continental_env.registry import game_factories
 
 __all__ = ["Game", "env", "raw_env"]
 
-
-def env(**kwargs: Any) -> Any:
-    """The wrapped AEC environment (``continental_env.fifteen.aec``'s module docstring)."""
-    from continental_env.fifteen.aec import env as make
-
-    return make(**kwargs)
-
-
-def raw_env(**kwargs: Any) -> Any:
-    """The unwrapped AEC environment (``FifteenEnv``), same keyword arguments as ``env``."""
-    from continental_env.fifteen.aec import FifteenEnv
-
-    return FifteenEnv(**kwargs)
-
-
-alias_module("continental_env.fifteen.env", "continental_env.fifteen.aec")
+env, raw_env = game_factories(__name__, "FifteenEnv")

@@ -4,14 +4,12 @@ A PettingZoo AEC environment for the **fifteen-card game** of ``RULES.md`` Part 
 "Continental Rummy"): 15 cards each, draw one, discard one, and go out by laying down all 15 as
 sequences of one suit in one of three shapes. The engine is ``continental_env.fifteen.game``.
 
-| | |
-|---|---|
-| import | ``from continental_env import fifteen; env = fifteen.env(num_players=4)`` |
-| class | ``continental_env.fifteen.aec.FifteenEnv`` (``raw_env``), a ``CardGameEnv`` |
-| registry | ``pettingzoo.make("aec", "continental/fifteen_v0")`` after ``import continental_env.fifteen.aec`` (``continental_env.registry``) |
-| agents | ``player_0`` .. ``player_{n-1}`` (2-12) |
-| action space | ``Discrete(109)`` for every table size |
-| observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
+``fifteen.env(num_players=4)`` builds it: ``FifteenEnv`` (``raw_env``), registered as
+``continental/fifteen_v0``; 2-12 players and 109 actions (``Discrete(109)``) whatever the table
+size. Its shared part (import, spaces, the arguments ``max_turns_per_hand``, ``max_hands``,
+``reward``, ``render_mode`` and ``illegal``, the count planes, the shared scalars, infos,
+``state()``, errors, copies, pickling) is ``continental_env.side_env``'s docstring; the
+fifteen-card game's own follows.
 
 ## Arguments
 
@@ -20,30 +18,17 @@ sequences of one suit in one of three shapes. The engine is ``continental_env.fi
 | ``num_players`` | 4 | 2-12 (2 decks + 2 jokers up to 5 players, 3 + 3 up to 8, 4 + 4 up to 12) |
 | ``target`` | 50 | the game ends after the hand in which a total reaches it (``None``: no target) |
 | ``hands`` | None | the game ends after this many hands (``hands=1``: one-hand episodes) |
-| ``max_turns_per_hand`` | 200 | safety net: a hand ends with no winner after this many discards |
-| ``max_hands`` | 100 | safety net: the game ends after this many hands |
-
-and ``reward`` (``"chips"``, or ``"win"``: below), ``render_mode`` and ``illegal`` as every side
-game (``continental_env.side_env``).
 
 ## Observation
 
-Count planes, then scalars, seats relative (the encoding, ``observation_layout``, the masks and
-the leak tests are those of every side game: ``continental_env.side_env``):
+``discard_top`` is the up-card (none once the game is over) and ``discards_seen`` counts it
+too. Two phases, the first-turn flag, scores in chips / 50 and no parts of its own:
 
 | name | size | content |
 |---|---|---|
-| ``hand`` | 65 | own hand |
-| ``discard_top`` | 65 | the up-card (top of the discard pile) |
-| ``discards_seen`` | 65 | every card turned up or discarded face up this hand |
-| ``known_opp`` | 65 (P-1) | cards each opponent (+1 .. +P-1) is known to hold because they took them |
 | ``phase`` | 2 | one-hot draw / play |
 | ``first_turn`` | P | 1 if that relative seat has not completed a turn this hand (7 / 10 bonus) |
-| ``dealer`` | P | one-hot relative seat of the dealer |
 | ``scores`` | P | chips per relative seat / 50 |
-| ``stock`` | 1 | stock size / 100 |
-| ``turn`` | 1 | discards this hand / max_turns_per_hand |
-| ``hand_number`` | 1 | hands played / max_hands |
 
 ## Actions
 
@@ -62,31 +47,12 @@ the leak tests are those of every side game: ``continental_env.side_env``):
 | ``chips`` (default, zero-sum) | each hand's end | net chips won or lost in the hand / 10 |
 | ``win`` | the game's end | +1 shared among the highest totals, -1 shared among the rest |
 
-At a hand's end ``infos`` carry ``hand`` (its number), ``chips`` (that seat's net chips) and
-``winner`` (the winner's relative seat, or -1 when the stock or the turn limit ended it;
-infos never hold None).
+A hand's ``infos`` add ``winner``: the relative seat that went out, or -1.
 
 ## State
 
-``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
-the parts every game shares (``continental_env.side_env``: every hand, the stock's and the
-discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
-and the dealer, seats absolute), then:
-
-| name | size | content |
-|---|---|---|
-| ``phase`` | 2 | one-hot draw / play |
-| ``first_turn`` | P | 1 if that seat has not completed a turn this hand |
-| ``scores`` | P | chips per seat / 50 |
-| ``stock_size`` | 1 | stock size / 100 |
-| ``turn`` | 1 | discards this hand / max_turns_per_hand |
-| ``hand_number`` | 1 | hands played / max_hands |
-
-## Errors, copies and positions
-
-As every side game's (``continental_env.side_env``): ``ValueError`` for an illegal or
-out-of-space action, state unchanged; ``pickle``, ``copy.deepcopy`` and ``functools.partial(
-fifteen.env, ...)`` work; ``env.unwrapped.game`` may be assigned.
+``state()`` adds, seats absolute, ``phase`` (2), ``first_turn`` (P: that seat has not completed a
+turn this hand) and ``scores`` (P, chips / 50) to the shared parts.
 
 ## Settled rules (RULES.md Part 2)
 

@@ -115,19 +115,21 @@ class Game(SideGame):
 
     STATE, SETUP, ACTIONS = State, Setup, ACTIONS
     DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
-    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
-    LABEL = LABEL
+    STATE_CHECKS, LABEL = LOAD_CHECKS, LABEL  # state_check.py: the loader's relations, the name
+    # This game's options (and the decks they imply), bound on the game by ``SideGame._attach``.
+    SETUP_ATTRIBUTES = ("target", "hand_limit", "decks")
+    target: int | None
+    hand_limit: int | None
+    decks: int
 
     # The position's fields are declared in ``state.py``; ``SideGame`` has the ones both games
     # share (the piles, hands, turn, scores, history ...), this game adds one.
     has_played = state_field("has_played", "whether each seat has completed a turn", True)
 
-    def _attach(self, setup: Setup, state: State) -> None:
-        """``SideGame._attach``, and this game's own options."""
-        super()._attach(setup, state)
-        self.target: int | None = setup.target
-        self.hand_limit: int | None = setup.hand_limit
-        self.decks: int = setup.decks
+    @property
+    def hands_cap(self) -> int:
+        """The most hands this game can last."""
+        return self.setup.hands_cap
 
     # ------------------------------------------------------------------ construction
 
@@ -150,11 +152,6 @@ class Game(SideGame):
             max_hands=max_hands,
         )
         return game._start(seed)
-
-    @property
-    def hands_cap(self) -> int:
-        """The most hands this game can last."""
-        return self.setup.hands_cap
 
     @property
     def max_game_length(self) -> int:
@@ -207,11 +204,8 @@ class Game(SideGame):
             legal.append(OUT)
         return legal
 
-    def _play_legal_actions(self) -> list[int]:
-        hand = self.state.hands[self.state.current]
-        legal = self._discard_ids(hand)
-        legal += [OUT_BASE + c for c in going_out_discards(hand)]
-        return legal
+    def _discard_announcements(self, hand: list[int]) -> list[int]:
+        return [OUT_BASE + c for c in going_out_discards(hand)]
 
     # ------------------------------------------------------------------ applying actions
 

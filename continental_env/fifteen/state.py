@@ -25,6 +25,22 @@ from continental_env.state_fields import (
     shown,
 )
 
+__all__ = [
+    "DISCARD_BASE",
+    "DRAW",
+    "HAND_SIZE",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NUM_ACTIONS",
+    "OUT",
+    "OUT_BASE",
+    "TAKE",
+    "Phase",
+    "Setup",
+    "State",
+    "decks_for",
+]
+
 DRAW, TAKE, OUT = 0, 1, 2
 DISCARD_BASE = 3
 OUT_BASE = DISCARD_BASE + NUM_TYPES  # 56
@@ -148,20 +164,3 @@ class State(StateBase):
     deal_seeds: list[int] = field(metadata=side.deal_seeds_spec())
     # This hand's generator: its deal and re-formed stocks (hidden).
     rng: random.Random = field(metadata=side.rng_spec())
-
-
-__all__ = [
-    "DISCARD_BASE",
-    "DRAW",
-    "HAND_SIZE",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
-    "NUM_ACTIONS",
-    "OUT",
-    "OUT_BASE",
-    "TAKE",
-    "Phase",
-    "Setup",
-    "State",
-    "decks_for",
-]

@@ -6,14 +6,12 @@ by announcing a knock (deadwood at most 5), rummy, color or continental; bonuses
 that eliminate a player over 100, buy-backs, and a pot for the last player standing. The engine
 is ``continental_env.knock.game``.
 
-| | |
-|---|---|
-| import | ``from continental_env import knock; env = knock.env(num_players=4)`` |
-| class | ``continental_env.knock.aec.KnockEnv`` (``raw_env``), a ``CardGameEnv`` |
-| registry | ``pettingzoo.make("aec", "continental/knock_v0")`` after ``import continental_env.knock.aec`` (``continental_env.registry``) |
-| agents | ``player_0`` .. ``player_{n-1}`` (2-6) |
-| action space | ``Discrete(220)`` for every table size |
-| observation | ``Dict(observation=Box(float32), action_mask=Box(int8))`` |
+``knock.env(num_players=4)`` builds it; the class is ``KnockEnv`` (``raw_env``), the registry id
+``continental/knock_v0``, for 2 to 6 players, with ``Discrete(220)`` actions at every table size.
+What both side games share (the import and the spaces, the arguments ``max_turns_per_hand``,
+``max_hands``, ``reward``, ``render_mode`` and ``illegal``, the count planes and the shared
+scalars of the observation and of ``state()``, errors, copies and pickling) is stated once in
+``continental_env.side_env``; below is the knock game's own.
 
 ## Arguments
 
@@ -21,34 +19,21 @@ is ``continental_env.knock.game``.
 |---|---|---|
 | ``num_players`` | 4 | 2-6 (2 decks plus 4 jokers; 5 at 5 players, 6 at 6) |
 | ``stake`` | 50 | the ante ``S``, a positive multiple of 5; bonuses 0.2 / 0.4 / 0.8 ``S`` |
-| ``max_turns_per_hand`` | 200 | safety net: a hand ends with no announcer after this many discards |
-| ``max_hands`` | 100 | safety net: the game ends after this many hands (lowest total wins) |
-
-and ``reward`` (``"chips"``, or ``"win"``: below), ``render_mode`` and ``illegal`` as every side
-game (``continental_env.side_env``).
 
 ## Observation
 
-Count planes, then scalars, seats relative (the encoding, ``observation_layout``, the masks and
-the leak tests are those of every side game: ``continental_env.side_env``):
+The top discard is empty at the start of a hand. The game's phases, flag, scale and own parts
+(after ``scores``) are:
 
 | name | size | content |
 |---|---|---|
-| ``hand`` | 65 | own hand |
-| ``discard_top`` | 65 | the top discard (empty at the start of a hand) |
-| ``discards_seen`` | 65 | every card discarded face up this hand |
-| ``known_opp`` | 65 (P-1) | cards each opponent (+1 .. +P-1) is known to hold because they took them |
 | ``phase`` | 3 | one-hot draw / play / buy |
-| ``in_game`` | P | 1 if that relative seat is still in the game |
-| ``dealer`` | P | one-hot relative seat of the dealer |
+| ``in_game`` | P | the flag: 1 if that relative seat is still in the game |
 | ``scores`` | P | points per relative seat / 100 |
 | ``chips`` | P | net chips per relative seat / stake |
 | ``buys`` | P | buy-backs made per relative seat |
 | ``pot`` | 1 | the pot / stake |
 | ``buy_back`` | 2 | in phase buy: the total a buy-back sets / 100, its cost / stake |
-| ``stock`` | 1 | stock size / 100 |
-| ``turn`` | 1 | discards this hand / max_turns_per_hand |
-| ``hand_number`` | 1 | hands dealt / max_hands |
 
 ## Actions
 
@@ -74,35 +59,16 @@ the leak tests are those of every side game: ``continental_env.side_env``):
 | ``chips`` (default) | every step that moves chips | each seat's change in net chips / stake; the ante (-1) comes with the game's first step, so a game's rewards sum to its net chips / stake, zero-sum |
 | ``win`` | the game's end | +1 shared among the pot's winners, -1 shared among the rest |
 
-At a hand's end ``infos`` carry ``hand`` (its number), ``points`` (that seat's points in the
-hand), ``chips`` (that seat's chips moved by the hand so far) and ``announcer`` (the announcer's
-relative seat, or -1 when the stock or the turn limit ended it; infos never hold None). Eliminated seats stay in
-``agents`` (they never act again) until the game ends, so that each gets its final reward.
+At a hand's end ``infos`` also carry ``points`` (that seat's points in the hand) and
+``announcer`` (the announcer's relative seat, or -1); ``chips`` are the seat's chips moved by the
+hand so far. Eliminated seats stay in ``agents`` (they never act again) until the game ends, so
+that each gets its final reward.
 
 ## State
 
-``state()`` (``state_space``, ``state_layout``) is the full hidden state for centralised critics:
-the parts every game shares (``continental_env.side_env``: every hand, the stock's and the
-discard pile's composition, the top discard, the discards seen, the known cards, the seat to act
-and the dealer, seats absolute), then:
-
-| name | size | content |
-|---|---|---|
-| ``phase`` | 3 | one-hot draw / play / buy |
-| ``in_game`` | P | 1 if that seat is still in the game |
-| ``scores`` | P | points per seat / 100 |
-| ``chips`` | P | net chips per seat / stake |
-| ``buys`` | P | buy-backs made per seat |
-| ``pot`` | 1 | the pot / stake |
-| ``stock_size`` | 1 | stock size / 100 |
-| ``turn`` | 1 | discards this hand / max_turns_per_hand |
-| ``hand_number`` | 1 | hands dealt / max_hands |
-
-## Errors, copies and positions
-
-As every side game's (``continental_env.side_env``): ``ValueError`` for an illegal or
-out-of-space action, state unchanged; ``pickle``, ``copy.deepcopy`` and ``functools.partial(
-knock.env, ...)`` work; ``env.unwrapped.game`` may be assigned.
+The game's own parts of ``state()``, seats absolute: ``phase`` (3), ``in_game`` (P), ``scores``
+(P, points / 100), then ``chips`` (P, net chips / stake), ``buys`` (P, buy-backs made) and
+``pot`` (1, the pot / stake).
 
 ## Settled rules (RULES.md Part 3)
 

@@ -166,8 +166,11 @@ class Game(SideGame):
 
     STATE, SETUP, ACTIONS = State, Setup, ACTIONS
     DRAW_PHASE, PLAY_PHASE, GAME_OVER = DRAW_PHASE, PLAY_PHASE, GAME_OVER
-    STATE_CHECKS = LOAD_CHECKS  # state_check.py: the loader's relations
-    LABEL = LABEL
+    STATE_CHECKS, LABEL = LOAD_CHECKS, LABEL  # state_check.py: the loader's relations, the name
+    # This game's options (and the jokers they imply), bound on the game by ``SideGame._attach``.
+    SETUP_ATTRIBUTES = ("stake", "jokers")
+    stake: int
+    jokers: int
 
     # The position's fields are declared in ``state.py``; ``SideGame`` has the ones both games
     # share (the piles, hands, turn, scores, history ...), these are this game's own.
@@ -177,12 +180,6 @@ class Game(SideGame):
     buys = state_field("buys", "buy-backs each seat has made", True)
     buyers = state_field("buyers", "in phase buy, the seats still to answer", True)
     result = state_field("result", "how the game ended, once over", True)
-
-    def _attach(self, setup: Setup, state: State) -> None:
-        """``SideGame._attach``, and this game's own options."""
-        super()._attach(setup, state)
-        self.stake: int = setup.stake
-        self.jokers: int = setup.jokers
 
     # ------------------------------------------------------------------ construction
 
@@ -293,10 +290,8 @@ class Game(SideGame):
             legal.append(CONTINENTAL)
         return legal
 
-    def _play_legal_actions(self) -> list[int]:
-        hand = self.state.hands[self.state.current]
-        legal = self._discard_ids(hand)
-        legal += [RUMMY_BASE + c for c in rummy_discards(hand)]
+    def _discard_announcements(self, hand: list[int]) -> list[int]:
+        legal = [RUMMY_BASE + c for c in rummy_discards(hand)]
         legal += [COLOR_BASE + c for c in color_discards(hand)]
         legal += [CONTINENTAL_BASE + c for c in continental_discards(hand)]
         return legal

@@ -29,6 +29,30 @@ from continental_env.state_fields import (
     shown,
 )
 
+__all__ = [
+    "BUY",
+    "COLOR",
+    "COLOR_BASE",
+    "CONTINENTAL",
+    "CONTINENTAL_BASE",
+    "DECKS",
+    "DISCARD_BASE",
+    "DRAW",
+    "HAND_SIZE",
+    "KNOCK",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NUM_ACTIONS",
+    "PASS",
+    "RUMMY",
+    "RUMMY_BASE",
+    "TAKE",
+    "Phase",
+    "Setup",
+    "State",
+    "jokers_for",
+]
+
 DRAW, TAKE, KNOCK, RUMMY, COLOR, CONTINENTAL, BUY, PASS = range(8)
 DISCARD_BASE = 8
 RUMMY_BASE = DISCARD_BASE + NUM_TYPES  # 61
@@ -87,11 +111,6 @@ class Setup(side.SideSetup):
     @property
     def jokers(self) -> int:
         return jokers_for(self.num_players)
-
-    @property
-    def hands_cap(self) -> int:
-        """The most hands this game can last."""
-        return self.max_hands
 
 
 _RECORD_LISTS = ("players", "shown", "deadwood", "points", "chips", "eliminated", "buys")
@@ -183,28 +202,3 @@ class State(StateBase):
     deal_seeds: list[int] = field(metadata=side.deal_seeds_spec())
     # This hand's generator: its deal and re-formed stocks (hidden).
     rng: random.Random = field(metadata=side.rng_spec())
-
-
-__all__ = [
-    "BUY",
-    "COLOR",
-    "COLOR_BASE",
-    "CONTINENTAL",
-    "CONTINENTAL_BASE",
-    "DECKS",
-    "DISCARD_BASE",
-    "DRAW",
-    "HAND_SIZE",
-    "KNOCK",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
-    "NUM_ACTIONS",
-    "PASS",
-    "RUMMY",
-    "RUMMY_BASE",
-    "TAKE",
-    "Phase",
-    "Setup",
-    "State",
-    "jokers_for",
-]
