@@ -306,15 +306,20 @@ def _evaluate(
     if test is not None:
         report["sequential"] = test.summary(candidate, opponent)
     if mixed:
+        lineup = [candidate, *mixed]
         sub = evaluate(
-            [candidate, *mixed], players, games, seed, jobs, preset, rounds, progress, game,
+            lineup, players, games, seed, jobs, preset, rounds, progress, game,
             None if rules is not None else options,
             checkpoint=checkpoint + ".mixed" if checkpoint else None, resume=resume,
-            allow_oracle=allow_oracle,
-            llm=llm if any(is_text_agent(n) for n in [candidate, *mixed]) else None,
+            allow_oracle=allow_oracle, llm=_llm_for(lineup, llm),
         )  # fmt: skip
         report["mixed"] = _mixed_summary(sub)
     return report
+
+
+def _llm_for(names: Sequence[str], llm: LLMOptions | None) -> LLMOptions | None:
+    """The text-agent settings, for a line-up that has a text agent (else None)."""
+    return llm if any(is_text_agent(n) for n in names) else None
 
 
 def check_text_settings(names: Sequence[str], llm: LLMOptions | None, jobs: int) -> None:
