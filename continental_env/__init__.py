@@ -6,14 +6,20 @@
 into a spawned process). The fifteen-card game is the subpackage ``continental_env.fifteen``
 (``fifteen.Game``, ``fifteen.env``) and the knock game ``continental_env.knock`` (``knock.Game``,
 ``knock.env``), on the same card codec and meld validator. ``continental_env.registry`` holds the
-registry ids and the old module path ``continental_env.env``.
+registry ids (PettingZoo's, and gymnasium's ``continental/Contract-v1``, ``continental/Fifteen-v0``,
+``continental/Knock-v0``, registered on import without importing gymnasium) and the old module
+path ``continental_env.env``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from continental_env.registry import alias_module, register_if_pettingzoo_loaded
+from continental_env.registry import (
+    alias_module,
+    register_gym_envs_on_import,
+    register_if_pettingzoo_loaded,
+)
 from continental_env.rules import PRESETS, RuleConfig
 
 __version__ = "0.2.0"
@@ -36,3 +42,4 @@ def raw_env(**kwargs: Any) -> Any:
 
 alias_module("continental_env.env", "continental_env.aec")
 register_if_pettingzoo_loaded()
+register_gym_envs_on_import()

@@ -121,6 +121,7 @@ __all__ = [
     "PLANE",
     "REWARD_MODES",
     "FifteenEnv",
+    "chip_scale",
     "encode_observation",
     "env",
     "observation_layout",
@@ -131,6 +132,11 @@ CHIP_SCALE = 10.0
 PLANE_NAMES = SIDE_PLANES
 # The phase one-hot, the first-turn flags, scores in chips / 50, hands played / max_hands.
 SCALARS = SideScalars(("draw", "play"), "first_turn", score_scale=50.0, hand_offset=0)
+
+
+def chip_scale(game: Game) -> float:
+    """What the ``chips`` rewards divide net chips by."""
+    return CHIP_SCALE
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:

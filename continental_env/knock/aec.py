@@ -140,6 +140,7 @@ __all__ = [
     "PLANE",
     "REWARD_MODES",
     "KnockEnv",
+    "chip_scale",
     "encode_observation",
     "env",
     "observation_layout",
@@ -150,6 +151,11 @@ POINT_SCALE = 100.0
 PLANE_NAMES = SIDE_PLANES
 # The phase one-hot, who is still in, points / 100, hands dealt / max_hands.
 SCALARS = SideScalars(("draw", "play", "buy"), "in_game", POINT_SCALE, hand_offset=1)
+
+
+def chip_scale(game: Game) -> float:
+    """What the ``chips`` rewards divide net chips by: the stake."""
+    return float(game.stake)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
@@ -220,6 +226,14 @@ class KnockEnv(SideGameEnv):
             "chips": record["chips"][seat],
             "announcer": relative_seat(record["announcer"], seat, self.num_players),
         }
+
+    def final_score(self, game: Game, seat: int) -> float:
+        """The seat's net chips."""
+        return float(game.chips[seat])
+
+    def seat_out(self, game: Game, seat: int) -> bool:
+        """An eliminated seat is out: its chips can no longer change."""
+        return not game.in_game[seat]
 
     def chip_rewards(self, game: Game, records: list[dict[str, Any]]) -> bool:
         """Every seat's change in net chips / stake (every step: antes, bonuses, buy-backs)."""
