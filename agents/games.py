@@ -111,6 +111,7 @@ CONTRACT = GameSpec(
     label="Continental (contract game)",
     render=_contract_render,
     player_ranges=_contract_players,
+    rule_presets=True,
 )
 
 __all__ = ["CONTRACT", "DEFAULT_GAME", "GAMES", "GameSpec", "digest", "game_names", "game_spec"]

@@ -41,6 +41,10 @@ class GameSpec:
     render: Callable[[Any, int | None, Sequence[str]], str] | None = None
     # preset -> (fewest, most players); a game without presets has one, named after it.
     player_ranges: Callable[[], dict[str, tuple[int, int]]] | None = None
+    # Played under a rules preset (``continental_env.rules``: ``--preset``, ``--rounds``) with
+    # training's learner seat ``agents.train.single_agent``; False: key=value engine options
+    # (``--game-options``) and ``agents.train.side_single_agent``.
+    rule_presets: bool = False
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""

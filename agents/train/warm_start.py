@@ -17,7 +17,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from agents.side_features import feature_version as side_version
-from agents.train.config import Config, side_options
+from agents.train.config import Config, rule_presets, side_options
 from continental_env.rewards import relative_reward
 
 if TYPE_CHECKING:
@@ -164,11 +164,12 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
     n = 0
     game = 0
     worker: Any = teacher_decisions
-    if cfg.game != "contract":
+    side = not rule_presets(cfg)
+    if side:
         from agents.train.side_single_agent import teacher_decisions as side_teacher
 
         worker = partial(side_teacher, cfg.game, side_options(cfg))
-    saved = bool(cfg.game != "contract" and cfg.bc_data and os.path.exists(cfg.bc_data))
+    saved = bool(side and cfg.bc_data and os.path.exists(cfg.bc_data))
     if saved:
         parts.append(load_bc_data(cfg.bc_data))
         return parts, game, saved
@@ -181,9 +182,7 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
                     cfg.preset,
                     cfg.seed * 7919 + game + i,
                     game + i,
-                    int(cfg.features)
-                    if cfg.game == "contract"
-                    else side_version(cfg.side_features),
+                    side_version(cfg.side_features) if side else int(cfg.features),
                 )
                 for i in range(64)
             ]
@@ -208,7 +207,7 @@ def _teacher_data(cfg: Config, stop: StopRequest, t0: float) -> tuple[Any, Any, 
     else:
         print(f"warm start: {len(legal)} decisions of {cfg.bc_teacher} in {game} games, "
               f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
-        if cfg.game != "contract" and cfg.bc_data:
+        if not rule_presets(cfg) and cfg.bc_data:
             save_bc_data(cfg.bc_data, obs.numpy(), legal, actions.numpy(), returns.numpy())
     return obs, actions, returns, legal
 
@@ -231,7 +230,7 @@ def _fit(
     step = 0
     # Side games: the last 5 % of the decisions (whole games, in collection order) are held out
     # to measure how often the clone's top action is the teacher's.
-    train_n = len(legal) - (len(legal) // 20 if cfg.game != "contract" else 0)
+    train_n = len(legal) - (0 if rule_presets(cfg) else len(legal) // 20)
     relabel = suit_relabellings(cfg) if cfg.bc_augment_suits else None
     rng = np.random.default_rng(cfg.seed)
     fit = _Epoch(policy, optimizer, writer, n_actions, relabel, rng, cfg)
