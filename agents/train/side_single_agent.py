@@ -174,11 +174,6 @@ def teacher_decisions(
     }
 
 
-# Card-indexed action blocks (first action id of each block of NUM_TYPES card actions).
-_CARD_ACTION_BASES = {"fifteen": ("DISCARD_BASE", "OUT_BASE"),
-                      "knock": ("DISCARD_BASE", "RUMMY_BASE", "COLOR_BASE", "CONTINENTAL_BASE")}  # fmt: skip
-
-
 def suit_permutation(
     game: str, num_players: int, perm: tuple[int, ...], features: bool | int | str = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -226,7 +221,7 @@ def suit_permutation(
             base = v0_size + i * NUM_TYPES
             obs_src[base + card_map] = base + np.arange(JOKER)
     action_dst = np.arange(env.NUM_ACTIONS)
-    for block in _CARD_ACTION_BASES[game]:
+    for block in env.CARD_ACTION_BLOCKS:  # the game's own card-indexed action blocks
         base = getattr(rules, block)
         action_dst[base + np.arange(JOKER)] = base + card_map
     action_src = np.argsort(action_dst)

@@ -136,6 +136,7 @@ from continental_env.registry import register_envs
 from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
 
 __all__ = [
+    "CARD_ACTION_BLOCKS",
     "NUM_ACTIONS",
     "PLANE",
     "REWARD_MODES",
@@ -148,6 +149,9 @@ __all__ = [
 ]
 REWARD_MODES = ("chips", "win")
 POINT_SCALE = 100.0
+# The game module's card-indexed action blocks (each NUM_TYPES ids from its base), by name: what a
+# relabelling of the suits moves (agents.train.side_single_agent.suit_permutation).
+CARD_ACTION_BLOCKS = ("DISCARD_BASE", "RUMMY_BASE", "COLOR_BASE", "CONTINENTAL_BASE")
 PLANE_NAMES = SIDE_PLANES
 # The phase one-hot, who is still in, points / 100, hands dealt / max_hands.
 SCALARS = SideScalars(("draw", "play", "buy"), "in_game", POINT_SCALE, hand_offset=1)
