@@ -345,3 +345,34 @@ def test_shared_training_code_names_no_game() -> None:
         if pattern.search(line)
     ]
     assert hits == []
+
+
+def test_sigterm_to_the_process_group_during_the_warm_start_stops_cleanly(tmp_path: Path) -> None:
+    """The warm start's pool: a SIGTERM to the group must not end its workers mid-task (the pool
+    then waited forever for their tasks); the training process stops the pool itself."""
+    psutil = pytest.importorskip("psutil")
+    ckpt = tmp_path / "bc" / "checkpoints"
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "train.py"), "--runs-dir", str(tmp_path), "--run-name", "bc",
+         *TINY, "--opponents", "random", "--vec-env", "dummy", "--bc-teacher", "greedy",
+         "--bc-samples", "100000000", "--eval-every", "0", "--total-timesteps", "10000000"],
+        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    trainer = psutil.Process(proc.pid)
+    command = trainer.cmdline()
+    workers: list = []
+    try:
+        while not workers:  # the collection is under way: forked workers, the same command line
+            assert proc.poll() is None, proc.communicate()
+            workers = [c for c in trainer.children() if c.cmdline() == command]
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)  # a hang guard: it hung for good before
+    finally:
+        for process in [trainer, *workers]:
+            if process.is_running():
+                process.kill()
+    assert proc.returncode == 0, out[-2000:] + err[-3000:]
+    assert "SIGTERM" in out and "Traceback" not in err, err[-3000:]
+    assert "stopped at step 0" in out and (ckpt / "last.json").exists()

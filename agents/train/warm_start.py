@@ -69,7 +69,15 @@ def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np
 
 
 def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the training process's to handle
+    """A warm-start worker's start: in a process group of its own, Ctrl-C ignored.
+
+    SIGTERM or SIGINT sent to the training process's group (``timeout``, batch schedulers,
+    ``kill -- -PGID``, a terminal) must not reach the workers: one ended mid-task left the pool
+    waiting forever for its task, or on a queue lock it held. The training process stops the
+    pool itself (``Pool.terminate`` sends each worker SIGTERM, of which it dies: ``fork_pool``).
+    """
+    os.setpgrp()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def fork_pool(processes: int, initializer: Callable[[], None] | None = None) -> Pool:
@@ -153,6 +161,9 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
     """
     t0 = time.time()
     data = _teacher_data(cfg, stop, t0)
+    if data is None:
+        print("warm start stopped before any decision was collected", flush=True)
+        return
     _fit(model, cfg, writer_dir, stop, data)
     print(f"warm start done in {time.time() - t0:.0f} s", flush=True)
 
@@ -187,16 +198,36 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
                 for i in range(64)
             ]
             game += len(tasks)
-            for part in pool.imap_unordered(worker, tasks):
+            results = pool.imap_unordered(worker, tasks)
+            for _task in tasks:
+                part = _next_unless_stopped(results, stop)
+                if part is None:
+                    break  # leaving the block ends the pool and the games in play
                 parts.append(part)
                 n += len(part["actions"])
     return parts, game, saved
 
 
-def _teacher_data(cfg: Config, stop: StopRequest, t0: float) -> tuple[Any, Any, Any, list]:
+def _next_unless_stopped(results: Any, stop: StopRequest) -> dict[str, Any] | None:
+    """The pool's next result, or None once a stop is requested (waited for in short slices,
+    so that a stop does not wait for the batch's remaining games)."""
+    import multiprocessing as mp
+
+    while not stop.requested:
+        try:
+            return results.next(timeout=0.5)
+        except mp.TimeoutError:
+            continue
+    return None
+
+
+def _teacher_data(cfg: Config, stop: StopRequest, t0: float) -> tuple[Any, Any, Any, list] | None:
     """The teacher's observations, actions, round rewards (tensors) and legal actions; a side
-    game's are saved to ``--bc-data`` when they were collected now."""
+    game's are saved to ``--bc-data`` when they were collected now. None when a stop came
+    before any decision."""
     parts, game, saved = _collect(cfg, stop)
+    if not parts:
+        return None
     obs = torch.as_tensor(np.concatenate([p["obs"] for p in parts]))
     actions = torch.as_tensor(np.concatenate([p["actions"] for p in parts]))
     returns = torch.as_tensor(np.concatenate([p["returns"] for p in parts]))
