@@ -56,6 +56,10 @@ class GameSpec:
     # axis label under such ticks; None: plain numbers, "<segment> of the game".
     segment_tick: Callable[[int], str] | None = None
     segment_axis: str = ""
+    # Played under a rules preset (``continental_env.rules``: ``--preset``, ``--rounds``) with
+    # training's learner seat ``agents.train.single_agent``; False: key=value engine options
+    # (``--game-options``) and ``agents.train.side_single_agent``.
+    rule_presets: bool = False
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""

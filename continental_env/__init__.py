@@ -21,7 +21,7 @@ seven-round contract game), ``continental_env.fifteen`` and ``continental_env.kn
 | ``layout`` | named slices of an observation vector |
 | ``rewards`` | the reward formulas the environments share |
 | ``single_agent`` | the gymnasium learner-seat wrappers of every game |
-| ``registry`` | PettingZoo registry ids and old module paths (``alias_module``) |
+| ``registry`` | registry ids (PettingZoo's, and gymnasium's ``continental/Contract-v1``, ``Fifteen-v0``, ``Knock-v0``, registered on import without importing gymnasium) and old module paths (``alias_module``) |
 | ``kernels`` | which implementation of the hot pure functions runs: compiled (``_kernels.c``) or reference |
 | ``bench`` | ``continental bench``: throughput of engines and environments |
 | ``play`` | points to the terminal game (``python -m agents.play``) |
@@ -36,7 +36,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from continental_env.registry import alias_module, alias_modules, register_if_pettingzoo_loaded
+from continental_env.registry import (
+    alias_module,
+    alias_modules,
+    register_gym_envs_on_import,
+    register_if_pettingzoo_loaded,
+)
 from continental_env.rules import PRESETS, RuleConfig
 
 __version__ = "0.2.0"
@@ -82,3 +87,4 @@ alias_modules(
     deprecated="0.3.0",
 )
 register_if_pettingzoo_loaded()
+register_gym_envs_on_import()

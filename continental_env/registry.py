@@ -15,6 +15,14 @@ none of it (the engine stays free of RL libraries), and ``register_envs()`` does
 | ``continental/fifteen_v0`` | ``continental_env.fifteen:env`` |
 | ``continental/knock_v0`` | ``continental_env.knock:env`` |
 
+**Gymnasium ids.** The three single-learner environments (``agents.train.gym_envs``) are
+``continental/Contract-v1``, ``continental/Fifteen-v0`` and ``continental/Knock-v0`` in
+gymnasium's registry once ``continental_env`` is imported, with string entry points (nothing is
+imported until ``gymnasium.make``). Gymnasium is not imported for this: when it is loaded already
+the ids are added at once, otherwise ``register_gym_envs_on_import`` puts a finder on
+``sys.meta_path`` that adds them right after gymnasium's own import (``import continental_env``
+stays at the engine's cost; ``import gymnasium`` alone costs about 0.2 s).
+
 **Old module paths.** The env modules were once ``continental_env.env``,
 ``continental_env.fifteen.env`` and ``continental_env.knock.env``: the same names as the
 packages' factory functions, so importing one rebound the factory to a module (Python sets a
@@ -67,6 +75,77 @@ def register_if_pettingzoo_loaded() -> None:
     """``register_envs()`` when PettingZoo is already imported (free then); else nothing."""
     if "pettingzoo" in sys.modules:
         register_envs()
+
+
+# The gymnasium ids' factories build bots by name, so they live with the bots (``agents``).
+GYM_IDS = {
+    "continental/Contract-v1": "agents.train.gym_envs:make_contract",
+    "continental/Fifteen-v0": "agents.train.gym_envs:make_fifteen",
+    "continental/Knock-v0": "agents.train.gym_envs:make_knock",
+}
+
+
+def register_gym_envs() -> None:
+    """Add the ``GYM_IDS`` to gymnasium's registry (once; imports gymnasium)."""
+    import gymnasium
+
+    for env_id, entry_point in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=entry_point)
+
+
+def register_gym_envs_on_import() -> None:
+    """``register_gym_envs()`` now if gymnasium is loaded, else right after it is imported."""
+    if "gymnasium" in sys.modules:
+        register_gym_envs()
+    elif not any(isinstance(f, _AfterImport) for f in sys.meta_path):
+        sys.meta_path.insert(0, _AfterImport("gymnasium", _register_quietly))
+
+
+def _register_quietly() -> None:
+    try:
+        register_gym_envs()
+    except Exception as exc:  # never let the ids break ``import gymnasium`` itself
+        warnings.warn(f"continental gymnasium ids not registered: {exc}", stacklevel=2)
+
+
+class _AfterImport:
+    """A one-shot ``sys.meta_path`` finder: the first import of ``name`` runs ``then()`` once the
+    module is loaded (the module's own spec, found by the other finders, with its loader
+    wrapped). Duck-typed: ``importlib.abc`` alone would cost the engine's import 10 ms."""
+
+    def __init__(self, name: str, then: Callable[[], None]) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        import importlib.util
+
+        sys.meta_path.remove(self)  # once, and the search below skips this finder
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _ThenLoader(spec.loader, self.then)
+        return spec
+
+
+class _ThenLoader:
+    """A module's loader that calls ``then()`` after executing the module."""
+
+    def __init__(self, loader: Any, then: Callable[[], None]) -> None:
+        self.loader = loader
+        self.then = then
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        self.loader.exec_module(module)
+        self.then()
+
+    def __getattr__(self, name: str) -> Any:  # resources, source, ... of the real loader
+        return getattr(self.loader, name)
 
 
 def alias_module(old: str, new: str, *, deprecated: str = "") -> None:

@@ -247,6 +247,14 @@ class SideGameEnv(CardGameEnv):
         """The ``infos`` entry of ``seat`` at the end of the hand ``record`` (never a None)."""
         raise NotImplementedError
 
+    def final_score(self, game: Any, seat: int) -> float:
+        """The seat's result in chips (the ``chips`` rewards sum to it over a game)."""
+        return float(game.scores[seat])
+
+    def seat_out(self, game: Any, seat: int) -> bool:
+        """Whether the seat has left a game still going (its result is final)."""
+        return False
+
     def chip_rewards(self, game: Any, records: list[dict[str, Any]]) -> bool:
         """Add the ``chips`` rewards of the step that ended ``records`` (maybe none) to
         ``self.rewards``; True if any was written."""

@@ -124,6 +124,12 @@ ILLEGAL_MODES = ("raise", "terminate")
 Opponent = Callable[[Any, int], int]  # (game, seat) -> a legal action id for that seat
 
 
+class RenderModeError(ValueError, TypeError):
+    """A ``render_mode`` the environment does not have. Also a TypeError: SB3's ``make_vec_env``
+    offers ``render_mode="rgb_array"`` to every id and makes the environment without one when
+    that raises a TypeError."""
+
+
 class SingleAgentEnv(gymnasium.Env):
     """The learner's seat of a table (module docstring); a game's class sets ``_aec`` (the raw
     AEC environment) and ``observation_space`` and says how an episode starts and ends."""
@@ -148,7 +154,7 @@ class SingleAgentEnv(gymnasium.Env):
         if illegal not in ILLEGAL_MODES:
             raise ValueError(f"illegal={illegal!r}: choose 'raise' or 'terminate'")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: choose 'ansi' or None")
+            raise RenderModeError(f"render_mode={render_mode!r}: choose 'ansi' or None")
         self.num_players = num_players
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
@@ -503,17 +509,12 @@ class SingleAgentSideGame(SingleAgentEnv):
         return self._observe(), float(reward), terminated, False, self._with_mask(info)
 
     def _score(self) -> float:
-        game = self.game
-        if self.game_name == "knock":
-            return float(game.chips[self.learner])
-        return float(game.scores[self.learner])
+        return self._aec.final_score(self.game, self.learner)
 
     def _stop(self) -> bool:
-        """The game is over or, in the knock game, the learner is out (its chips are final)."""
+        """The game is over or the learner is out (the knock game: its chips are final)."""
         game = self.game
-        if game.is_over:
-            return True
-        return self.game_name == "knock" and not game.in_game[self.learner]
+        return game.is_over or self._aec.seat_out(game, self.learner)
 
 
 def make_env(**kwargs: Any) -> SingleAgentContinental:

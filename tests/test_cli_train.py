@@ -90,8 +90,8 @@ def test_the_fixture_run_resumes_from_its_latest_checkpoint(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("damage", "problem"),
     [
-        ("rng_truncated", "last.rng.pkl unreadable"),
-        ("rng_foreign", "last.rng.pkl holds no RNG states"),
+        ("rng_truncated", "last.rng.json unreadable"),
+        ("rng_foreign", "last.rng.json holds no RNG states"),
         ("zip_foreign", "not an SB3 model, no data, policy.pth"),
         ("zip_bad_data", "last checkpoint unreadable"),
     ],
@@ -102,10 +102,10 @@ def test_resume_falls_back_to_prev_when_the_latest_is_damaged(
     run_dir, _extra = make_run(tmp_path)
     ckpt = run_dir / "checkpoints"
     if damage == "rng_truncated":
-        data = (ckpt / "last.rng.pkl").read_bytes()
-        (ckpt / "last.rng.pkl").write_bytes(data[: len(data) // 2])
+        data = (ckpt / "last.rng.json").read_bytes()
+        (ckpt / "last.rng.json").write_bytes(data[: len(data) // 2])
     elif damage == "rng_foreign":
-        (ckpt / "last.rng.pkl").write_bytes(pickle.dumps([1, 2, 3]))
+        (ckpt / "last.rng.json").write_text("[1, 2, 3]")
     else:  # a valid zip with the wrong content
         with zipfile.ZipFile(ckpt / "last.zip", "w") as archive:
             if damage == "zip_foreign":
@@ -126,10 +126,10 @@ def test_resume_with_both_checkpoints_damaged_is_one_line(
 ) -> None:
     run_dir, _extra = make_run(tmp_path)
     for tag in ("last", "prev"):
-        (run_dir / "checkpoints" / f"{tag}.rng.pkl").write_bytes(b"\x80garbage")
+        (run_dir / "checkpoints" / f"{tag}.rng.json").write_bytes(b"\x80garbage")
     code, err = run_main(["--resume", str(run_dir)], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1
-    assert "nothing to resume from" in err and "prev.rng.pkl unreadable" in err
+    assert "nothing to resume from" in err and "prev.rng.json unreadable" in err
 
 
 def test_a_failed_checkpoint_write_leaves_no_temporary_file(tmp_path: Path) -> None:
@@ -180,3 +180,86 @@ def test_a_failed_snapshot_write_leaves_no_temporary_file(
     with pytest.raises(OSError, match="No space left"):
         policy.save_npz(str(tmp_path / "step_0000000064.npz"))
     assert list(tmp_path.iterdir()) == []
+
+
+class Touch:
+    """Unpickling this creates ``path``: what a crafted pickle could do instead."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (Path.touch, (str(self.path),))
+
+
+def test_the_rng_states_are_json_and_a_pickle_is_never_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_dir, _extra = make_run(tmp_path)
+    ckpt = run_dir / "checkpoints"
+    assert json.loads((ckpt / "last.rng.json").read_text())["format"] == 1  # data, not a pickle
+    # An older version's checkpoint (RNG states as a pickle), here a crafted one.
+    marker = tmp_path / "unpickled"
+    for tag in ("last", "prev"):
+        (ckpt / f"{tag}.rng.json").unlink()
+        (ckpt / f"{tag}.rng.pkl").write_bytes(pickle.dumps(Touch(marker)))
+    code, err = run_main(["--resume", str(run_dir)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "last.rng.pkl holds RNG states as a pickle" in err and "delete it" in err, err
+    assert not marker.exists()
+    (ckpt / "last.rng.pkl").unlink()  # as the message says: resumes without the RNG states
+    assert train.find_checkpoint(run_dir)["tag"] == "last"
+
+
+def test_the_rng_states_round_trip(tmp_path: Path) -> None:
+    """``restore_rng`` puts back the python, numpy and torch generators as they were saved."""
+    import random
+
+    import numpy as np
+    import torch
+
+    run_dir, extra = make_run(tmp_path)
+    ckpt = run_dir / "checkpoints"
+    random.seed(5), np.random.seed(5), torch.manual_seed(5)
+    train.save_checkpoint(TinyModel(192), ckpt, "last", extra, keep_previous=True)
+    expected = (random.random(), np.random.random(), torch.rand(1).item())
+    random.seed(6), np.random.seed(6), torch.manual_seed(6)
+    train.restore_rng(ckpt, "last")
+    assert (random.random(), np.random.random(), torch.rand(1).item()) == expected
+
+
+def crafted_model_zip(tmp_path: Path, field: str, marker: Path) -> Path:
+    """The shipped model with SB3's pickled field ``field`` replaced by a crafted pickle."""
+    import base64
+
+    src = Path(__file__).resolve().parents[1] / "agents" / "models" / "ppo_continental_4p.zip"
+    path = tmp_path / f"crafted_{field}.zip"
+    with zipfile.ZipFile(src) as archive, zipfile.ZipFile(path, "w") as out:
+        for item in archive.infolist():
+            content = archive.read(item.filename)
+            if item.filename == "data":
+                data = json.loads(content)
+                payload = base64.b64encode(pickle.dumps(Touch(marker))).decode()
+                data[field] = {":type:": "<class 'object'>", ":serialized:": payload}
+                content = json.dumps(data).encode()
+            out.writestr(item, content)
+    return path
+
+
+def test_a_model_zip_is_loaded_without_unpickling_its_fields(tmp_path: Path) -> None:
+    """SB3 stores the policy class, the spaces and the schedules as pickles; ``load_model``
+    supplies them all, and refuses a pickled field it does not know without reading it."""
+    from agents.train.checkpoints import load_model
+    from agents.train.single_agent import make_env
+
+    env = make_env(num_players=4, rounds=[1], opponents=["random"], version=1)
+    net = train.Config(net_arch="256,256")
+    marker = tmp_path / "unpickled"
+    for field in ("policy_class", "observation_space", "lr_schedule"):
+        model = load_model(crafted_model_zip(tmp_path, field, marker), net,
+                           env.observation_space, env.action_space)  # fmt: skip
+        assert model.policy.action_net.out_features == env.action_space.n
+    with pytest.raises(ValueError, match="pickled fields surprise are not read"):
+        load_model(crafted_model_zip(tmp_path, "surprise", marker), net,
+                   env.observation_space, env.action_space)  # fmt: skip
+    assert not marker.exists()

@@ -5,8 +5,12 @@ AEC infos without None."""
 from __future__ import annotations
 
 import functools
+import os
 import pickle
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -20,6 +24,8 @@ from agents.train.side_single_agent import make_env as make_side_env
 from continental_env import fifteen, knock
 from continental_env.single_agent import SingleAgentSideGame
 
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
 SMALL = {
     "continental/Contract-v1": {"rounds": [1]},
     "continental/Fifteen-v0": {"hands": 1},
@@ -131,3 +137,40 @@ def test_aec_infos_never_hold_none(module: Any) -> None:
             continue
         env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
     assert -1 in seen  # the turn limit ended a hand with nobody announcing or going out
+
+
+def test_sb3_make_vec_env_takes_every_id_after_import_continental_env() -> None:
+    """The ids exist once ``continental_env`` is imported (gymnasium itself is not imported for
+    it), and SB3's ``make_vec_env``, which offers ``render_mode="rgb_array"`` first, makes them."""
+    script = """
+import sys
+import continental_env
+assert "gymnasium" not in sys.modules, "continental_env imported gymnasium"
+import numpy as np
+from stable_baselines3.common.env_util import make_vec_env
+for env_id, kwargs in SMALL.items():
+    venv = make_vec_env(env_id, n_envs=2, seed=0, env_kwargs=kwargs)
+    venv.reset()
+    masks = np.stack(venv.env_method("action_masks"))
+    assert masks.any(axis=1).all()
+    obs, rewards, dones, infos = venv.step(masks.argmax(axis=1))  # a legal action in each
+    assert obs.shape[0] == 2 and len(rewards) == 2
+    venv.close()
+    print("ok", env_id)
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", f"SMALL = {SMALL!r}\n{script}"],
+        cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.count("ok continental/") == 3
+
+
+def test_a_render_mode_the_env_lacks_is_a_value_and_a_type_error() -> None:
+    """ValueError for bad input; a TypeError too, as SB3's ``make_vec_env`` expects of an env
+    that does not take its default ``render_mode="rgb_array"``."""
+    for env_id in SMALL:
+        with pytest.raises(ValueError, match="render_mode='rgb_array': choose 'ansi' or None"):
+            gymnasium.make(env_id, render_mode="rgb_array", **SMALL[env_id])
+        with pytest.raises(TypeError, match="render_mode='rgb_array'"):
+            gymnasium.make(env_id, render_mode="rgb_array", **SMALL[env_id])

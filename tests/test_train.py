@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -233,3 +234,145 @@ def test_a_run_from_before_v1_resumes_on_v0_and_flags_pick_the_observation(
     assert train.run_metadata(dataclasses.asdict(cfg))["env"] == "continental_v1"
     cfg, _, _ = train.parse_args(["--runs-dir", str(tmp_path / "r"), "--no-features"])
     assert train.run_metadata(dataclasses.asdict(cfg))["env"] == "continental_v0"
+
+
+def test_sigterm_to_the_process_group_writes_a_checkpoint_that_resumes(tmp_path: Path) -> None:
+    """SIGTERM to the whole process group, as ``timeout``, batch schedulers and ``kill -- -PGID``
+    send it: the environment workers must outlive it so the parent can save and close them."""
+    run_dir = tmp_path / "term"
+    ckpt = run_dir / "checkpoints"
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "train.py"), "--runs-dir", str(tmp_path),
+         "--run-name", "term", *TINY, "--opponents", "random", "--vec-env", "subproc",
+         "--checkpoint-every", "128", "--eval-every", "0", "--total-timesteps", "10000000"],
+        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        while not (ckpt / "last.json").exists():  # training is under way (a hang guard below)
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 0, out[-2000:] + err[-3000:]
+    assert "SIGTERM" in out and "EOFError" not in err and "Traceback" not in err, err[-3000:]
+    final = json.loads((ckpt / "last.json").read_text())["num_timesteps"]
+    assert f"stopped at step {final}" in out
+    # --resume takes the checkpoint and continues the counter (in process, one environment).
+    result = run_train("--resume", str(run_dir), "--vec-env", "dummy", "--progress",
+                       "--total-timesteps", str(final + 256))  # fmt: skip
+    assert f"at step {final}" in result.stdout
+    assert json.loads((ckpt / "last.json").read_text())["num_timesteps"] == final + 256
+    # The progress shows the time left (the bar on stderr, a line on stdout for logs).
+    assert re.search(
+        r"\[progress\] [\d,]+ / [\d,]+ steps .* about \d+:\d\d:\d\d left", result.stdout
+    )
+
+
+def test_the_periodic_evaluation_plays_the_training_tasks_rounds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``best.zip`` is chosen on the task being trained: ``--rounds 1`` evaluates round 1."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
+
+    from agents.evaluate import harness
+    from agents.train import sb3 as train
+    from agents.train.single_agent import make_env
+
+    cfg, _given, _saved = train.parse_args(
+        ["--runs-dir", str(tmp_path), "--players", "3", "--rounds", "1", "--preset",
+         "continental_es", "--eval-opponent", "random", "--eval-deals", "1", "--no-progress"]
+    )  # fmt: skip
+    env = make_env(
+        num_players=3, preset="continental_es", rounds=[1], opponents=["random"], version=1
+    )
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, device="cpu", seed=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    reports = []
+    real = harness.evaluate
+
+    def recording(*args: object, **kwargs: object) -> dict:
+        reports.append(real(*args, **kwargs))
+        return reports[-1]
+
+    monkeypatch.setattr(harness, "evaluate", recording)
+    callback = train.TrainingCallback(cfg, tmp_path, best=None, stop=train.StopRequest())
+    callback.init_callback(model)
+    callback.evaluate()
+    assert (
+        reports[0]["config"]["rounds"] == [1] and reports[0]["config"]["preset"] == "continental_es"
+    )
+    assert (tmp_path / "checkpoints" / "best.zip").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["--game", "knock", "--preset", "continental_us"], "--preset 'continental_us'"),
+        (["--game", "fifteen", "--rounds", "1"], "--rounds '1'"),
+        (["--game", "knock", "--no-features"], "--features False"),
+        (["--game", "knock", "--no-round-episodes"], "--round-episodes False"),
+        (["--game-options", "hands=1"], "--game-options 'hands=1'"),
+        (["--side-features"], "--side-features 'v1'"),
+        (["--bc-augment-suits"], "--bc-augment-suits True"),
+    ],
+)
+def test_flags_of_another_game_are_refused_in_one_line(
+    argv: list[str], flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (a tiny budget: a flag wrongly accepted trains for a moment, not 2,000,000 steps)
+    tiny = ["--total-timesteps", "64", "--num-envs", "1", "--vec-env", "dummy", "--n-steps",
+            "64", "--batch-size", "64", "--eval-every", "0", "--no-progress"]  # fmt: skip
+    code, err = train_main(["--runs-dir", str(tmp_path / "runs"), *tiny, *argv], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert flag in err and "does not apply to --game" in err, err
+    assert not (tmp_path / "runs").exists()
+
+
+def test_shared_training_code_names_no_game() -> None:
+    """What differs between the games comes from their ``GameSpec`` or their own modules."""
+    pattern = re.compile(r"""[=!]= *["'](contract|continental|knock|fifteen)["']""")
+    files = [*sorted((ROOT / "agents" / "train").glob("*.py")),
+             ROOT / "continental_env" / "single_agent.py"]  # fmt: skip
+    hits = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in files
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert hits == []
+
+
+def test_sigterm_to_the_process_group_during_the_warm_start_stops_cleanly(tmp_path: Path) -> None:
+    """The warm start's pool: a SIGTERM to the group must not end its workers mid-task (the pool
+    then waited forever for their tasks); the training process stops the pool itself."""
+    psutil = pytest.importorskip("psutil")
+    ckpt = tmp_path / "bc" / "checkpoints"
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "train.py"), "--runs-dir", str(tmp_path), "--run-name", "bc",
+         *TINY, "--opponents", "random", "--vec-env", "dummy", "--bc-teacher", "greedy",
+         "--bc-samples", "100000000", "--eval-every", "0", "--total-timesteps", "10000000"],
+        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    trainer = psutil.Process(proc.pid)
+    command = trainer.cmdline()
+    workers: list = []
+    try:
+        while not workers:  # the collection is under way: forked workers, the same command line
+            assert proc.poll() is None, proc.communicate()
+            workers = [c for c in trainer.children() if c.cmdline() == command]
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)  # a hang guard: it hung for good before
+    finally:
+        for process in [trainer, *workers]:
+            if process.is_running():
+                process.kill()
+    assert proc.returncode == 0, out[-2000:] + err[-3000:]
+    assert "SIGTERM" in out and "Traceback" not in err, err[-3000:]
+    assert "stopped at step 0" in out and (ckpt / "last.json").exists()

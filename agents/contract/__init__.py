@@ -119,6 +119,7 @@ GAME = GameSpec(
     rules_key="preset",
     segment_tick=_contract_round_tick,
     segment_axis="round (contract: T trios, R runs)",
+    rule_presets=True,
 )
 make_agent = GAME.make_agent  # (name, seed=None): a contract bot by registry name
 AGENT_NAMES = GAME.agent_names

@@ -6,6 +6,8 @@ python -m agents.demo [--seed 7] [--deals 30] [--jobs 2]
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from agents import make_agent
 from agents.contract.view import view_for
@@ -41,6 +43,20 @@ def play_demo_game(lineup: list[str], seed: int) -> Game:
     return game
 
 
+def closing_hint() -> str:
+    """The next command, run by this interpreter as it can be typed here (the README's
+    ``.venv/bin/python`` when run from the checkout): a bare ``python`` or ``continental`` is not
+    on the PATH of a virtualenv that was never activated."""
+    python = sys.executable or "python3"
+    relative = os.path.relpath(python)
+    if not relative.startswith(os.pardir):
+        python = relative if os.sep in relative else os.path.join(os.curdir, relative)
+    return (
+        f"Full ladder: {python} -m agents.evaluate --agents strong,greedy --players 4 "
+        "--games 2000 --jobs 2 --json report.json --plot report.png"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=7, help="seed of the demo game and deals")
@@ -58,10 +74,7 @@ def main(argv: list[str] | None = None) -> None:
         progress=True,
     )
     print(format_report(report))
-    print(
-        "\nFull ladder: python -m agents.evaluate --agents strong,greedy --players 4 "
-        "--games 2000 --jobs 2 --json report.json --plot report.png"
-    )
+    print("\n" + closing_hint())
 
 
 if __name__ == "__main__":

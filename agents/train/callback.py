@@ -23,8 +23,9 @@ from stable_baselines3.common.vec_env import (
 from tqdm import tqdm
 
 from agents.cli import parse_names, parse_rounds
+from agents.games import DEFAULT_GAME, game_spec
 from agents.train.checkpoints import save_checkpoint
-from agents.train.config import Config, run_metadata, side_options
+from agents.train.config import Config, rule_presets, run_metadata, side_options, task_options
 from agents.train.single_agent import make_env, make_worker_env
 
 
@@ -40,11 +41,12 @@ def evaluate_policy(
     preset: str,
     deals: int,
     seed: int,
-    game: str = "contract",
+    game: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
 ) -> dict[str, float]:
-    """Mean points per game of the policy (a ``.npz``, v0 or v1: it records which) and of
-    ``opponent``, and their difference."""
+    """Mean points (chips) per game of the policy (a ``.npz``, v0 or v1: it records which) and
+    of ``opponent``, and their difference, on the game ``options`` describe (the contract
+    game's ``preset`` and ``rounds`` there take precedence over ``preset``)."""
     from agents.evaluate.harness import evaluate
 
     name = f"ppo:{policy_path}"
@@ -64,6 +66,26 @@ def evaluate_policy(
 # ---------------------------------------------------------------------------------------------
 # The callback: progress bar, throughput, snapshots for self-play, checkpoints, evaluation.
 # ---------------------------------------------------------------------------------------------
+PROGRESS_EVERY_S = 60.0  # seconds between progress lines (the first comes after one rollout)
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+def progress_line(steps: int, total: int, steps0: int, elapsed: float) -> str:
+    """Steps done of ``total``, the time since this process started training and the time left
+    at its average rate so far (periodic evaluations and checkpoints included)."""
+    rate = (steps - steps0) / max(elapsed, 1e-9)
+    left = max(total - steps, 0) / rate if rate > 0 else float("nan")
+    eta = f"about {_clock(left)} left" if left == left else "time left unknown"
+    return (
+        f"[progress] {steps:,} / {total:,} steps ({100 * steps / max(total, 1):.1f} %), "
+        f"{_clock(elapsed)} elapsed, {eta} at {rate:,.0f} steps/s"
+    )
+
+
 class TrainingCallback(BaseCallback):
     """Periodic work during ``learn``: everything keyed on the global step counter."""
 
@@ -77,6 +99,7 @@ class TrainingCallback(BaseCallback):
         self.bar: tqdm | None = None
         self.stop = stop
         self.saved_step = -1  # the step of the newest "last" checkpoint written by this run
+        self.last_line: float | None = None  # when the last progress line was printed
 
     def _due(self, every: int) -> bool:
         n = self.training_env.num_envs
@@ -107,9 +130,17 @@ class TrainingCallback(BaseCallback):
         return not self.stop.requested
 
     def _on_rollout_end(self) -> None:
-        elapsed = time.time() - self.t0
+        now = time.time()
+        elapsed = now - self.t0
         sps = (self.num_timesteps - self.steps0) / max(elapsed, 1e-9)
         self.logger.record("charts/steps_per_second", sps)
+        # A line with the time left, also where the bar is not seen (a log file, a batch job).
+        if self.cfg.progress and (
+            self.last_line is None or now - self.last_line >= PROGRESS_EVERY_S
+        ):
+            self.last_line = now
+            line = progress_line(self.num_timesteps, self.cfg.total_timesteps, self.steps0, elapsed)
+            (tqdm.write if self.bar is not None else partial(print, flush=True))(line)
 
     def _on_training_end(self) -> None:
         self.checkpoint("last")
@@ -141,23 +172,25 @@ class TrainingCallback(BaseCallback):
         from agents.bots.ppo_agent import NumpyPolicy
 
         cfg = self.cfg
+        spec = game_spec(cfg.game)
         path = self.run_dir / "eval_policy.npz"
         NumpyPolicy.from_sb3(self.model.policy, meta=self.model_meta()).save_npz(str(path))
         t = time.time()
+        # The training task's game: its rounds, preset or --game-options, not the defaults.
         result = evaluate_policy(path, cfg.eval_opponent, cfg.players, cfg.preset, cfg.eval_deals,
-                                 seed=10_000, game=cfg.game, options=side_options(cfg))  # fmt: skip
+                                 seed=10_000, game=cfg.game, options=task_options(cfg))  # fmt: skip
         for key in ("points", "opponent_points", "diff"):
             self.logger.record(f"eval/{key}_vs_{cfg.eval_opponent}", result[key])
         self.logger.record("eval/seconds", time.time() - t)
         msg = (
             f"[eval @ {self.num_timesteps}] vs {cfg.eval_opponent}: "
             f"{result['points']:.1f} vs {result['opponent_points']:.1f} "
-            f"{'points' if cfg.game == 'contract' else 'chips'}/game "
+            f"{spec.unit}/game "
             f"(diff {result['diff']:+.1f} [{result['diff_ci95_low']:.1f}, "
             f"{result['diff_ci95_high']:.1f}], {result['games']} games)"
         )
         (tqdm.write if self.bar is not None else print)(msg)
-        sign = -1 if cfg.game == "contract" else 1  # points: lower is better; chips: higher
+        sign = spec.sign()  # points: lower is better; chips: higher
         if self.best is None or sign * result["diff"] > sign * self.best:
             self.best = result["diff"]
             save_checkpoint(self.model, self.ckpt_dir, "best", {**self.extra(), "eval": result})
@@ -214,7 +247,7 @@ def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
         )
         for rank in range(cfg.num_envs)
     ]
-    if cfg.game != "contract":  # a side game's learner seat instead
+    if not rule_presets(cfg):  # a side game's learner seat instead
         from agents.train import side_single_agent
 
         make = side_single_agent.make_worker_env if subproc else side_single_agent.make_env

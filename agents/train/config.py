@@ -17,6 +17,7 @@ from typing import Any
 from agents import make_agent
 from agents.bots.ppo_agent import check_table, model_metadata
 from agents.cli import ArgumentParser, parse_names, parse_rounds
+from agents.games import DEFAULT_GAME, game_names, game_spec
 from continental_env.rules import PRESETS, resolve_rules
 
 DESCRIPTION = "Train a MaskablePPO agent for Continental (sb3-contrib)."
@@ -33,7 +34,7 @@ def opt(default: Any, help: str) -> Any:
 @dataclass
 class Config:
     exp_name: str = opt("ppo_continental", "prefix of the run name")
-    game: str = opt("contract", "game: contract, fifteen or knock (RULES.md Parts 1-3)")
+    game: str = opt(DEFAULT_GAME, "game: contract, fifteen or knock (RULES.md Parts 1-3)")
     game_options: str = opt("", "side game options, key=value,... (fifteen: hands=1)")
     run_name: str = opt("", "run directory name under --runs-dir (default: generated)")
     runs_dir: str = opt("runs", "where run directories (TensorBoard logs, checkpoints) go")
@@ -153,8 +154,35 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def validate(cfg: Config) -> None:
-    """ValueError naming the first bad flag; builds every bot and model the run will need."""
+# The flags that apply to one kind of game only: games played under a rules preset
+# (``GameSpec.rule_presets``: the contract game) and games of key=value options.
+RULES_FLAGS = ("preset", "rounds", "round_episodes", "features")
+OPTIONS_FLAGS = ("game_options", "side_features", "bc_data", "bc_augment_suits")
+
+
+def rule_presets(cfg: Config) -> bool:
+    """Whether the run's game is played under a rules preset (``GameSpec.rule_presets``)."""
+    return game_spec(cfg.game).rule_presets
+
+
+def check_flags_apply(cfg: Config, given: set[str] | frozenset[str]) -> None:
+    """ValueError naming the first flag given on the command line that the game does not take
+    (``--game knock --preset continental_us`` would otherwise be silently ignored)."""
+    _check_game(cfg)
+    foreign = OPTIONS_FLAGS if rule_presets(cfg) else RULES_FLAGS
+    takes = "--game-options" if foreign is RULES_FLAGS else "--preset and --rounds"
+    for name in foreign:
+        if name in given:
+            raise ValueError(
+                f"{_flag(name)} {getattr(cfg, name)!r}: does not apply to --game {cfg.game} "
+                f"(its game takes {takes})"
+            )
+
+
+def validate(cfg: Config, given: set[str] | frozenset[str] = frozenset()) -> None:
+    """ValueError naming the first bad flag; builds every bot and model the run will need.
+    ``given``: the flags given on the command line, refused where the game does not take them."""
+    check_flags_apply(cfg, given)
     _check_names(cfg)
     _check_rules(cfg)
     _check_ppo(cfg)
@@ -184,9 +212,13 @@ def _check_names(cfg: Config) -> None:
     need(cfg.exp_name != "" and os.sep not in cfg.exp_name, "exp_name", "a non-empty name, no /")
     need(os.sep not in cfg.run_name and cfg.run_name not in (".", ".."), "run_name", "a name, no /")
     need(0 <= cfg.seed < 2**32, "seed", "must be in 0 .. 2**32 - 1")
-    need(cfg.game in ("contract", "fifteen", "knock"), "game", "choose contract, fifteen or knock")
-    if cfg.game != "contract":
+    _check_game(cfg)
+    if not rule_presets(cfg):
         validate_side(cfg)
+
+
+def _check_game(cfg: Config) -> None:
+    _need(cfg, cfg.game in game_names(), "game", f"choose {', '.join(game_names())}")
 
 
 def _check_rules(cfg: Config) -> None:
@@ -200,7 +232,7 @@ def _check_rules(cfg: Config) -> None:
     except ValueError as exc:
         raise ValueError(f"--rounds {cfg.rounds!r}: {exc}") from None
     try:
-        if cfg.game == "contract":
+        if rule_presets(cfg):
             rules.check_players(cfg.players)
     except ValueError as exc:
         raise ValueError(f"--players {cfg.players}: {exc}") from None
@@ -285,16 +317,25 @@ def check_writable_dir(path: str, flag: str) -> None:
 
 
 def side_options(cfg: Config) -> dict[str, Any]:
-    """``--game-options`` of a side game as a dict (``hands=1,max_hands=3``)."""
-    from agents.games import game_spec
-
+    """``--game-options`` of a side game as a dict (``hands=1,max_hands=3``); {} for a game
+    played under a rules preset."""
+    if rule_presets(cfg):
+        return {}
     pairs = [p for p in cfg.game_options.split(",") if p.strip()]
-    return game_spec(cfg.game).parse_options(pairs) if cfg.game != "contract" else {}
+    return game_spec(cfg.game).parse_options(pairs)
+
+
+def task_options(cfg: Config) -> dict[str, Any]:
+    """The options of the game the run trains on, as ``agents.evaluate.harness.evaluate`` takes
+    them: ``preset`` and ``rounds`` under a rules preset, else ``--game-options``."""
+    if not rule_presets(cfg):
+        return side_options(cfg)
+    rounds = parse_rounds(cfg.rounds)
+    return {"preset": cfg.preset, **({"rounds": list(rounds)} if rounds else {})}
 
 
 def validate_side(cfg: Config) -> None:
     """The checks of a side game (``--game fifteen|knock``): its table and options."""
-    from agents.games import game_spec
     from agents.side_features import env_name
 
     try:
@@ -319,7 +360,7 @@ def check_init_policy(cfg: Config) -> None:
         meta = read_zip_metadata(path) or {}
     except (OSError, zipfile.BadZipFile) as exc:
         raise ValueError(f"--init-policy {path!r}: not a model zip ({exc})") from None
-    if cfg.game != "contract":
+    if not rule_presets(cfg):
         from agents.side_features import env_name
 
         env, flags = env_name(cfg.game, cfg.side_features), "--side-features picks"
@@ -335,11 +376,12 @@ def check_init_policy(cfg: Config) -> None:
 
 def run_metadata(cfg: dict[str, Any]) -> dict[str, Any]:
     """What this run's models are trained for (``features``: ``continental_v1``, else v0)."""
-    if cfg.get("game", "contract") != "contract":
+    game = cfg.get("game", DEFAULT_GAME)
+    if not game_spec(game).rule_presets:
         from agents.train.side_single_agent import side_metadata
 
         return side_metadata(
-            cfg["game"],
+            game,
             cfg["players"],
             side_options(Config(**cfg)),
             features=cfg.get("side_features") or False,

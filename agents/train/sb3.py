@@ -13,23 +13,28 @@ per-round relative rewards ((mean of the others' points - own points) / 100 at e
     continental train --game knock --opponents greedy,strong,self    # the knock game (Part 3)
 
 ``--game fifteen|knock`` trains a side game's learner seat (``agents.train.side_single_agent``: chips
-rewards, ``--game-options`` such as ``hands=1`` or ``stake=50``); ``--preset``, ``--rounds``
-and ``--init-policy`` are the contract game's; ``--bc-teacher`` clones a side game's bot. Checkpoints, resume and snapshots
-work the same, and the models record their game (``side_metadata``).
+rewards, ``--game-options`` such as ``hands=1`` or ``stake=50``); ``--preset``, ``--rounds``,
+``--round-episodes`` and ``--features`` are the contract game's and refused with another game
+(``agents.train.config.RULES_FLAGS``, ``OPTIONS_FLAGS``); ``--bc-teacher`` clones a side game's
+bot. Checkpoints, resume and snapshots work the same, and the models record their game
+(``side_metadata``).
 
 (``python train.py ...`` and ``python -m agents.train ...`` are the same command.) Every flag is
 checked before anything is created: a bad value is one line naming the flag (exit status 2) and
 leaves no run directory.
 
-A run directory holds TensorBoard logs, ``checkpoints/last.zip`` + ``last.json`` (written every
-``--checkpoint-every`` steps, atomically; the one before is kept as ``prev.*``, and ``--resume``
+A run directory holds TensorBoard logs, ``checkpoints/last.zip`` + ``last.json`` +
+``last.rng.json`` (written every ``--checkpoint-every`` steps, atomically; the one before is kept as ``prev.*``, and ``--resume``
 falls back to it if the latest cannot be read), ``checkpoints/best.zip`` (best periodic
 evaluation against ``--eval-opponent`` on duplicate deals) and ``snapshots/*.npz``. Every model
 zip records the environment, its version and the table size it was trained for
 (``agents.bots.ppo_agent.model_metadata``). ``--resume`` restores the model, the step counter, the
 configuration (flags given on the command line override it, e.g. a new opponent pool) and the RNG
-states, and continues training without resetting the counter. SIGTERM or Ctrl-C (SIGINT) finishes
-the current step, writes the final checkpoint and exits with status 0. Play a checkpoint with
+states, and continues training without resetting the counter; nothing it reads is unpickled
+(``agents.train.checkpoints.load_model``, ``last.rng.json``). SIGTERM or Ctrl-C (SIGINT), to the
+process or its whole process group, finishes the current step, writes the final checkpoint and
+exits with status 0 (the environment workers ignore both). The periodic evaluation plays the
+training task (``task_options``); a progress line gives the time left. Play a checkpoint with
 ``ppo:runs/NAME/checkpoints/best.zip`` in ``agents.evaluate.harness``.
 
 This module is the command (``parse_args``, ``train``, ``main``); its parts live beside it:
@@ -60,6 +65,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
+from agents.games import DEFAULT_GAME
 from agents.train.callback import (
     MasksFromInfo,
     StopRequest,
@@ -72,6 +78,9 @@ from agents.train.checkpoints import (
     RESUME_ORDER,
     SB3_MEMBERS,
     find_checkpoint,
+    load_model,
+    policy_class,
+    policy_kwargs,
     read_rng,
     restore_rng,
     save_checkpoint,
@@ -155,7 +164,7 @@ def parse_args(argv: list[str] | None = None) -> tuple[Config, set[str], dict[st
             cfg = Config(
                 **{f.name: merged[f.name] for f in dataclasses.fields(Config) if f.name in merged}
             )
-        validate(cfg)
+        validate(cfg, set(given))
     except ValueError as exc:
         parser.error(str(exc))
     return cfg, set(given), saved
@@ -253,9 +262,12 @@ def _resumed_model(cfg: Config, saved: dict[str, Any], run_dir: Path, venv: Any)
     """The checkpoint's model with this run's hyperparameters, its RNG states and snapshots."""
     ckpt_dir = Path(cfg.resume) / "checkpoints"
     tag = saved["tag"]
-    model = MaskablePPO.load(
-        ckpt_dir / f"{tag}.zip", env=venv, device="cpu", custom_objects=_ppo_kwargs(cfg)
-    )
+    # The network the checkpoint was saved with (its config), the rest of the config as now.
+    fields = {f.name for f in dataclasses.fields(Config)}
+    net = Config(**{k: v for k, v in saved["meta"]["config"].items() if k in fields})
+    net.kl_coef = cfg.kl_coef
+    model = load_model(ckpt_dir / f"{tag}.zip", net, venv.observation_space, venv.action_space,
+                       env=venv, **_ppo_kwargs(cfg))  # fmt: skip
     model.tensorboard_log = str(run_dir)
     restore_rng(ckpt_dir, tag)
     for snap in sorted((run_dir / "snapshots").glob("*.npz"))[-5:]:
@@ -266,18 +278,10 @@ def _resumed_model(cfg: Config, saved: dict[str, Any], run_dir: Path, venv: Any)
 
 def _new_model(cfg: Config, run_dir: Path, venv: Any) -> MaskablePPO:
     """MaskablePPO's MlpPolicy with a lean rollout step (``agents.train.kl_ppo.LeanPolicy``)."""
-    from agents.train.kl_ppo import KLPolicy, LeanPolicy
-
-    activation = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh}[cfg.activation]
-    hidden = parse_ints(cfg.net_arch)
-    policy_class: Any = KLPolicy if cfg.kl_coef > 0 else LeanPolicy
     return MaskablePPO(
-        policy_class,
+        policy_class(cfg),
         venv,
-        policy_kwargs={
-            "net_arch": {"pi": hidden, "vf": hidden},
-            "activation_fn": activation,
-        },
+        policy_kwargs=policy_kwargs(cfg),
         tensorboard_log=str(run_dir),
         seed=cfg.seed,
         device="cpu",
@@ -288,15 +292,16 @@ def _new_model(cfg: Config, run_dir: Path, venv: Any) -> MaskablePPO:
 
 def _load_init_policy(model: MaskablePPO, cfg: Config, resumed: bool) -> None:
     """A new run starts from ``--init-policy``'s weights; with ``--kl-coef`` it is the
-    reference of the KL penalty (resumed runs too)."""
-    init = MaskablePPO.load(cfg.init_policy, device="cpu")
+    reference of the KL penalty (resumed runs too). Read as this run's network, without
+    unpickling anything (``load_model``)."""
+    try:
+        init = load_model(cfg.init_policy, cfg, model.observation_space, model.action_space)
+    except (RuntimeError, ValueError) as exc:
+        raise ValueError(
+            f"--init-policy {cfg.init_policy}: another network ({str(exc).splitlines()[0]})"
+        ) from None
     if not resumed:
-        try:
-            model.policy.load_state_dict(init.policy.state_dict())
-        except RuntimeError as exc:
-            raise ValueError(
-                f"--init-policy {cfg.init_policy}: another network ({str(exc).splitlines()[0]})"
-            ) from None
+        model.policy.load_state_dict(init.policy.state_dict())
     if cfg.kl_coef > 0:
         model.policy.set_reference(init.policy)
 
@@ -336,7 +341,7 @@ def _learn(
 def finished_message(cfg: Config, run_dir: Path, steps: int) -> str:
     """Where a finished run's model is and the command that evaluates it."""
     model = run_dir / "checkpoints" / "last.zip"
-    game = "" if cfg.game == "contract" else f" --game {cfg.game}"
+    game = "" if cfg.game == DEFAULT_GAME else f" --game {cfg.game}"
     return (
         f"done: {steps} steps; the model is {model}\n"
         f"evaluate it: continental evaluate{game} --agents ppo:{model},strong "

@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from agents.bots.side_policy import SIDE_ENVS, SidePolicyAgent, load_policy, side_metadata
-from agents.train.single_agent import ignore_sigint, opponent_pool
+from agents.train.single_agent import ignore_stop_signals, opponent_pool
 from continental_env.single_agent import SingleAgentSideGame
 
 __all__ = [
@@ -124,8 +124,8 @@ def make_env(
 
 
 def make_worker_env(**kwargs: Any) -> SingleAgentSideGame:
-    """``make_env`` for a worker process (``agents.single_agent.ignore_sigint``)."""
-    ignore_sigint()
+    """``make_env`` for a worker process (``agents.train.single_agent.ignore_stop_signals``)."""
+    ignore_stop_signals()
     return make_env(**kwargs)
 
 
@@ -164,7 +164,7 @@ def teacher_decisions(
             before.append(spec.final_scores(state)[seat])
         state.apply(action)
     final = spec.final_scores(state)
-    scale = 10.0 if game == "fifteen" else float(state.stake)
+    scale = module.chip_scale(state)  # the AEC rewards' scale
     returns = [(final[s] - b) / scale for s, b in zip(seats, before, strict=True)]
     return {
         "obs": np.array(obs, dtype=np.float32),
@@ -172,11 +172,6 @@ def teacher_decisions(
         "actions": np.array(actions, dtype=np.int64),
         "returns": np.array(returns, dtype=np.float32),
     }
-
-
-# Card-indexed action blocks (first action id of each block of NUM_TYPES card actions).
-_CARD_ACTION_BASES = {"fifteen": ("DISCARD_BASE", "OUT_BASE"),
-                      "knock": ("DISCARD_BASE", "RUMMY_BASE", "COLOR_BASE", "CONTINENTAL_BASE")}  # fmt: skip
 
 
 def suit_permutation(
@@ -226,7 +221,7 @@ def suit_permutation(
             base = v0_size + i * NUM_TYPES
             obs_src[base + card_map] = base + np.arange(JOKER)
     action_dst = np.arange(env.NUM_ACTIONS)
-    for block in _CARD_ACTION_BASES[game]:
+    for block in env.CARD_ACTION_BLOCKS:  # the game's own card-indexed action blocks
         base = getattr(rules, block)
         action_dst[base + np.arange(JOKER)] = base + card_map
     action_src = np.argsort(action_dst)

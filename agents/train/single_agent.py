@@ -114,6 +114,7 @@ def make_env(
 __all__ = [
     "SeatAgent",
     "ignore_sigint",
+    "ignore_stop_signals",
     "make_env",
     "make_worker_env",
     "opponent",
@@ -122,16 +123,22 @@ __all__ = [
 ]
 
 
-def ignore_sigint() -> None:
-    """In a worker process: Ctrl-C is the parent's to handle.
+def ignore_stop_signals() -> None:
+    """In a worker process: SIGINT and SIGTERM are the parent's to handle.
 
-    A terminal sends SIGINT to the whole process group; the training process catches it, writes
-    its final checkpoint and closes the workers, which must not die first.
+    A terminal sends SIGINT to the whole process group, and ``timeout``, batch schedulers and
+    ``kill -- -PGID`` send SIGTERM to it; the training process catches either, writes its final
+    checkpoint and closes the workers, which must not die first (the parent would read a closed
+    pipe and end in an EOFError with no checkpoint).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+ignore_sigint = ignore_stop_signals  # the name before SIGTERM was ignored too
 
 
 def make_worker_env(**kwargs: Any) -> SingleAgentContinental:
-    """``make_env`` for a worker process (``ignore_sigint``)."""
-    ignore_sigint()
+    """``make_env`` for a worker process (``ignore_stop_signals``)."""
+    ignore_stop_signals()
     return make_env(**kwargs)

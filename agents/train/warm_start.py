@@ -17,7 +17,7 @@ import torch
 from sb3_contrib import MaskablePPO
 
 from agents.side_features import feature_version as side_version
-from agents.train.config import Config, side_options
+from agents.train.config import Config, rule_presets, side_options
 from continental_env.rewards import relative_reward
 
 if TYPE_CHECKING:
@@ -69,7 +69,15 @@ def teacher_decisions(task: tuple[str, int, str, int, int, int]) -> dict[str, np
 
 
 def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the training process's to handle
+    """A warm-start worker's start: in a process group of its own, Ctrl-C ignored.
+
+    SIGTERM or SIGINT sent to the training process's group (``timeout``, batch schedulers,
+    ``kill -- -PGID``, a terminal) must not reach the workers: one ended mid-task left the pool
+    waiting forever for its task, or on a queue lock it held. The training process stops the
+    pool itself (``Pool.terminate`` sends each worker SIGTERM, of which it dies: ``fork_pool``).
+    """
+    os.setpgrp()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def fork_pool(processes: int, initializer: Callable[[], None] | None = None) -> Pool:
@@ -153,6 +161,9 @@ def behaviour_cloning(model: MaskablePPO, cfg: Config, writer_dir: Path, stop: S
     """
     t0 = time.time()
     data = _teacher_data(cfg, stop, t0)
+    if data is None:
+        print("warm start stopped before any decision was collected", flush=True)
+        return
     _fit(model, cfg, writer_dir, stop, data)
     print(f"warm start done in {time.time() - t0:.0f} s", flush=True)
 
@@ -164,11 +175,12 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
     n = 0
     game = 0
     worker: Any = teacher_decisions
-    if cfg.game != "contract":
+    side = not rule_presets(cfg)
+    if side:
         from agents.train.side_single_agent import teacher_decisions as side_teacher
 
         worker = partial(side_teacher, cfg.game, side_options(cfg))
-    saved = bool(cfg.game != "contract" and cfg.bc_data and os.path.exists(cfg.bc_data))
+    saved = bool(side and cfg.bc_data and os.path.exists(cfg.bc_data))
     if saved:
         parts.append(load_bc_data(cfg.bc_data))
         return parts, game, saved
@@ -181,23 +193,41 @@ def _collect(cfg: Config, stop: StopRequest) -> tuple[list[dict[str, Any]], int,
                     cfg.preset,
                     cfg.seed * 7919 + game + i,
                     game + i,
-                    int(cfg.features)
-                    if cfg.game == "contract"
-                    else side_version(cfg.side_features),
+                    side_version(cfg.side_features) if side else int(cfg.features),
                 )
                 for i in range(64)
             ]
             game += len(tasks)
-            for part in pool.imap_unordered(worker, tasks):
+            results = pool.imap_unordered(worker, tasks)
+            for _task in tasks:
+                part = _next_unless_stopped(results, stop)
+                if part is None:
+                    break  # leaving the block ends the pool and the games in play
                 parts.append(part)
                 n += len(part["actions"])
     return parts, game, saved
 
 
-def _teacher_data(cfg: Config, stop: StopRequest, t0: float) -> tuple[Any, Any, Any, list]:
+def _next_unless_stopped(results: Any, stop: StopRequest) -> dict[str, Any] | None:
+    """The pool's next result, or None once a stop is requested (waited for in short slices,
+    so that a stop does not wait for the batch's remaining games)."""
+    import multiprocessing as mp
+
+    while not stop.requested:
+        try:
+            return results.next(timeout=0.5)
+        except mp.TimeoutError:
+            continue
+    return None
+
+
+def _teacher_data(cfg: Config, stop: StopRequest, t0: float) -> tuple[Any, Any, Any, list] | None:
     """The teacher's observations, actions, round rewards (tensors) and legal actions; a side
-    game's are saved to ``--bc-data`` when they were collected now."""
+    game's are saved to ``--bc-data`` when they were collected now. None when a stop came
+    before any decision."""
     parts, game, saved = _collect(cfg, stop)
+    if not parts:
+        return None
     obs = torch.as_tensor(np.concatenate([p["obs"] for p in parts]))
     actions = torch.as_tensor(np.concatenate([p["actions"] for p in parts]))
     returns = torch.as_tensor(np.concatenate([p["returns"] for p in parts]))
@@ -208,7 +238,7 @@ def _teacher_data(cfg: Config, stop: StopRequest, t0: float) -> tuple[Any, Any, 
     else:
         print(f"warm start: {len(legal)} decisions of {cfg.bc_teacher} in {game} games, "
               f"{time.time() - t0:.0f} s", flush=True)  # fmt: skip
-        if cfg.game != "contract" and cfg.bc_data:
+        if not rule_presets(cfg) and cfg.bc_data:
             save_bc_data(cfg.bc_data, obs.numpy(), legal, actions.numpy(), returns.numpy())
     return obs, actions, returns, legal
 
@@ -231,7 +261,7 @@ def _fit(
     step = 0
     # Side games: the last 5 % of the decisions (whole games, in collection order) are held out
     # to measure how often the clone's top action is the teacher's.
-    train_n = len(legal) - (len(legal) // 20 if cfg.game != "contract" else 0)
+    train_n = len(legal) - (0 if rule_presets(cfg) else len(legal) // 20)
     relabel = suit_relabellings(cfg) if cfg.bc_augment_suits else None
     rng = np.random.default_rng(cfg.seed)
     fit = _Epoch(policy, optimizer, writer, n_actions, relabel, rng, cfg)

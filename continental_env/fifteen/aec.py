@@ -82,11 +82,13 @@ from continental_env.registry import register_envs
 from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
 
 __all__ = [
+    "CARD_ACTION_BLOCKS",
     "CHIP_SCALE",
     "NUM_ACTIONS",
     "PLANE",
     "REWARD_MODES",
     "FifteenEnv",
+    "chip_scale",
     "encode_observation",
     "env",
     "observation_layout",
@@ -94,9 +96,17 @@ __all__ = [
 ]
 REWARD_MODES = ("chips", "win")
 CHIP_SCALE = 10.0
+# The game module's card-indexed action blocks (each NUM_TYPES ids from its base), by name: what a
+# relabelling of the suits moves (agents.train.side_single_agent.suit_permutation).
+CARD_ACTION_BLOCKS = ("DISCARD_BASE", "OUT_BASE")
 PLANE_NAMES = SIDE_PLANES
 # The phase one-hot, the first-turn flags, scores in chips / 50, hands played / max_hands.
 SCALARS = SideScalars(("draw", "play"), "first_turn", score_scale=50.0, hand_offset=0)
+
+
+def chip_scale(game: Game) -> float:
+    """What the ``chips`` rewards divide net chips by."""
+    return CHIP_SCALE
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:

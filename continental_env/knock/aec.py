@@ -102,10 +102,12 @@ from continental_env.registry import register_envs
 from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
 
 __all__ = [
+    "CARD_ACTION_BLOCKS",
     "NUM_ACTIONS",
     "PLANE",
     "REWARD_MODES",
     "KnockEnv",
+    "chip_scale",
     "encode_observation",
     "env",
     "observation_layout",
@@ -113,9 +115,17 @@ __all__ = [
 ]
 REWARD_MODES = ("chips", "win")
 POINT_SCALE = 100.0
+# The game module's card-indexed action blocks (each NUM_TYPES ids from its base), by name: what a
+# relabelling of the suits moves (agents.train.side_single_agent.suit_permutation).
+CARD_ACTION_BLOCKS = ("DISCARD_BASE", "RUMMY_BASE", "COLOR_BASE", "CONTINENTAL_BASE")
 PLANE_NAMES = SIDE_PLANES
 # The phase one-hot, who is still in, points / 100, hands dealt / max_hands.
 SCALARS = SideScalars(("draw", "play", "buy"), "in_game", POINT_SCALE, hand_offset=1)
+
+
+def chip_scale(game: Game) -> float:
+    """What the ``chips`` rewards divide net chips by: the stake."""
+    return float(game.stake)
 
 
 def observation_layout(num_players: int) -> dict[str, slice]:
@@ -186,6 +196,14 @@ class KnockEnv(SideGameEnv):
             "chips": record["chips"][seat],
             "announcer": relative_seat(record["announcer"], seat, self.num_players),
         }
+
+    def final_score(self, game: Game, seat: int) -> float:
+        """The seat's net chips."""
+        return float(game.chips[seat])
+
+    def seat_out(self, game: Game, seat: int) -> bool:
+        """An eliminated seat is out: its chips can no longer change."""
+        return not game.in_game[seat]
 
     def chip_rewards(self, game: Game, records: list[dict[str, Any]]) -> bool:
         """Every seat's change in net chips / stake (every step: antes, bonuses, buy-backs)."""
