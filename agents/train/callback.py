@@ -53,12 +53,13 @@ def evaluate_policy(
     report = evaluate([name, opponent], players=players, games=deals, seed=seed, preset=preset,
                       game=game, options=options)  # fmt: skip
     paired = report["paired"][opponent]
+    low, high = paired["ci95"] or (None, None)  # one deal: no interval
     return {
         "points": report["agents"][name]["mean_points"],
         "opponent_points": report["agents"][opponent]["mean_points"],
         "diff": paired["mean_diff"],
-        "diff_ci95_low": paired["ci95"][0],
-        "diff_ci95_high": paired["ci95"][1],
+        "diff_ci95_low": low,
+        "diff_ci95_high": high,
         "games": report["config"]["games"],
     }
 
@@ -186,14 +187,20 @@ class TrainingCallback(BaseCallback):
             f"[eval @ {self.num_timesteps}] vs {cfg.eval_opponent}: "
             f"{result['points']:.1f} vs {result['opponent_points']:.1f} "
             f"{spec.unit}/game "
-            f"(diff {result['diff']:+.1f} [{result['diff_ci95_low']:.1f}, "
-            f"{result['diff_ci95_high']:.1f}], {result['games']} games)"
+            f"(diff {result['diff']:+.1f} {_interval(result)}, {result['games']} games)"
         )
         (tqdm.write if self.bar is not None else print)(msg)
         sign = spec.sign()  # points: lower is better; chips: higher
         if self.best is None or sign * result["diff"] > sign * self.best:
             self.best = result["diff"]
             save_checkpoint(self.model, self.ckpt_dir, "best", {**self.extra(), "eval": result})
+
+
+def _interval(result: dict[str, Any]) -> str:
+    """``[low, high]`` of a periodic evaluation's difference, or ``n/a (1 deal)``."""
+    if result["diff_ci95_low"] is None:
+        return "n/a (1 deal)"
+    return f"[{result['diff_ci95_low']:.1f}, {result['diff_ci95_high']:.1f}]"
 
 
 class MasksFromInfo(VecEnvWrapper):
