@@ -34,7 +34,7 @@ def test_unpack_gives_the_revisions_files(tmp_path: Path) -> None:
     if subprocess.run(["git", "-C", str(ROOT), "rev-parse"], capture_output=True).returncode:
         pytest.skip("not a git checkout")
     short = speed.unpack("HEAD", ROOT, tmp_path)
-    assert (tmp_path / "agents" / "evaluate" / "speed.py").is_file()
+    assert (tmp_path / "agents" / "speed.py").is_file()
     assert short and all(c in "0123456789abcdef" for c in short)
 
 
