@@ -80,11 +80,15 @@ alias_modules(
             "aec",
         )
     }
-    | {
-        "continental_env.kernel": "continental_env.engine",
-        "continental_env.side_single_agent": "continental_env.single_agent",
-    },
+    | {"continental_env.kernel": "continental_env.engine"},
     deprecated="0.3.0",
+)
+# Its one class now lives beside the contract game's learner seat; ``make_env`` was the class.
+alias_module(
+    "continental_env.side_single_agent",
+    "continental_env.single_agent",
+    deprecated="0.3.0",
+    renamed={"make_env": "SingleAgentSideGame"},
 )
 register_if_pettingzoo_loaded()
 register_gym_envs_on_import()

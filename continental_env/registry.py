@@ -42,6 +42,7 @@ the old path ``<package>.env`` importable (``alias_module``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 import types
@@ -110,24 +111,35 @@ def _register_quietly() -> None:
 
 
 class _AfterImport:
-    """A one-shot ``sys.meta_path`` finder: the first import of ``name`` runs ``then()`` once the
-    module is loaded (the module's own spec, found by the other finders, with its loader
-    wrapped). Duck-typed: ``importlib.abc`` alone would cost the engine's import 10 ms."""
+    """A ``sys.meta_path`` finder: the first time ``name`` is loaded, ``then()`` runs once the
+    module has executed (the module's own spec, found by the other finders, with its loader
+    wrapped). It stays on ``sys.meta_path`` until that load: a mere probe for the module
+    (``importlib.util.find_spec``, as TorchRL makes) loads nothing, so it must not use it up.
+    Duck-typed: ``importlib.abc`` alone would cost the engine's import 10 ms."""
 
     def __init__(self, name: str, then: Callable[[], None]) -> None:
         self.name = name
         self.then = then
+        self._finding = False
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != self.name:
+        if fullname != self.name or self._finding:
             return None
         import importlib.util
 
-        sys.meta_path.remove(self)  # once, and the search below skips this finder
-        spec = importlib.util.find_spec(fullname)
+        self._finding = True  # the search below asks the finders again, this one included
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            self._finding = False
         if spec is not None and spec.loader is not None:
-            spec.loader = _ThenLoader(spec.loader, self.then)
+            spec.loader = _ThenLoader(spec.loader, self._loaded)
         return spec
+
+    def _loaded(self) -> None:
+        with contextlib.suppress(ValueError):  # a reload, or another thread's load, removed it
+            sys.meta_path.remove(self)
+        self.then()
 
 
 class _ThenLoader:
@@ -145,43 +157,119 @@ class _ThenLoader:
         self.then()
 
     def __getattr__(self, name: str) -> Any:  # resources, source, ... of the real loader
+        if name in ("loader", "then") or name.startswith("__"):
+            raise AttributeError(name)  # an instance made without __init__ (copy, unpickle)
         return getattr(self.loader, name)
 
 
-def alias_module(old: str, new: str, *, deprecated: str = "") -> None:
-    """Make the module path ``old`` import as a view of module ``new`` (module docstring).
+def alias_module(
+    old: str, new: str, *, deprecated: str = "", renamed: dict[str, str] | None = None
+) -> None:
+    """Make the module path ``old`` import as a view of module ``new`` (module docstring): a
+    stand-in module whose names are read from ``new`` on first use (``renamed`` maps an old name
+    to the new name it now has), bound on its package unless the package already has that name.
 
     With ``deprecated`` (the release that drops the path), the first name read through the old
-    path warns once with a ``DeprecationWarning`` naming the new path.
+    path warns once with a ``DeprecationWarning`` naming the new path. For a module that moved
+    whole, ``alias_modules`` gives the module itself under the old path instead.
     """
     if old in sys.modules:
         return
     alias = types.ModuleType(old, f"The old path of ``{new}``: its names, read from it.")
     warned: list[bool] = []
+    renamed = dict(renamed or {})
 
     def __getattr__(name: str) -> Any:
         if name.startswith("__") and name != "__all__":
             raise AttributeError(name)  # import machinery probes (__path__, __file__ ...)
         if deprecated and not warned:
             warned.append(True)
-            warnings.warn(
-                f"{old} is deprecated and goes in {deprecated}; import {new} instead",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-        return getattr(importlib.import_module(new), name)
+            _warn_moved(old, new, deprecated)
+        return getattr(importlib.import_module(new), renamed.get(name, name))
 
     def __dir__() -> list[str]:
-        return dir(importlib.import_module(new))
+        return sorted({*dir(importlib.import_module(new)), *renamed})
 
     vars(alias).update(__getattr__=__getattr__, __dir__=__dir__)
     sys.modules[old] = alias
+    package, _, child = old.rpartition(".")
+    parent = sys.modules.get(package)
+    if parent is not None and not hasattr(parent, child):
+        setattr(parent, child, alias)
+
+
+# Modules that moved whole: old path -> (new path, the release that drops the old one).
+_MOVED: dict[str, tuple[str, str]] = {}
 
 
 def alias_modules(moved: dict[str, str], *, deprecated: str) -> None:
-    """``alias_module`` for each old path -> new path of ``moved``, deprecated."""
+    """Each old path of ``moved`` imports as the module now at its new path, the same module
+    object (so ``import old``, ``python -m old``, ``mock.patch("old.name")``, pickles naming old
+    classes and ``old.Name is new.Name`` all hold), with a ``DeprecationWarning`` naming the new
+    path when the old one is imported; the old path goes in release ``deprecated``."""
     for old, new in moved.items():
-        alias_module(old, new, deprecated=deprecated)
+        _MOVED[old] = (new, deprecated)
+    if not any(isinstance(f, _MovedFinder) for f in sys.meta_path):
+        sys.meta_path.append(_MovedFinder())  # after the finders of real files
+
+
+class _MovedFinder:
+    """The ``sys.meta_path`` finder of the moved modules (``_MOVED``)."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        moved = _MOVED.get(fullname)
+        if moved is None:
+            return None
+        from importlib.machinery import ModuleSpec
+
+        return ModuleSpec(fullname, _MovedLoader(fullname, *moved))
+
+
+class _MovedLoader:
+    """Loads an old path as the module at its new path (imported, or already loaded)."""
+
+    def __init__(self, old: str, new: str, release: str) -> None:
+        self.old, self.new, self.release = old, new, release
+        self._spec: Any = None
+
+    def create_module(self, spec: Any) -> types.ModuleType:
+        _warn_moved(self.old, self.new, self.release)
+        module = importlib.import_module(self.new)
+        self._spec = module.__spec__
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.__spec__ = self._spec  # the import system set the old path's spec: the real one
+
+    def get_code(self, fullname: str) -> Any:
+        """The new module's code: ``python -m OLD`` runs it."""
+        import importlib.util
+
+        _warn_moved(self.old, self.new, self.release)
+        spec = importlib.util.find_spec(self.new)
+        return spec.loader.get_code(self.new)  # type: ignore[union-attr]
+
+    def is_package(self, fullname: str) -> bool:
+        return False
+
+
+def _warn_moved(old: str, new: str, release: str) -> None:
+    """The ``DeprecationWarning`` of an old path, attributed to the code that named it (the
+    first frame outside the import machinery and this module)."""
+    frame = sys._getframe(0)
+    level = 1
+    while frame.f_back is not None and (
+        frame.f_code.co_filename == __file__
+        or frame.f_code.co_filename.startswith("<frozen importlib")
+        or frame.f_code.co_filename.endswith(("importlib/__init__.py", "runpy.py"))
+    ):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(
+        f"{old} is deprecated and goes in {release}; import {new} instead",
+        DeprecationWarning,
+        stacklevel=level,
+    )
 
 
 def game_factories(package: str, env_class: str) -> tuple[Callable[..., Any], Callable[..., Any]]:

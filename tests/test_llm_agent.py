@@ -393,3 +393,17 @@ def test_the_command_line_refuses_bad_text_agent_settings(args: list[str], said:
     assert done.returncode == 2
     last = done.stderr.strip().splitlines()[-1]
     assert said in last and last.startswith("continental evaluate: error:")
+
+
+def test_the_key_never_travels_in_clear_and_a_url_holds_no_credentials() -> None:
+    from agents.text.llm import ChatClient, LLMOptions, base_url
+
+    options = LLMOptions(model="m")
+    with pytest.warns(RuntimeWarning, match="not sending the API key"):
+        remote = ChatClient("http://203.0.113.5:8000/v1", options, key="sk-XYZ")
+    assert remote._key is None
+    # The controls: over https, and to this machine, the key is sent.
+    assert ChatClient("https://example.com/v1", options, key="sk-XYZ")._key == "sk-XYZ"
+    assert ChatClient("http://127.0.0.1:8000/v1", options, key="sk-XYZ")._key == "sk-XYZ"
+    with pytest.raises(ValueError, match="takes no user or password"):
+        base_url("llm:https://user:s3cret@example.com/v1")

@@ -71,13 +71,16 @@ def test_the_offered_names_are_the_specs_the_web_tables_and_agents_lists() -> No
 
 def test_old_module_paths_import_for_one_release_with_a_deprecation_warning() -> None:
     """The contract game's modules moved into ``continental_env.contract`` and
-    ``agents.contract``: each old path still gives the same objects, and warns once."""
+    ``agents.contract``: each old path imports as the module itself (the same objects, patches
+    reach it), and importing it warns; a new path warns nothing (the control)."""
     import importlib
+    import sys
     import warnings
+    from unittest import mock
 
     import agents
-    import continental_env  # noqa: F401  (registers the old paths)
-    from agents.contract.strong import StrongAgent
+    import continental_env
+    from agents.contract import strong
     from agents.play.knock import main as knock_main
     from continental_env.contract.game import Game
     from continental_env.engine import GameBase
@@ -85,13 +88,19 @@ def test_old_module_paths_import_for_one_release_with_a_deprecation_warning() ->
     for old, name, new in (
         ("continental_env.game", "Game", Game),
         ("continental_env.kernel", "GameBase", GameBase),
-        ("agents.bots.strong", "StrongAgent", StrongAgent),
+        ("agents.bots.strong", "StrongAgent", strong.StrongAgent),
         ("agents.knock.play", "main", knock_main),
     ):
+        sys.modules.pop(old, None)  # imported by an earlier test: import it afresh
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            assert getattr(importlib.import_module(old), name) is new
+            module = importlib.import_module(old)
+        assert getattr(module, name) is new
         assert [w for w in caught if issubclass(w.category, DeprecationWarning)], old
+    # ``import old`` binds it on its package, and a patch of the old path reaches the module.
+    assert continental_env.game.Game is Game
+    with mock.patch("agents.bots.strong.CLAIM_MAX_MISSING", 99):
+        assert strong.CLAIM_MAX_MISSING == 99
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert agents.bots.base.PlayerView is agents.PlayerView
@@ -101,3 +110,45 @@ def test_old_module_paths_import_for_one_release_with_a_deprecation_warning() ->
         warnings.simplefilter("always")
         assert importlib.import_module("continental_env.contract.game").Game is Game
     assert not caught
+
+
+def test_an_old_class_path_in_a_pickle_loads_as_the_new_class() -> None:
+    import pickle
+    import sys
+
+    from continental_env.contract.game import Game
+
+    game = Game.new("continental", 2, seed=1)
+    data = pickle.dumps(game, protocol=0)
+    assert b"continental_env.contract.game" in data
+    sys.modules.pop("continental_env.game", None)
+    old = data.replace(b"continental_env.contract.game", b"continental_env.game")
+    with pytest.warns(DeprecationWarning, match="continental_env.game is deprecated"):
+        loaded = pickle.loads(old)
+    assert type(loaded) is Game and loaded.to_dict() == game.to_dict()
+
+
+def test_an_old_module_path_still_runs_with_python_m() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "agents.knock.play", "--help"],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "--stake" in out.stdout
+
+
+def test_the_side_games_old_learner_module_builds_their_learner_seat() -> None:
+    """``continental_env.side_single_agent.make_env`` built the side games' learner seat: the
+    old path keeps that meaning (``single_agent.make_env`` is the contract game's)."""
+    import warnings
+
+    from continental_env.single_agent import SingleAgentSideGame
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from continental_env import side_single_agent
+
+        assert side_single_agent.make_env is SingleAgentSideGame

@@ -24,6 +24,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -107,6 +108,11 @@ def base_url(name: str) -> str:
         )
     if parts.query or parts.fragment or any(c.isspace() for c in url):
         raise ValueError(f"agent {name!r}: the base URL takes no query, fragment or spaces")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError(
+            "an llm: agent's URL takes no user or password (the name is printed in reports); "
+            "give the key in CONTINENTAL_LLM_API_KEY"
+        )
     try:
         parts.port  # noqa: B018  # a port that is not a number raises here
     except ValueError:
@@ -148,6 +154,15 @@ class ChatClient:
     ) -> None:
         self.url = url + "/chat/completions"
         self.options = options
+        parts = urlsplit(url)
+        if key and parts.scheme != "https" and not _is_loopback(parts.hostname or ""):
+            # A key never travels in clear: plain http is for a server on this machine.
+            warnings.warn(
+                f"not sending the API key to {parts.hostname} over plain http (use https)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            key = None
         self._key = key
         self._sleep = sleep
         handlers = [urllib.request.ProxyHandler({})] if _is_loopback(urlsplit(url).hostname) else []
