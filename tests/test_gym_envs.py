@@ -174,3 +174,21 @@ def test_a_render_mode_the_env_lacks_is_a_value_and_a_type_error() -> None:
             gymnasium.make(env_id, render_mode="rgb_array", **SMALL[env_id])
         with pytest.raises(TypeError, match="render_mode='rgb_array'"):
             gymnasium.make(env_id, render_mode="rgb_array", **SMALL[env_id])
+
+
+def test_a_probe_for_gymnasium_before_its_import_does_not_lose_the_ids() -> None:
+    """TorchRL asks ``importlib.util.find_spec("gymnasium")`` before anything imports it: the
+    ids must still be registered at the import that follows, and the wrapped loader copies."""
+    import subprocess
+    import sys
+
+    code = (
+        "import copy, importlib.util, continental_env\n"
+        "importlib.util.find_spec('gymnasium')\n"
+        "import gymnasium\n"
+        "assert 'continental/Knock-v0' in gymnasium.registry\n"
+        "copy.copy(gymnasium.__spec__.loader)\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
