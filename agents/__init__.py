@@ -30,6 +30,7 @@ terminal games into ``agents.play``); the old module paths import for one more r
 
 from __future__ import annotations
 
+from agents.bots import base as _base
 from agents.bots.base import Agent
 from agents.contract.view import PlayerView, view_for
 from agents.registry import (
@@ -41,7 +42,7 @@ from agents.registry import (
     offered,
     versioned_name,
 )
-from continental_env.registry import alias_modules
+from continental_env.registry import alias_modules, moved_names
 
 AGENT_NAMES = offered(DEFAULT_GAME)
 
@@ -64,6 +65,12 @@ alias_modules(
         "agents.play.terminal": "agents.play.contract",
         "agents.evaluate.speed": "agents.speed",
     },
+    deprecated="0.3.0",
+)
+# Names that left a module that stays: the contract game's seat view left the bot protocol.
+moved_names(
+    _base.__name__,
+    {"PlayerView": "agents.contract.view", "view_for": "agents.contract.view"},
     deprecated="0.3.0",
 )
 

@@ -18,6 +18,7 @@ further change; the browser table adds the page's words (a table module in
 
 from __future__ import annotations
 
+import argparse
 import importlib
 from typing import Any
 
@@ -46,6 +47,31 @@ def game_spec(name: str) -> GameSpec:
     return getattr(importlib.import_module(module), attribute)
 
 
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--game``, ``--set KEY=VALUE`` and ``--preset``: which game, and its options
+    (``game_arguments`` checks them)."""
+    parser.add_argument(
+        "--game", default=DEFAULT_GAME, choices=game_names(), help="which game (agents.games)"
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option, e.g. --set target=100 (fifteen); repeatable",
+    )  # fmt: skip
+    parser.add_argument("--preset", default=None, help="contract game: the preset (continental)")
+
+
+def game_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The game and its options (``--set``) of ``add_game_arguments``' arguments; ValueError
+    naming an option the game does not take, or a contract-game flag given for another game."""
+    # --preset and --rounds choose rules: only a game whose options are rules takes them.
+    if game_spec(args.game).rules_options is None and (
+        args.preset or getattr(args, "rounds", None)
+    ):
+        flags = "--preset and --rounds" if hasattr(args, "rounds") else "--preset"
+        raise ValueError(f"{flags} belong to the contract game, not {args.game}")
+    return args.game, game_spec(args.game).parse_options(args.set)
+
+
 def __getattr__(name: str) -> Any:
     """``CONTRACT``: the contract game's spec, now ``agents.contract.GAME`` (read lazily)."""
     if name == "CONTRACT":
@@ -53,4 +79,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'agents.games' has no attribute {name!r}")
 
 
-__all__ = ["DEFAULT_GAME", "GAMES", "GameSpec", "digest", "game_names", "game_spec"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "GameSpec",
+    "add_game_arguments",
+    "digest",
+    "game_arguments",
+    "game_names",
+    "game_spec",
+]

@@ -198,6 +198,26 @@ def alias_module(
         setattr(parent, child, alias)
 
 
+def moved_names(module: str, moved: dict[str, str], *, deprecated: str) -> None:
+    """Names that left ``module`` (an imported module) for another: ``moved`` maps each to its
+    new module, read from there on first use with a ``DeprecationWarning``; the names go in
+    release ``deprecated``. The new module is named, not imported, so ``module`` needs no import
+    of a package above it."""
+    target = sys.modules[module]
+    before = vars(target).get("__getattr__")
+
+    def __getattr__(name: str) -> Any:
+        new = moved.get(name)
+        if new is None:
+            if before is not None:
+                return before(name)
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        _warn_moved(f"{module}.{name}", f"{new}.{name}", deprecated)
+        return getattr(importlib.import_module(new), name)
+
+    target.__getattr__ = __getattr__  # type: ignore[attr-defined]
+
+
 # Modules that moved whole: old path -> (new path, the release that drops the old one).
 _MOVED: dict[str, tuple[str, str]] = {}
 

@@ -8,14 +8,14 @@ what the seat may see; tests check that no bot's decision changes when hidden ca
 phase.
 
 ``PlayerView`` and ``view_for`` were defined here before 0.2.0; reading them from this module
-still works for one release, with a ``DeprecationWarning``.
+still works for one release, with a ``DeprecationWarning`` (``agents/__init__.py`` lists every
+moved name).
 """
 
 from __future__ import annotations
 
 import random
-import warnings
-from typing import Any, Protocol
+from typing import Protocol
 
 from agents.bots.view import View
 
@@ -61,21 +61,6 @@ class SeededAgent:
 
     def _play(self, view: View, legal: list[int]) -> int:
         raise NotImplementedError
-
-
-def __getattr__(name: str) -> Any:
-    """``PlayerView`` and ``view_for`` of the contract game, from their new module (deprecated)."""
-    if name in ("PlayerView", "view_for"):
-        warnings.warn(
-            f"agents.bots.base.{name} is deprecated and goes in 0.3.0; "
-            f"import it from agents.contract.view",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from agents.contract import view
-
-        return getattr(view, name)
-    raise AttributeError(f"module 'agents.bots.base' has no attribute {name!r}")
 
 
 __all__ = ["Agent", "SeededAgent", "View"]

@@ -16,7 +16,7 @@ from agents.cli import (
 )
 from agents.evaluate.deals import refuse_oracles
 from agents.evaluate.stats import SPRT
-from agents.games import DEFAULT_GAME, game_names, game_spec
+from agents.games import add_game_arguments, game_arguments
 from agents.text.llm import KEY_VARIABLES, LLMOptions
 
 
@@ -32,31 +32,6 @@ def parse_sprt(text: str) -> SPRT:
         return SPRT(*parts)
     except ValueError as exc:
         raise ValueError(f"--sprt {text!r}: {exc}") from None
-
-
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--game``, ``--set KEY=VALUE`` and ``--preset``: which game, and its options
-    (``game_arguments`` checks them)."""
-    parser.add_argument(
-        "--game", default=DEFAULT_GAME, choices=game_names(), help="which game (agents.games)"
-    )
-    parser.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE",
-        help="a game option, e.g. --set target=100 (fifteen); repeatable",
-    )  # fmt: skip
-    parser.add_argument("--preset", default=None, help="contract game: the preset (continental)")
-
-
-def game_arguments(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    """The game and its options (``--set``) of ``add_game_arguments``' arguments; ValueError
-    naming an option the game does not take, or a contract-game flag given for another game."""
-    # --preset and --rounds choose rules: only a game whose options are rules takes them.
-    if game_spec(args.game).rules_options is None and (
-        args.preset or getattr(args, "rounds", None)
-    ):
-        flags = "--preset and --rounds" if hasattr(args, "rounds") else "--preset"
-        raise ValueError(f"{flags} belong to the contract game, not {args.game}")
-    return args.game, game_spec(args.game).parse_options(args.set)
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:

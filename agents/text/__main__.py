@@ -13,9 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from agents.cli import ArgumentParser
-from agents.evaluate.arguments import add_game_arguments, game_arguments
-from agents.evaluate.harness import game_options
-from agents.games import game_spec
+from agents.games import add_game_arguments, game_arguments, game_spec
 from agents.registry import make_agent, text_prompt
 from agents.text.prompt import prompt_text
 
@@ -26,7 +24,9 @@ def prompt_after(
     """The prompt of the seat to act after ``moves`` greedy actions of the game dealt from
     ``seed``; ValueError where the game ends before."""
     spec = game_spec(game)
-    options, _rules = game_options(spec, dict(options or {}), "continental", None)
+    options = dict(options or {})
+    if spec.rules_options is not None:  # a game whose options are rules: the default preset
+        options, _rules = spec.rules_options(options, "continental", None)
     spec.check_options(players, options)
     state = spec.new_game(players, seed, options)
     bots = [make_agent("greedy", seed, game) for _ in range(players)]
