@@ -27,7 +27,7 @@ def _load() -> ModuleType | None:
     if os.environ.get(ENV_VAR, "1").strip().lower() in ("0", "false", "no", "off"):
         return None
     try:
-        from continental_env import _kernels
+        import continental_env._kernels as _kernels
     except ImportError as exc:
         warnings.warn(
             f"continental_env: compiled kernels unavailable ({exc}); running the pure-Python "
