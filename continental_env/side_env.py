@@ -91,6 +91,22 @@ from continental_env.cards import NUM_TYPES
 from continental_env.layout import consecutive_slices
 
 SIDE_PLANES = ("hand", "discard_top", "discards_seen", "known_opp")
+# What each side game's ``aec`` module offers besides its env class: the factories, its action
+# count, the observation's encoder and layout, the reward modes, the scale of its chip rewards
+# (``chip_scale``), and ``CARD_ACTION_BLOCKS``, the names of its game module's card-indexed
+# action blocks (each NUM_TYPES ids from its base): what a relabelling of the suits moves
+# (``agents.train.side_single_agent.suit_permutation``).
+AEC_EXPORTS = (
+    "CARD_ACTION_BLOCKS",
+    "NUM_ACTIONS",
+    "PLANE",
+    "REWARD_MODES",
+    "chip_scale",
+    "encode_observation",
+    "env",
+    "observation_layout",
+    "raw_env",
+)
 
 
 def side_planes(num_players: int) -> list[tuple[str, int]]:
@@ -262,6 +278,7 @@ class SideGameEnv(CardGameEnv):
 
 
 __all__ = [
+    "AEC_EXPORTS",
     "SIDE_PLANES",
     "SideGameEnv",
     "SideScalars",

@@ -23,14 +23,9 @@ PLAY_PROMPT = "Your turn: discard a card (click it twice), or discard one and go
 TITLE = "fifteen-card game"
 PLAYERS = {"min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS}
 FIELDS = ("hands",)  # the start page's fields this game takes
-MODEL_ABOUT = "a neural network trained on this game's deals ({name})"
+MODEL_ABOUT = side.MODEL_ABOUT
 # The engine options a record may carry: name: (low, high, may be None).
-RECORD_OPTIONS = {
-    "target": (1, 1000, True),
-    "hands": (1, 20, True),
-    "max_turns_per_hand": (1, 200, False),
-    "max_hands": (1, 100, False),
-}
+RECORD_OPTIONS = {"target": (1, 1000, True), "hands": (1, 20, True), **side.SAFETY_OPTIONS}
 
 
 def start_options(

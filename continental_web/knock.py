@@ -25,13 +25,9 @@ PLAY_PROMPT = "Your turn: discard a card (click it twice), or discard one and an
 
 TITLE = "knock game"
 FIELDS: tuple[str, ...] = ()  # the start page's fields this game takes: none
-MODEL_ABOUT = "a neural network trained on this game's deals ({name})"
+MODEL_ABOUT = side.MODEL_ABOUT
 # The engine options a record may carry: name: (low, high, may be None).
-RECORD_OPTIONS = {
-    "stake": (1, 1000, False),
-    "max_turns_per_hand": (1, 200, False),
-    "max_hands": (1, 100, False),
-}
+RECORD_OPTIONS = {"stake": (1, 1000, False), **side.SAFETY_OPTIONS}
 
 
 def start_options(

@@ -188,6 +188,12 @@ def check_players(title: str, limits: dict[str, int], players: int) -> None:
         )
 
 
+# What both side games' pages say of a shipped model, and the safety caps a record of either may
+# carry (name: (low, high, may be None)).
+MODEL_ABOUT = "a neural network trained on this game's deals ({name})"
+SAFETY_OPTIONS = {"max_turns_per_hand": (1, 200, False), "max_hands": (1, 100, False)}
+
+
 def checked_options(allowed: dict[str, tuple[int, int, bool]], opts: Any) -> dict[str, Any]:
     """A record's engine options, each checked against ``allowed`` (name: low, high, may be
     None): only what the table itself creates, so that a record cannot ask for a huge game."""

@@ -7,11 +7,11 @@
 
 | module | what |
 |---|---|
-| ``view`` | what a seat may see of a fifteen-card game |
-| ``greedy`` | ``greedy``: the simplest sound play |
-| ``strong`` | ``strong``: the game's strongest heuristic bot |
-| ``features`` | the derived features of the game's feature observations |
-| ``text`` | the game's part of a text agent's prompt (``agents.text``) |
+| ``view`` | ``FifteenView``: the seat's hand, the pile, known pickups, scores |
+| ``greedy`` | builds toward a legal going-out shape, no look-ahead, no memory |
+| ``strong`` | races to a legal shape on the cards still live and cashes the bonuses |
+| ``features`` | the derived features of ``fifteen_v1`` |
+| ``text`` | the fifteen-card lines of a text agent's prompt (``agents.text``) |
 """
 
 from __future__ import annotations

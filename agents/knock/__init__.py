@@ -7,11 +7,11 @@ registry name: ``random``, ``greedy`` (``agents.knock.greedy``), ``strong``
 
 | module | what |
 |---|---|
-| ``view`` | what a seat may see of a knock game |
-| ``greedy`` | ``greedy``: the simplest sound play |
-| ``strong`` | ``strong``: the game's strongest heuristic bot |
-| ``features`` | the derived features of the game's feature observations |
-| ``text`` | the game's part of a text agent's prompt (``agents.text``) |
+| ``view`` | ``KnockView``: the seat's hand, chips, the pot, buy-backs, who is still in |
+| ``greedy`` | minimises deadwood and knocks as soon as allowed |
+| ``strong`` | races to a knock on live cards, announces at once, buys back when it pays |
+| ``features`` | the derived features of ``knock_v1`` and ``knock_v2`` |
+| ``text`` | the knock lines of a text agent's prompt: chips, pot, players in (``agents.text``) |
 """
 
 from __future__ import annotations

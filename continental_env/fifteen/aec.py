@@ -76,28 +76,21 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
-from continental_env.card_game_env import PLANE, CardGameEnv, wrap
+from continental_env.card_game_env import CardGameEnv, wrap
 from continental_env.fifteen.game import NUM_ACTIONS, Game
 from continental_env.registry import register_envs
-from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
+from continental_env.side_env import (
+    AEC_EXPORTS,
+    SIDE_PLANES,
+    SideGameEnv,
+    SideScalars,
+    relative_seat,
+)
 
-__all__ = [
-    "CARD_ACTION_BLOCKS",
-    "CHIP_SCALE",
-    "NUM_ACTIONS",
-    "PLANE",
-    "REWARD_MODES",
-    "FifteenEnv",
-    "chip_scale",
-    "encode_observation",
-    "env",
-    "observation_layout",
-    "raw_env",
-]
+__all__ = [*AEC_EXPORTS, "FifteenEnv", "CHIP_SCALE"]
 REWARD_MODES = ("chips", "win")
 CHIP_SCALE = 10.0
-# The game module's card-indexed action blocks (each NUM_TYPES ids from its base), by name: what a
-# relabelling of the suits moves (agents.train.side_single_agent.suit_permutation).
+# ``side_env.AEC_EXPORTS`` says what these blocks are for.
 CARD_ACTION_BLOCKS = ("DISCARD_BASE", "OUT_BASE")
 PLANE_NAMES = SIDE_PLANES
 # The phase one-hot, the first-turn flags, scores in chips / 50, hands played / max_hands.

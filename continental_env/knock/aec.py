@@ -96,27 +96,21 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
-from continental_env.card_game_env import PLANE, CardGameEnv, wrap
+from continental_env.card_game_env import CardGameEnv, wrap
 from continental_env.knock.game import NUM_ACTIONS, Game, buy_cost
 from continental_env.registry import register_envs
-from continental_env.side_env import SIDE_PLANES, SideGameEnv, SideScalars, relative_seat
+from continental_env.side_env import (
+    AEC_EXPORTS,
+    SIDE_PLANES,
+    SideGameEnv,
+    SideScalars,
+    relative_seat,
+)
 
-__all__ = [
-    "CARD_ACTION_BLOCKS",
-    "NUM_ACTIONS",
-    "PLANE",
-    "REWARD_MODES",
-    "KnockEnv",
-    "chip_scale",
-    "encode_observation",
-    "env",
-    "observation_layout",
-    "raw_env",
-]
+__all__ = [*AEC_EXPORTS, "KnockEnv"]
 REWARD_MODES = ("chips", "win")
 POINT_SCALE = 100.0
-# The game module's card-indexed action blocks (each NUM_TYPES ids from its base), by name: what a
-# relabelling of the suits moves (agents.train.side_single_agent.suit_permutation).
+# ``side_env.AEC_EXPORTS`` says what these blocks are for.
 CARD_ACTION_BLOCKS = ("DISCARD_BASE", "RUMMY_BASE", "COLOR_BASE", "CONTINENTAL_BASE")
 PLANE_NAMES = SIDE_PLANES
 # The phase one-hot, who is still in, points / 100, hands dealt / max_hands.
