@@ -2,7 +2,9 @@
 at the project's table, an outside anchor for the project's own search.
 
 ``make_agent("openspiel-ismcts", seed)`` searches ``DEFAULT_SIMS`` simulations per decision;
-``openspiel-ismcts:N`` searches ``N``. It needs the ``[openspiel]`` extra.
+``openspiel-ismcts:N`` searches ``N``; ``openspiel-ismcts:N:points`` values a new leaf by the
+hands as they stand instead of a random playout (``HandPointsEvaluator``). It needs the
+``[openspiel]`` extra.
 
 At each decision with more than one legal action the bot builds an OpenSpiel state of
 ``continental_contract`` (``continental_env.openspiel``) for its information set: a world
@@ -10,8 +12,8 @@ sampled from the seat's view alone (``agents.contract.sampler``; the live game b
 is never read), ending with the current round (the reward is the round's relative points / 100,
 as the search bots value a round). OpenSpiel's ``ISMCTSBot`` then runs ``N`` simulations, each
 in a world freshly resampled from the same view, with OpenSpiel's random-rollout evaluator
-(one uniformly random playout to the round's end) and UCT constant ``UCT_C``; the move is the
-most visited. Every random choice comes from the bot's own generator.
+(one uniformly random playout to the round's end; or, with ``points``, the round's relative
+reward were it scored now) and UCT constant ``UCT_C``; the move is the most visited. Every random choice comes from the bot's own generator.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from continental_env.contract.game import LAYDOWN
 
 # At 2 simulations a 4-player game costs about as much CPU as one of search@v5's (docs/openspiel.md).
 DEFAULT_SIMS = 2
+EVALUATORS = ("rollout", "points")
 UCT_C = 1.0  # the returns are round points / 100: a round's spread is about one unit
 
 
@@ -44,10 +47,42 @@ def _openspiel() -> tuple[Any, Any, Any, Any]:
     return pyspiel, game_module, ismcts, mcts
 
 
+def hand_point_values(state: Any) -> list[float]:
+    """The returns so far plus the round's relative reward were every hand scored now."""
+    g = state.engine
+    n = g.num_players
+    pts = [g.hand_points(seat) for seat in range(n)]
+    total = sum(pts)
+    return [
+        r + ((total - p) / (n - 1) - p) / 100 for r, p in zip(state.returns(), pts, strict=True)
+    ]
+
+
+class HandPointsEvaluator:
+    """An OpenSpiel MCTS evaluator (``evaluate``, ``prior``) with no playout: a leaf is worth
+    the relative points of the hands as they stand (``hand_point_values``); uniform priors."""
+
+    def evaluate(self, state: Any) -> Any:
+        import numpy as np
+
+        return np.array(state.returns() if state.is_terminal() else hand_point_values(state))
+
+    def prior(self, state: Any) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
 class OpenSpielISMCTSAgent:
     """OpenSpiel's ``ISMCTSBot`` over worlds sampled from the seat's view."""
 
-    def __init__(self, seed: int | random.Random | None = None, sims: int = DEFAULT_SIMS) -> None:
+    def __init__(
+        self,
+        seed: int | random.Random | None = None,
+        sims: int = DEFAULT_SIMS,
+        evaluator: str = "rollout",
+    ) -> None:
+        if evaluator not in EVALUATORS:
+            raise ValueError(f"unknown evaluator {evaluator!r}; choose one of {EVALUATORS}")
         if sims < 1:
             raise ValueError(
                 f"openspiel-ismcts needs at least 1 simulation per decision, got {sims}"
@@ -55,7 +90,10 @@ class OpenSpielISMCTSAgent:
         _openspiel()  # fail at construction, with the extra named, when OpenSpiel is absent
         self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.sims = sims
+        self.evaluator = evaluator
         self.name = "openspiel-ismcts" if sims == DEFAULT_SIMS else f"openspiel-ismcts:{sims}"
+        if evaluator != "rollout":
+            self.name = f"openspiel-ismcts:{sims}:{evaluator}"
         self._games: dict[tuple[Any, int], Any] = {}
         self._laid = (-1, -1, -1)  # (round, turn, seat) at which this bot laid down
         self.decisions = 0  # searched decisions (more than one legal action)
@@ -88,9 +126,13 @@ class OpenSpielISMCTSAgent:
             return game.state_from_engine(sample_world(info, rng, own_turn), horizon=True)
 
         np_rng = np.random.RandomState(rng.getrandbits(32))
+        if self.evaluator == "points":
+            leaf: Any = HandPointsEvaluator()
+        else:
+            leaf = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng)
         bot = ismcts.ISMCTSBot(
             game,
-            mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np_rng),
+            leaf,
             UCT_C,
             self.sims,
             random_state=np_rng,
@@ -112,15 +154,28 @@ class OpenSpielISMCTSAgent:
 
 
 def make_openspiel_ismcts(name: str, seed: int | None) -> OpenSpielISMCTSAgent:
-    """``openspiel-ismcts`` or ``openspiel-ismcts:N`` (N simulations per decision)."""
-    _, sep, budget = name.partition(":")
-    if not sep:
+    """``openspiel-ismcts``, ``openspiel-ismcts:N`` (N simulations per decision) or
+    ``openspiel-ismcts:N:EVALUATOR`` (``rollout`` or ``points``)."""
+    parts = name.split(":")
+    if len(parts) == 1:
         return OpenSpielISMCTSAgent(seed)
+    if len(parts) > 3:
+        raise ValueError(
+            f"openspiel-ismcts spec {name!r} has too many parts (openspiel-ismcts:N:EVALUATOR)"
+        )
+    budget = parts[1]
     try:
         sims = int(budget)
     except ValueError:
         raise ValueError(f"openspiel-ismcts budget must be an integer, got {budget!r}") from None
-    return OpenSpielISMCTSAgent(seed, sims)
+    return OpenSpielISMCTSAgent(seed, sims, parts[2] if len(parts) == 3 else "rollout")
 
 
-__all__ = ["DEFAULT_SIMS", "OpenSpielISMCTSAgent", "make_openspiel_ismcts"]
+__all__ = [
+    "DEFAULT_SIMS",
+    "EVALUATORS",
+    "HandPointsEvaluator",
+    "OpenSpielISMCTSAgent",
+    "hand_point_values",
+    "make_openspiel_ismcts",
+]
