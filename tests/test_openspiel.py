@@ -213,7 +213,32 @@ def test_ismcts_agent_plays_through_the_harness() -> None:
 
 def test_ismcts_agent_budget_is_checked() -> None:
     assert make_agent("openspiel-ismcts:3", seed=0).name == "openspiel-ismcts:3"
+    assert make_agent("openspiel-ismcts:5:points", seed=0).name == "openspiel-ismcts:5:points"
+    with pytest.raises(ValueError, match="unknown evaluator 'deep'"):
+        make_agent("openspiel-ismcts:5:deep", seed=0)
     with pytest.raises(ValueError, match="budget must be an integer"):
         make_agent("openspiel-ismcts:x", seed=0)
     with pytest.raises(ValueError, match="at least 1 simulation"):
         make_agent("openspiel-ismcts:0", seed=0)
+
+
+def test_points_evaluator_values_the_hands_as_they_stand() -> None:
+    from agents.contract.openspiel_ismcts import HandPointsEvaluator
+
+    for state in mid_game_states(seed=6, count=4):
+        values = HandPointsEvaluator().evaluate(state)
+        g = state.engine
+        pts = [g.hand_points(s) for s in range(3)]
+        expected = [
+            r + ((sum(pts) - p) / 2 - p) / 100 for r, p in zip(state.returns(), pts, strict=True)
+        ]
+        assert values == pytest.approx(expected)
+        assert sum(values) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_ismcts_points_agent_plays_through_the_harness() -> None:
+    report = evaluate(
+        ["openspiel-ismcts:4:points", "greedy"], players=2, games=1, seed=4, rounds=[1]
+    )
+    assert report["candidate"] == "openspiel-ismcts:4:points"
+    assert report["config"]["games"] == 2
