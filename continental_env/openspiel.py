@@ -23,8 +23,8 @@ extra installs ``open_spiel``); its documentation page is ``docs/openspiel.md``.
   the whole history. At a chance node both strings say only that a deal is awaited and the
   tensors are zero.
 * **Resampling.** ``resample_from_infostate(player, sampler)`` deals the cards ``player`` cannot
-  see at random (``agents.contract.sampler.sample_world``, fed from the seat's redacted view
-  only): OpenSpiel's Python ``ISMCTSBot`` samples its worlds through it.
+  see again at random (``deal_unseen_again``): OpenSpiel's Python ``ISMCTSBot`` samples its
+  worlds through it.
 """
 
 from __future__ import annotations
@@ -255,22 +255,14 @@ class ContractState(pyspiel.State):
     # ------------------------------------------------------------------ sampling worlds
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> ContractState:
-        """A state with ``player``'s information state whose hidden cards are dealt at random
-        from that seat's view alone (``agents.contract.sampler``); ``probability_sampler()``
-        (a number in [0, 1)) seeds the draw."""
+        """A state with ``player``'s information state whose hidden cards are dealt again at
+        random (``deal_unseen_again``); ``probability_sampler()`` (a number in [0, 1)) seeds
+        the deal."""
         if self.pending or self.is_terminal():
             return self.clone()
-        from agents.contract.sampler import PublicInfo, sample_world
-        from agents.contract.view import PlayerView
-
-        g = self.engine
         rng = random.Random(int(probability_sampler() * 2**53))
-        info = PublicInfo.from_view(PlayerView(g, player))
-        laid = g.state.laid_down_turn[player] if g.state.laid_down[player] else None
-        world = sample_world(info, rng, laid)
-        out = self.get_game().state_from_engine(world, self._public, self.horizon)
-        out._start_round = self._start_round
-        out._returns = list(self._returns)
+        out = self.clone()
+        out._box = _EngineBox(deal_unseen_again(self.engine, player, rng))
         return out
 
     def __str__(self) -> str:
@@ -281,6 +273,43 @@ class ContractState(pyspiel.State):
         lines = [view_text(g, seat) for seat in range(g.num_players)]
         lines.append(f"stock {format_cards(g.state.stock)}")
         return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- resampling
+
+
+def deal_unseen_again(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` whose cards ``seat`` cannot see are dealt again uniformly at random.
+
+    The unseen cards are the other seats' cards not publicly known to be held (known pick-ups
+    stay with their holders) and the stock. As a multiset they are the round's deck minus what
+    ``seat`` sees, so shuffling them into the same slots (each hand keeps its size, the stock
+    its length) is a uniform deal of the unseen pool given the seat's view: the distribution
+    ``agents.contract.sampler`` deals from. The generator that orders a re-formed stock is
+    hidden too and is reseeded.
+    """
+    world = game.clone()
+    s = world.state
+    pool = list(s.stock)
+    slots = []
+    for other in range(world.num_players):
+        if other == seat:
+            continue
+        hand, known = s.hands[other], s.known[other]
+        hidden = [c for c in range(len(hand)) for _ in range(hand[c] - known[c])]
+        for c in hidden:
+            hand[c] -= 1
+        pool += hidden
+        slots.append((other, len(hidden)))
+    rng.shuffle(pool)
+    for other, count in slots:
+        for c in pool[:count]:
+            s.hands[other][c] += 1
+        del pool[:count]
+    s.stock = pool
+    s.rng = random.Random(rng.getrandbits(64))
+    world._invalidate()  # the legal ids read the hand in turn
+    return world
 
 
 # ---------------------------------------------------------------------------- observations
@@ -371,5 +400,6 @@ __all__ = [
     "ContractGame",
     "ContractObserver",
     "ContractState",
+    "deal_unseen_again",
     "view_text",
 ]

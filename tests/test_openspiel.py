@@ -177,9 +177,23 @@ def test_resampled_worlds_keep_the_information_state_and_vary_the_hidden_cards()
     differ = 0
     for state in mid_game_states(seed=4, count=5):
         seat = state.current_player()
+        before = state.engine.to_dict()
         world = state.resample_from_infostate(seat, sampler)
+        assert state.engine.to_dict() == before  # the real state is not touched
         assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert np.array_equal(
+            world.information_state_tensor(seat), state.information_state_tensor(seat)
+        )
         assert world.legal_actions() == state.legal_actions()
+        ws = world.engine.state
+        assert ws.hand_sizes == [sum(h) for h in ws.hands] == state.engine.state.hand_sizes
+        assert all(h[c] >= k[c] for h, k in zip(ws.hands, ws.known, strict=True) for c in range(53))
+        assert sorted(
+            ws.stock + [c for h in ws.hands for c in range(53) for _ in range(h[c])]
+        ) == sorted(
+            state.engine.state.stock
+            + [c for h in state.engine.state.hands for c in range(53) for _ in range(h[c])]
+        )
         hands = [state.engine.state.hands[s] for s in range(3) if s != seat]
         differ += hands != [world.engine.state.hands[s] for s in range(3) if s != seat]
     assert differ, "every world dealt the real hidden cards: the sampler sampled nothing"
