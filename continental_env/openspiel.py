@@ -221,6 +221,8 @@ class ContractState(pyspiel.State):
         g = self.engine
         n = g.num_players
         if self.pending:
+            if not 0 <= action < self._deals:
+                raise ValueError(f"chance outcome {action} is not one of the {self._deals} deals")
             index = g.state.round_index
             g.state.deal_seeds[index] = index * SEED_STRIDE + action
             g._deal()  # re-deals the round from its seed (the engine dealt a placeholder)

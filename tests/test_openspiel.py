@@ -111,6 +111,21 @@ def test_bad_parameters_are_refused_in_one_line() -> None:
         pyspiel.load_game("continental_contract(rounds=9)")
 
 
+def test_bad_actions_are_refused_and_change_nothing() -> None:
+    state = pyspiel.load_game("continental_contract(players=2,deals=10)").new_initial_state()
+    with pytest.raises(ValueError, match="chance outcome 10 is not one of the 10 deals"):
+        state.apply_action(10)
+    assert state.is_chance_node() and state.history() == []
+    state.apply_action(3)
+    before = state.engine.to_dict()
+    illegal = next(
+        a for a in range(state.get_game().num_distinct_actions()) if a not in state.legal_actions()
+    )
+    with pytest.raises(ValueError, match="illegal action"):
+        state.apply_action(illegal)
+    assert state.engine.to_dict() == before and state.history() == [3]
+
+
 # ------------------------------------------------------------------ hidden information
 
 
