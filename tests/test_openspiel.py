@@ -3,23 +3,30 @@ at the table (``agents.contract.openspiel_ismcts``). Needs the ``[openspiel]`` e
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed (pip install 'continental-rl[openspiel]')"
-)
+try:
+    import pyspiel
+except ImportError:
+    if os.environ.get("CI"):  # .ci/run installs the extra: a missing OpenSpiel is a failure there
+        raise
+    pytest.skip(
+        "OpenSpiel is not installed (pip install 'continental-rl[openspiel]')",
+        allow_module_level=True,
+    )
 
-from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts  # noqa: E402
-from test_hidden_info import swap_hidden  # noqa: E402
+from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts
+from test_hidden_info import swap_hidden
 
-import continental_env.openspiel  # noqa: E402, F401  (registers the game)
-from agents.evaluate import evaluate  # noqa: E402
-from agents.registry import make_agent  # noqa: E402
-from continental_env.contract.game import Game  # noqa: E402
+import continental_env.openspiel  # noqa: F401  (registers the game)
+from agents.evaluate import evaluate
+from agents.registry import make_agent
+from continental_env.contract.game import Game
 
 GOLDEN = Path(__file__).parent / "golden" / "openspiel_contract_2p_1round.txt"
 SHORT = "max_turns=30"  # keeps the rounds of random play short
