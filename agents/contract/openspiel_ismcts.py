@@ -25,7 +25,8 @@ from agents.contract.sampler import PublicInfo, sample_world
 from agents.contract.view import PlayerView
 from continental_env.contract.game import LAYDOWN
 
-# At 2 simulations a 4-player game costs about as much CPU as one of search@v5's (docs/openspiel.md).
+# The fewest simulations that search (the first only expands the root); a 4-player game against
+# strong@v1 then costs 8.0 CPU s, search@v5's 5.86 (docs/openspiel.md).
 DEFAULT_SIMS = 2
 EVALUATORS = ("rollout", "points")
 UCT_C = 1.0  # the returns are round points / 100: a round's spread is about one unit
