@@ -278,3 +278,23 @@ def test_ismcts_points_agent_plays_through_the_harness() -> None:
     )
     assert report["candidate"] == "openspiel-ismcts:4:points"
     assert report["config"]["games"] == 2
+
+
+def test_ismcts_agent_decisions_ignore_hidden_cards() -> None:
+    from agents.contract.view import PlayerView
+
+    rng = random.Random(8)
+    compared = changed = 0
+    for state in mid_game_states(seed=9, count=8):
+        game = state.engine
+        seat = game.actor
+        if len(game.legal_actions()) < 2:
+            continue
+        swapped = swap_hidden(game.to_dict(), seat, rng)
+        changed += swapped["hands"] != game.to_dict()["hands"]
+        other = Game.from_dict(swapped)
+        a = make_agent("openspiel-ismcts:6:points", seed=5).act(PlayerView(game, seat))
+        b = make_agent("openspiel-ismcts:6:points", seed=5).act(PlayerView(other, seat))
+        assert a == b
+        compared += 1
+    assert compared and changed, "no decision compared on differing hidden cards"
