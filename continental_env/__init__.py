@@ -24,6 +24,7 @@ seven-round contract game), ``continental_env.fifteen`` and ``continental_env.kn
 | ``registry`` | registry ids (PettingZoo's, and gymnasium's ``continental/Contract-v1``, ``Fifteen-v0``, ``Knock-v0``, registered on import without importing gymnasium) and old module paths (``alias_module``) |
 | ``kernels`` | which implementation of the hot pure functions runs: compiled (``_kernels.c``) or reference |
 | ``bench`` | ``continental bench``: throughput of engines and environments |
+| ``openspiel`` | the contract game registered with OpenSpiel (``continental_contract``; the ``[openspiel]`` extra) |
 | ``play`` | points to the terminal game (``python -m agents.play``) |
 
 The contract game's modules moved from this root into ``continental_env.contract`` in 0.2.0; the
