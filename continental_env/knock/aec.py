@@ -96,6 +96,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import AECEnv
 
+from continental_env.card_game_env import PLANE as PLANE  # re-exported: side_env.AEC_EXPORTS
 from continental_env.card_game_env import CardGameEnv, wrap
 from continental_env.knock.game import NUM_ACTIONS, Game, buy_cost
 from continental_env.registry import register_envs
