@@ -23,6 +23,7 @@ seven-round contract game), ``continental_env.fifteen`` and ``continental_env.kn
 | ``single_agent`` | the gymnasium learner-seat wrappers of every game |
 | ``registry`` | registry ids (PettingZoo's, and gymnasium's ``continental/Contract-v1``, ``Fifteen-v0``, ``Knock-v0``, registered on import without importing gymnasium) and old module paths (``alias_module``) |
 | ``kernels`` | which implementation of the hot pure functions runs: compiled (``_kernels.c``) or reference |
+| ``batch`` | ``BatchGame``: many contract games stepped per call (``continental_env.contract.batch``) |
 | ``bench`` | ``continental bench``: throughput of engines and environments |
 | ``openspiel`` | the contract game registered with OpenSpiel (``continental_contract``; the ``[openspiel]`` extra) |
 | ``play`` | points to the terminal game (``python -m agents.play``) |

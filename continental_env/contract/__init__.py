@@ -18,6 +18,7 @@ the engine imports without gymnasium or PettingZoo and the factories pickle. The
 | ``features`` | the derived public features of the ``continental_v1`` observation |
 | ``render`` | the table as text |
 | ``aec`` | the PettingZoo AEC environment (``ContinentalEnv``) |
+| ``batch`` | ``BatchGame``: many games stepped per call, on the compiled core or the engine |
 """
 
 from __future__ import annotations

@@ -1,0 +1,450 @@
+"""Many contract games stepped in one call: ``BatchGame`` (imported as ``continental_env.batch``).
+
+``BatchGame(num_games=N, ...)`` holds N independent games ("lanes"). ``reset()`` and
+``step(actions)`` take and return whole arrays, one row per lane, as envpool and pgx do::
+
+    from continental_env.batch import BatchGame
+    b = BatchGame(num_games=1024, num_players=4, preset="continental", seed=0, observation="v0")
+    obs, mask, actor = b.reset()       # (N, obs_dim) float32, (N, num_actions) bool, (N,) int64
+    obs, mask, actor, rewards, done = b.step(actions)   # rewards (N, P) float32, done (N,) bool
+    b.game(i)                          # lane i as a reference-engine Game
+
+* ``obs`` is the observation of the seat to act (``actor``), the same vector the AEC env gives
+  that seat (``continental_v0`` or ``continental_v1``); ``mask`` its legal actions.
+* ``rewards[i, s]`` is what seat ``s`` earned by lane ``i``'s action, in the AEC env's ``reward``
+  mode (``relative``, ``points``: at a round's end; ``win``: at the game's end).
+* ``done[i]``: lane ``i``'s game ended with this action. That lane has already started its next
+  game, and ``obs``/``mask``/``actor`` show the new game's first position; the finished game's
+  scores are in ``final_scores[i]`` (``round_points`` holds every lane's points of a round that
+  ended, ``round_end`` which lanes).
+* An illegal action (or one out of range) in any lane raises one ``ValueError`` naming the lane,
+  in the engine's words (``Game.refusal``), and no lane changes.
+* Lane ``i``'s ``g``-th game is ``Game.new(rules, P, seed=lane_game_seed(seed, i, g))``: the same
+  ``seed`` deals the same cards in a lane whatever ``num_games`` is.
+
+Two backends step the lanes, with identical results (``tests/test_batch.py`` runs them in
+lockstep): the compiled core (``continental_env/_batch.c``, built by pip like the kernels: the
+rules, the legal mask and the v0 observation in C, the lay-down's arrangement choice handed to
+``melds.laydown_plan``, the readable reference) and the reference (one ``Game`` per lane, the
+engine itself). ``backend="auto"`` takes the compiled core when it is built and the observation is
+v0, else the reference (one warning when the core should have been there). The v1 features are
+computed by the reference only so far.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from continental_env.contract.aec import (
+    ObservationEncoder,
+    check_version,
+    observation_layout,
+    observation_size,
+)
+from continental_env.contract.game import Game
+from continental_env.contract.public_log import PublicLog
+from continental_env.contract.state import Phase, Setup, State
+from continental_env.melds import RUN, TRIO, Meld
+from continental_env.melds.contract import has_contract
+from continental_env.melds.laydown import laydown_plan
+from continental_env.rewards import POINTS_SCALE, win_rewards
+from continental_env.rules import RuleConfig, points_table, resolve_rules
+
+__all__ = ["BACKENDS", "BatchGame", "lane_game_seed", "raw_from_state", "state_from_raw"]
+
+BACKENDS = ("auto", "compiled", "reference")
+REWARD_MODES = ("relative", "points", "win")
+_MASK64 = (1 << 64) - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser (Steele, Lea and Flood 2014): a bijection of 64-bit ints."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def lane_game_seed(seed: int, lane: int, game: int) -> int:
+    """The seed of lane ``lane``'s ``game``-th game (0-based) in a batch seeded ``seed``."""
+    return _mix(_mix(_mix(seed & _MASK64) ^ lane) ^ game)
+
+
+# ----------------------------------------------------------------------------- raw positions
+# The compiled core reads and writes a lane as a dict of the engine's internal values, keyed by
+# the ``State`` field names (cards as ids, melds as Meld slots, the phase as its string, the log
+# as (seat, kind index, card) items); these two functions convert between that and a ``State``.
+
+_MELD_KINDS = (TRIO, RUN)
+
+
+def state_from_raw(raw: dict[str, Any], setup: Setup) -> State:
+    """The ``State`` of a raw lane dict (the compiled core's ``export``)."""
+    rng = random.Random()
+    rng.setstate(raw["rng"])
+    seeds = list(raw["deal_seeds"])
+    log = PublicLog.restore(
+        PublicLog.key_for(raw["round_index"], seeds),
+        [tuple(item) for item in raw["public_log"]],
+        setup.num_players,
+    )
+    table = [
+        Meld(owner, kind, list(cards), start, rank, suit)
+        for owner, kind, cards, start, rank, suit in raw["table"]
+    ]
+    return State(
+        round=raw["round"],
+        round_index=raw["round_index"],
+        dealer=raw["dealer"],
+        current=raw["current"],
+        phase=Phase(raw["phase"]),
+        asked=raw["asked"],
+        claim_queue=list(raw["claim_queue"]),
+        hands=[list(h) for h in raw["hands"]],
+        hand_sizes=list(raw["hand_sizes"]),
+        stock=list(raw["stock"]),
+        discard=list(raw["discard"]),
+        table=table,
+        laid_down=[bool(v) for v in raw["laid_down"]],
+        laid_down_turn=list(raw["laid_down_turn"]),
+        scores=list(raw["scores"]),
+        turn=raw["turn"],
+        claims=list(raw["claims"]),
+        known=[list(k) for k in raw["known"]],
+        seen_discards=list(raw["seen_discards"]),
+        round_history=[dict(r, points=list(r["points"])) for r in raw["round_history"]],
+        last_action=list(raw["last_action"]),
+        moves=raw["moves"],
+        joker_moved=bool(raw["joker_moved"]),
+        jokers_owed=raw["jokers_owed"],
+        rng=rng,
+        deal_seeds=seeds,
+        public_log=log,
+    )
+
+
+def raw_from_state(state: State) -> dict[str, Any]:
+    """The raw lane dict of a ``State`` (what the compiled core's ``load`` reads)."""
+    return {
+        "round": state.round,
+        "round_index": state.round_index,
+        "dealer": state.dealer,
+        "current": state.current,
+        "phase": str(state.phase.value),
+        "asked": state.asked,
+        "claim_queue": list(state.claim_queue),
+        "hands": [list(h) for h in state.hands],
+        "hand_sizes": list(state.hand_sizes),
+        "stock": list(state.stock),
+        "discard": list(state.discard),
+        "table": [(m.owner, m.kind, list(m.cards), m.start, m.rank, m.suit) for m in state.table],
+        "laid_down": list(state.laid_down),
+        "laid_down_turn": list(state.laid_down_turn),
+        "scores": list(state.scores),
+        "turn": state.turn,
+        "claims": list(state.claims),
+        "known": [list(k) for k in state.known],
+        "seen_discards": list(state.seen_discards),
+        "round_history": [dict(r, points=list(r["points"])) for r in state.round_history],
+        "last_action": list(state.last_action),
+        "moves": state.moves,
+        "joker_moved": state.joker_moved,
+        "jokers_owed": state.jokers_owed,
+        "rng": state.rng.getstate(),
+        "deal_seeds": list(state.deal_seeds),
+        "public_log": [tuple(item) for item in state.public_log.items],
+    }
+
+
+def rules_tuple(rules: RuleConfig, num_players: int) -> tuple[int, ...]:
+    """The rules as the compiled core reads them (``_batch.Core``'s ``rules``)."""
+    cap = rules.max_claims_per_round
+    return (
+        rules.min_run,
+        int(rules.ace_wraparound),
+        0 if rules.joker_rule == "swap" else 1,
+        int(rules.swap_run_jokers_only),
+        int(rules.swapped_joker_laid_off),
+        int(rules.discard_restriction),
+        rules.one_turn_bonus,
+        int(rules.claims_after_laydown),
+        -1 if cap is None else cap,
+        rules.max_turns_per_round,
+        rules.jokers_per_deck,
+        *points_table(rules),
+        len(rules.rounds),
+        *rules.rounds,
+        *(rules.decks(num_players, r) for r in rules.rounds),
+    )
+
+
+# ----------------------------------------------------------------------------- the reference
+
+
+class ReferenceCore:
+    """The lanes as ``Game`` objects: the compiled core's interface, on the engine itself."""
+
+    def __init__(self, num_games: int, setup: Setup, seed: int, version: int) -> None:
+        self.num_games = num_games
+        self.num_players = setup.num_players
+        self.num_actions = setup.num_actions
+        self.setup = setup
+        self.seed = seed
+        self.games: list[Game] = []
+        self.game_index = [0] * num_games
+        self._encoder = ObservationEncoder(setup.num_players, version)
+
+    def _new(self, lane: int) -> Game:
+        seed = lane_game_seed(self.seed, lane, self.game_index[lane])
+        return Game.new(self.setup.rules, self.num_players, seed=seed)
+
+    def reset_all(self) -> None:
+        self.game_index = [0] * self.num_games
+        self.games = [self._new(i) for i in range(self.num_games)]
+
+    def write(self, obs: np.ndarray, mask: np.ndarray, actor: np.ndarray) -> None:
+        encode = self._encoder.encode
+        mask[:] = False
+        for i, game in enumerate(self.games):
+            seat = game.actor
+            actor[i] = seat
+            obs[i] = encode(game, seat)
+            mask[i, game._legal_ids()] = True
+
+    def step(self, actions: np.ndarray, obs, mask, actor, round_points, round_end, done, final):
+        for i, game in enumerate(self.games):
+            if not game.is_legal(int(actions[i])):
+                return i
+        round_points[:] = 0
+        round_end[:] = False
+        done[:] = False
+        for i, game in enumerate(self.games):
+            mark = len(game.round_history)
+            game.apply(int(actions[i]))
+            if len(game.round_history) > mark:
+                round_end[i] = True
+                round_points[i] = game.round_history[-1]["points"]
+            if game.is_over:
+                done[i] = True
+                final[i] = game.scores
+                self.game_index[i] += 1
+                self.games[i] = self._new(i)
+        self.write(obs, mask, actor)
+        return -1
+
+    def export(self, lane: int) -> dict[str, Any]:
+        raw = raw_from_state(self.games[lane].state)
+        raw["game_index"] = self.game_index[lane]
+        return raw
+
+    def load(self, lane: int, raw: dict[str, Any]) -> None:
+        self.games[lane] = Game.from_state(self.setup, state_from_raw(raw, self.setup))
+        self.game_index[lane] = raw.get("game_index", self.game_index[lane])
+
+
+def _compiled_module() -> Any:
+    """``continental_env._batch``, or None when it was not built (or the kernels are off)."""
+    from continental_env import kernels
+
+    if kernels.compiled is None:
+        return None  # CONTINENTAL_KERNELS=0, or no compiler: the references run everywhere
+    try:
+        from continental_env import _batch
+    except ImportError:
+        return None
+    return _batch
+
+
+def _compiled_core(module: Any, num_games: int, setup: Setup, seed: int) -> Any:
+    rules = setup.rules
+
+    def plan(counts: tuple, trios: int, runs: int, signature: tuple) -> Any:
+        return laydown_plan(counts, trios, runs, rules, signature)
+
+    def slow_contract(counts: tuple, trios: int, runs: int) -> bool:
+        return has_contract(counts, trios, runs, rules)
+
+    return module.Core(
+        num_games, setup.num_players, rules_tuple(rules, setup.num_players), seed, plan,
+        slow_contract,
+    )  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- the API
+
+
+def _whole(name: str, value: Any, low: int) -> int:
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name}={value!r} must be an integer") from None
+    if number < low:
+        raise ValueError(f"{name}={number} must be at least {low}")
+    return number
+
+
+class BatchGame:
+    """N contract games stepped together (see the module docstring)."""
+
+    def __init__(
+        self,
+        num_games: int,
+        num_players: int = 4,
+        preset: str | RuleConfig = "continental",
+        seed: int = 0,
+        observation: str = "v0",
+        reward: str = "relative",
+        rounds: int | Sequence[int] | None = None,
+        backend: str = "auto",
+    ) -> None:
+        self.num_games = _whole("num_games", num_games, 1)
+        rules = resolve_rules(preset)
+        if rounds is not None:
+            rules = rules.with_rounds(rounds)
+        rules.check_players(num_players)
+        if observation not in ("v0", "v1"):
+            raise ValueError(f"observation={observation!r}: choose 'v0' or 'v1'")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward={reward!r}: choose one of {', '.join(REWARD_MODES)}")
+        if backend not in BACKENDS:
+            raise ValueError(f"backend={backend!r}: choose one of {', '.join(BACKENDS)}")
+        self.seed = _whole("seed", seed, -(1 << 63)) & _MASK64
+        self.setup = Setup.of(rules, num_players)
+        self.num_players = num_players
+        self.num_actions = self.setup.num_actions
+        self.observation = observation
+        self.reward = reward
+        version = check_version(int(observation[1]))
+        self.observation_layout = observation_layout(num_players, version)
+        self.obs_dim = observation_size(self.observation_layout)
+        self.backend = self._pick_backend(backend, version)
+        if self.backend == "compiled":
+            self._core = _compiled_core(_compiled_module(), self.num_games, self.setup, self.seed)
+        else:
+            self._core = ReferenceCore(self.num_games, self.setup, self.seed, version)
+        n, p = self.num_games, num_players
+        self.round_points = np.zeros((n, p), dtype=np.int32)
+        self.round_end = np.zeros(n, dtype=bool)
+        self.final_scores = np.zeros((n, p), dtype=np.int32)
+        self._started = False
+
+    @staticmethod
+    def _pick_backend(backend: str, version: int) -> str:
+        module = _compiled_module()
+        if backend == "reference":
+            return backend
+        if backend == "compiled":
+            if module is None:
+                raise RuntimeError("backend='compiled': continental_env._batch is not built here")
+            if version != 0:
+                raise ValueError("backend='compiled' writes the v0 observation only so far")
+            return backend
+        if module is not None and version == 0:
+            return "compiled"
+        if module is None:
+            warnings.warn(
+                "continental_env: the compiled batch core is unavailable; BatchGame runs the "
+                "reference engine per lane (same results, slower)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return "reference"
+
+    # ------------------------------------------------------------------ stepping
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        obs = np.empty((self.num_games, self.obs_dim), dtype=np.float32)
+        mask = np.empty((self.num_games, self.num_actions), dtype=bool)
+        actor = np.empty(self.num_games, dtype=np.int64)
+        return obs, mask, actor
+
+    def reset(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every lane starts its first game: (obs, mask, actor)."""
+        self._core.reset_all()
+        obs, mask, actor = self._outputs()
+        self._core.write(obs, mask, actor)
+        self._started = True
+        return obs, mask, actor
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Apply one action per lane: (obs, mask, actor, rewards, done); see the module docstring."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        acts = self._check_actions(actions)
+        obs, mask, actor = self._outputs()
+        done = np.zeros(self.num_games, dtype=bool)
+        bad = self._core.step(
+            acts, obs, mask, actor, self.round_points, self.round_end, done, self.final_scores
+        )
+        if bad >= 0:
+            reason = self.game(bad).refusal(int(acts[bad]))
+            raise ValueError(f"lane {bad}: {reason}")
+        return obs, mask, actor, self._rewards(done), done
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_games,):
+            raise ValueError(
+                f"actions of shape {acts.shape}: expected ({self.num_games},), one per lane"
+            )
+        if acts.dtype.kind not in "iu":
+            raise ValueError(f"actions of dtype {acts.dtype}: expected integer action ids")
+        return np.ascontiguousarray(acts, dtype=np.int64)
+
+    def _rewards(self, done: np.ndarray) -> np.ndarray:
+        p = self.num_players
+        rewards = np.zeros((self.num_games, p), dtype=np.float32)
+        if self.reward == "win":
+            for i in np.flatnonzero(done):
+                scores = self.final_scores[i]
+                best = scores.min()
+                rewards[i] = win_rewards(p, [s for s in range(p) if scores[s] == best])
+            return rewards
+        lanes = np.flatnonzero(self.round_end)
+        if lanes.size:
+            points = self.round_points[lanes].astype(np.float64)
+            if self.reward == "points":
+                rewards[lanes] = -points / POINTS_SCALE
+            else:
+                others = (points.sum(axis=1, keepdims=True) - points) / (p - 1)
+                rewards[lanes] = (others - points) / POINTS_SCALE
+        return rewards
+
+    # ------------------------------------------------------------------ lanes as games
+
+    def _lane(self, lane: Any) -> int:
+        i = _whole("lane", lane, 0)
+        if i >= self.num_games:
+            raise ValueError(f"lane {i} is out of range 0..{self.num_games - 1}")
+        if not self._started:
+            raise RuntimeError("call reset() before reading a lane")
+        return i
+
+    def game(self, lane: int) -> Game:
+        """Lane ``lane``'s position as a reference-engine ``Game`` (a copy: changing it changes
+        no lane)."""
+        raw = self._core.export(self._lane(lane))
+        return Game.from_state(self.setup, state_from_raw(raw, self.setup))
+
+    def game_index(self, lane: int) -> int:
+        """How many games lane ``lane`` has finished (its current game's ``g``)."""
+        return int(self._core.export(self._lane(lane))["game_index"])
+
+    def set_game(self, lane: int, game: Game) -> None:
+        """Put a copy of ``game``'s position on lane ``lane`` (same rules and table size)."""
+        i = self._lane(lane)
+        if game.setup != self.setup:
+            raise ValueError("set_game: the game's rules or table size differ from the batch's")
+        if game.is_over:
+            raise ValueError("set_game: the game is over; a lane holds a game in play")
+        raw = raw_from_state(game.state)
+        raw["game_index"] = self.game_index(i)
+        self._core.load(i, raw)
