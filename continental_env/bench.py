@@ -4,6 +4,7 @@
     continental bench --game fifteen --players 2 4 12
     continental bench --game knock --players 2 4 6
     continental bench --compare-openspiel [--players 4] [--seconds 0.5] [--repeats 20]
+    continental bench --batch [--num-games 1024] [--seconds 0.5] [--repeats 5]
     python -m continental_env.bench ...      (the same)
 
 Each figure is the median of ``--repeats`` passes (the machine may be noisy). The AEC figure
@@ -14,6 +15,11 @@ includes an observation and an action mask on every step (``env.last()``), as a 
 against OpenSpiel's C++ ``gin_rummy`` through pyspiel with ``np.asarray(observation_tensor())``
 every decision, and prints both rates and their ratio (OpenSpiel is the optional extra
 ``continental-rl[compare]``). Alternating passes expose both to the same machine load.
+
+``--batch`` prints the speed table's environment rows: decisions per CPU-second (``time.process_time``
+of this process, alternating passes) of the AEC env with the v0 and v1 observations, OpenSpiel's
+``gin_rummy`` as above, and ``continental_env.batch.BatchGame`` at ``--num-games`` lanes (v0 and
+v1), with their ratios.
 
 Games (``--game``): ``contract`` (``--preset`` chooses the rules), ``fifteen`` and ``knock``. Random play
 never goes out in the fifteen-card game, so every hand runs to its 200-turn limit; its games are
@@ -164,17 +170,20 @@ def bench_aec(
     return actions, time.perf_counter() - start
 
 
-def _aec_player(players: int, seed: int) -> Generator[int, float, None]:
+def _aec_player(
+    players: int, seed: int, version: int = 0, clock: Callable[[], float] = time.perf_counter
+) -> Generator[int, float, None]:
     """Random legal play through the wrapped AEC env (``_random_play``), game after game. Send
-    a deadline (``time.perf_counter()``); it plays on until then, mid-game if need be, and
-    yields the decisions made."""
+    a deadline (on ``clock``); it plays on until then, mid-game if need be, and yields the
+    decisions made."""
     import numpy as np
 
-    env = GAMES["contract"].new_env(players, "continental")
+    import continental_env
+
+    env = continental_env.env(num_players=players, version=version)
     rng = np.random.default_rng(seed)
     deadline = yield 0
     decisions = 0
-    clock = time.perf_counter
     for _ in _random_play(env, rng, seed, None):
         decisions += 1
         if clock() >= deadline:
@@ -182,7 +191,9 @@ def _aec_player(players: int, seed: int) -> Generator[int, float, None]:
             decisions = 0
 
 
-def _openspiel_player(seed: int) -> Generator[int, float, None]:
+def _openspiel_player(
+    seed: int, clock: Callable[[], float] = time.perf_counter
+) -> Generator[int, float, None]:
     """Random legal play in OpenSpiel's C++ ``gin_rummy`` through pyspiel with
     ``np.asarray(state.observation_tensor())`` every decision (chance nodes are sampled and not
     counted); the same protocol as ``_aec_player``."""
@@ -193,7 +204,6 @@ def _openspiel_player(seed: int) -> Generator[int, float, None]:
     rng = np.random.default_rng(seed)
     deadline = yield 0
     decisions = 0
-    clock = time.perf_counter
     while True:
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -257,6 +267,81 @@ def compare_openspiel(players: int, seconds: float, repeats: int, seed: int) -> 
     return 0
 
 
+def _batch_player(
+    num_games: int, seed: int, observation: str, clock: Callable[[], float]
+) -> Generator[int, float, None]:
+    """Random legal play of ``BatchGame`` (4 players; its default backend): one uniformly random
+    legal action per lane each step (``random_legal``), the observation and mask written every
+    step; the same protocol as ``_aec_player``, counting every lane's decision."""
+    import numpy as np
+
+    from continental_env.batch import BatchGame
+
+    batch = BatchGame(num_games, 4, seed=seed, observation=observation)
+    rng = np.random.default_rng(seed)
+    batch.reset()
+    deadline = yield 0
+    decisions = 0
+    while True:
+        batch.step(batch.random_legal(rng))
+        decisions += num_games
+        if clock() >= deadline:
+            deadline = yield decisions
+            decisions = 0
+
+
+def compare_batch(num_games: int, seconds: float, repeats: int, seed: int) -> int:
+    """The speed table's environment rows, in CPU time of this process and alternating passes:
+    decisions per CPU-second of the AEC env (v0, v1), OpenSpiel's ``gin_rummy`` (when installed)
+    and ``BatchGame`` (v0, v1) at ``num_games`` lanes, 4 players, random legal play with an
+    observation and a mask every decision; then the ratios the issue tracker asks for."""
+    clock = time.process_time
+    players: dict[str, Generator[int, float, None]] = {
+        "aec v0": _aec_player(4, seed, 0, clock),
+        "aec v1": _aec_player(4, seed, 1, clock),
+    }
+    try:
+        import pyspiel  # noqa: F401
+
+        players["openspiel gin_rummy"] = _openspiel_player(seed, clock)
+    except ImportError:
+        print(
+            "OpenSpiel is not installed (pip install 'continental-rl[openspiel]'): no gin_rummy row"
+        )
+    from continental_env.batch import BatchGame
+
+    for observation in ("v0", "v1"):
+        backend = BatchGame(1, 4, observation=observation).backend
+        players[f"batch {observation} N={num_games} ({backend})"] = _batch_player(
+            num_games, seed, observation, clock
+        )
+    print(
+        f"python {platform.python_version()} on {platform.machine()}; {repeats} alternating "
+        f"passes of {seconds:g} CPU s each; 4 players, random legal play, an observation and "
+        "a mask every decision"
+    )
+    rates: dict[str, list[float]] = {name: [] for name in players}
+    for player in players.values():
+        next(player)
+    for _ in range(repeats):
+        for name, player in players.items():
+            start = clock()
+            n = player.send(start + seconds)
+            rates[name].append(n / (clock() - start))
+    median = {name: statistics.median(r) for name, r in rates.items()}
+    print(f"{'path':<32} {'decisions per CPU-s':>20}")
+    for name, rate in median.items():
+        print(f"{name:<32} {rate:>20,.0f}")
+    names = list(median)
+    batch_v0, batch_v1 = names[-2], names[-1]
+    ratios = [(batch_v0, "aec v0"), (batch_v1, "aec v1")]
+    if "openspiel gin_rummy" in median:
+        ratios += [(batch_v0, "openspiel gin_rummy"), ("aec v1", "openspiel gin_rummy")]
+    for a, b in ratios:
+        print(f"{a} / {b}: {median[a] / median[b]:,.2f}x")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     """The command line of ``continental bench``."""
     parser = argparse.ArgumentParser(prog="continental bench", description=__doc__.splitlines()[0])
@@ -276,8 +361,14 @@ def _parser() -> argparse.ArgumentParser:
         help="our AEC env vs OpenSpiel's gin_rummy in alternating passes (4 players by default)",
     )
     parser.add_argument(
-        "--seconds", type=float, default=0.5, help="seconds per pass with --compare-openspiel"
+        "--seconds", type=float, default=0.5, help="seconds per pass (--compare-openspiel, --batch)"
     )
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="BatchGame against the AEC env and OpenSpiel, in CPU time (the speed table's rows)",
+    )
+    parser.add_argument("--num-games", type=int, default=1024, help="BatchGame lanes with --batch")
     return parser
 
 
@@ -344,6 +435,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.compare_openspiel:
         return _run_comparison(parser, args)
+    if args.batch:
+        if args.num_games < 1 or not args.seconds > 0:
+            parser.error("--num-games must be at least 1 and --seconds positive")
+        return compare_batch(args.num_games, args.seconds, args.repeats or 5, args.seed)
     spec = _check_args(parser, args)
     what = f"preset {args.preset}" if spec.uses_preset else f"game {args.game}"
     print(f"python {platform.python_version()} on {platform.machine()}, {what}")

@@ -73,6 +73,7 @@ def _mix(x: int) -> int:
 
 def lane_game_seed(seed: int, lane: int, game: int) -> int:
     """The seed of lane ``lane``'s ``game``-th game (0-based) in a batch seeded ``seed``."""
+    seed, lane, game = (operator.index(v) for v in (seed, lane, game))  # numpy ints too
     return _mix(_mix(_mix(seed & _MASK64) ^ lane) ^ game)
 
 
@@ -238,6 +239,11 @@ class ReferenceCore:
         self.write(obs, mask, actor)
         return -1
 
+    def sample_legal(self, uniform: np.ndarray, out: np.ndarray) -> None:
+        for i, game in enumerate(self.games):
+            legal = game._legal_ids()
+            out[i] = legal[int(uniform[i] * len(legal))]
+
     def export(self, lane: int) -> dict[str, Any]:
         raw = raw_from_state(self.games[lane].state)
         raw["game_index"] = self.game_index[lane]
@@ -388,6 +394,16 @@ class BatchGame:
             reason = self.game(bad).refusal(int(acts[bad]))
             raise ValueError(f"lane {bad}: {reason}")
         return obs, mask, actor, self._rewards(done), done
+
+    def random_legal(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action per lane, drawn from ``rng`` (the k-th legal id of
+        each lane, k = floor(u * count) for one uniform u per lane): random play for
+        benchmarks and opponents, without building a probability row per lane."""
+        if not self._started:
+            raise RuntimeError("call reset() before random_legal()")
+        out = np.empty(self.num_games, dtype=np.int64)
+        self._core.sample_legal(rng.random(self.num_games), out)
+        return out
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         acts = np.asarray(actions)
