@@ -6,6 +6,7 @@ deal and actions, and the SB3 ``VecEnv`` under sb3-contrib's MaskablePPO."""
 from __future__ import annotations
 
 import dataclasses
+import re
 import subprocess
 import sys
 import warnings
@@ -469,3 +470,10 @@ def test_maskable_ppo_learns_on_the_sb3_vec_env() -> None:
     assert model.num_timesteps == 256
     after = list(model.policy.parameters())
     assert any(not (a == b).all() for a, b in zip(after, before, strict=True))  # it updated
+
+
+def test_the_docs_snippet_runs() -> None:
+    page = (ROOT / "docs" / "use-with.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", page, flags=re.S) if "batch_vec" in b]
+    assert len(blocks) == 1
+    exec(compile(blocks[0], "use-with.md", "exec"), {})
