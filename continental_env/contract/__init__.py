@@ -19,6 +19,7 @@ the engine imports without gymnasium or PettingZoo and the factories pickle. The
 | ``render`` | the table as text |
 | ``aec`` | the PettingZoo AEC environment (``ContinentalEnv``) |
 | ``batch`` | ``BatchGame``: many games stepped per call, on the compiled core or the engine |
+| ``batch_vec`` | the learner's seat of N tables on ``BatchGame``: a gymnasium ``VectorEnv`` and an SB3 ``VecEnv`` |
 """
 
 from __future__ import annotations

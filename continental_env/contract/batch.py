@@ -218,14 +218,19 @@ class ReferenceCore:
             obs[i] = encode(game, seat)
             mask[i, game._legal_ids()] = True
 
-    def step(self, actions: np.ndarray, obs, mask, actor, round_points, round_end, done, final):
-        for i, game in enumerate(self.games):
-            if not game.is_legal(int(actions[i])):
+    def step(
+        self, actions: np.ndarray, obs, mask, actor, round_points, round_end, done, final,
+        active: np.ndarray | None = None,
+    ):  # fmt: skip
+        lanes = range(self.num_games) if active is None else np.flatnonzero(active).tolist()
+        for i in lanes:
+            if not self.games[i].is_legal(int(actions[i])):
                 return i
         round_points[:] = 0
         round_end[:] = False
         done[:] = False
-        for i, game in enumerate(self.games):
+        for i in lanes:
+            game = self.games[i]
             mark = len(game.round_history)
             game.apply(int(actions[i]))
             if len(game.round_history) > mark:
@@ -379,17 +384,25 @@ class BatchGame:
         return obs, mask, actor
 
     def step(
-        self, actions: Any
+        self, actions: Any, active: Any = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Apply one action per lane: (obs, mask, actor, rewards, done); see the module docstring."""
+        """Apply one action per lane: (obs, mask, actor, rewards, done); see the module docstring.
+
+        ``active`` (a bool array, one per lane) steps only those lanes: the others' actions are
+        ignored, they stay as they are and report nothing (no reward, not done, no round end),
+        and their ``obs``/``mask``/``actor`` rows show their current position.
+        """
         if not self._started:
             raise RuntimeError("call reset() before step()")
         acts = self._check_actions(actions)
+        lanes = self._check_active(active)
         obs, mask, actor = self._outputs()
         done = np.zeros(self.num_games, dtype=bool)
-        bad = self._core.step(
-            acts, obs, mask, actor, self.round_points, self.round_end, done, self.final_scores
-        )
+        outputs = (obs, mask, actor, self.round_points, self.round_end, done, self.final_scores)
+        if lanes is None:  # the compiled core's step takes ``active`` only when it is given
+            bad = self._core.step(acts, *outputs)
+        else:
+            bad = self._core.step(acts, *outputs, lanes)
         if bad >= 0:
             reason = self.game(bad).refusal(int(acts[bad]))
             raise ValueError(f"lane {bad}: {reason}")
@@ -414,6 +427,17 @@ class BatchGame:
         if acts.dtype.kind not in "iu":
             raise ValueError(f"actions of dtype {acts.dtype}: expected integer action ids")
         return np.ascontiguousarray(acts, dtype=np.int64)
+
+    def _check_active(self, active: Any) -> np.ndarray | None:
+        if active is None:
+            return None
+        lanes = np.asarray(active)
+        if lanes.shape != (self.num_games,) or lanes.dtype != np.bool_:
+            raise ValueError(
+                f"active of shape {lanes.shape} and dtype {lanes.dtype}: expected a bool array "
+                f"of shape ({self.num_games},), one per lane"
+            )
+        return np.ascontiguousarray(lanes)
 
     def _rewards(self, done: np.ndarray) -> np.ndarray:
         p = self.num_players
