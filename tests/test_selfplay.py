@@ -5,6 +5,7 @@ and the trained policy at the harness's table."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -94,6 +95,27 @@ def test_resume_refuses_a_changed_network_in_one_line(
 def test_a_fresh_run_refuses_a_directory_holding_a_run(runs: dict[str, Path]) -> None:
     with pytest.raises(SystemExit):
         selfplay.parse_args([*TINY, "--out", str(runs["whole"])])
+
+
+class Foreign:
+    """An object a weights-only load must refuse (a crafted one could run code)."""
+
+
+def test_a_checkpoint_holding_an_object_is_not_unpickled(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    run_dir = tmp_path / "run"
+    shutil.copytree(runs["whole"], run_dir)
+    checkpoints = run_dir / "checkpoints"
+    torch.save({"model": Foreign(), "optimizer": {}, "generator": torch.zeros(1)},
+               checkpoints / "last.pt")  # fmt: skip
+    found = selfplay.find_checkpoint(run_dir)
+    assert found["tag"] == "prev"
+    assert found["skipped"] == ["last checkpoint unreadable (last.pt holds more than tensors "
+                                "and plain data; not read)"]  # fmt: skip
+    (checkpoints / "prev.pt").write_bytes(b"not a torch file")
+    with pytest.raises(ValueError, match="nothing to resume from: last checkpoint unreadable"):
+        selfplay.find_checkpoint(run_dir)
 
 
 def test_the_masked_policy_never_samples_an_illegal_action() -> None:

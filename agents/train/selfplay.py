@@ -35,6 +35,7 @@ import itertools
 import json
 import math
 import os
+import pickle
 import sys
 import time
 from dataclasses import dataclass
@@ -376,7 +377,10 @@ def save_checkpoint(
 
 def load_checkpoint(directory: Path, tag: str) -> dict[str, Any]:
     """A checkpoint's tensors (read with ``weights_only=True``: nothing is unpickled) and lanes."""
-    state = torch.load(directory / f"{tag}.pt", map_location="cpu", weights_only=True)
+    try:
+        state = torch.load(directory / f"{tag}.pt", map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:  # a foreign object in the file, or no torch file at all
+        raise ValueError(f"{tag}.pt holds more than tensors and plain data; not read") from None
     if not isinstance(state, dict) or {"model", "optimizer", "generator"} - set(state):
         raise ValueError("not a self-play checkpoint")
     state["lanes"] = json.loads((directory / f"{tag}.lanes.json").read_text())
