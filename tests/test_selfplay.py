@@ -113,8 +113,14 @@ def test_a_checkpoint_holding_an_object_is_not_unpickled(
     assert found["tag"] == "prev"
     assert found["skipped"] == ["last checkpoint unreadable (last.pt holds more than tensors "
                                 "and plain data; not read)"]  # fmt: skip
+    # A damaged game in the lanes, then a file that is no torch file: nothing left to resume.
+    lanes = (checkpoints / "prev.lanes.json").read_text()
+    (checkpoints / "prev.lanes.json").write_text('[{"game": {"round": 1}, "game_index": 0}]')
+    with pytest.raises(ValueError, match=r"prev checkpoint unreadable \(prev.lanes.json: malf"):
+        selfplay.find_checkpoint(run_dir)
+    (checkpoints / "prev.lanes.json").write_text(lanes)
     (checkpoints / "prev.pt").write_bytes(b"not a torch file")
-    with pytest.raises(ValueError, match="nothing to resume from: last checkpoint unreadable"):
+    with pytest.raises(ValueError, match=r"prev checkpoint unreadable \(prev.pt holds more"):
         selfplay.find_checkpoint(run_dir)
 
 
@@ -172,7 +178,7 @@ def play_random(batch: BatchGame, rng: np.random.Generator, mask: np.ndarray) ->
     return np.array([rng.choice(np.flatnonzero(m)) for m in mask])
 
 
-def test_saved_lanes_resume_with_their_game_counts() -> None:
+def test_saved_lanes_resume_with_their_game_counts(tmp_path: Path) -> None:
     """Lanes saved after a game ended play on exactly as the batch they came from, the next
     deal included (its seed comes from the lane's game count)."""
     kwargs = {"num_games": 2, "seed": 5, "rounds": [1], "backend": "reference"}
@@ -181,7 +187,9 @@ def test_saved_lanes_resume_with_their_game_counts() -> None:
     rng = np.random.default_rng(0)
     while source.game_index(0) + source.game_index(1) == 0:
         obs, mask, actor, _, _ = source.step(play_random(source, rng, mask))
-    saved = json.loads(json.dumps(selfplay.save_lanes(source)))
+    (tmp_path / "last.lanes.json").write_text(json.dumps(selfplay.save_lanes(source)))
+    torch.save({"model": {}, "optimizer": {}, "generator": torch.zeros(1)}, tmp_path / "last.pt")
+    saved = selfplay.load_checkpoint(tmp_path, "last")["lanes"]
     copy = BatchGame(**kwargs)
     copy.reset()
     obs2, mask2, actor2 = selfplay.restore_lanes(copy, saved)

@@ -318,17 +318,18 @@ def save_lanes(batch: BatchGame) -> list[dict[str, Any]]:
 
 
 def restore_lanes(
-    batch: BatchGame, lanes: list[dict[str, Any]]
+    batch: BatchGame, lanes: list[tuple[Game, int]]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Put the saved lanes back (after ``reset``); their (obs, mask, actor) as ``step`` gives
+    """Put the saved lanes, (game, game count) pairs, back (after ``reset``); their (obs, mask,
+    actor) as ``step`` gives
     them, from the observation encoder the AEC env uses."""
     if len(lanes) != batch.num_games:
         raise ValueError(f"the checkpoint holds {len(lanes)} lanes, the run {batch.num_games}")
     obs = np.zeros((batch.num_games, batch.obs_dim), dtype=np.float32)
     mask = np.zeros((batch.num_games, batch.num_actions), dtype=bool)
     actor = np.zeros(batch.num_games, dtype=np.int64)
-    for i, lane in enumerate(lanes):
-        batch.set_game(i, Game.from_dict(lane["game"]), game_index=lane["game_index"])
+    for i, (game, game_index) in enumerate(lanes):
+        batch.set_game(i, game, game_index=game_index)
         game = batch.game(i)
         actor[i] = game.actor
         obs[i] = encode_observation(game, game.actor, batch.observation_layout)
@@ -383,7 +384,13 @@ def load_checkpoint(directory: Path, tag: str) -> dict[str, Any]:
         raise ValueError(f"{tag}.pt holds more than tensors and plain data; not read") from None
     if not isinstance(state, dict) or {"model", "optimizer", "generator"} - set(state):
         raise ValueError("not a self-play checkpoint")
-    state["lanes"] = json.loads((directory / f"{tag}.lanes.json").read_text())
+    lanes = json.loads((directory / f"{tag}.lanes.json").read_text())
+    try:
+        state["lanes"] = [(Game.from_dict(lane["game"]), int(lane["game_index"])) for lane in lanes]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(
+            f"{tag}.lanes.json: {str(exc).splitlines()[0] or type(exc).__name__}"
+        ) from None
     return state
 
 
