@@ -478,13 +478,20 @@ class BatchGame:
         """How many games lane ``lane`` has finished (its current game's ``g``)."""
         return int(self._core.export(self._lane(lane))["game_index"])
 
-    def set_game(self, lane: int, game: Game) -> None:
-        """Put a copy of ``game``'s position on lane ``lane`` (same rules and table size)."""
+    def set_game(self, lane: int, game: Game, game_index: int | None = None) -> None:
+        """Put a copy of ``game``'s position on lane ``lane`` (same rules and table size).
+
+        ``game_index``: how many games the lane has finished from now on (its next game is dealt
+        from ``lane_game_seed(seed, lane, game_index + 1)``); left out, the lane's count stays.
+        A saved batch is restored with each lane's ``game`` and ``game_index``.
+        """
         i = self._lane(lane)
+        if game_index is not None:
+            game_index = _whole("game_index", game_index, 0)
         if game.setup != self.setup:
             raise ValueError("set_game: the game's rules or table size differ from the batch's")
         if game.is_over:
             raise ValueError("set_game: the game is over; a lane holds a game in play")
         raw = raw_from_state(game.state)
-        raw["game_index"] = self.game_index(i)
+        raw["game_index"] = self.game_index(i) if game_index is None else game_index
         self._core.load(i, raw)

@@ -1,0 +1,708 @@
+"""Self-play masked PPO on ``continental_env.batch.BatchGame``, in one file (CleanRL's ``ppo.py``).
+
+Every seat of every lane is played by the current policy. A rollout of ``T`` steps over ``N``
+lanes gives ``N * T`` decisions, each belonging to a (lane, seat). A seat's rewards arrive on
+other seats' actions (a round ends on whoever closes it), so each (lane, seat) is its own chain
+of decisions: a decision's reward is what its seat earns from that decision until the seat's next
+decision in the same game (or the game's end), and GAE runs along each chain with one discount
+per decision of the seat (``seat_advantages``). The last decision of a chain in a rollout whose
+outcome is not known yet (its seat acts again only after the rollout) is not trained on; its
+value bootstraps the decision before it. Illegal actions' logits are set to a large negative
+number before the softmax, so they are never sampled and carry no gradient.
+
+    python -m agents.train.selfplay --out runs/sp --num-games 64 --steps-per-rollout 128 \\
+        --total-steps 2000000 --seed 1 --observation v0 --players 4 --preset continental
+    python -m agents.train.selfplay --out runs/sp --resume --total-steps 4000000   # continue
+    python -m agents.evaluate --agents ppo:runs/sp/policy.npz,strong --games 200
+
+A run directory holds ``config.json``, ``progress.csv`` (one row per update: decisions, CPU and
+wall seconds, losses, round statistics), ``checkpoints/last.*`` (``.pt``: the network, Adam's
+state and the sampling generator as tensors, read back with ``torch.load(weights_only=True)``;
+``.rng.json``: the global generators; ``.lanes.json``: every lane's game and game count;
+``.json``, written last: the counters and the configuration; the checkpoint before is kept as
+``prev.*``) and ``policy.npz``, the actor in the project's numpy format
+(``agents.bots.ppo_agent.NumpyPolicy``), which plays as ``ppo:DIR/policy.npz`` and observes its
+seat as the AEC env does (``continental_v0`` / ``continental_v1``). ``--resume`` continues from
+the newest readable checkpoint exactly: the same updates an uninterrupted run makes. SIGTERM or
+Ctrl-C finishes the update, writes a checkpoint and exits with status 0.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import itertools
+import json
+import math
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.bots.ppo_agent import NumpyPolicy, model_metadata
+from agents.cli import ArgumentParser, parse_rounds
+from agents.train.callback import PROGRESS_EVERY_S, StopRequest, progress_line
+from agents.train.checkpoints import RESUME_ORDER, read_rng, restore_rng, rng_state
+from agents.train.config import check_writable_dir, opt, parse_ints
+from continental_env.batch import BACKENDS, BatchGame
+from continental_env.contract.aec import encode_observation
+from continental_env.contract.game import Game
+from continental_env.rules import PRESETS
+
+DESCRIPTION = "Self-play masked PPO on BatchGame: every seat played by the current policy."
+MASKED_LOGIT = -1e9  # an illegal action's logit: exp() is 0 in float32, and 0 * logit stays finite
+CHECKPOINT_FILES = (".pt", ".rng.json", ".lanes.json", ".json")  # moved in this order: .json last
+
+
+# ---------------------------------------------------------------------------------------------
+# Configuration: every flag with its help text (``python -m agents.train.selfplay --help``).
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class SelfPlayConfig:
+    out: str = opt("", "run directory (config, progress.csv, checkpoints, policy.npz)")
+    num_games: int = opt(64, "lanes: games stepped together, one policy forward for all")
+    steps_per_rollout: int = opt(128, "steps of every lane per rollout (N x T decisions)")
+    total_steps: int = opt(2_000_000, "decisions to train for, in all (not per run)")
+    seed: int = opt(1, "seeds the deals, the network and the sampling")
+    observation: str = opt("v0", "v0 or v1: the observation the AEC env gives (continental_v0/v1)")
+    players: int = opt(4, "seats at every table")
+    preset: str = opt("continental", "rules preset")
+    rounds: str = opt("all", "rounds to play: 'all', one round ('1') or a list ('1,2,3')")
+    reward: str = opt("relative", "reward mode: relative, points or win (as the AEC env)")
+    backend: str = opt("auto", "BatchGame backend: auto, compiled or reference")
+    device: str = opt("cpu", "torch device: cpu or cuda")
+    threads: int = opt(1, "torch.set_num_threads (1 suits a shared 2-core machine)")
+    hidden: str = opt("256,256", "hidden layer sizes of the actor and of the critic")
+    activation: str = opt("relu", "hidden activation: relu or tanh")
+    learning_rate: float = opt(2.5e-4, "Adam learning rate")
+    gamma: float = opt(0.995, "discount per decision of a seat")
+    gae_lambda: float = opt(0.95, "GAE lambda")
+    num_minibatches: int = opt(4, "minibatches per epoch")
+    update_epochs: int = opt(4, "passes over each rollout")
+    clip_coef: float = opt(0.2, "PPO clip range")
+    ent_coef: float = opt(0.01, "entropy bonus coefficient")
+    vf_coef: float = opt(0.5, "value loss coefficient")
+    max_grad_norm: float = opt(0.5, "gradient clipping norm")
+    checkpoint_every: int = opt(10, "updates between checkpoints (and one at the end)")
+    resume: bool = opt(False, "continue the run in --out from its newest readable checkpoint")
+
+
+# The flags a resumed run may change; the others fix the network, the lanes or the updates.
+RESUME_MAY_CHANGE = frozenset(
+    {"out", "total_steps", "device", "threads", "checkpoint_every", "resume"}
+)
+
+
+def build_parser() -> ArgumentParser:
+    """One flag per ``SelfPlayConfig`` field; absent flags stay absent (a resume keeps them)."""
+    import argparse
+
+    parser = ArgumentParser(prog="python -m agents.train.selfplay", description=DESCRIPTION)
+    for f in dataclasses.fields(SelfPlayConfig):
+        flag = "--" + f.name.replace("_", "-")
+        default = "required" if f.name == "out" else f"default: {f.default}"
+        helptext = f"{f.metadata['help']} ({default})"
+        if f.type in ("bool", bool):
+            parser.add_argument(flag, action="store_true", default=argparse.SUPPRESS, help=helptext)
+        else:
+            kind = {"int": int, "float": float, "str": str}[str(f.type)]
+            parser.add_argument(flag, type=kind, default=argparse.SUPPRESS, help=helptext)
+    return parser
+
+
+def validate(cfg: SelfPlayConfig) -> None:
+    """ValueError naming the first bad flag and its value."""
+
+    def need(ok: bool, name: str, why: str) -> None:
+        if not ok:
+            raise ValueError(f"--{name.replace('_', '-')} {getattr(cfg, name)!r}: {why}")
+
+    need(cfg.out != "", "out", "give the run directory")
+    for name in ("num_games", "steps_per_rollout", "total_steps", "threads", "num_minibatches",
+                 "update_epochs", "checkpoint_every"):  # fmt: skip
+        need(getattr(cfg, name) >= 1, name, "must be at least 1")
+    need(0 <= cfg.seed < 2**63, "seed", "must be in 0 .. 2**63 - 1")
+    need(cfg.observation in ("v0", "v1"), "observation", "choose v0 or v1")
+    need(cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
+    need(cfg.reward in ("relative", "points", "win"), "reward", "choose relative, points or win")
+    need(cfg.backend in BACKENDS, "backend", f"choose one of {', '.join(BACKENDS)}")
+    need(cfg.device in ("cpu", "cuda"), "device", "choose cpu or cuda")
+    need(cfg.device != "cuda" or torch.cuda.is_available(), "device", "no CUDA device here")
+    try:
+        hidden = parse_ints(cfg.hidden)
+    except ValueError:
+        hidden = []
+    need(bool(hidden) and min(hidden) >= 1, "hidden", "positive layer sizes such as '256,256'")
+    need(cfg.activation in ("relu", "tanh"), "activation", "choose relu or tanh")
+    for name in ("learning_rate", "gamma", "gae_lambda", "clip_coef", "ent_coef", "vf_coef",
+                 "max_grad_norm"):  # fmt: skip
+        need(math.isfinite(getattr(cfg, name)), name, "must be a finite number")
+    need(cfg.learning_rate > 0, "learning_rate", "must be positive")
+    need(0 < cfg.gamma <= 1, "gamma", "must be in (0, 1]")
+    need(0 <= cfg.gae_lambda <= 1, "gae_lambda", "must be in [0, 1]")
+    need(cfg.clip_coef > 0, "clip_coef", "must be positive")
+    need(cfg.ent_coef >= 0, "ent_coef", "must be at least 0")
+    need(cfg.vf_coef >= 0, "vf_coef", "must be at least 0")
+    need(cfg.max_grad_norm > 0, "max_grad_norm", "must be positive")
+    parse_rounds(cfg.rounds)  # its message names the flag
+    try:  # the table, the rounds and the backend, as BatchGame checks them
+        make_batch(cfg)
+    except (ValueError, RuntimeError) as exc:
+        flags = f"--players {cfg.players} --rounds {cfg.rounds!r} --backend {cfg.backend!r}"
+        raise ValueError(f"{flags}: {exc}") from None
+    check_writable_dir(cfg.out, "--out")
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[SelfPlayConfig, dict[str, Any] | None]:
+    """The checked config and the checkpoint to resume (None for a fresh run). A resumed run's
+    config is the saved one with the flags in ``RESUME_MAY_CHANGE`` given now on top."""
+    parser = build_parser()
+    given = vars(parser.parse_args(argv))
+    cfg = SelfPlayConfig(**given)
+    saved = None
+    try:
+        if cfg.resume:
+            saved = find_checkpoint(Path(cfg.out))
+            merged = dict(saved["meta"]["config"])
+            for name, value in given.items():
+                if name not in RESUME_MAY_CHANGE and value != merged.get(name):
+                    raise ValueError(
+                        f"--{name.replace('_', '-')} {value!r}: the run in {cfg.out} was trained "
+                        f"with {merged.get(name)!r}, and --resume continues it as it was"
+                    )
+                merged[name] = value
+            cfg = SelfPlayConfig(**merged)
+        elif (Path(cfg.out) / "checkpoints" / "last.json").exists():
+            raise ValueError(f"--out {cfg.out!r}: holds a run already; continue it with --resume")
+        validate(cfg)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return cfg, saved
+
+
+# ---------------------------------------------------------------------------------------------
+# The network: an actor MLP (its layers export to ``NumpyPolicy``) and a critic MLP.
+# ---------------------------------------------------------------------------------------------
+def layer_init(layer: nn.Linear, std: float = math.sqrt(2), bias: float = 0.0) -> nn.Linear:
+    """Orthogonal weights, constant bias (CleanRL's initialisation)."""
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+def mlp(sizes: list[int], activation: str, out_std: float) -> nn.Sequential:
+    act = {"relu": nn.ReLU, "tanh": nn.Tanh}[activation]
+    layers: list[nn.Module] = []
+    for a, b in itertools.pairwise(sizes[:-1]):
+        layers += [layer_init(nn.Linear(a, b)), act()]
+    layers.append(layer_init(nn.Linear(sizes[-2], sizes[-1]), std=out_std))
+    return nn.Sequential(*layers)
+
+
+class Agent(nn.Module):
+    """Separate actor and critic MLPs over the observation vector."""
+
+    def __init__(self, obs_dim: int, num_actions: int, hidden: list[int], activation: str) -> None:
+        super().__init__()
+        self.activation = activation
+        self.actor = mlp([obs_dim, *hidden, num_actions], activation, out_std=0.01)
+        self.critic = mlp([obs_dim, *hidden, 1], activation, out_std=1.0)
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.critic(obs).squeeze(-1)
+
+    def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The actor's logits with every illegal action's set to ``MASKED_LOGIT``."""
+        return self.actor(obs).masked_fill(~mask, MASKED_LOGIT)
+
+    def numpy_policy(self, meta: dict[str, Any]) -> NumpyPolicy:
+        """The actor as the project's numpy policy (``ppo:PATH.npz``)."""
+        weights = [
+            (m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy())
+            for m in self.actor
+            if isinstance(m, nn.Linear)
+        ]
+        return NumpyPolicy(weights, activation=self.activation, meta=meta)
+
+
+def sample_actions(logits: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One action per row from softmax(logits), by the Gumbel-max trick with the run's own
+    generator (drawn on the CPU, so a run samples the same on any device)."""
+    u = torch.rand(logits.shape, generator=generator).clamp_(min=1e-20).to(logits.device)
+    return torch.argmax(logits - torch.log(-torch.log(u)), dim=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Returns: GAE along each (lane, seat) chain of decisions.
+# ---------------------------------------------------------------------------------------------
+def seat_advantages(
+    actor: np.ndarray,
+    rewards: np.ndarray,
+    done: np.ndarray,
+    values: np.ndarray,
+    next_actor: np.ndarray,
+    next_value: np.ndarray,
+    gamma: float,
+    gae_lambda: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """GAE advantages (T, N) and which decisions have a known outcome (T, N) bool.
+
+    ``actor`` (T, N): the seat deciding at step t in lane i; ``rewards`` (T, N, P): what each
+    seat earned by that step's action; ``done`` (T, N): the game ended with it; ``values``
+    (T, N): the critic's value of each decision; ``next_actor``, ``next_value`` (N,): the seat
+    to act after the rollout and its value. A decision's reward is its seat's rewards from its
+    step until the seat's next decision in the same game (exclusive), or to the game's end (then
+    the next value is 0). A decision whose seat does not act again in the rollout (nor at
+    ``next_actor``) and whose game does not end has no known outcome: False in the second array,
+    advantage 0, and its value bootstraps the seat's decision before it.
+    """
+    steps, lanes = actor.shape
+    players = rewards.shape[2]
+    lane = np.arange(lanes)
+    acc = np.zeros((lanes, players))  # each seat's rewards since the step being looked at
+    next_v = np.zeros((lanes, players))  # the value of each seat's next decision (0: game over)
+    next_adv = np.zeros((lanes, players))
+    known = np.zeros((lanes, players), dtype=bool)  # whether that next decision is known
+    next_v[lane, next_actor] = next_value
+    known[lane, next_actor] = True
+    advantages = np.zeros((steps, lanes))
+    trained = np.zeros((steps, lanes), dtype=bool)
+    for t in range(steps - 1, -1, -1):
+        ended = done[t]
+        acc[ended] = 0.0  # what follows is the next game's
+        next_v[ended] = 0.0
+        next_adv[ended] = 0.0
+        known[ended] = True
+        acc += rewards[t]
+        seat = actor[t]
+        ok = known[lane, seat]
+        delta = acc[lane, seat] + gamma * next_v[lane, seat] - values[t]
+        adv = np.where(ok, delta + gamma * gae_lambda * next_adv[lane, seat], 0.0)
+        advantages[t] = adv
+        trained[t] = ok
+        next_v[lane, seat] = values[t]
+        next_adv[lane, seat] = adv
+        known[lane, seat] = True
+        acc[lane, seat] = 0.0
+    return advantages, trained
+
+
+# ---------------------------------------------------------------------------------------------
+# Lanes: the batch, and its lanes saved as games (``Game.to_dict``) with their game counts.
+# ---------------------------------------------------------------------------------------------
+def make_batch(cfg: SelfPlayConfig) -> BatchGame:
+    return BatchGame(
+        num_games=cfg.num_games,
+        num_players=cfg.players,
+        preset=cfg.preset,
+        seed=cfg.seed,
+        observation=cfg.observation,
+        reward=cfg.reward,
+        rounds=parse_rounds(cfg.rounds),
+        backend=cfg.backend,
+    )
+
+
+def save_lanes(batch: BatchGame) -> list[dict[str, Any]]:
+    return [
+        {"game": batch.game(i).to_dict(), "game_index": batch.game_index(i)}
+        for i in range(batch.num_games)
+    ]
+
+
+def restore_lanes(
+    batch: BatchGame, lanes: list[tuple[Game, int]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Put the saved lanes, (game, game count) pairs, back (after ``reset``); their (obs, mask,
+    actor) as ``step`` gives
+    them, from the observation encoder the AEC env uses."""
+    if len(lanes) != batch.num_games:
+        raise ValueError(f"the checkpoint holds {len(lanes)} lanes, the run {batch.num_games}")
+    obs = np.zeros((batch.num_games, batch.obs_dim), dtype=np.float32)
+    mask = np.zeros((batch.num_games, batch.num_actions), dtype=bool)
+    actor = np.zeros(batch.num_games, dtype=np.int64)
+    for i, (game, game_index) in enumerate(lanes):
+        batch.set_game(i, game, game_index=game_index)
+        game = batch.game(i)
+        actor[i] = game.actor
+        obs[i] = encode_observation(game, game.actor, batch.observation_layout)
+        mask[i, game.legal_actions()] = True
+    return obs, mask, actor
+
+
+# ---------------------------------------------------------------------------------------------
+# Checkpoints: ``last.*`` written to temporary files and moved into place, ``.json`` last (it
+# marks a whole checkpoint); the one replaced is kept as ``prev.*``.
+# ---------------------------------------------------------------------------------------------
+def save_checkpoint(
+    directory: Path,
+    agent: Agent,
+    optimizer: torch.optim.Optimizer,
+    generator: torch.Generator,
+    batch: BatchGame,
+    meta: dict[str, Any],
+) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    pid = os.getpid()
+    tmp = {suffix: directory / f".last.{pid}.tmp{suffix}" for suffix in CHECKPOINT_FILES}
+    try:
+        torch.save(
+            {
+                "model": agent.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "generator": generator.get_state(),
+            },
+            tmp[".pt"],
+        )
+        tmp[".rng.json"].write_text(json.dumps(rng_state()))
+        tmp[".lanes.json"].write_text(json.dumps(save_lanes(batch)))
+        tmp[".json"].write_text(json.dumps({**meta, "saved_at": time.time()}, indent=2))
+    except BaseException:
+        for path in tmp.values():
+            path.unlink(missing_ok=True)
+        raise
+    if (directory / "last.json").exists():
+        for suffix in CHECKPOINT_FILES:
+            if (directory / f"last{suffix}").exists():
+                os.replace(directory / f"last{suffix}", directory / f"prev{suffix}")
+    for suffix in CHECKPOINT_FILES:
+        os.replace(tmp[suffix], directory / f"last{suffix}")
+
+
+def load_checkpoint(directory: Path, tag: str) -> dict[str, Any]:
+    """A checkpoint's tensors (read with ``weights_only=True``: nothing is unpickled) and lanes."""
+    try:
+        state = torch.load(directory / f"{tag}.pt", map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:  # a foreign object in the file, or no torch file at all
+        raise ValueError(f"{tag}.pt holds more than tensors and plain data; not read") from None
+    if not isinstance(state, dict) or {"model", "optimizer", "generator"} - set(state):
+        raise ValueError("not a self-play checkpoint")
+    lanes = json.loads((directory / f"{tag}.lanes.json").read_text())
+    try:
+        state["lanes"] = [(Game.from_dict(lane["game"]), int(lane["game_index"])) for lane in lanes]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(
+            f"{tag}.lanes.json: {str(exc).splitlines()[0] or type(exc).__name__}"
+        ) from None
+    return state
+
+
+def find_checkpoint(run_dir: Path) -> dict[str, Any]:
+    """The newest readable checkpoint of a run: ``{"tag", "meta", "state", "skipped"}``;
+    ValueError (one line) if there is none."""
+    if not run_dir.is_dir():
+        raise ValueError(f"--out {run_dir}: no such run directory to resume")
+    directory = run_dir / "checkpoints"
+    problems = []
+    for tag in RESUME_ORDER:
+        try:
+            meta = json.loads((directory / f"{tag}.json").read_text())
+            if not isinstance(meta.get("config"), dict) or "update" not in meta:
+                raise ValueError("incomplete")
+            state = load_checkpoint(directory, tag)
+            read_rng(directory, tag)
+        except FileNotFoundError:
+            problems.append(f"no {tag} checkpoint")
+            continue
+        except (ValueError, OSError, RuntimeError, EOFError) as exc:
+            problems.append(f"{tag} checkpoint unreadable ({str(exc).splitlines()[0]})")
+            continue
+        return {"tag": tag, "meta": meta, "state": state, "skipped": problems}
+    raise ValueError(f"--out {run_dir}: nothing to resume from: {'; '.join(problems)}")
+
+
+# ---------------------------------------------------------------------------------------------
+# progress.csv: one row per update; a resumed run drops the rows after its checkpoint.
+# ---------------------------------------------------------------------------------------------
+PROGRESS_FIELDS = (
+    "update", "decisions", "trained_decisions", "cpu_s", "wall_s", "decisions_per_cpu_s",
+    "round_points", "round_reward", "games", "pg_loss", "v_loss", "entropy", "approx_kl",
+    "clipfrac", "explained_variance",
+)  # fmt: skip
+
+
+def keep_progress_rows(path: Path, last_update: int) -> None:
+    """Drop the rows of updates after ``last_update`` (written after the checkpoint resumed)."""
+    if not path.exists():
+        return
+    with path.open(newline="") as f:
+        rows = [r for r in csv.DictReader(f) if int(r["update"]) <= last_update]
+    write_progress(path, rows, mode="w")
+
+
+def write_progress(path: Path, rows: list[dict[str, Any]], mode: str = "a") -> None:
+    new = mode == "w" or not path.exists()
+    with path.open(mode, newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=PROGRESS_FIELDS)
+        if new:
+            writer.writeheader()
+        writer.writerows(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Training: seeding, lanes, network, then rollout / advantages / update until --total-steps.
+# ---------------------------------------------------------------------------------------------
+def policy_meta(cfg: SelfPlayConfig, decisions: int) -> dict[str, Any]:
+    """What the exported policy was trained for (``model_metadata``), and by what."""
+    version = int(cfg.observation[1])
+    meta = model_metadata(cfg.players, cfg.preset, parse_rounds(cfg.rounds), version)
+    return {**meta, "trainer": "selfplay", "decisions": decisions}
+
+
+def train(cfg: SelfPlayConfig, saved: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run the checked configuration, fresh or from ``saved`` (``find_checkpoint``); returns the
+    final counters (the meta of the last checkpoint)."""
+    run_dir = Path(cfg.out)
+    ckpt_dir = run_dir / "checkpoints"
+    run_dir.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(cfg.threads)
+    device = torch.device(cfg.device)
+
+    # Seeding: the network's initialisation from torch's global generator, the sampling and the
+    # minibatches from the run's own, the deals from BatchGame's seed.
+    torch.manual_seed(cfg.seed)
+    generator = torch.Generator().manual_seed(cfg.seed)
+    batch = make_batch(cfg)
+    obs, mask, actor = batch.reset()
+    agent = Agent(batch.obs_dim, batch.num_actions, parse_ints(cfg.hidden), cfg.activation)
+    agent.to(device)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    counters = {"update": 0, "decisions": 0, "cpu_s": 0.0, "wall_s": 0.0, "games": 0}
+    if saved is not None:
+        state = saved["state"]
+        agent.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        generator.set_state(state["generator"])
+        restore_rng(ckpt_dir, saved["tag"])
+        obs, mask, actor = restore_lanes(batch, state["lanes"])
+        counters = {k: saved["meta"][k] for k in counters}
+        keep_progress_rows(run_dir / "progress.csv", counters["update"])
+        for problem in saved["skipped"]:
+            print(f"warning: {problem}; resuming from the {saved['tag']} checkpoint", flush=True)
+        print(f"resuming {run_dir} at update {counters['update']}", flush=True)
+    else:
+        (run_dir / "progress.csv").unlink(missing_ok=True)  # a failed start's rows
+    (run_dir / "config.json").write_text(json.dumps(dataclasses.asdict(cfg), indent=2))
+    print(f"run {run_dir}: {json.dumps(dataclasses.asdict(cfg))}", flush=True)
+
+    stop = StopRequest()
+    stop.install()
+    try:
+        counters = _learn(cfg, batch, agent, optimizer, generator, device, obs, mask, actor,
+                          counters, stop)  # fmt: skip
+    finally:
+        stop.uninstall()
+    if stop.requested:
+        print(f"stopped at update {counters['update']}; continue with --out {run_dir} --resume")
+    else:
+        task = f"--players {cfg.players} --preset {cfg.preset}"
+        task += "" if parse_rounds(cfg.rounds) is None else f" --rounds {cfg.rounds}"
+        print(
+            f"done: {counters['decisions']:,} decisions; the policy is {run_dir / 'policy.npz'}\n"
+            f"evaluate it: python -m agents.evaluate --agents ppo:{run_dir / 'policy.npz'},strong "
+            f"{task} --games 200",
+            flush=True,
+        )
+    return counters
+
+
+def _learn(
+    cfg: SelfPlayConfig,
+    batch: BatchGame,
+    agent: Agent,
+    optimizer: torch.optim.Optimizer,
+    generator: torch.Generator,
+    device: torch.device,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    actor: np.ndarray,
+    counters: dict[str, Any],
+    stop: StopRequest,
+) -> dict[str, Any]:
+    run_dir = Path(cfg.out)
+    n, t_len, p = cfg.num_games, cfg.steps_per_rollout, cfg.players
+    t0, cpu0 = time.time(), time.process_time()
+    base_wall, base_cpu, decisions0 = counters["wall_s"], counters["cpu_s"], counters["decisions"]
+    last_line: float | None = None
+    saved_update = counters["update"]
+
+    def meta() -> dict[str, Any]:
+        return {**counters, "config": dataclasses.asdict(cfg)}
+
+    def checkpoint() -> None:
+        nonlocal saved_update
+        save_checkpoint(run_dir / "checkpoints", agent, optimizer, generator, batch, meta())
+        agent.numpy_policy(policy_meta(cfg, counters["decisions"])).save_npz(
+            str(run_dir / "policy.npz")
+        )
+        saved_update = counters["update"]
+
+    b_obs = np.zeros((t_len, n, batch.obs_dim), dtype=np.float32)
+    b_mask = np.zeros((t_len, n, batch.num_actions), dtype=bool)
+    b_actor = np.zeros((t_len, n), dtype=np.int64)
+    b_action = np.zeros((t_len, n), dtype=np.int64)
+    b_logprob = np.zeros((t_len, n), dtype=np.float32)
+    b_value = np.zeros((t_len, n), dtype=np.float32)
+    b_reward = np.zeros((t_len, n, p), dtype=np.float32)
+    b_done = np.zeros((t_len, n), dtype=bool)
+
+    while counters["decisions"] < cfg.total_steps and not stop.requested:
+        # ---- rollout: every lane's seat to act is played by the current policy
+        points = reward_sum = seat_rounds = 0.0
+        games = 0
+        with torch.no_grad():
+            for t in range(t_len):
+                b_obs[t], b_mask[t], b_actor[t] = obs, mask, actor
+                x = torch.from_numpy(obs).to(device)
+                logits = agent.masked_logits(x, torch.from_numpy(mask).to(device))
+                action = sample_actions(logits, generator)
+                logprob = torch.log_softmax(logits, -1).gather(1, action[:, None]).squeeze(1)
+                b_action[t] = action.cpu().numpy()
+                b_logprob[t] = logprob.cpu().numpy()
+                b_value[t] = agent.value(x).cpu().numpy()
+                obs, mask, actor, rewards, done = batch.step(b_action[t])
+                b_reward[t], b_done[t] = rewards, done
+                ended = batch.round_end
+                points += float(batch.round_points[ended].sum())
+                reward_sum += float(rewards[ended].sum())
+                seat_rounds += p * int(ended.sum())
+                games += int(done.sum())
+            next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
+
+        # ---- advantages along each (lane, seat) chain
+        advantages, trained = seat_advantages(b_actor, b_reward, b_done, b_value, actor,
+                                              next_value, cfg.gamma, cfg.gae_lambda)  # fmt: skip
+        returns = advantages + b_value
+        keep = np.flatnonzero(trained.reshape(-1))
+        stats = _update(cfg, agent, optimizer, generator, device, keep, b_obs, b_mask, b_action,
+                        b_logprob, b_value, advantages, returns)  # fmt: skip
+
+        # ---- counters, progress, checkpoints
+        counters["update"] += 1
+        counters["decisions"] += n * t_len
+        counters["games"] += games
+        counters["wall_s"] = base_wall + time.time() - t0
+        counters["cpu_s"] = base_cpu + time.process_time() - cpu0
+        row = {
+            **{k: counters[k] for k in ("update", "decisions", "games")},
+            "cpu_s": round(counters["cpu_s"], 3),
+            "wall_s": round(counters["wall_s"], 3),
+            "decisions_per_cpu_s": round(counters["decisions"] / max(counters["cpu_s"], 1e-9), 1),
+            "trained_decisions": len(keep),
+            "round_points": points / seat_rounds if seat_rounds else "",
+            "round_reward": reward_sum / seat_rounds if seat_rounds else "",
+            **stats,
+        }
+        write_progress(run_dir / "progress.csv", [row])
+        now = time.time()
+        if last_line is None or now - last_line >= PROGRESS_EVERY_S:
+            last_line = now
+            print(progress_text(row, cfg.total_steps, decisions0, now - t0), flush=True)
+        if counters["update"] % cfg.checkpoint_every == 0:
+            checkpoint()
+    if saved_update != counters["update"] or not (run_dir / "policy.npz").exists():
+        checkpoint()
+    return counters
+
+
+def _update(
+    cfg: SelfPlayConfig,
+    agent: Agent,
+    optimizer: torch.optim.Optimizer,
+    generator: torch.Generator,
+    device: torch.device,
+    keep: np.ndarray,
+    b_obs: np.ndarray,
+    b_mask: np.ndarray,
+    b_action: np.ndarray,
+    b_logprob: np.ndarray,
+    b_value: np.ndarray,
+    advantages: np.ndarray,
+    returns: np.ndarray,
+) -> dict[str, float]:
+    """PPO's clipped update over the decisions ``keep`` (flat indices of the rollout)."""
+
+    def flat(a: np.ndarray, dtype: torch.dtype | None = None) -> torch.Tensor:
+        x = torch.from_numpy(a.reshape(-1, *a.shape[2:])[keep])
+        return x.to(device=device, dtype=dtype or x.dtype)
+
+    size = len(keep)
+    if size == 0:  # a rollout shorter than any seat's turn: nothing has a known outcome yet
+        return {}
+    obs, mask, action = flat(b_obs), flat(b_mask), flat(b_action)
+    old_logprob, old_value = flat(b_logprob), flat(b_value)
+    adv, ret = flat(advantages, torch.float32), flat(returns, torch.float32)
+    mb_size = max(1, math.ceil(size / cfg.num_minibatches))
+    clipfracs = []
+    for _epoch in range(cfg.update_epochs):
+        order = torch.randperm(size, generator=generator).to(device)
+        for start in range(0, size, mb_size):
+            mb = order[start : start + mb_size]
+            logits = agent.masked_logits(obs[mb], mask[mb])
+            logp_all = torch.log_softmax(logits, -1)
+            new_logprob = logp_all.gather(1, action[mb, None]).squeeze(1)
+            entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+            log_ratio = new_logprob - old_logprob[mb]
+            ratio = log_ratio.exp()
+            with torch.no_grad():
+                approx_kl = ((ratio - 1) - log_ratio).mean()  # Schulman's k3 estimator
+                clipfracs.append(((ratio - 1).abs() > cfg.clip_coef).float().mean().item())
+            mb_adv = adv[mb]
+            mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std(correction=0) + 1e-8)
+            pg_loss = torch.max(
+                -mb_adv * ratio, -mb_adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)
+            ).mean()
+            v_loss = 0.5 * ((agent.value(obs[mb]) - ret[mb]) ** 2).mean()
+            loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+    var = ret.var(correction=0).item()
+    explained = float("nan") if var == 0 else 1 - (ret - old_value).var(correction=0).item() / var
+    return {
+        "pg_loss": pg_loss.item(),
+        "v_loss": v_loss.item(),
+        "entropy": entropy.item(),
+        "approx_kl": approx_kl.item(),
+        "clipfrac": float(np.mean(clipfracs)),
+        "explained_variance": explained,
+    }
+
+
+def progress_text(row: dict[str, Any], total: int, decisions0: int, elapsed: float) -> str:
+    """The progress line (steps, time left) with the update's throughput and losses."""
+    line = progress_line(row["decisions"], total, decisions0, elapsed)
+    points = row["round_points"]
+    rounds = (
+        "no round ended"
+        if points == ""
+        else f"round points {points:.1f}/seat, round reward {row['round_reward']:+.3f}"
+    )
+    losses = (
+        f"pg {row['pg_loss']:+.4f} v {row['v_loss']:.4f} ent {row['entropy']:.3f} "
+        f"kl {row['approx_kl']:.4f}"
+        if "pg_loss" in row
+        else "no update (no decision with a known outcome)"
+    )
+    return (
+        f"{line}; update {row['update']}, {row['decisions_per_cpu_s']:,.0f} decisions/CPU-s, "
+        f"{rounds}, {losses}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg, saved = parse_args(argv)
+    train(cfg, saved)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,229 @@
+"""Self-play masked PPO on BatchGame (``agents.train.selfplay``): a tiny run, its checkpoint and
+exact resume, masking, the per-seat returns on a hand-made sequence, lanes saved and restored,
+and the trained policy at the harness's table."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from agents.train import selfplay  # noqa: E402  (after the skip: it needs torch)
+from continental_env.batch import BatchGame  # noqa: E402
+from continental_env.contract.aec import encode_observation  # noqa: E402
+
+TINY = [
+    "--num-games", "4", "--steps-per-rollout", "16", "--observation", "v0", "--players", "4",
+    "--preset", "continental", "--rounds", "1", "--backend", "reference", "--hidden", "16",
+    "--checkpoint-every", "1",
+]  # fmt: skip
+UPDATE = 4 * 16  # decisions per update
+
+
+def run(out: Path, updates: int, seed: int = 0, resume: bool = False) -> dict:
+    argv = [*TINY, "--out", str(out), "--total-steps", str(updates * UPDATE), "--seed", str(seed)]
+    cfg, saved = selfplay.parse_args([*argv, "--resume"] if resume else argv)
+    return selfplay.train(cfg, saved)
+
+
+def params(out: Path) -> dict[str, torch.Tensor]:
+    return torch.load(out / "checkpoints" / "last.pt", weights_only=True)["model"]
+
+
+def losses(out: Path) -> list[list[str]]:
+    """progress.csv's loss columns, row by row."""
+    rows = (out / "progress.csv").read_text().splitlines()[1:]
+    return [r.split(",")[9:] for r in rows]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("selfplay")
+    whole, split, other = root / "whole", root / "split", root / "other"
+    run(whole, 3)
+    run(split, 2)
+    (split / "after_two.pt").write_bytes((split / "checkpoints" / "last.pt").read_bytes())
+    run(split, 3, resume=True)
+    run(other, 3, seed=1)
+    return {"whole": whole, "split": split, "other": other}
+
+
+def test_a_tiny_run_writes_a_checkpoint_progress_and_a_policy(runs: dict[str, Path]) -> None:
+    out = runs["whole"]
+    meta = json.loads((out / "checkpoints" / "last.json").read_text())
+    assert meta["update"] == 3 and meta["decisions"] == 3 * UPDATE
+    for suffix in selfplay.CHECKPOINT_FILES:
+        assert (out / "checkpoints" / f"last{suffix}").is_file()
+    assert (out / "checkpoints" / "prev.json").is_file()  # the checkpoint before is kept
+    rows = (out / "progress.csv").read_text().splitlines()
+    assert rows[0].split(",") == list(selfplay.PROGRESS_FIELDS)
+    assert [r.split(",")[0] for r in rows[1:]] == ["1", "2", "3"]
+    assert all(r.split(",")[9] != "" for r in rows[1:])  # pg_loss: every update trained
+    assert (out / "policy.npz").is_file()
+
+
+def test_resume_makes_the_same_next_update_as_an_uninterrupted_run(
+    runs: dict[str, Path],
+) -> None:
+    whole, split, other = params(runs["whole"]), params(runs["split"]), params(runs["other"])
+    after_two = torch.load(runs["split"] / "after_two.pt", weights_only=True)["model"]
+    assert whole.keys() == split.keys()
+    for name in whole:
+        assert torch.equal(whole[name], split[name]), name
+    # Positive controls: the third update changed the network, and another seed trains another.
+    assert any(not torch.equal(whole[n], after_two[n]) for n in whole)
+    assert any(not torch.equal(whole[n], other[n]) for n in whole)
+    # The resumed run's progress has the same rows (timings aside).
+    assert losses(runs["whole"]) == losses(runs["split"])
+
+
+def test_resume_refuses_a_changed_network_in_one_line(
+    runs: dict[str, Path], capsys: pytest.CaptureFixture
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        selfplay.parse_args([*TINY, "--out", str(runs["whole"]), "--hidden", "32", "--resume"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "--hidden '32'" in err and "'16'" in err and "\n" not in err
+
+
+def test_a_fresh_run_refuses_a_directory_holding_a_run(runs: dict[str, Path]) -> None:
+    with pytest.raises(SystemExit):
+        selfplay.parse_args([*TINY, "--out", str(runs["whole"])])
+
+
+class Foreign:
+    """An object a weights-only load must refuse (a crafted one could run code)."""
+
+
+def test_a_checkpoint_holding_an_object_is_not_unpickled(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    run_dir = tmp_path / "run"
+    shutil.copytree(runs["whole"], run_dir)
+    checkpoints = run_dir / "checkpoints"
+    torch.save({"model": Foreign(), "optimizer": {}, "generator": torch.zeros(1)},
+               checkpoints / "last.pt")  # fmt: skip
+    found = selfplay.find_checkpoint(run_dir)
+    assert found["tag"] == "prev"
+    assert found["skipped"] == ["last checkpoint unreadable (last.pt holds more than tensors "
+                                "and plain data; not read)"]  # fmt: skip
+    # A damaged game in the lanes, then a file that is no torch file: nothing left to resume.
+    lanes = (checkpoints / "prev.lanes.json").read_text()
+    (checkpoints / "prev.lanes.json").write_text('[{"game": {"round": 1}, "game_index": 0}]')
+    with pytest.raises(ValueError, match=r"prev checkpoint unreadable \(prev.lanes.json: malf"):
+        selfplay.find_checkpoint(run_dir)
+    (checkpoints / "prev.lanes.json").write_text(lanes)
+    (checkpoints / "prev.pt").write_bytes(b"not a torch file")
+    with pytest.raises(ValueError, match=r"prev checkpoint unreadable \(prev.pt holds more"):
+        selfplay.find_checkpoint(run_dir)
+
+
+def test_the_masked_policy_never_samples_an_illegal_action() -> None:
+    torch.manual_seed(0)
+    agent = selfplay.Agent(obs_dim=8, num_actions=50, hidden=[4], activation="tanh")
+    with torch.no_grad():
+        agent.actor[-1].bias[:25] = 1e4  # the first half would win every draw unmasked
+    generator = torch.Generator().manual_seed(0)
+    mask = torch.rand(2000, 50, generator=generator) < 0.1
+    mask[:, 49] = True  # at least one legal action per row
+    mask[:, :25] &= torch.arange(2000)[:, None] % 2 == 0  # odd rows: none of the favourites
+    logits = agent.masked_logits(torch.randn(2000, 8, generator=generator), mask)
+    actions = selfplay.sample_actions(logits, generator)
+    assert mask[torch.arange(2000), actions].all()
+    # Positive control: where a favourite is legal, a favourite is drawn.
+    favourite_legal = mask[:, :25].any(dim=1)
+    assert favourite_legal.sum() > 500 and (actions[favourite_legal] < 25).all()
+    probs = torch.softmax(logits, -1)
+    assert (probs[~mask] == 0).all()
+
+
+def test_seat_advantages_on_a_hand_made_sequence() -> None:
+    # Two lanes, two seats, five steps; seats alternate 0, 1, 0, 1, 0 and seat 1 acts next.
+    # Lane 0's game ends on step 3 (seat 1's action); lane 1's goes on. Step 1 gives seat 0 +1
+    # and seat 1 -1, step 3 gives seat 0 +2 and seat 1 -2.
+    actor = np.array([[0, 0], [1, 1], [0, 0], [1, 1], [0, 0]])
+    rewards = np.zeros((5, 2, 2))
+    rewards[1, :] = [1.0, -1.0]
+    rewards[3, :] = [2.0, -2.0]
+    done = np.zeros((5, 2), dtype=bool)
+    done[3, 0] = True
+    values = np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 4.0], [5.0, 5.0]])
+    adv, trained = selfplay.seat_advantages(
+        actor, rewards, done, values, np.array([1, 1]), np.array([10.0, 10.0]), 0.9, 0.5
+    )
+    # Lane 0, by hand (gamma 0.9, lambda 0.5):
+    #   t=3 seat 1: -2, game over:            delta = -2 - 4 = -6
+    #   t=2 seat 0: +2 (step 3), game over:   delta = 2 - 3 = -1
+    #   t=1 seat 1: -1, next v=4:             -1 + 3.6 - 2 = 0.6, + 0.45 * -6 = -2.1
+    #   t=0 seat 0: +1, next v=3:             1 + 2.7 - 1 = 2.7, + 0.45 * -1 = 2.25
+    #   t=4 seat 0 (the next game): its outcome is after the rollout, not trained
+    # Lane 1, no game end, seat 1's next value 10:
+    #   t=4 seat 0: not trained (advantage 0, its value 5 bootstraps t=2)
+    #   t=3 seat 1: -2, next v=10:            -2 + 9 - 4 = 3
+    #   t=2 seat 0: +2, next v=5:             2 + 4.5 - 3 = 3.5
+    #   t=1 seat 1: -1, next v=4:             -1 + 3.6 - 2 = 0.6, + 0.45 * 3 = 1.95
+    #   t=0 seat 0: +1, next v=3:             2.7 + 0.45 * 3.5 = 4.275
+    assert np.allclose(adv[:, 0], [2.25, -2.1, -1.0, -6.0, 0.0])
+    assert np.allclose(adv[:, 1], [4.275, 1.95, 3.5, 3.0, 0.0])
+    assert trained.tolist() == [[True, True]] * 4 + [[False, False]]
+
+
+def play_random(batch: BatchGame, rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+
+
+def test_saved_lanes_resume_with_their_game_counts(tmp_path: Path) -> None:
+    """Lanes saved after a game ended play on exactly as the batch they came from, the next
+    deal included (its seed comes from the lane's game count)."""
+    kwargs = {"num_games": 2, "seed": 5, "rounds": [1], "backend": "reference"}
+    source = BatchGame(**kwargs)
+    obs, mask, actor = source.reset()
+    rng = np.random.default_rng(0)
+    while source.game_index(0) + source.game_index(1) == 0:
+        obs, mask, actor, _, _ = source.step(play_random(source, rng, mask))
+    (tmp_path / "last.lanes.json").write_text(json.dumps(selfplay.save_lanes(source)))
+    torch.save({"model": {}, "optimizer": {}, "generator": torch.zeros(1)}, tmp_path / "last.pt")
+    saved = selfplay.load_checkpoint(tmp_path, "last")["lanes"]
+    copy = BatchGame(**kwargs)
+    copy.reset()
+    obs2, mask2, actor2 = selfplay.restore_lanes(copy, saved)
+    assert np.array_equal(obs, obs2) and np.array_equal(mask, mask2)
+    assert np.array_equal(actor, actor2)
+    ended = 0
+    while ended < 2:  # on to both lanes' next game ends
+        actions = play_random(source, rng, mask)
+        obs, mask, actor, rewards, done = source.step(actions)
+        obs2, mask2, actor2, rewards2, done2 = copy.step(actions)
+        assert np.array_equal(obs, obs2) and np.array_equal(mask, mask2)
+        assert np.array_equal(rewards, rewards2) and np.array_equal(done, done2)
+        ended += int(done.sum())
+    assert [copy.game_index(i) for i in range(2)] == [source.game_index(i) for i in range(2)]
+
+
+def test_the_policy_plays_at_the_harness_table(runs: dict[str, Path]) -> None:
+    from agents.bots.ppo_agent import load_agent
+    from agents.evaluate import evaluate
+
+    path = runs["whole"] / "policy.npz"
+    policy = load_agent(str(path))
+    assert policy.env == "continental_v0" and policy.trained_players == 4
+    # The numpy actor is the trained actor: the same logits on an observation of the AEC env.
+    batch = BatchGame(num_games=1, seed=3, rounds=[1], backend="reference")
+    batch.reset()
+    game = batch.game(0)
+    obs = encode_observation(game, game.actor, batch.observation_layout)
+    agent = selfplay.Agent(batch.obs_dim, batch.num_actions, [16], "relu")
+    agent.load_state_dict(params(runs["whole"]))
+    with torch.no_grad():
+        expected = agent.actor(torch.from_numpy(obs)).numpy()
+    assert np.allclose(policy.logits(obs), expected, atol=1e-5)
+    report = evaluate([f"ppo:{path}", "greedy"], players=4, games=1, seed=0, rounds=[1])
+    assert report["config"]["deals"] == 1
+    played = report["agents"][f"ppo:{path}"]
+    assert played["games"] == 4 and np.isfinite(played["mean_points"])  # one deal, 4 seatings
