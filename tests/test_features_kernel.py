@@ -11,9 +11,13 @@ Python entry refuses bad input with a one-line error and leaves ``out`` untouche
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
 from dataclasses import dataclass, replace
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -405,3 +409,66 @@ def test_a_read_only_out_and_a_wrong_argument_count_are_refused() -> None:
     with pytest.raises(TypeError, match="takes 23 arguments, got 22"):
         K.encode_features(out, *args[:-1])
     assert not out.any()
+
+
+# ----------------------------------------------------------------------------- the header alone
+
+HEADER = Path(features.__file__).resolve().parent.parent / "_features_c.h"
+
+
+def c_ints(values: Any) -> str:
+    values = [int(v) for v in values] or [0]  # C has no empty array
+    return "{" + ", ".join(map(str, values)) + "}"
+
+
+def test_the_header_alone_writes_the_same_vector(tmp_path: Path) -> None:
+    """``_features_c.h`` is plain C that a core stepping many games can include: compiled on
+    its own (C99, every warning an error) into a program without Python, it writes the
+    reference's vector for a position of play."""
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None or not HEADER.exists():
+        pytest.skip("no C compiler, or an installed package without its C sources")
+    game = played("continental", 3)[12]
+    seat = game.actor
+    (p, _seat, trios, runs, min_run, wrap, live, down, hand, deck, discard, table, known,
+     sizes, laid, claims, points, discarded, declined, takes, discards, entries
+     ) = features._kernel_arguments(game, seat, None)  # fmt: skip
+    assert entries, "the position has a log to encode"
+    last = entries[-features.HISTORY :]
+    program = f"""
+#include "_features_c.h"
+#include <stdio.h>
+int main(void) {{
+    const int hand[] = {c_ints(hand)}, deck[] = {c_ints(deck)}, pile[] = {c_ints(discard)};
+    const int cards[] = {c_ints(c for meld in table for c in meld)};
+    const int known[] = {c_ints(c for row in known for c in row)};
+    const int sizes[] = {c_ints(sizes)}, laid[] = {c_ints(laid)}, claims[] = {c_ints(claims)};
+    const int points[] = {c_ints(points)}, discarded[] = {c_ints(discarded)};
+    const int declined[] = {c_ints(declined)}, takes[] = {c_ints(takes)};
+    const int discards[] = {c_ints(discards)}, who[] = {c_ints(e[0] for e in last)};
+    const int kind[] = {c_ints(e[1] for e in last)}, card[] = {c_ints(e[2] for e in last)};
+    float points50[NT], out[4096];
+    for (int c = 0; c < NT; c++) points50[c] = (float)points[c] / 50.0f;
+    FeatInput in = {{0}};
+    in.p = {p}; in.seat = {seat}; in.trios = {trios}; in.runs = {runs}; in.min_run = {min_run};
+    in.wrap = {int(wrap)}; in.live = {int(live)}; in.laid_down_self = {int(down)};
+    in.hand = hand; in.deck = deck; in.discard = pile; in.n_discard = {len(discard)};
+    in.table_cards = cards; in.n_table_cards = {sum(len(m) for m in table)};
+    in.known = known; in.hand_sizes = sizes; in.laid_down = laid; in.claims = claims;
+    in.points50 = points50; in.has_log = 1; in.discarded = discarded; in.declined = declined;
+    in.takes = takes; in.discards = discards; in.last_seat = who; in.last_kind = kind;
+    in.last_card = card; in.n_last = {len(last)};
+    if (features_write(&in, out) != 0) return 1;
+    fwrite(out, sizeof(float), (size_t)features_size(in.p), stdout);
+    return 0;
+}}
+"""
+    source = tmp_path / "alone.c"
+    source.write_text(program)
+    binary = tmp_path / "alone"
+    flags = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-ffp-contract=off"]
+    subprocess.run([cc, *flags, "-I", str(HEADER.parent), str(source), "-o", str(binary)],
+                   check=True, capture_output=True)  # fmt: skip
+    written = subprocess.run([str(binary)], check=True, capture_output=True).stdout
+    got = np.frombuffer(written, dtype=np.float32)
+    assert differences(game, seat, got) == []
