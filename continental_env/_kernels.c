@@ -957,6 +957,19 @@ static int feat_int(PyObject *obj, const char *name, Py_ssize_t index, const cha
     return 0;
 }
 
+/* The value of an exact int of one digit or zero (most counts), read without a call; -1 for
+ * any other (the caller then asks PyLong_AsLong). */
+static inline long small_int(PyObject *obj) {
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyUnstable_Long_IsCompact((PyLongObject *)obj)
+               ? (long)PyUnstable_Long_CompactValue((PyLongObject *)obj)
+               : -1;
+#else
+    Py_ssize_t size = Py_SIZE(obj);
+    return size == 0 ? 0 : size == 1 ? (long)((PyLongObject *)obj)->ob_digit[0] : -1;
+#endif
+}
+
 /* A list or tuple of ints in lo..hi into dst: exactly `n` of them, or (n < 0) at most `cap`.
  * Returns the count read, or -1. */
 static Py_ssize_t feat_ints(PyObject *obj, const char *name, Py_ssize_t index, Py_ssize_t n,
@@ -980,7 +993,8 @@ static Py_ssize_t feat_ints(PyObject *obj, const char *name, Py_ssize_t index, P
     PyObject **items = PySequence_Fast_ITEMS(obj);
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = items[i];
-        long v = PyLong_Check(item) ? PyLong_AsLong(item) : -1;
+        long v = PyLong_CheckExact(item) ? small_int(item) : -1;
+        if (v < 0 && PyLong_Check(item)) v = PyLong_AsLong(item);
         if (!PyLong_Check(item) || (v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
             char at[32];
             snprintf(at, sizeof at, "[%zd]", i);
