@@ -2,9 +2,10 @@
  * The continental_v1 features in C: melds.distance.hand_analysis and
  * contract.features.encode_features_reference, ported exactly (bit-identical float32 vectors).
  *
- * Plain C, no Python objects: `static` code meant to be #included by a C file that wants the
- * features (the `_kernels` module's Python entries, or a core that steps many games and
- * points a FeatInput at its own arrays). Self-contained: it needs only the C library.
+ * Plain C, no Python objects: `static inline` code (no warning where a part goes unused) meant
+ * to be #included by a C file that wants the features (the `_kernels` module's Python entries,
+ * or a core that steps many games and points a FeatInput at its own arrays). Self-contained:
+ * it needs only the C library.
  *
  * Card ids: 0..51 are naturals (suit * 13 + rank, rank 0 = ace), 52 is the joker.
  *
@@ -68,8 +69,8 @@ typedef struct {
 } HandAnalysis;
 
 /* melds.distance._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
-static void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
-                        Mask *bare_mask, Mask *fill_mask) {
+static inline void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
+                               Mask *bare_mask, Mask *fill_mask) {
     int marg[NR * HA_MAX_MELDS], rk[NR * HA_MAX_MELDS], mm[NR * HA_MAX_MELDS], n = 0;
     for (int r = 0; r < NR; r++) {
         int prev = 0;
@@ -109,7 +110,8 @@ static void trio_choice(const int *left, int trios, int *empty, int *ranks, int 
             for (int s = 0; s < 4; s++) *fill_mask |= ((Mask)1) << (s * NR + rk[i]);
 }
 
-static void plans_trios(Plans *p, const int *work, int empty, int seeds, Mask missing, Mask bare) {
+static inline void plans_trios(Plans *p, const int *work, int empty, int seeds, Mask missing,
+                               Mask bare) {
     int term_hand = p->slots + 1 - p->hand_size;
     int pre = empty - p->jokers;
     if (term_hand > pre) pre = term_hand;
@@ -155,8 +157,8 @@ static void plans_trios(Plans *p, const int *work, int empty, int seeds, Mask mi
     p->reducers |= allowed;
 }
 
-static void plans_runs(Plans *p, int *work, int first, int empty, int seeds, Mask missing,
-                       Mask bare) {
+static inline void plans_runs(Plans *p, int *work, int first, int empty, int seeds,
+                              Mask missing, Mask bare) {
     int left = p->runs - p->depth;
     if (left == 0) {
         plans_trios(p, work, empty, seeds, missing, bare);
@@ -193,15 +195,15 @@ static void plans_runs(Plans *p, int *work, int first, int empty, int seeds, Mas
 }
 
 /* Whether hand_analysis_c accepts this contract and run length (its arrays' bounds). */
-static int hand_analysis_ok(int trios, int runs, int min_run) {
+static inline int hand_analysis_ok(int trios, int runs, int min_run) {
     return trios >= 0 && runs >= 0 && trios <= HA_MAX_MELDS && runs <= HA_MAX_MELDS &&
            min_run >= 1 && min_run <= MAXRUN;
 }
 
 /* melds.distance.hand_analysis_reference of `counts` (53 non-negative counts); -1 (and `out`
  * untouched) when hand_analysis_ok refuses the contract, else 0. */
-static int hand_analysis_c(const int *counts, int trios, int runs, int min_run, int wrap,
-                           HandAnalysis *out) {
+static inline int hand_analysis_c(const int *counts, int trios, int runs, int min_run,
+                                  int wrap, HandAnalysis *out) {
     if (!hand_analysis_ok(trios, runs, min_run)) return -1;
     Plans plans;
     Plans *p = &plans;
@@ -266,23 +268,23 @@ static int hand_analysis_c(const int *counts, int trios, int runs, int min_run, 
 #define FEAT_HISTORY 8      /* features.HISTORY */
 #define FEAT_MAX_DISTANCE 7 /* features.MAX_DISTANCE */
 #define FEAT_KINDS 10       /* public_log.KINDS */
-#define FEAT_DISCARD_KIND 6 /* KINDS.index("discard") */
 
-/* One seat's public information, every seat-indexed array in absolute seats. */
+/* One seat's public information, every seat-indexed array in absolute seats. Arrays a call
+ * does not read may be NULL: the pile when n_discard is 0, the log's when has_log is 0. */
 typedef struct {
     int p, seat, trios, runs, min_run, wrap, live, laid_down_self;
-    const int *hand;                           /* 53 counts: the seat's own hand */
-    const int *deck;                           /* 53 counts: the round's deck (deck_counts) */
-    const int *discard;                        /* the pile, bottom first */
+    const int *hand;    /* 53 counts: the seat's own hand */
+    const int *deck;    /* 53 counts: the round's deck (rules.deck_counts) */
+    const int *discard; /* the pile, bottom first */
     int n_discard;
-    const int *table_cards;                    /* every card on the table (any order) */
+    const int *table_cards; /* every card on the table (any order) */
     int n_table_cards;
-    const int *known;                          /* p x 53 */
+    const int *known;                           /* p x 53 */
     const int *hand_sizes, *laid_down, *claims; /* p each */
-    const float *points50;                     /* 53: float32(points) / 50 in float32 */
-    int has_log;                    /* the round's log exists (record is not None and live) */
-    const int *discarded, *declined; /* p x 53 log totals */
-    const int *takes, *discards;     /* p each */
+    const float *points50;                      /* 53: float32(points) / 50 in float32 */
+    int has_log; /* the round's log exists (record is not None and live) */
+    const int *discarded, *declined;              /* p x 53 log totals */
+    const int *takes, *discards;                  /* p each */
     const int *last_seat, *last_kind, *last_card; /* <= 8 newest entries, OLDEST first */
     int n_last;
 } FeatInput;
@@ -293,7 +295,7 @@ typedef struct {
         unseen, discarded, declined, opponents, history, size;
 } FeatLayout;
 
-static FeatLayout features_layout(int p) {
+static inline FeatLayout features_layout(int p) {
     FeatLayout l;
     l.distance = 0;
     l.reducers = l.distance + FEAT_MAX_DISTANCE + 1;
@@ -314,10 +316,10 @@ static FeatLayout features_layout(int p) {
 }
 
 /* Length of the feature vector of a table of `p` seats. */
-static int features_size(int p) { return features_layout(p).size; }
+static inline int features_size(int p) { return features_layout(p).size; }
 
 /* Whether features_write accepts `in`'s scalars (the arrays are the caller's to size). */
-static int features_ok(const FeatInput *in) {
+static inline int features_ok(const FeatInput *in) {
     return in->p >= 2 && in->seat >= 0 && in->seat < in->p && in->n_last >= 0 &&
            in->n_last <= FEAT_HISTORY && hand_analysis_ok(in->trios, in->runs, in->min_run);
 }
@@ -325,7 +327,7 @@ static int features_ok(const FeatInput *in) {
 /* features.encode_features_reference of `in` into `out` (features_size(in->p) floats, zeroed
  * here first). Every value must be in range: card ids 0..52, seats 0..p-1, kinds 0..9, counts
  * non-negative. Returns -1 (out untouched) when features_ok refuses `in`, else 0. */
-static int features_write(const FeatInput *in, float *out) {
+static inline int features_write(const FeatInput *in, float *out) {
     if (!features_ok(in)) return -1;
     const int p = in->p, seat = in->seat;
     const FeatLayout l = features_layout(p);

@@ -14,6 +14,10 @@
  *   Neumaier-compensated from 3.12 on);
  * - enumerations (combinations, combinations with replacement) visit in itertools' order.
  *
+ * The hand analysis and the v1 features are plain C without Python objects in
+ * _features_c.h (included below), so that other C can include them too; this file holds their
+ * Python entries.
+ *
  * Card ids: 0..51 are naturals (suit * 13 + rank, rank 0 = ace), 52 is the joker.
  */
 #define PY_SSIZE_T_CLEAN
