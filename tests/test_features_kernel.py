@@ -101,6 +101,7 @@ def test_the_positions_cover_every_situation() -> None:
 def test_kernel_equals_the_pure_python_reference() -> None:
     """The reference above runs the compiled hand analysis; here every part is pure Python."""
     games = played("continental", 4)[::3]
+    was = kernels.active()
     with_kernel = [[encode_features(g, s) for s in range(4)] for g in games]
     kernels.use(False)
     features.hand_analysis.cache_clear()
@@ -110,7 +111,7 @@ def test_kernel_equals_the_pure_python_reference() -> None:
             for seat in range(4):
                 assert differences(game, seat, rows[seat]) == []
     finally:
-        kernels.use(True)
+        kernels.use(was)
         features.hand_analysis.cache_clear()
         features._hand_arrays.cache_clear()
 
