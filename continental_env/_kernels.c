@@ -14,6 +14,10 @@
  *   Neumaier-compensated from 3.12 on);
  * - enumerations (combinations, combinations with replacement) visit in itertools' order.
  *
+ * The hand analysis and the v1 features are plain C without Python objects in
+ * _features_c.h (included below), so that other C can include them too; this file holds their
+ * Python entries.
+ *
  * Card ids: 0..51 are naturals (suit * 13 + rank, rank 0 = ace), 52 is the joker.
  */
 #define PY_SSIZE_T_CLEAN
@@ -27,6 +31,8 @@
 #define NR 13    /* ranks */
 #define MAXW 64  /* run windows: 4 suits x at most 14 starts */
 #define MAXRUN 13
+
+#include "_features_c.h" /* hand_analysis_c and features_write: plain C, shared */
 
 /* ------------------------------------------------------------------------- helpers */
 
@@ -881,154 +887,7 @@ done:
 
 
 /* ================================================================= melds.distance.hand_analysis */
-/*
- * Distance to the contract (melds.distance._Plans): a branch and bound over run windows, trio ranks by
- * their marginal costs at each leaf. Integers only; the visiting order is the reference's, so
- * the first best plan (which fixes the cards "in trios" and "in runs") is the same one. Sets of
- * card ids are 64-bit masks (53 card types).
- */
-
-typedef unsigned long long Mask;
-#define ALL_CARDS ((((Mask)1) << NT) - 1)
-
-typedef struct {
-    int trios, runs, jokers, hand_size, slots, min_run;
-    int nw;
-    int win[MAXW][MAXRUN];
-    int static_empty[MAXW];
-    int best;
-    Mask reducers;
-    /* the run naturals taken at each depth, and the first best plan */
-    int took[8][MAXRUN], n_took[8], depth;
-    int plan_took[8][MAXRUN], plan_n_took[8], plan_depth;
-    int plan_ranks[8], plan_n_ranks;
-    int plan_left[NT];
-} Plans;
-
-/* melds.distance._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
-static void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
-                        Mask *bare_mask, Mask *fill_mask) {
-    int marg[NR * 8], rk[NR * 8], mm[NR * 8], n = 0;
-    for (int r = 0; r < NR; r++) {
-        int prev = 0;
-        for (int m = 1; m <= trios; m++) {
-            int total = 3 * m - left[r] > 0 ? 3 * m - left[r] : 0;
-            marg[n] = total - prev;
-            rk[n] = r;
-            mm[n] = m;
-            n++;
-            prev = total;
-        }
-    }
-    /* the `trios` smallest by (marginal, rank, m): items are generated in (rank, m) order, so
-     * a stable selection on the marginal gives the tuple order */
-    int chosen[8], taken[NR * 8];
-    memset(taken, 0, sizeof(int) * n);
-    *empty = 0;
-    *bare_n = 0;
-    *bare_mask = 0;
-    for (int k = 0; k < trios; k++) {
-        int b = -1;
-        for (int i = 0; i < n; i++)
-            if (!taken[i] && (b < 0 || marg[i] < marg[b])) b = i;
-        taken[b] = 1;
-        chosen[k] = b;
-        *empty += marg[b];
-        ranks[k] = rk[b];
-        if (mm[b] > left[rk[b]]) { /* a trio with no natural of the hand */
-            (*bare_n)++;
-            for (int s = 0; s < 4; s++) *bare_mask |= ((Mask)1) << (s * NR + rk[b]);
-        }
-    }
-    int threshold = trios ? marg[chosen[trios - 1]] : 0;
-    *fill_mask = 0;
-    for (int i = 0; i < n; i++)
-        if (0 < marg[i] && marg[i] <= threshold)
-            for (int s = 0; s < 4; s++) *fill_mask |= ((Mask)1) << (s * NR + rk[i]);
-}
-
-static void plans_trios(Plans *p, const int *work, int empty, int seeds, Mask missing, Mask bare) {
-    int term_hand = p->slots + 1 - p->hand_size;
-    int pre = empty - p->jokers;
-    if (term_hand > pre) pre = term_hand;
-    if (seeds > pre) pre = seeds;
-    if (pre > p->best) return; /* trios only add empty slots */
-    int trio_empty = 0, ranks[8], bare_n = 0;
-    Mask trio_bare = 0, fill = 0;
-    if (p->trios) {
-        int left[NR];
-        for (int r = 0; r < NR; r++)
-            left[r] = work[r] + work[NR + r] + work[2 * NR + r] + work[3 * NR + r];
-        trio_choice(left, p->trios, &trio_empty, ranks, &bare_n, &trio_bare, &fill);
-    }
-    int term_empty = empty + trio_empty - p->jokers;
-    int term_seed = seeds + bare_n;
-    int cost = term_empty;
-    if (term_hand > cost) cost = term_hand;
-    if (term_seed > cost) cost = term_seed;
-    if (cost < 0) cost = 0;
-    if (cost > p->best) return;
-    if (cost < p->best) {
-        p->best = cost;
-        p->reducers = 0;
-        p->plan_depth = p->depth;
-        memcpy(p->plan_took, p->took, sizeof p->took);
-        memcpy(p->plan_n_took, p->n_took, sizeof p->n_took);
-        p->plan_n_ranks = p->trios;
-        memcpy(p->plan_ranks, ranks, sizeof(int) * p->trios);
-        memcpy(p->plan_left, work, sizeof p->plan_left);
-    }
-    if (cost == 0) return;
-    /* A card reduces this plan's distance when it lowers every term at the maximum. */
-    Mask allowed = ALL_CARDS;
-    int any = 0;
-    if (term_empty == cost) {
-        allowed = missing | (((Mask)1) << JK) | fill;
-        any = 1;
-    }
-    if (term_seed == cost) {
-        Mask seed = bare | trio_bare;
-        allowed = any ? (allowed & seed) : seed;
-    }
-    p->reducers |= allowed;
-}
-
-static void plans_runs(Plans *p, int *work, int first, int empty, int seeds, Mask missing,
-                       Mask bare) {
-    int left = p->runs - p->depth;
-    if (left == 0) {
-        plans_trios(p, work, empty, seeds, missing, bare);
-        return;
-    }
-    for (int i = first; i < p->nw; i++) {
-        if (p->best == 0) return; /* in hand: no card reduces a distance of 0 */
-        int e = empty + left * p->static_empty[i] - p->jokers;
-        int t = p->slots + 1 - p->hand_size;
-        if (t > e) e = t;
-        if (seeds > e) e = seeds;
-        if (e < 0) e = 0;
-        if (e > p->best) break; /* windows are sorted: none further can do as well */
-        const int *w = p->win[i];
-        int *took = p->took[p->depth], nt = 0, gaps = 0;
-        Mask gap_mask = 0;
-        for (int k = 0; k < p->min_run; k++) {
-            if (work[w[k]])
-                took[nt++] = w[k];
-            else {
-                gaps++;
-                gap_mask |= ((Mask)1) << w[k];
-            }
-        }
-        for (int k = 0; k < nt; k++) work[took[k]]--;
-        p->n_took[p->depth++] = nt;
-        if (nt)
-            plans_runs(p, work, i, empty + gaps, seeds, missing | gap_mask, bare);
-        else /* no hand natural: one added card must be a natural of it */
-            plans_runs(p, work, i, empty + gaps, seeds + 1, missing | gap_mask, bare | gap_mask);
-        p->depth--;
-        for (int k = 0; k < nt; k++) work[took[k]]++;
-    }
-}
+/* The search is hand_analysis_c in _features_c.h (the features call it too). */
 
 static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
     PyObject *counts_obj;
@@ -1037,68 +896,16 @@ static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
         return NULL;
     int counts[NT];
     if (read_counts(counts_obj, counts, "counts") < 0) return NULL;
-    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
+    HandAnalysis ha;
+    if (hand_analysis_c(counts, trios, runs, min_run, wrap, &ha) < 0) {
         PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
                      runs, min_run);
         return NULL;
     }
-    Plans *p = PyMem_Calloc(1, sizeof(Plans));
-    if (p == NULL) return PyErr_NoMemory();
-    p->trios = trios;
-    p->runs = runs;
-    p->min_run = min_run;
-    p->jokers = counts[JK];
-    for (int c = 0; c < NT; c++) p->hand_size += counts[c];
-    p->slots = 3 * trios + min_run * runs;
-    p->best = 1000000000;
-    /* windows (melds.distance._windows_for), stable-sorted by hand naturals covered, most first */
-    int starts[NR + 1];
-    int ns = min_span_starts(min_run, wrap, starts);
-    int covered[MAXW];
-    for (int suit = 0; suit < 4; suit++)
-        for (int s = 0; s < ns; s++) {
-            int w[MAXRUN], n = 0;
-            for (int i = 0; i < min_run; i++) {
-                w[i] = suit * NR + (starts[s] + i) % NR;
-                n += counts[w[i]] != 0;
-            }
-            int j = p->nw++;
-            while (j > 0 && covered[j - 1] < n) {
-                covered[j] = covered[j - 1];
-                memcpy(p->win[j], p->win[j - 1], sizeof(int) * MAXRUN);
-                j--;
-            }
-            covered[j] = n;
-            memcpy(p->win[j], w, sizeof(int) * MAXRUN);
-        }
-    for (int i = 0; i < p->nw; i++) p->static_empty[i] = min_run - covered[i];
-    int work[NT];
-    memcpy(work, counts, sizeof work);
-    plans_runs(p, work, 0, 0, 0, 0, 0);
-
-    int in_trio[NT] = {0}, in_run[NT] = {0};
-    for (int d = 0; d < p->plan_depth; d++)
-        for (int k = 0; k < p->plan_n_took[d]; k++) in_run[p->plan_took[d][k]]++;
-    int seen_rank[NR] = {0};
-    for (int k = 0; k < p->plan_n_ranks; k++) {
-        int r = p->plan_ranks[k];
-        if (seen_rank[r]) continue; /* set(trio_ranks) */
-        seen_rank[r] = 1;
-        for (int s = 0; s < 4; s++) in_trio[s * NR + r] += p->plan_left[s * NR + r];
-    }
-    if (counts[JK]) {
-        int placed = 0;
-        for (int c = 0; c < NT; c++) placed += in_trio[c] + in_run[c];
-        int used = p->slots - placed < counts[JK] ? p->slots - placed : counts[JK];
-        (runs ? in_run : in_trio)[JK] = used > 0 ? used : 0;
-    }
-    int best = p->best;
-    Mask reducers = p->reducers;
-    PyMem_Free(p);
     PyObject *red = PyList_New(0);
     if (red == NULL) return NULL;
     for (int c = 0; c < NT; c++)
-        if (reducers >> c & 1) {
+        if (ha.reducers >> c & 1) {
             PyObject *v = PyLong_FromLong(c);
             if (v == NULL || PyList_Append(red, v) < 0) {
                 Py_XDECREF(v);
@@ -1110,9 +917,283 @@ static PyObject *k_hand_analysis(PyObject *self, PyObject *args) {
     PyObject *fs = PyFrozenSet_New(red);
     Py_DECREF(red);
     if (fs == NULL) return NULL;
-    return Py_BuildValue("(iNNN)", best, fs, counts_tuple(in_trio), counts_tuple(in_run));
+    return Py_BuildValue("(iNNN)", ha.distance, fs, counts_tuple(ha.in_trio),
+                         counts_tuple(ha.in_run));
 }
 
+/* ======================================================== contract.features.encode_features */
+/*
+ * The Python entry of features_write (_features_c.h): every argument is read and checked into
+ * one C buffer before anything is written, so a refused call leaves `out` as it was.
+ */
+
+#define FEAT_MAX_PLAYERS 64
+#define FEAT_MAX_COUNT 1000000
+
+/* The name of an argument for an error: `name`, or name[index] when index >= 0, then `field`
+ * (formatted only when an error is raised: the checks run on every call). */
+static void feat_label(char *label, size_t size, const char *name, Py_ssize_t index,
+                       const char *field) {
+    if (index >= 0)
+        snprintf(label, size, "%s[%zd]%s", name, index, field);
+    else
+        snprintf(label, size, "%s%s", name, field);
+}
+
+/* An int argument in lo..hi into *out. */
+static int feat_int(PyObject *obj, const char *name, Py_ssize_t index, const char *field, long lo,
+                    long hi, int *out) {
+    char label[96];
+    if (!PyLong_Check(obj)) {
+        feat_label(label, sizeof label, name, index, field);
+        PyErr_Format(PyExc_TypeError, "%s must be an int, got %.80s", label,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    long v = PyLong_AsLong(obj);
+    if ((v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
+        PyErr_Clear();
+        feat_label(label, sizeof label, name, index, field);
+        PyErr_Format(PyExc_ValueError, "%s = %R is out of range %ld..%ld", label, obj, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* The value of an exact int of one digit or zero (most counts), read without a call; -1 for
+ * any other (the caller then asks PyLong_AsLong). */
+static inline long small_int(PyObject *obj) {
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyUnstable_Long_IsCompact((PyLongObject *)obj)
+               ? (long)PyUnstable_Long_CompactValue((PyLongObject *)obj)
+               : -1;
+#else
+    Py_ssize_t size = Py_SIZE(obj);
+    return size == 0 ? 0 : size == 1 ? (long)((PyLongObject *)obj)->ob_digit[0] : -1;
+#endif
+}
+
+/* A list or tuple of ints in lo..hi into dst: exactly `n` of them, or (n < 0) at most `cap`.
+ * Returns the count read, or -1. */
+static Py_ssize_t feat_ints(PyObject *obj, const char *name, Py_ssize_t index, Py_ssize_t n,
+                            Py_ssize_t cap, long lo, long hi, int *dst) {
+    char label[96];
+    if (!PyList_Check(obj) && !PyTuple_Check(obj)) {
+        feat_label(label, sizeof label, name, index, "");
+        PyErr_Format(PyExc_TypeError, "%s must be a list or tuple of ints, got %.80s", label,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(obj);
+    if ((n >= 0 && len != n) || (n < 0 && len > cap)) {
+        feat_label(label, sizeof label, name, index, "");
+        if (n >= 0)
+            PyErr_Format(PyExc_ValueError, "%s must hold %zd ints, got %zd", label, n, len);
+        else
+            PyErr_Format(PyExc_ValueError, "%s holds %zd ints, more than %zd", label, len, cap);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(obj);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *item = items[i];
+        long v = PyLong_CheckExact(item) ? small_int(item) : -1;
+        if (v < 0 && PyLong_Check(item)) v = PyLong_AsLong(item);
+        if (!PyLong_Check(item) || (v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
+            char at[32];
+            snprintf(at, sizeof at, "[%zd]", i);
+            return feat_int(item, name, index, at, lo, hi, dst + i);
+        }
+        dst[i] = (int)v;
+    }
+    return len;
+}
+
+static PyObject *k_encode_features(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    enum {
+        A_OUT, A_P, A_SEAT, A_TRIOS, A_RUNS, A_MIN_RUN, A_WRAP, A_LIVE, A_DOWN, A_HAND, A_DECK,
+        A_DISCARD, A_TABLE, A_KNOWN, A_SIZES, A_LAID, A_CLAIMS, A_POINTS, A_DISCARDED,
+        A_DECLINED, A_TAKES, A_DISCARDS, A_ENTRIES, A_COUNT
+    };
+    if (nargs != A_COUNT) {
+        PyErr_Format(PyExc_TypeError, "encode_features takes %d arguments, got %zd", A_COUNT,
+                     nargs);
+        return NULL;
+    }
+    FeatInput in;
+    memset(&in, 0, sizeof in);
+    if (feat_int(args[A_P], "num_players", -1, "", 2, FEAT_MAX_PLAYERS, &in.p) < 0 ||
+        feat_int(args[A_SEAT], "seat", -1, "", 0, in.p - 1, &in.seat) < 0 ||
+        feat_int(args[A_TRIOS], "trios", -1, "", 0, HA_MAX_MELDS, &in.trios) < 0 ||
+        feat_int(args[A_RUNS], "runs", -1, "", 0, HA_MAX_MELDS, &in.runs) < 0 ||
+        feat_int(args[A_MIN_RUN], "min_run", -1, "", 1, MAXRUN, &in.min_run) < 0)
+        return NULL;
+    if ((in.wrap = PyObject_IsTrue(args[A_WRAP])) < 0 ||
+        (in.live = PyObject_IsTrue(args[A_LIVE])) < 0 ||
+        (in.laid_down_self = PyObject_IsTrue(args[A_DOWN])) < 0)
+        return NULL;
+    const int p = in.p;
+    PyObject *discard = args[A_DISCARD], *table = args[A_TABLE], *known = args[A_KNOWN];
+    PyObject *entries = args[A_ENTRIES];
+    in.has_log = entries != Py_None;
+    if (!PyList_Check(discard) && !PyTuple_Check(discard)) {
+        PyErr_Format(PyExc_TypeError, "discard must be a list or tuple of ints, got %.80s",
+                     Py_TYPE(discard)->tp_name);
+        return NULL;
+    }
+    if (!PyList_Check(table) && !PyTuple_Check(table)) {
+        PyErr_Format(PyExc_TypeError, "table must be a list or tuple of card lists, got %.80s",
+                     Py_TYPE(table)->tp_name);
+        return NULL;
+    }
+    if (!PyList_Check(known) && !PyTuple_Check(known)) {
+        PyErr_Format(PyExc_TypeError, "known must be a list or tuple of count lists, got %.80s",
+                     Py_TYPE(known)->tp_name);
+        return NULL;
+    }
+    if (PySequence_Fast_GET_SIZE(known) != p) {
+        PyErr_Format(PyExc_ValueError, "known must hold %d count lists, got %zd", p,
+                     PySequence_Fast_GET_SIZE(known));
+        return NULL;
+    }
+    if (in.has_log && !PyList_Check(entries) && !PyTuple_Check(entries)) {
+        PyErr_Format(PyExc_TypeError, "entries must be None or a list of (seat, kind, card), got "
+                     "%.80s", Py_TYPE(entries)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t n_discard = PySequence_Fast_GET_SIZE(discard);
+    Py_ssize_t n_table = 0, n_melds = PySequence_Fast_GET_SIZE(table);
+    PyObject **melds = PySequence_Fast_ITEMS(table);
+    for (Py_ssize_t m = 0; m < n_melds; m++) {
+        if (!PyList_Check(melds[m]) && !PyTuple_Check(melds[m])) {
+            PyErr_Format(PyExc_TypeError, "table[%zd] must be a list or tuple of ints, got %.80s",
+                         m, Py_TYPE(melds[m])->tp_name);
+            return NULL;
+        }
+        n_table += PySequence_Fast_GET_SIZE(melds[m]);
+    }
+    if (n_discard > 1000000 || n_table > 1000000) {
+        PyErr_Format(PyExc_ValueError, "discard (%zd) or table (%zd) holds too many cards",
+                     n_discard, n_table);
+        return NULL;
+    }
+    /* one buffer: hand, deck, points, discard, table, known, sizes, laid down, claims,
+     * discarded, declined, takes, discards, the last entries (seat, kind, card) */
+    Py_ssize_t total = 3 * NT + n_discard + n_table + 3 * (Py_ssize_t)p * NT + 5 * p +
+                       3 * FEAT_HISTORY;
+    int *buf = PyMem_Malloc(sizeof(int) * (size_t)total);
+    if (buf == NULL) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    Py_buffer view;
+    view.obj = NULL;
+    int *hand = buf, *deck = hand + NT, *points = deck + NT, *pile = points + NT;
+    int *cards = pile + n_discard, *kn = cards + n_table, *sizes = kn + p * NT;
+    int *laid = sizes + p, *claims = laid + p, *discarded = claims + p;
+    int *declined = discarded + p * NT, *takes = declined + p * NT, *discards = takes + p;
+    int *last = discards + p;
+    if (feat_ints(args[A_HAND], "hand", -1, NT, 0, 0, FEAT_MAX_COUNT, hand) < 0 ||
+        feat_ints(args[A_DECK], "deck", -1, NT, 0, 0, FEAT_MAX_COUNT, deck) < 0 ||
+        feat_ints(args[A_POINTS], "points", -1, NT, 0, 0, FEAT_MAX_COUNT, points) < 0 ||
+        feat_ints(discard, "discard", -1, n_discard, 0, 0, JK, pile) < 0)
+        goto done;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t m = 0; m < n_melds; m++) {
+        Py_ssize_t got = feat_ints(melds[m], "table", m, -1, n_table - at, 0, JK, cards + at);
+        if (got < 0) goto done;
+        at += got;
+    }
+    PyObject **rows = PySequence_Fast_ITEMS(known);
+    for (int s = 0; s < p; s++)
+        if (feat_ints(rows[s], "known", s, NT, 0, 0, FEAT_MAX_COUNT, kn + s * NT) < 0) goto done;
+    if (feat_ints(args[A_SIZES], "hand_sizes", -1, p, 0, 0, FEAT_MAX_COUNT, sizes) < 0 ||
+        feat_ints(args[A_LAID], "laid_down", -1, p, 0, 0, 1, laid) < 0 ||
+        feat_ints(args[A_CLAIMS], "claims", -1, p, 0, 0, FEAT_MAX_COUNT, claims) < 0)
+        goto done;
+    if (in.has_log) {
+        if (feat_ints(args[A_DISCARDED], "discarded", -1, (Py_ssize_t)p * NT, 0, 0,
+                      FEAT_MAX_COUNT, discarded) < 0 ||
+            feat_ints(args[A_DECLINED], "declined", -1, (Py_ssize_t)p * NT, 0, 0,
+                      FEAT_MAX_COUNT, declined) < 0 ||
+            feat_ints(args[A_TAKES], "takes", -1, p, 0, 0, FEAT_MAX_COUNT, takes) < 0 ||
+            feat_ints(args[A_DISCARDS], "discards", -1, p, 0, 0, FEAT_MAX_COUNT, discards) < 0)
+            goto done;
+        Py_ssize_t n_entries = PySequence_Fast_GET_SIZE(entries);
+        Py_ssize_t first = n_entries > FEAT_HISTORY ? n_entries - FEAT_HISTORY : 0;
+        PyObject **items = PySequence_Fast_ITEMS(entries);
+        for (Py_ssize_t e = first; e < n_entries; e++) {
+            int *row = last + 3 * (e - first);
+            int ok = (PyTuple_Check(items[e]) || PyList_Check(items[e])) &&
+                     PySequence_Fast_GET_SIZE(items[e]) == 3;
+            if (!ok) {
+                PyErr_Format(PyExc_TypeError, "entries[%zd] must be a (seat, kind, card) tuple, "
+                             "got %R", e, items[e]);
+                goto done;
+            }
+            PyObject **f = PySequence_Fast_ITEMS(items[e]);
+            if (feat_int(f[0], "entries", e, " seat", 0, p - 1, row) < 0 ||
+                feat_int(f[1], "entries", e, " kind", 0, FEAT_KINDS - 1, row + 1) < 0 ||
+                feat_int(f[2], "entries", e, " card", -1, JK, row + 2) < 0)
+                goto done;
+        }
+        in.n_last = (int)(n_entries - first);
+    }
+    int last_seat[FEAT_HISTORY], last_kind[FEAT_HISTORY], last_card[FEAT_HISTORY];
+    for (int e = 0; e < in.n_last; e++) {
+        last_seat[e] = last[3 * e];
+        last_kind[e] = last[3 * e + 1];
+        last_card[e] = last[3 * e + 2];
+    }
+    float points50[NT];
+    for (int c = 0; c < NT; c++) points50[c] = (float)points[c] / 50.0f; /* numpy: float32 */
+    if (PyObject_GetBuffer(args[A_OUT], &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) <
+        0) {
+        PyErr_Clear();
+        view.obj = NULL;
+        PyErr_Format(PyExc_TypeError, "out must be a writable contiguous float32 array, got %.80s",
+                     Py_TYPE(args[A_OUT])->tp_name);
+        goto done;
+    }
+    const char *fmt = view.format == NULL ? "B" : view.format;
+    int is_f32 = view.itemsize == 4 && (strcmp(fmt, "f") == 0 || strcmp(fmt, "=f") == 0 ||
+                                        (strcmp(fmt, "<f") == 0 && PY_LITTLE_ENDIAN));
+    int size = features_size(p);
+    if (!is_f32) {
+        PyErr_Format(PyExc_TypeError, "out must hold float32, got format '%s'", fmt);
+        goto done;
+    }
+    if (view.len != (Py_ssize_t)sizeof(float) * size) {
+        PyErr_Format(PyExc_ValueError, "out holds %zd floats; %d players need %d",
+                     view.len / (Py_ssize_t)sizeof(float), p, size);
+        goto done;
+    }
+    in.hand = hand;
+    in.deck = deck;
+    in.discard = pile;
+    in.n_discard = (int)n_discard;
+    in.table_cards = cards;
+    in.n_table_cards = (int)n_table;
+    in.known = kn;
+    in.hand_sizes = sizes;
+    in.laid_down = laid;
+    in.claims = claims;
+    in.points50 = points50;
+    in.discarded = discarded;
+    in.declined = declined;
+    in.takes = takes;
+    in.discards = discards;
+    in.last_seat = last_seat;
+    in.last_kind = last_kind;
+    in.last_card = last_card;
+    if (features_write(&in, (float *)view.buf) < 0) { /* checked above: cannot happen */
+        PyErr_SetString(PyExc_ValueError, "encode_features: input out of range");
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    if (view.obj != NULL) PyBuffer_Release(&view);
+    PyMem_Free(buf);
+    return result;
+}
 
 /* ============================================================ melds.ContractSearch (best_contract) */
 /*
@@ -1497,6 +1578,10 @@ static PyMethodDef methods[] = {
      "contract_search(counts, trios, runs, min_run, wrap, pts, first_only) -> melds or None"},
     {"hand_analysis", k_hand_analysis, METH_VARARGS,
      "hand_analysis(counts, trios, runs, min_run, wrap) -> (distance, reducers, in_trio, in_run)"},
+    {"encode_features", (PyCFunction)(void (*)(void))k_encode_features, METH_FASTCALL,
+     "encode_features(out, num_players, seat, trios, runs, min_run, wrap, live, laid_down_self,"
+     " hand, deck, discard, table, known, hand_sizes, laid_down, claims, points, discarded,"
+     " declined, takes, discards, entries) -> None: writes the v1 features into out (float32)"},
     {"laydown_cores", k_laydown_cores, METH_VARARGS,
      "laydown_cores(counts, trios, runs, min_run, wrap, pts, table_ranks, table_suits, limit)"
      " -> [(stuck, stuck_points, melds)]"},

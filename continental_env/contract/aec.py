@@ -408,10 +408,9 @@ class ObservationEncoder:
     cast. ``table`` and ``fits`` change only when the table does, so each seat keeps its last
     vector and a copy of what they were built from, and rewrites them only when that differs.
     The scalars are one list, one slice assignment. For ``version=1`` the features
-    (``encode_features``, whose hand analysis is cached by hand) follow. Each call returns a new
-    array, so an
-    observation a caller holds never changes afterwards; only contents are compared, so a reset,
-    a clone or an assigned game is encoded like any other position.
+    (``encode_features``: the compiled kernel when built) follow. Each call returns a new
+    array, so an observation a caller holds never changes afterwards; only contents are
+    compared, so a reset, a clone or an assigned game is encoded like any other position.
     """
 
     def __init__(self, num_players: int, version: int = 0) -> None:
@@ -419,7 +418,7 @@ class ObservationEncoder:
         self.num_players = p
         self.version = check_version(version)
         self.layout = observation_layout(p, version)
-        self._features = feature_layout(p) if version == 1 else None
+        self._features = version == 1
         lay = _v0_layout(p)
         self._vectors = [np.zeros(lay["turn"].stop, dtype=np.float32) for _ in range(p)]
         # Per seat: the table's melds and the fitting counts last written (None: not yet).
@@ -456,9 +455,10 @@ class ObservationEncoder:
             seen[0] = fits.copy()
         self._update_table(obs, seen, st.table, seat)
         obs[self._scalars :] = self._scalar_list(game, st, phase, seat)
-        if self._features is None:
+        if not self._features:
             return obs.copy()
-        return np.concatenate((obs, encode_features(game, seat, self._features)))
+        # No layout argument: the features' own, which the kernel takes without comparing.
+        return np.concatenate((obs, encode_features(game, seat)))
 
     def _update_table(self, obs: np.ndarray, seen: list[Any], table: list[Any], seat: int) -> None:
         """Rewrite ``seat``'s table planes when the melds differ from those last written."""

@@ -26,6 +26,11 @@ check, copied by ``clone``, saved as entries by ``to_dict`` and rebuilt by ``Pub
 the features read it, or the ``log`` argument for a game object that keeps none. Nothing in an
 entry is hidden (``continental_env.contract.public_log``).
 
+**Compiled.** ``encode_features`` runs the compiled kernel when built
+(``continental_env/_features_c.h``, behind ``continental_env.kernels``), else
+``encode_features_reference``, the readable definition here; the vectors are the same bit for
+bit (``tests/test_features_kernel.py``).
+
 **How the environment uses it.** The ``continental_v1`` observation
 (``continental_env.env``) is the v0 vector followed by
 ``encode_features(game, seat, feature_layout(P))``.
@@ -62,6 +67,7 @@ from typing import Any
 
 import numpy as np
 
+from continental_env import kernels
 from continental_env.cards import JOKER, NUM_NATURALS, NUM_RANKS, NUM_TYPES
 from continental_env.contract.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.layout import consecutive_slices
@@ -82,6 +88,7 @@ __all__ = [
     "contract_distance",
     "count_unseen",
     "encode_features",
+    "encode_features_reference",
     "feature_layout",
     "hand_analysis",
     "hand_analysis_reference",
@@ -215,13 +222,73 @@ def _points_array(rules: RuleConfig) -> np.ndarray:
     return np.asarray(points_table(rules), dtype=np.float32) / 50.0
 
 
+@lru_cache(maxsize=64)
+def _layout_of(num_players: int) -> dict[str, slice]:
+    """``feature_layout``, kept to recognise the layout the kernel writes (never handed out)."""
+    return feature_layout(num_players)
+
+
+# The deck and points of the last (rules, players, round) seen: the same on every call of a
+# round, and cheaper compared by identity than hashed into the lru_caches (a RuleConfig's
+# hash reads every field).
+_statics: list[tuple[Any, ...]] = [(None, 0, 0, (), ())]
+
+
 def encode_features(
     game: Any,
     seat: int,
     layout: dict[str, slice] | None = None,
     log: PublicLog | None = None,
 ) -> np.ndarray:
-    """The feature vector of ``seat`` (see the module table); public information only."""
+    """The feature vector of ``seat`` (see the module table); public information only.
+
+    The compiled kernel writes it when built (``continental_env.kernels``), else
+    ``encode_features_reference`` does; the same vector either way. A ``layout`` other than
+    ``feature_layout(P)`` goes to the reference, which honours any slices.
+    """
+    p = game.num_players
+    expected = _layout_of(p)
+    if layout is None:
+        layout = expected  # read only, by either path
+    native = kernels.native
+    if native is None or (layout is not expected and layout != expected):
+        return encode_features_reference(game, seat, layout, log)
+    out = np.empty(expected["history"].stop, dtype=np.float32)
+    native.encode_features(out, *_kernel_arguments(game, seat, log))
+    return out
+
+
+def _kernel_arguments(game: Any, seat: int, log: PublicLog | None) -> tuple[Any, ...]:
+    """The arguments of the kernel's ``encode_features`` after ``out``: the fields the
+    reference reads, as lists and ints (``log``: as in ``encode_features``)."""
+    p = game.num_players
+    rules = game.rules
+    round_number = game.round
+    st = _statics[0]  # one tuple, replaced whole: a reader never sees half an update
+    if st[0] is not rules or st[1] != p or st[2] != round_number:
+        st = (rules, p, round_number, deck_counts(rules, p, round_number), points_table(rules))
+        _statics[0] = st
+    live = game.phase != "game_over"
+    record = _log_for(game, log) if live else None
+    trios, runs = game.contract
+    if record is None:  # no log of this round: no totals, no history
+        totals: tuple[Any, ...] = (None, None, None, None, None)
+    else:
+        totals = (record.discarded, record.declined, record.takes, record.discards, record.items)
+    return (
+        p, seat, trios, runs, rules.min_run, rules.ace_wraparound, live, game.laid_down[seat],
+        game.hands[seat], st[3], game.discard, [meld.cards for meld in game.table], game.known,
+        game.hand_sizes, game.laid_down, game.claims, st[4], *totals,
+    )  # fmt: skip
+
+
+def encode_features_reference(
+    game: Any,
+    seat: int,
+    layout: dict[str, slice] | None = None,
+    log: PublicLog | None = None,
+) -> np.ndarray:
+    """``encode_features`` in Python and numpy: the readable definition the kernel follows."""
     p = game.num_players
     if layout is None:
         layout = feature_layout(p)
