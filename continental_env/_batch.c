@@ -29,6 +29,9 @@
 #define MAXROUNDS 64   /* rounds per game (rules.rounds may repeat a round) */
 #define MAXDECKS 16
 #define NKINDS 10
+/* Loaded scores stay far from int32's bound: a round scores at most 928 cards x 10,000 points,
+ * so a finished game's scores (int32 in `step`) stay below 2**31. */
+#define MAXSCORE 1000000000LL
 
 enum { DRAW_PH, CLAIM_PH, PLAY_PH, OVER_PH };
 enum { A_DRAW, A_TAKE, A_CLAIM, A_PASS, A_LAYDOWN, A_CLOSE, K_DISCARD, K_LAYOFF, K_SWAP, K_MOVE };
@@ -673,8 +676,9 @@ static int may_claim(const Core *c, const Lane *L, int seat) {
     return c->r.max_claims < 0 || L->claims[seat] < c->r.max_claims;
 }
 
-/* Game._do_laydown: the arrangement from Python (melds.laydown_plan), then Game._lay_down. */
-static int do_laydown(Core *c, Lane *L, Ctx *ctx) {
+/* Game._do_laydown's arrangement, from Python (melds.laydown_plan), checked against the hand
+ * but not yet laid: a failing callback leaves the lane unchanged. */
+static int laydown_melds(Core *c, Lane *L, Ctx *ctx, Meld **out, Py_ssize_t *nout) {
     int seat = L->current;
     int trios = CONTRACTS[L->round - 1][0], runs = CONTRACTS[L->round - 1][1];
     ctx_gil(ctx);
@@ -710,7 +714,7 @@ static int do_laydown(Core *c, Lane *L, Ctx *ctx) {
                      nrows, L->ntable);
         goto done;
     }
-    melds = PyMem_Calloc((size_t)nrows, sizeof(Meld));
+    melds = PyMem_RawCalloc((size_t)nrows, sizeof(Meld));
     if (melds == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -729,6 +733,10 @@ static int do_laydown(Core *c, Lane *L, Ctx *ctx) {
         }
         Meld *md = &melds[j];
         md->owner = seat;
+        if (strcmp(kind, "trio") != 0 && strcmp(kind, "run") != 0) {
+            PyErr_SetString(PyExc_RuntimeError, "laydown_plan: a row's kind must be trio or run");
+            goto done;
+        }
         md->kind = strcmp(kind, "trio") == 0 ? TRIO_K : RUN_K;
         if (md->kind == TRIO_K) {
             md->start = 0;
@@ -761,20 +769,28 @@ static int do_laydown(Core *c, Lane *L, Ctx *ctx) {
             goto done;
         }
     }
+    *out = melds;
+    *nout = nrows;
+    melds = NULL;
+    rc = 0;
+done:
+    Py_XDECREF(counts);
+    Py_XDECREF(sig);
+    Py_XDECREF(res);
+    PyMem_RawFree(melds);
+    ctx_nogil(ctx);
+    return rc;
+}
+
+/* Game._lay_down. */
+static void lay_down(Lane *L, const Meld *melds, Py_ssize_t nrows) {
+    int seat = L->current;
     for (Py_ssize_t j = 0; j < nrows; j++) {
         for (int i = 0; i < melds[j].n; i++) remove_card(L, seat, melds[j].cards[i]);
         L->table[L->ntable++] = melds[j];
     }
     L->laid_down[seat] = 1;
     L->laid_down_turn[seat] = L->turn;
-    rc = 0;
-done:
-    Py_XDECREF(counts);
-    Py_XDECREF(sig);
-    Py_XDECREF(res);
-    PyMem_Free(melds);
-    ctx_nogil(ctx);
-    return rc;
 }
 
 static int meld_error(Ctx *ctx, const char *what) {
@@ -818,7 +834,11 @@ static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
         card = x;
     else if (kind == K_LAYOFF)
         card = x < JK ? x : JK;
+    Meld *melds = NULL;
+    Py_ssize_t nmelds = 0;
+    if (kind == A_LAYDOWN && laydown_melds(c, L, ctx, &melds, &nmelds) < 0) return -1;
     if (log_add(L, actor, kind, card) < 0) {
+        PyMem_RawFree(melds);
         ctx_gil(ctx);
         PyErr_NoMemory();
         ctx_nogil(ctx);
@@ -872,7 +892,9 @@ static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
             finish_draw(c, L);
         break;
     case A_LAYDOWN:
-        return do_laydown(c, L, ctx);
+        lay_down(L, melds, nmelds);
+        PyMem_RawFree(melds);
+        break;
     case A_CLOSE: {
         int t = 0;
         while (t < NT && !L->hands[seat][t]) t++;
@@ -1106,13 +1128,12 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_TypeError, "laydown_plan and has_contract_slow must be callable");
         return NULL;
     }
-    if (!PyLong_Check(seed)) {
-        PyErr_SetString(PyExc_TypeError, "seed must be an int");
-        return NULL;
-    }
+    PyObject *index = PyNumber_Index(seed); /* ints and numpy integers */
+    if (index == NULL) return NULL;
     PyObject *mask = PyLong_FromUnsignedLongLong(~0ULL);
-    PyObject *reduced = mask ? PyNumber_And(seed, mask) : NULL;
+    PyObject *reduced = mask ? PyNumber_And(index, mask) : NULL;
     Py_XDECREF(mask);
+    Py_DECREF(index);
     if (reduced == NULL) return NULL;
     uint64_t seed64 = PyLong_AsUnsignedLongLong(reduced);
     Py_DECREF(reduced);
@@ -1455,14 +1476,21 @@ fail_lists:
 
 static int lane_index(Core *c, PyObject *arg, int *out) {
     long long i;
-    if (read_int(arg, 0, c->N - 1, "lane", &i) < 0) return -1;
+    PyObject *index = PyBool_Check(arg) ? NULL : PyNumber_Index(arg); /* numpy integers too */
+    if (index == NULL) {
+        PyErr_Clear();
+        index = Py_NewRef(arg);
+    }
+    int rc = read_int(index, 0, c->N - 1, "lane", &i);
+    Py_DECREF(index);
+    if (rc < 0) return -1;
     *out = (int)i;
     return 0;
 }
 
 static PyObject *core_export(Core *c, PyObject *arg) {
     int i;
-    if (lane_index(c, arg, &i) < 0) return NULL;
+    if (core_busy(c) || lane_index(c, arg, &i) < 0) return NULL;
     return lane_export(c, &c->lanes[i]);
 }
 
@@ -1725,7 +1753,7 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
         return -1;
     for (int s = 0; s < P; s++) L->laid_down_turn[s] = (int)tmp[s];
     if ((f = field(d, "scores")) == NULL ||
-        get_ints(f, "'scores'", P, -((long long)1 << 40), (long long)1 << 40, tmp, NULL) < 0)
+        get_ints(f, "'scores'", P, -MAXSCORE, MAXSCORE, tmp, NULL) < 0)
         return -1;
     for (int s = 0; s < P; s++) L->scores[s] = tmp[s];
     if (get_int(d, "turn", 0, c->r.max_turns, &v) < 0) return -1;
@@ -1770,8 +1798,7 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
         out->round = v;
         PyObject *pts = field(e, "points");
         if (pts == NULL ||
-            get_ints(pts, "round_history points", P, -((long long)1 << 40), (long long)1 << 40,
-                     out->points, NULL) < 0)
+            get_ints(pts, "round_history points", P, -MAXSCORE, MAXSCORE, out->points, NULL) < 0)
             return -1;
     }
     if ((f = field(d, "last_action")) == NULL) return -1;
@@ -1804,12 +1831,14 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
         return -1;
     }
     if ((f = field(d, "rng")) == NULL) return -1;
-    if (!PyTuple_Check(f) || PyTuple_GET_SIZE(f) != 3 || PyTuple_GET_ITEM(f, 2) != Py_None) {
+    if ((!PyTuple_Check(f) && !PyList_Check(f)) || PySequence_Size(f) != 3 ||
+        PySequence_Fast_GET_ITEM(f, 2) != Py_None) {
         PyErr_SetString(PyExc_ValueError, "load: 'rng' must be (3, 625 ints, None)");
         return -1;
     }
-    if (read_int(PyTuple_GET_ITEM(f, 0), 3, 3, "load: rng version", &v) < 0 ||
-        get_ints(PyTuple_GET_ITEM(f, 1), "rng words", MT_N + 1, 0, UINT32_MAX, tmp, NULL) < 0)
+    if (read_int(PySequence_Fast_GET_ITEM(f, 0), 3, 3, "load: rng version", &v) < 0 ||
+        get_ints(PySequence_Fast_GET_ITEM(f, 1), "rng words", MT_N + 1, 0, UINT32_MAX, tmp,
+                 NULL) < 0)
         return -1;
     if (tmp[MT_N] > MT_N) {
         PyErr_Format(PyExc_ValueError, "load: rng index %lld must be in 0..%d", tmp[MT_N], MT_N);
@@ -1889,10 +1918,15 @@ static PyMethodDef core_methods[] = {
     {"reset_all", (PyCFunction)core_reset_all, METH_NOARGS,
      "reset_all(): every lane starts its game 0."},
     {"write", (PyCFunction)core_write, METH_VARARGS,
-     "write(obs, mask, actor): each lane's v0 observation, legal mask and actor seat."},
+     "write(obs, mask, actor): each lane's v0 observation, legal mask and actor seat (a lane "
+     "loaded with a finished game: actor -1, zeros)."},
     {"step", (PyCFunction)core_step, METH_VARARGS,
      "step(actions, obs, mask, actor, round_points, round_end, done, final_scores) -> int: the "
-     "first lane whose action is illegal (nothing changed), or -1 once every lane stepped."},
+     "first lane whose action is illegal (nothing changed), or -1 once every lane stepped; "
+     "round_points and final_scores are 0 in lanes where no round or game ended; a finished "
+     "lane starts its next game at once. If a callback raises, the error propagates: the lanes "
+     "before have stepped, those after have not, and a failed lay-down leaves its lane as it "
+     "was."},
     {"export", (PyCFunction)core_export, METH_O, "export(i) -> dict: lane i's position."},
     {"load", (PyCFunction)core_load, METH_VARARGS, "load(i, raw): put a position on lane i."},
     {NULL, NULL, 0, NULL},
@@ -1907,12 +1941,14 @@ static PyMemberDef core_members[] = {
 };
 
 static PyTypeObject CoreType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "continental_env._batch.Core",
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "continental_env._batch.Core",
     .tp_basicsize = sizeof(Core),
     .tp_dealloc = (destructor)core_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Core(num_games, num_players, rules, seed, laydown_plan, has_contract_slow): N "
-              "contract games stepped together (continental_env/_batch.c).",
+              "contract games stepped together (continental_env/_batch.c). write and step "
+              "release the GIL, taking it back only for the two Python callbacks.",
     .tp_methods = core_methods,
     .tp_members = core_members,
     .tp_new = core_new,

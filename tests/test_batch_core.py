@@ -403,3 +403,49 @@ def test_has_contract_fallback_calls_back() -> None:
     core.load(0, engine_raw(game, 0))
     with pytest.raises(ZeroDivisionError, match="slow path"):
         core.write(b["obs"], b["mask"], b["actor"])
+
+
+def test_laydown_callback_error_leaves_the_lane_unchanged() -> None:
+    """The lay-down's arrangement comes from Python: an error there propagates and the lane
+    stays as it was; with the real callback the lay-down matches the engine's."""
+    rules = PRESETS["continental"]
+    game = Game.new(rules, 3, seed=1)
+    rng = random.Random(1)
+    while 4 not in game.legal_actions():
+        game.apply(rng.choice(game.legal_actions()))
+
+    def broken(counts: tuple, trios: int, runs: int, signature: tuple) -> Any:
+        raise KeyError("plan")
+
+    core = _batch.Core(1, 3, rules_tuple(rules, 3), 0, broken, print)
+    core.load(0, engine_raw(game, 0))
+    b = buffers(core)
+    core.write(b["obs"], b["mask"], b["actor"])
+    before = core.export(0)
+    with pytest.raises(KeyError, match="plan"):
+        step(core, np.array([4], np.int64), b)
+    assert core.export(0) == before
+    core = make_core(rules, 3, 1, 0)
+    core.load(0, engine_raw(game, 0))
+    assert step(core, np.array([4], np.int64), b) == -1
+    game.apply(4)
+    assert mismatch(core, [game], [0], b) == ""
+
+
+def test_finished_game_loads_and_refuses_every_action() -> None:
+    """A finished game loaded on a lane: no actor, a zero mask and observation, and any action
+    is refused (``step`` names the lane)."""
+    rules = short(PRESETS["continental_es"], turns=4, rounds=(3,))
+    game = Game.new(rules, 4, seed=2)
+    rng = random.Random(2)
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    core = make_core(rules, 4, 2, 0)
+    core.load(1, engine_raw(game, 3))
+    assert core.export(1) == engine_raw(game, 3)
+    b = buffers(core)
+    b["obs"][:] = 1.0
+    core.write(b["obs"], b["mask"], b["actor"])
+    assert b["actor"][1] == -1 and not b["mask"][1].any() and not b["obs"][1].any()
+    assert b["actor"][0] >= 0 and b["mask"][0].any()
+    assert step(core, np.array([0, 0], np.int64), b) == 1
