@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,26 +25,11 @@ import continental_env
 from continental_env import _batch
 from continental_env.melds import has_contract
 from continental_env.melds.laydown import laydown_plan
-from continental_env.rules import PRESETS, RuleConfig, points_table
+from continental_env.rules import PRESETS, RuleConfig
 
-
-def rules_tuple(rules: RuleConfig, p: int) -> tuple[int, ...]:
-    """``Core``'s ``rules`` argument."""
-    head = (
-        rules.min_run,
-        int(rules.ace_wraparound),
-        0 if rules.joker_rule == "swap" else 1,
-        int(rules.swap_run_jokers_only),
-        int(rules.swapped_joker_laid_off),
-        int(rules.discard_restriction),
-        rules.one_turn_bonus,
-        int(rules.claims_after_laydown),
-        -1 if rules.max_claims_per_round is None else rules.max_claims_per_round,
-        rules.max_turns_per_round,
-        rules.jokers_per_deck,
-    )
-    rounds = tuple(rules.rounds)
-    return head + points_table(rules) + (len(rounds), *rounds, *(rules.decks(p, r) for r in rounds))
+# The ``rules`` tuple ``Core`` takes, as the lockstep test builds it (one definition).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from test_batch_core import rules_tuple
 
 
 def bench_core(
