@@ -1756,7 +1756,7 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
         get_ints(f, "'scores'", P, -MAXSCORE, MAXSCORE, tmp, NULL) < 0)
         return -1;
     for (int s = 0; s < P; s++) L->scores[s] = tmp[s];
-    if (get_int(d, "turn", 0, c->r.max_turns, &v) < 0) return -1;
+    if (get_int(d, "turn", 0, INT32_MAX / 2, &v) < 0) return -1;
     L->turn = (int)v;
     if (!over && (L->current - L->dealer - 1 - L->turn) % P != 0) {
         PyErr_SetString(PyExc_ValueError,
@@ -1779,12 +1779,13 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
         return -1;
     for (int k = 0; k < NT; k++) L->seen[k] = (int)tmp[k];
     if ((f = field(d, "round_history")) == NULL) return -1;
-    if ((!PyList_Check(f) && !PyTuple_Check(f)) || PySequence_Size(f) != L->round_index) {
+    /* At most one entry per round played (a position built by hand may leave it empty). */
+    if ((!PyList_Check(f) && !PyTuple_Check(f)) || PySequence_Size(f) > L->round_index) {
         PyErr_SetString(PyExc_ValueError,
-                        "load: 'round_history' must hold one entry per round played");
+                        "load: 'round_history' must hold at most one entry per round played");
         return -1;
     }
-    L->nhist = L->round_index;
+    L->nhist = (int)PySequence_Size(f);
     for (int h = 0; h < L->nhist; h++) {
         PyObject *e = PySequence_Fast_GET_ITEM(f, h);
         History *out = &L->hist[h];

@@ -449,3 +449,29 @@ def test_finished_game_loads_and_refuses_every_action() -> None:
     assert b["actor"][1] == -1 and not b["mask"][1].any() and not b["obs"][1].any()
     assert b["actor"][0] >= 0 and b["mask"][0].any()
     assert step(core, np.array([0, 0], np.int64), b) == 1
+
+
+def test_hand_built_position_without_history_loads() -> None:
+    """An engine position built by hand (no round history, no moves counted) loads and steps
+    in lockstep: the lane keeps the engine's shorter history."""
+    rules = short(PRESETS["continental"], turns=6, rounds=(1, 2, 3))
+    game = Game.new(rules, 3, seed=4)
+    rng = random.Random(4)
+    while game.round_index < 1:
+        game.apply(rng.choice(game.legal_actions()))
+    data = game.to_dict()
+    del data["round_history"]
+    data["moves"] = 0
+    game = Game.from_dict(data)
+    assert game.round_history == [] and game.round_index == 1
+    core = make_core(rules, 3, 1, 0)
+    core.load(0, engine_raw(game, 0))
+    b = buffers(core)
+    core.write(b["obs"], b["mask"], b["actor"])
+    while not game.is_over:
+        action = rng.choice(game.legal_actions())
+        assert step(core, np.array([action], np.int64), b) == -1
+        game.apply(action)
+        if not game.is_over:
+            assert mismatch(core, [game], [0], b) == ""
+    assert b["done"][0] and b["final_scores"][0].tolist() == game.scores
