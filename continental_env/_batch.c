@@ -14,7 +14,6 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <structmember.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1933,11 +1932,17 @@ static PyMethodDef core_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+#if PY_VERSION_HEX < 0x030C0000 /* Py_T_INT and Py_READONLY are in Python.h from 3.12 */
+#include <structmember.h>
+#define Py_T_INT T_INT
+#define Py_READONLY READONLY
+#endif
+
 static PyMemberDef core_members[] = {
-    {"num_games", T_INT, offsetof(Core, N), READONLY, "lanes"},
-    {"num_players", T_INT, offsetof(Core, P), READONLY, "players per game"},
-    {"num_actions", T_INT, offsetof(Core, num_actions), READONLY, "action ids per game"},
-    {"obs_dim", T_INT, offsetof(Core, obs_dim), READONLY, "size of the v0 observation"},
+    {"num_games", Py_T_INT, offsetof(Core, N), Py_READONLY, "lanes"},
+    {"num_players", Py_T_INT, offsetof(Core, P), Py_READONLY, "players per game"},
+    {"num_actions", Py_T_INT, offsetof(Core, num_actions), Py_READONLY, "action ids per game"},
+    {"obs_dim", Py_T_INT, offsetof(Core, obs_dim), Py_READONLY, "size of the v0 observation"},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -330,6 +330,7 @@ def test_step_refuses_an_illegal_action_and_changes_nothing() -> None:
 def test_arrays_and_arguments_are_checked() -> None:
     rules = PRESETS["continental"]
     core = make_core(rules, 4, 2, 1)
+    assert (core.num_games, core.num_players, core.num_actions, core.obs_dim) == (2, 4, 1631, 745)
     b = buffers(core)
     with pytest.raises(TypeError, match="obs must have dtype float32"):
         core.write(b["obs"].astype(np.float64), b["mask"], b["actor"])
