@@ -248,8 +248,44 @@ def test_rng_matches_random() -> None:
             assert core.export(lane) == engine_raw(game, 0)
 
 
-def test_positive_control_corrupt_field() -> None:
-    """A lane with one field changed (loaded from a corrupted export) no longer matches."""
+def _swap_stock(raw: dict) -> None:
+    i = next(k for k in range(1, len(raw["stock"])) if raw["stock"][k] != raw["stock"][0])
+    raw["stock"][0], raw["stock"][i] = raw["stock"][i], raw["stock"][0]
+
+
+def _bump(key: str, index: int | None = None) -> Any:
+    def corrupt(raw: dict) -> None:
+        if index is None:
+            raw[key] += 1
+        else:
+            raw[key][index] += 1
+
+    return corrupt
+
+
+def _rng_word(raw: dict) -> None:
+    version, words, gauss = raw["rng"]
+    raw["rng"] = (version, (words[0] ^ 1, *words[1:]), gauss)
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        _swap_stock,
+        _rng_word,
+        _bump("moves"),
+        _bump("scores", 1),
+        _bump("deal_seeds", 2),
+        lambda raw: raw["seen_discards"].__setitem__(
+            raw["discard"][-1], raw["seen_discards"][raw["discard"][-1]] + 1
+        ),
+        lambda raw: raw["public_log"].append((0, 0, -1)),
+    ],
+    ids=["stock order", "rng", "moves", "scores", "deal_seeds", "seen_discards", "public_log"],
+)
+def test_positive_control_corrupt_field(corrupt: Any) -> None:
+    """A lane with one field changed (loaded from a corrupted export) no longer matches; the
+    reference's own position puts it back."""
     rules = PRESETS["continental"]
     core = make_core(rules, 3, 2, 11)
     b = buffers(core)
@@ -257,15 +293,29 @@ def test_positive_control_corrupt_field() -> None:
     games = [Game.new(rules, 3, seed=lane_game_seed(11, i, 0)) for i in range(2)]
     assert mismatch(core, games, [0, 0], b) == ""
     raw = core.export(1)
-    raw["seen_discards"] = list(raw["seen_discards"])
-    card = raw["discard"][-1]
-    raw["seen_discards"][card] += 1
+    corrupt(raw)
     core.load(1, raw)
-    assert "seen_discards" in mismatch(core, games, [0, 0], b)
-    # Loading the reference's own position puts the lane back.
+    assert mismatch(core, games, [0, 0], b).startswith("lane 1 field ")
     core.load(1, engine_raw(games[1], 0))
     core.write(b["obs"], b["mask"], b["actor"])
     assert mismatch(core, games, [0, 0], b) == ""
+
+
+def test_positive_control_observation_mask_actor() -> None:
+    """The comparison also catches a wrong observation entry, mask bit or actor."""
+    rules = PRESETS["continental"]
+    core = make_core(rules, 3, 1, 11)
+    games = [Game.new(rules, 3, seed=lane_game_seed(11, 0, 0))]
+    for name, spoil, words in [
+        ("obs", lambda b: b["obs"][0].__setitem__(3, b["obs"][0][3] + 1), "observation"),
+        ("mask", lambda b: b["mask"][0].__setitem__(1000, True), "mask"),
+        ("actor", lambda b: b["actor"].__setitem__(0, 2), "actor"),
+    ]:
+        b = buffers(core)
+        core.write(b["obs"], b["mask"], b["actor"])
+        assert mismatch(core, games, [0], b) == ""
+        spoil(b)
+        assert words in mismatch(core, games, [0], b), name
 
 
 def test_load_mid_game_position_continues_in_lockstep() -> None:
