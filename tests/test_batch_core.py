@@ -526,3 +526,18 @@ def test_hand_built_position_without_history_loads() -> None:
         if not game.is_over:
             assert mismatch(core, [game], [0], b) == ""
     assert b["done"][0] and b["final_scores"][0].tolist() == game.scores
+
+
+def test_reset_all_restarts_every_lane_at_game_zero() -> None:
+    rules = short(PRESETS["continental_us"], turns=3, rounds=(1,))
+    core = make_core(rules, 2, 3, 21)
+    b = buffers(core)
+    core.write(b["obs"], b["mask"], b["actor"])
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in b["mask"]], np.int64)
+        assert step(core, actions, b) == -1
+    assert any(core.export(i)["game_index"] > 0 for i in range(3))
+    core.reset_all()
+    for i in range(3):
+        assert core.export(i) == engine_raw(Game.new(rules, 2, seed=lane_game_seed(21, i, 0)), 0)
