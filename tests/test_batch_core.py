@@ -541,3 +541,44 @@ def test_reset_all_restarts_every_lane_at_game_zero() -> None:
     core.reset_all()
     for i in range(3):
         assert core.export(i) == engine_raw(Game.new(rules, 2, seed=lane_game_seed(21, i, 0)), 0)
+
+
+@pytest.mark.parametrize("discard_left", [1, 4])
+def test_empty_stock_reforms_or_ends_the_round(discard_left: int) -> None:
+    """The stock runs out: with more than one discard the pile is shuffled into a new stock
+    (the round's generator), with one the round ends without a closer; a claim then gets no
+    penalty card. Both in lockstep with the engine."""
+    rules = PRESETS["continental"]
+    for seed in range(40):
+        game = Game.new(rules, 3, seed=seed)
+        s = game.state
+        other = (s.current + 1) % 3
+        # Every stock card and all but `discard_left` discards into another hand.
+        moved = s.stock + s.discard[:-1]
+        s.discard = s.discard[-1:]
+        while len(s.discard) < discard_left:
+            s.discard.insert(0, moved.pop())
+        for c in moved:
+            s.hands[other][c] += 1
+        s.hand_sizes[other] += len(moved)
+        s.stock = []
+        s.seen_discards = [s.discard.count(c) for c in range(53)]
+        game._invalidate()
+        rng = random.Random(seed)
+        core = make_core(rules, 3, 1, 0)
+        core.load(0, engine_raw(game, 0))
+        b = buffers(core)
+        core.write(b["obs"], b["mask"], b["actor"])
+        rounds = 0
+        for _ in range(12):
+            action = rng.choice(game.legal_actions())
+            assert step(core, np.array([action], np.int64), b) == -1
+            game.apply(action)
+            rounds += int(b["round_end"][0])
+            assert mismatch(core, [game], [0], b) == ""
+        if discard_left == 1 and rounds:
+            assert game.round_history[0]["closer"] is None
+            return
+        if discard_left > 1 and game.state.round_index == 0 and game.state.stock:
+            return
+    raise AssertionError("no seed reached the case")
