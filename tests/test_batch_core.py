@@ -10,6 +10,7 @@ actions and bad arrays are refused with nothing changed.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -155,8 +156,13 @@ def mismatch(core: Any, games: list[Game], index: list[int], b: dict[str, np.nda
     return ""
 
 
-def lockstep(rules: RuleConfig, p: int, lanes: int, steps: int, seed: int) -> int:
-    """Run ``steps`` random legal actions per lane in lockstep; returns the games finished."""
+def lockstep(
+    rules: RuleConfig, p: int, lanes: int, steps: int, seed: int, rich: float = 0.0
+) -> Counter:
+    """Run ``steps`` random legal actions per lane in lockstep; returns how often each action
+    kind was played and ``"game_over"``, the games finished. With probability ``rich`` an
+    action is drawn among the lay-downs, closes, lay-offs, swaps and joker moves when there are
+    any, which reaches the play step's rarer actions sooner."""
     core = make_core(rules, p, lanes, seed)
     assert core.num_actions == num_actions(p)
     assert (
@@ -168,11 +174,12 @@ def lockstep(rules: RuleConfig, p: int, lanes: int, steps: int, seed: int) -> in
     index = [0] * lanes
     assert mismatch(core, games, index, b) == ""
     rng = random.Random(seed)
-    finished = 0
+    kinds: Counter = Counter()
     for _ in range(steps):
-        actions = np.array([rng.choice(g.legal_actions()) for g in games], dtype=np.int64)
+        actions = np.array([choose(rng, g.legal_actions(), rich) for g in games], dtype=np.int64)
         assert step(core, actions, b) == -1
         for i, game in enumerate(games):
+            kinds[game.layout.decode(int(actions[i]))[0]] += 1
             rounds = len(game.round_history)
             game.apply(int(actions[i]))
             ended = len(game.round_history) > rounds
@@ -181,13 +188,18 @@ def lockstep(rules: RuleConfig, p: int, lanes: int, steps: int, seed: int) -> in
             assert b["round_points"][i].tolist() == want
             assert b["done"][i] == game.is_over
             if game.is_over:
-                finished += 1
+                kinds["game_over"] += 1
                 assert b["final_scores"][i].tolist() == game.scores
                 index[i] += 1
                 games[i] = Game.new(rules, p, seed=lane_game_seed(seed, i, index[i]))
         problem = mismatch(core, games, index, b)
         assert problem == "", problem
-    return finished
+    return kinds
+
+
+def choose(rng: random.Random, legal: list[int], rich: float) -> int:
+    play = [a for a in legal if a in (4, 5) or a >= 59]
+    return rng.choice(play if play and rng.random() < rich else legal)
 
 
 def short(rules: RuleConfig, turns: int = 12, rounds: tuple[int, ...] = (1, 5, 7)) -> RuleConfig:
@@ -215,8 +227,8 @@ def test_lockstep_presets(preset: str, p: int) -> None:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_lockstep_through_game_ends(preset: str) -> None:
     """Short rounds: rounds end by the turn cap and games end, the next game follows."""
-    finished = lockstep(short(PRESETS[preset]), 3, lanes=3, steps=400, seed=7)
-    assert finished >= 3
+    kinds = lockstep(short(PRESETS[preset]), 3, lanes=3, steps=400, seed=7)
+    assert kinds["game_over"] >= 3
 
 
 def test_lockstep_variants() -> None:
@@ -234,7 +246,23 @@ def test_lockstep_variants() -> None:
         turns=20,
         rounds=(2, 3, 6),
     )
-    assert lockstep(rules, 4, lanes=2, steps=400, seed=3) >= 1
+    assert lockstep(rules, 4, lanes=2, steps=400, seed=3)["game_over"] >= 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "p", "kinds"),
+    [
+        ("continental", 4, {"laydown", "layoff", "swap", "close", "claim", "take"}),
+        ("continental_us", 2, {"laydown", "layoff", "movejoker", "close", "claim"}),
+        ("continental_es", 4, {"laydown", "layoff", "swap", "close", "claim"}),
+    ],
+)
+def test_lockstep_reaches_every_action_kind(preset: str, p: int, kinds: set[str]) -> None:
+    """Play-step actions favoured: lay-downs, lay-offs, swaps (joker moves in 003) and closes
+    all happen, in lockstep, and games end."""
+    played = lockstep(short(PRESETS[preset], turns=60), p, lanes=3, steps=600, seed=17, rich=0.8)
+    assert kinds <= {k for k, n in played.items() if n}, played
+    assert played["game_over"] >= 3
 
 
 def test_rng_matches_random() -> None:
