@@ -1073,10 +1073,28 @@ static int core_busy(Core *c) {
         PyErr_SetString(PyExc_RuntimeError, "the core is busy (a call is in progress)");
         return 1;
     }
+    if (c->laydown_plan == NULL || c->has_contract_slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the core's callbacks were cleared");
+        return 1;
+    }
+    return 0;
+}
+
+/* The callbacks may close over an object that holds the core: the cycle collector sees them. */
+static int core_traverse(Core *c, visitproc visit, void *arg) {
+    Py_VISIT(c->laydown_plan);
+    Py_VISIT(c->has_contract_slow);
+    return 0;
+}
+
+static int core_clear(Core *c) {
+    Py_CLEAR(c->laydown_plan);
+    Py_CLEAR(c->has_contract_slow);
     return 0;
 }
 
 static void core_dealloc(Core *c) {
+    PyObject_GC_UnTrack(c);
     if (c->lanes) {
         for (int i = 0; i < c->N; i++) {
             PyMem_RawFree(c->lanes[i].log);
@@ -1084,8 +1102,7 @@ static void core_dealloc(Core *c) {
         }
         PyMem_RawFree(c->lanes);
     }
-    Py_XDECREF(c->laydown_plan);
-    Py_XDECREF(c->has_contract_slow);
+    core_clear(c);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
 
@@ -1951,7 +1968,9 @@ static PyTypeObject CoreType = {
     .tp_name = "continental_env._batch.Core",
     .tp_basicsize = sizeof(Core),
     .tp_dealloc = (destructor)core_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
     .tp_doc = "Core(num_games, num_players, rules, seed, laydown_plan, has_contract_slow): N "
               "contract games stepped together (continental_env/_batch.c). write and step "
               "release the GIL, taking it back only for the two Python callbacks.",

@@ -9,7 +9,9 @@ actions and bad arrays are refused with nothing changed.
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -610,3 +612,22 @@ def test_empty_stock_reforms_or_ends_the_round(discard_left: int) -> None:
         if discard_left > 1 and game.state.round_index == 0 and game.state.stock:
             return
     raise AssertionError("no seed reached the case")
+
+
+def test_a_core_in_a_reference_cycle_is_collected() -> None:
+    """Callbacks that close over the object holding the core form a cycle the collector frees."""
+    rules = PRESETS["continental"]
+
+    class Holder:
+        core: Any = None
+
+    def build() -> weakref.ref:
+        holder = Holder()
+        holder.core = _batch.Core(
+            1, 2, rules_tuple(rules, 2), 0, lambda *a: holder.core, lambda *a: holder.core
+        )
+        return weakref.ref(holder)
+
+    ref = build()
+    gc.collect()
+    assert ref() is None
