@@ -1,0 +1,1997 @@
+/*
+ * The contract game's rules in C, many independent games ("lanes") per call.
+ *
+ * A port of continental_env/contract/game.py (the readable reference) that holds N games in C
+ * structs, steps all of them in one call and writes each lane's continental_v0 observation
+ * (contract/aec.py encode_observation) and legal-action mask into caller-owned arrays. After
+ * every action a lane's position is the reference engine's, field for field: the deal (CPython's
+ * MT19937 and random.shuffle, reproduced below), the legal actions (legal.py and the CHECKS of
+ * action_checks.py), every effect and the public log. Lay-downs call back into Python for the
+ * arrangement (melds.laydown_plan), as does the rare fallback of has_contract; everything else
+ * is C. The Python side (continental_env/batch.py) converts `export` dicts to Game.to_dict.
+ *
+ * Card ids: 0..51 naturals (suit * 13 + rank, rank 0 = ace), 52 the joker.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "_melds_c.h"
+
+#define MAXP 8         /* players */
+#define MAXMELDS 24    /* 3 melds per player */
+#define MAXMELD 160    /* cards in one meld: 16 decks' naturals of a rank (64) and jokers (96) */
+#define MAXCARDS 928   /* 16 decks of 52 naturals and 6 jokers */
+#define MAXROUNDS 64   /* rounds per game (rules.rounds may repeat a round) */
+#define MAXDECKS 16
+#define NKINDS 10
+/* Loaded scores stay far from int32's bound: a round scores at most 928 cards x 10,000 points,
+ * so a finished game's scores (int32 in `step`) stay below 2**31. */
+#define MAXSCORE 1000000000LL
+
+enum { DRAW_PH, CLAIM_PH, PLAY_PH, OVER_PH };
+enum { A_DRAW, A_TAKE, A_CLAIM, A_PASS, A_LAYDOWN, A_CLOSE, K_DISCARD, K_LAYOFF, K_SWAP, K_MOVE };
+enum { TRIO_K, RUN_K };
+enum { LOW_E, HIGH_E, NO_E = -1 };
+
+#define DISCARD_BASE 6
+#define LAYOFF_BASE 59
+#define LAYOFF_SLOTS 55
+#define SLOT_JOKER 52
+#define SLOT_JOKER_LOW 53
+#define SLOT_JOKER_HIGH 54
+#define SWAP_SLOTS 52
+
+static const char *PHASES[4] = {"draw", "claim", "play", "game_over"};
+static const int CONTRACTS[7][2] = {{2, 0}, {1, 1}, {0, 2}, {3, 0}, {2, 1}, {1, 2}, {0, 3}};
+
+/* ------------------------------------------------------------------------- CPython's MT19937 */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    uint32_t mt[MT_N];
+    int index;
+} MT;
+
+static void mt_init_genrand(MT *r, uint32_t s) {
+    r->mt[0] = s;
+    for (int i = 1; i < MT_N; i++)
+        r->mt[i] = (uint32_t)(1812433253U * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i);
+    r->index = MT_N;
+}
+
+static void mt_init_by_array(MT *r, const uint32_t *key, int klen) {
+    mt_init_genrand(r, 19650218U);
+    uint32_t *mt = r->mt;
+    int i = 1, j = 0;
+    for (int k = MT_N > klen ? MT_N : klen; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+        i++;
+        j++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+        if (j >= klen) j = 0;
+    }
+    for (int k = MT_N - 1; k; k--) {
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+        i++;
+        if (i >= MT_N) {
+            mt[0] = mt[MT_N - 1];
+            i = 1;
+        }
+    }
+    mt[0] = 0x80000000U;
+}
+
+/* random.Random(seed) for 0 <= seed < 2**64: init_by_array over the 32-bit words of the seed,
+ * least significant first (one word when the high word is 0, [0] for 0). */
+static void mt_seed64(MT *r, uint64_t seed) {
+    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
+    mt_init_by_array(r, key, key[1] ? 2 : 1);
+}
+
+static uint32_t mt_next(MT *r) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t *mt = r->mt, y;
+    if (r->index >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+        r->index = 0;
+    }
+    y = mt[r->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+static uint64_t mt_bits64(MT *r) { /* getrandbits(64): the first word is the low one */
+    uint64_t lo = mt_next(r);
+    uint64_t hi = mt_next(r);
+    return lo | (hi << 32);
+}
+
+static uint32_t mt_below(MT *r, uint32_t n) { /* Random._randbelow_with_getrandbits, n >= 1 */
+    int k = 0;
+    while ((n >> k) != 0) k++; /* n.bit_length() */
+    uint32_t v = mt_next(r) >> (32 - k);
+    while (v >= n) v = mt_next(r) >> (32 - k);
+    return v;
+}
+
+static void mt_shuffle(MT *r, unsigned char *x, int n) { /* random.shuffle */
+    for (int i = n - 1; i >= 1; i--) {
+        int j = (int)mt_below(r, (uint32_t)(i + 1));
+        unsigned char t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+}
+
+/* The seed of lane `lane`'s `game`-th game (splitmix64's finaliser, three times). */
+static uint64_t mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static uint64_t lane_game_seed(uint64_t seed, uint64_t lane, uint64_t game) {
+    return mix64(mix64(mix64(seed) ^ lane) ^ game);
+}
+
+/* ------------------------------------------------------------------------- structs */
+
+typedef struct {
+    int min_run, wrap, joker_rule, swap_run_only, swapped_laid_off, discard_restriction;
+    int one_turn_bonus, claims_after_laydown, max_claims, max_turns, jokers_per_deck;
+    int pts[NT];
+    int R;
+    int rounds[MAXROUNDS];
+    int decks[MAXROUNDS];
+} Rules;
+
+typedef struct {
+    int owner, kind, n, start, rank, suit;
+    unsigned char cards[MAXMELD];
+} Meld;
+
+typedef struct {
+    signed char seat, kind, card;
+} LogEntry;
+
+typedef struct {
+    long long round, points[MAXP], closer, turns;
+} History;
+
+typedef struct {
+    int round, round_index, dealer, current, phase, asked;
+    int queue[MAXP], nqueue;
+    int hands[MAXP][NT];
+    int hand_sizes[MAXP];
+    unsigned char stock[MAXCARDS];
+    int nstock;
+    unsigned char discard[MAXCARDS];
+    int ndiscard;
+    Meld table[MAXMELDS];
+    int ntable;
+    int laid_down[MAXP], laid_down_turn[MAXP];
+    long long scores[MAXP];
+    int turn;
+    int claims[MAXP];
+    int known[MAXP][NT];
+    int seen[NT];
+    History hist[MAXROUNDS];
+    int nhist;
+    int last_action[MAXP]; /* -1: None */
+    long long moves;
+    int joker_moved, jokers_owed;
+    MT rng;
+    uint64_t seeds[MAXROUNDS];
+    long long game_index;
+    /* dynamic: the public log; the legal ids (num_actions capacity) */
+    LogEntry *log;
+    Py_ssize_t nlog, caplog;
+    int *legal;
+    int nlegal, legal_ok;
+} Lane;
+
+typedef struct {
+    PyObject_HEAD int N, P, M, num_actions, obs_dim, swap_base, move_base;
+    Rules r;
+    uint64_t seed;
+    PyObject *laydown_plan, *has_contract_slow;
+    Lane *lanes;
+    int busy;
+} Core;
+
+/* Whether this thread holds the GIL while stepping: callbacks into Python take it back. */
+typedef struct {
+    PyThreadState *ts;
+} Ctx;
+
+static void ctx_gil(Ctx *c) {
+    if (c && c->ts) {
+        PyEval_RestoreThread(c->ts);
+        c->ts = NULL;
+    }
+}
+
+static void ctx_nogil(Ctx *c) {
+    if (c && !c->ts) c->ts = PyEval_SaveThread();
+}
+
+/* ------------------------------------------------------------------------- meld helpers */
+
+static int run_can_extend(const Core *c, const Meld *m, int end) {
+    if (m->n >= NR) return 0;
+    if (c->r.wrap) return 1;
+    if (end == LOW_E) return m->start > 0;
+    return m->start + m->n - 1 < NR;
+}
+
+static int represented(const Meld *m, int i) { return m->suit * NR + pymod(m->start + i, NR); }
+
+/* melds.end_card: the natural extending a run at `end`, or -1. */
+static int end_card(const Core *c, const Meld *m, int end) {
+    if (m->kind != RUN_K || !run_can_extend(c, m, end)) return -1;
+    int pos = end == LOW_E ? -1 : m->n;
+    return m->suit * NR + pymod(m->start + pos, NR);
+}
+
+static int extend_run(const Core *c, Meld *m, int card, int end) {
+    if (m->n >= MAXMELD) return -1;
+    if (end == HIGH_E) {
+        m->cards[m->n++] = (unsigned char)card;
+        return 0;
+    }
+    memmove(m->cards + 1, m->cards, (size_t)m->n);
+    m->cards[0] = (unsigned char)card;
+    m->n++;
+    m->start = c->r.wrap ? pymod(m->start - 1, NR) : m->start - 1;
+    return 0;
+}
+
+static void take_end_joker(const Core *c, Meld *m, int end) {
+    if (m->n < 1) return;
+    if (end == HIGH_E) {
+        m->n--;
+        return;
+    }
+    memmove(m->cards, m->cards + 1, (size_t)(m->n - 1));
+    m->n--;
+    m->start = c->r.wrap ? pymod(m->start + 1, NR) : m->start + 1;
+}
+
+static int joker_for(const Meld *m, int card) {
+    for (int i = 0; i < m->n; i++)
+        if (m->cards[i] == JK && (m->kind == TRIO_K || represented(m, i) == card)) return i;
+    return -1;
+}
+
+static int end_joker(const Meld *m) {
+    if (m->kind != RUN_K || m->n == 0) return NO_E;
+    if (m->cards[m->n - 1] == JK) return HIGH_E;
+    if (m->cards[0] == JK) return LOW_E;
+    return NO_E;
+}
+
+static int natural_layoff_end(const Core *c, const Meld *m, int card) {
+    if (card / NR != m->suit) return NO_E;
+    int r = card % NR;
+    if (run_can_extend(c, m, HIGH_E) && pymod(m->start + m->n, NR) == r) return HIGH_E;
+    if (run_can_extend(c, m, LOW_E) && pymod(m->start - 1, NR) == r) return LOW_E;
+    return NO_E;
+}
+
+/* melds.lay_off (the engine checked the card fits). */
+static int lay_off(const Core *c, Meld *m, int card, int end) {
+    if (m->kind == TRIO_K) {
+        if (m->n >= MAXMELD) return -1;
+        m->cards[m->n++] = (unsigned char)card;
+        return 0;
+    }
+    if (card == JK) return extend_run(c, m, JK, end == NO_E ? HIGH_E : end);
+    int natural = natural_layoff_end(c, m, card);
+    if (natural == NO_E) { /* 003's shift: the natural takes the joker's place */
+        int i = joker_for(m, card);
+        if (i < 0) return -1;
+        m->cards[i] = (unsigned char)card;
+        return extend_run(c, m, JK, run_can_extend(c, m, HIGH_E) ? HIGH_E : LOW_E);
+    }
+    return extend_run(c, m, card, natural);
+}
+
+/* Game.fitting_counts: per card type, 1 if it fits some table meld now. */
+static void fitting_counts(const Core *c, const Lane *L, int *fits) {
+    memset(fits, 0, NT * sizeof(int));
+    for (int k = 0; k < L->ntable; k++) {
+        const Meld *m = &L->table[k];
+        if (m->kind == TRIO_K) {
+            for (int s = 0; s < 4; s++) fits[s * NR + m->rank] = 1;
+            fits[JK] = 1;
+            continue;
+        }
+        int low = end_card(c, m, LOW_E), high = end_card(c, m, HIGH_E);
+        if (low >= 0) fits[low] = 1;
+        if (high >= 0) fits[high] = 1;
+        if (low >= 0 || high >= 0) fits[JK] = 1;
+    }
+}
+
+/* ------------------------------------------------------------------------- legal actions */
+
+static int actor_of(const Lane *L) {
+    if (L->phase == OVER_PH) return -1;
+    return L->phase == CLAIM_PH ? L->asked : L->current;
+}
+
+/* melds.has_contract: 1, 0, or -1 with a Python error (the fallback's callback failed). */
+static int has_contract(Core *c, const int *counts, int trios, int runs, Ctx *ctx) {
+    int total = 0;
+    for (int i = 0; i < NT; i++) total += counts[i];
+    if (total < 3 * trios + c->r.min_run * runs + 1) return 0;
+    if (!contract_exists_c(counts, trios, runs, c->r.min_run, c->r.wrap, 1)) return 0;
+    if (!trios || !runs || contract_exists_c(counts, trios, runs, c->r.min_run, c->r.wrap, 0))
+        return 1;
+    ctx_gil(ctx);
+    int answer = -1;
+    PyObject *t = PyTuple_New(NT);
+    if (t != NULL) {
+        for (int i = 0; i < NT; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLong(counts[i]));
+        PyObject *res = PyObject_CallFunction(c->has_contract_slow, "Oii", t, trios, runs);
+        Py_DECREF(t);
+        if (res != NULL) {
+            answer = PyObject_IsTrue(res);
+            Py_DECREF(res);
+        }
+    }
+    ctx_nogil(ctx);
+    return answer;
+}
+
+/* Game.owed_jokers_stay_placeable; `slot` < 0 for a swap. */
+static int owed_placeable(const Core *c, const Lane *L, int trio, int room, int slot, int m) {
+    int size = L->hand_sizes[L->current];
+    int owed = L->jokers_owed;
+    if (slot < 0) {
+        owed += 1;
+    } else {
+        size -= 1;
+        if (L->table[m].kind == RUN_K) room -= 1;
+        if (slot >= SLOT_JOKER) owed = owed - 1 > 0 ? owed - 1 : 0;
+    }
+    return owed == 0 || (size - owed >= 1 && (trio || room >= owed));
+}
+
+/* legal.compute_legal: the ids come out sorted (kinds in id order, each kind's ids rising). */
+static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
+    int *out = L->legal;
+    int n = 0;
+    L->legal_ok = 0;
+    if (L->phase == DRAW_PH) {
+        out[n++] = A_DRAW;
+        if (L->ndiscard) out[n++] = A_TAKE;
+    } else if (L->phase == CLAIM_PH) {
+        out[n++] = A_CLAIM;
+        out[n++] = A_PASS;
+    } else if (L->phase == PLAY_PH) {
+        const Rules *r = &c->r;
+        int seat = L->current;
+        const int *hand = L->hands[seat];
+        int size = L->hand_sizes[seat];
+        int down = L->laid_down[seat];
+        int owed = L->jokers_owed;
+        if (!down) {
+            int h = has_contract(c, hand, CONTRACTS[L->round - 1][0], CONTRACTS[L->round - 1][1],
+                                 ctx);
+            if (h < 0) return -1;
+            if (h) out[n++] = A_LAYDOWN;
+        }
+        if (!owed && down && size == 1) out[n++] = A_CLOSE;
+        if (!owed && size >= 2) {
+            int fits[NT], restrict_ = r->discard_restriction && !down && L->ntable > 0;
+            int all_fit = 1;
+            if (restrict_) {
+                fitting_counts(c, L, fits);
+                for (int k = 0; k < NT; k++)
+                    if (hand[k] && !fits[k]) all_fit = 0;
+            }
+            for (int k = 0; k < NT; k++)
+                if (hand[k] && (!restrict_ || !fits[k] || all_fit)) out[n++] = DISCARD_BASE + k;
+        }
+        int trio = 0, room = 0;
+        if (r->swapped_laid_off && down) {
+            for (int m = 0; m < L->ntable; m++) {
+                if (L->table[m].kind == TRIO_K)
+                    trio = 1;
+                else
+                    room += NR - L->table[m].n;
+            }
+        }
+        if (down && size >= 2) {
+            for (int m = 0; m < L->ntable; m++) {
+                const Meld *md = &L->table[m];
+                int base = LAYOFF_BASE + LAYOFF_SLOTS * m;
+                int slots[8], ns = 0;
+                if (md->kind == TRIO_K) {
+                    for (int s = 0; s < 4; s++)
+                        if (hand[s * NR + md->rank]) slots[ns++] = s * NR + md->rank;
+                    if (hand[JK]) slots[ns++] = SLOT_JOKER;
+                } else {
+                    int low = end_card(c, md, LOW_E), high = end_card(c, md, HIGH_E);
+                    int nat[NT];
+                    memset(nat, 0, sizeof nat);
+                    if (low >= 0 && hand[low]) nat[low] = 1;
+                    if (high >= 0 && hand[high]) nat[high] = 1;
+                    if (md->owner == seat && r->joker_rule == 1 && (low >= 0 || high >= 0)) {
+                        for (int i = 0; i < md->n; i++)
+                            if (md->cards[i] == JK && hand[represented(md, i)])
+                                nat[represented(md, i)] = 1;
+                    }
+                    for (int k = 0; k < JK; k++)
+                        if (nat[k]) {
+                            if (!(r->swapped_laid_off && !owed_placeable(c, L, trio, room, k, m)))
+                                out[n++] = base + k;
+                        }
+                    if (hand[JK]) {
+                        if (low >= 0) slots[ns++] = SLOT_JOKER_LOW;
+                        if (high >= 0) slots[ns++] = SLOT_JOKER_HIGH;
+                    }
+                }
+                for (int k = 0; k < ns; k++)
+                    if (!(r->swapped_laid_off && !owed_placeable(c, L, trio, room, slots[k], m)))
+                        out[n++] = base + slots[k];
+            }
+        }
+        if (down && r->joker_rule == 0) {
+            for (int m = 0; m < L->ntable; m++) {
+                const Meld *md = &L->table[m];
+                if (r->swap_run_only && md->kind != RUN_K) continue;
+                if (r->swapped_laid_off && !owed_placeable(c, L, trio, room, -1, m)) continue;
+                int base = c->swap_base + SWAP_SLOTS * m;
+                if (md->kind == TRIO_K) {
+                    int has_joker = 0;
+                    for (int i = 0; i < md->n; i++) has_joker |= md->cards[i] == JK;
+                    if (!has_joker) continue;
+                    for (int s = 0; s < 4; s++)
+                        if (hand[s * NR + md->rank]) out[n++] = base + s * NR + md->rank;
+                } else {
+                    int tg[NT];
+                    memset(tg, 0, sizeof tg);
+                    for (int i = 0; i < md->n; i++)
+                        if (md->cards[i] == JK) tg[represented(md, i)] = 1;
+                    for (int k = 0; k < JK; k++)
+                        if (tg[k] && hand[k]) out[n++] = base + k;
+                }
+            }
+        }
+        if (down && r->joker_rule == 1 && !L->joker_moved) {
+            for (int m = 0; m < L->ntable; m++) {
+                const Meld *md = &L->table[m];
+                if (md->owner != seat || md->n < 5 || end_joker(md) == NO_E) continue;
+                for (int k = 0; k < L->ntable; k++) {
+                    if (k == m || L->table[k].kind != RUN_K) continue;
+                    for (int e = LOW_E; e <= HIGH_E; e++)
+                        if (run_can_extend(c, &L->table[k], e))
+                            out[n++] = c->move_base + 2 * (m * c->M + k) + e;
+                }
+            }
+        }
+    }
+    L->nlegal = n;
+    L->legal_ok = 1;
+    return 0;
+}
+
+static int ensure_legal(Core *c, Lane *L, Ctx *ctx) {
+    return L->legal_ok ? 0 : compute_legal(c, L, ctx);
+}
+
+static int is_legal(const Lane *L, long long a) {
+    int lo = 0, hi = L->nlegal - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (L->legal[mid] == a) return 1;
+        if (L->legal[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------- the deal */
+
+static int log_add(Lane *L, int seat, int kind, int card) {
+    if (L->nlog == L->caplog) {
+        Py_ssize_t cap = L->caplog ? 2 * L->caplog : 256;
+        LogEntry *grown = PyMem_RawRealloc(L->log, (size_t)cap * sizeof(LogEntry));
+        if (grown == NULL) return -1;
+        L->log = grown;
+        L->caplog = cap;
+    }
+    L->log[L->nlog].seat = (signed char)seat;
+    L->log[L->nlog].kind = (signed char)kind;
+    L->log[L->nlog].card = (signed char)card;
+    L->nlog++;
+    return 0;
+}
+
+static void reset_round(Core *c, Lane *L) {
+    int P = c->P;
+    L->dealer = 0;
+    L->current = 0;
+    L->phase = DRAW_PH;
+    L->asked = -1;
+    L->nqueue = 0;
+    memset(L->hands, 0, sizeof L->hands);
+    memset(L->hand_sizes, 0, sizeof L->hand_sizes);
+    L->nstock = 0;
+    L->ndiscard = 0;
+    L->ntable = 0;
+    for (int s = 0; s < P; s++) {
+        L->laid_down[s] = 0;
+        L->laid_down_turn[s] = -1;
+        L->claims[s] = 0;
+        L->last_action[s] = -1;
+    }
+    L->turn = 0;
+    memset(L->known, 0, sizeof L->known);
+    memset(L->seen, 0, sizeof L->seen);
+    L->joker_moved = 0;
+    L->jokers_owed = 0;
+    L->nlog = 0;
+    L->legal_ok = 0;
+}
+
+/* Game._deal. */
+static void deal(Core *c, Lane *L) {
+    int P = c->P;
+    reset_round(c, L);
+    mt_seed64(&L->rng, L->seeds[L->round_index]);
+    int decks = c->r.decks[L->round_index];
+    int len = 0;
+    for (int k = 0; k < NT; k++) {
+        int copies = k == JK ? decks * c->r.jokers_per_deck : decks;
+        for (int i = 0; i < copies; i++) L->stock[len++] = (unsigned char)k;
+    }
+    mt_shuffle(&L->rng, L->stock, len);
+    L->dealer = L->round_index % P;
+    int n = 6 + L->round;
+    for (int s = 0; s < P; s++) {
+        for (int i = len - n; i < len; i++) L->hands[s][L->stock[i]]++;
+        len -= n;
+        L->hand_sizes[s] = n;
+    }
+    L->discard[0] = L->stock[--len];
+    L->ndiscard = 1;
+    L->nstock = len;
+    L->seen[L->discard[0]]++;
+    L->current = (L->dealer + 1) % P;
+}
+
+/* Game.new for lane `i`'s game `g`. */
+static void new_game(Core *c, Lane *L, Py_ssize_t i, long long g) {
+    MT master;
+    mt_seed64(&master, lane_game_seed(c->seed, (uint64_t)i, (uint64_t)g));
+    for (int k = 0; k < c->r.R; k++) L->seeds[k] = mt_bits64(&master);
+    L->game_index = g;
+    L->round_index = 0;
+    L->round = c->r.rounds[0];
+    memset(L->scores, 0, sizeof L->scores);
+    L->nhist = 0;
+    L->moves = 0;
+    deal(c, L);
+}
+
+/* ------------------------------------------------------------------------- effects */
+
+static void add_card(Lane *L, int seat, int card) {
+    L->hands[seat][card]++;
+    L->hand_sizes[seat]++;
+}
+
+static void remove_card(Lane *L, int seat, int card) {
+    L->hands[seat][card]--;
+    L->hand_sizes[seat]--;
+    if (L->known[seat][card]) L->known[seat][card]--;
+}
+
+static int pop_stock(Lane *L) { /* -1: none left */
+    if (L->nstock == 0 && L->ndiscard > 1) {
+        unsigned char top = L->discard[L->ndiscard - 1];
+        memcpy(L->stock, L->discard, (size_t)(L->ndiscard - 1));
+        L->nstock = L->ndiscard - 1;
+        mt_shuffle(&L->rng, L->stock, L->nstock);
+        L->discard[0] = top;
+        L->ndiscard = 1;
+    }
+    return L->nstock ? L->stock[--L->nstock] : -1;
+}
+
+static long long hand_points(const Core *c, const Lane *L, int seat) {
+    long long sum = 0;
+    for (int k = 0; k < NT; k++) sum += (long long)L->hands[seat][k] * c->r.pts[k];
+    return sum;
+}
+
+static void end_round(Core *c, Lane *L, int closer) {
+    int P = c->P;
+    History *h = &L->hist[L->nhist++];
+    h->round = L->round;
+    h->closer = closer;
+    h->turns = L->turn;
+    for (int s = 0; s < P; s++) {
+        if (s == closer)
+            h->points[s] = L->laid_down_turn[s] == L->turn ? c->r.one_turn_bonus : 0;
+        else
+            h->points[s] = hand_points(c, L, s);
+        L->scores[s] += h->points[s];
+    }
+    L->round_index++;
+    if (L->round_index >= c->r.R) {
+        L->phase = OVER_PH;
+        L->asked = -1;
+        L->nqueue = 0;
+        L->nlog = 0;
+        return;
+    }
+    L->round = c->r.rounds[L->round_index];
+    deal(c, L);
+}
+
+static void finish_draw(Core *c, Lane *L) {
+    L->phase = PLAY_PH;
+    L->asked = -1;
+    L->nqueue = 0;
+    int card = pop_stock(L);
+    if (card < 0) {
+        end_round(c, L, -1);
+        return;
+    }
+    add_card(L, L->current, card);
+}
+
+static int may_claim(const Core *c, const Lane *L, int seat) {
+    if (L->laid_down[seat] && !c->r.claims_after_laydown) return 0;
+    return c->r.max_claims < 0 || L->claims[seat] < c->r.max_claims;
+}
+
+/* Game._do_laydown's arrangement, from Python (melds.laydown_plan), checked against the hand
+ * but not yet laid: a failing callback leaves the lane unchanged. */
+static int laydown_melds(Core *c, Lane *L, Ctx *ctx, Meld **out, Py_ssize_t *nout) {
+    int seat = L->current;
+    int trios = CONTRACTS[L->round - 1][0], runs = CONTRACTS[L->round - 1][1];
+    ctx_gil(ctx);
+    int rc = -1;
+    PyObject *counts = NULL, *sig = NULL, *res = NULL;
+    Meld *melds = NULL;
+    counts = PyTuple_New(NT);
+    sig = PyTuple_New(L->ntable);
+    if (counts == NULL || sig == NULL) goto done;
+    for (int k = 0; k < NT; k++) PyTuple_SET_ITEM(counts, k, PyLong_FromLong(L->hands[seat][k]));
+    for (int m = 0; m < L->ntable; m++) {
+        const Meld *md = &L->table[m];
+        PyObject *cards = PyTuple_New(md->n);
+        if (cards == NULL) goto done;
+        for (int i = 0; i < md->n; i++) PyTuple_SET_ITEM(cards, i, PyLong_FromLong(md->cards[i]));
+        PyObject *row = Py_BuildValue("(sNiii)", md->kind == TRIO_K ? "trio" : "run", cards,
+                                      md->start, md->rank, md->suit);
+        if (row == NULL) goto done;
+        PyTuple_SET_ITEM(sig, m, row);
+    }
+    res = PyObject_CallFunction(c->laydown_plan, "OiiO", counts, trios, runs, sig);
+    if (res == NULL) goto done;
+    PyObject *rows;
+    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2 ||
+        !PyTuple_Check(rows = PyTuple_GET_ITEM(res, 1))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "laydown_plan must return (key, rows) for a legal lay-down");
+        goto done;
+    }
+    Py_ssize_t nrows = PyTuple_GET_SIZE(rows);
+    if (nrows < 1 || L->ntable + nrows > MAXMELDS) {
+        PyErr_Format(PyExc_RuntimeError, "laydown_plan returned %zd melds for a table of %d",
+                     nrows, L->ntable);
+        goto done;
+    }
+    melds = PyMem_RawCalloc((size_t)nrows, sizeof(Meld));
+    if (melds == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int left[NT];
+    memcpy(left, L->hands[seat], sizeof left);
+    for (Py_ssize_t j = 0; j < nrows; j++) {
+        PyObject *row = PyTuple_GET_ITEM(rows, j), *cards;
+        const char *kind;
+        int start, key;
+        if (!PyTuple_Check(row) ||
+            !PyArg_ParseTuple(row, "sOii", &kind, &cards, &start, &key)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_RuntimeError, "laydown_plan rows are (kind, cards, start, key)");
+            goto done;
+        }
+        Meld *md = &melds[j];
+        md->owner = seat;
+        if (strcmp(kind, "trio") != 0 && strcmp(kind, "run") != 0) {
+            PyErr_SetString(PyExc_RuntimeError, "laydown_plan: a row's kind must be trio or run");
+            goto done;
+        }
+        md->kind = strcmp(kind, "trio") == 0 ? TRIO_K : RUN_K;
+        if (md->kind == TRIO_K) {
+            md->start = 0;
+            md->rank = key;
+            md->suit = -1;
+        } else {
+            md->start = start;
+            md->rank = -1;
+            md->suit = key;
+        }
+        PyObject *seq = PySequence_Fast(cards, "laydown_plan: a row's cards must be a sequence");
+        if (seq == NULL) goto done;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        int ok = n >= 1 && n <= (md->kind == TRIO_K ? MAXMELD : NR) && key >= 0 &&
+                 key < (md->kind == TRIO_K ? NR : 4) && start >= 0 && start <= NR;
+        for (Py_ssize_t i = 0; ok && i < n; i++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+            ok = v >= 0 && v < NT && left[v] > 0;
+            if (ok) {
+                left[v]--;
+                md->cards[i] = (unsigned char)v;
+            }
+        }
+        md->n = (int)n;
+        Py_DECREF(seq);
+        if (!ok) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_RuntimeError,
+                            "laydown_plan returned a meld that is not in the hand");
+            goto done;
+        }
+    }
+    *out = melds;
+    *nout = nrows;
+    melds = NULL;
+    rc = 0;
+done:
+    Py_XDECREF(counts);
+    Py_XDECREF(sig);
+    Py_XDECREF(res);
+    PyMem_RawFree(melds);
+    ctx_nogil(ctx);
+    return rc;
+}
+
+/* Game._lay_down. */
+static void lay_down(Lane *L, const Meld *melds, Py_ssize_t nrows) {
+    int seat = L->current;
+    for (Py_ssize_t j = 0; j < nrows; j++) {
+        for (int i = 0; i < melds[j].n; i++) remove_card(L, seat, melds[j].cards[i]);
+        L->table[L->ntable++] = melds[j];
+    }
+    L->laid_down[seat] = 1;
+    L->laid_down_turn[seat] = L->turn;
+}
+
+static int meld_error(Ctx *ctx, const char *what) {
+    ctx_gil(ctx);
+    PyErr_Format(PyExc_RuntimeError, "%s: a meld outgrew its bounds (inconsistent position)",
+                 what);
+    ctx_nogil(ctx);
+    return -1;
+}
+
+/* Game._perform for a legal action; -1 with a Python error (the lay-down callback, memory). */
+static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
+    int P = c->P;
+    int actor = actor_of(L);
+    int top = L->ndiscard ? L->discard[L->ndiscard - 1] : -1;
+    int kind, x = 0, m = 0, dst = 0, end = 0;
+    if (a < DISCARD_BASE) {
+        kind = a;
+    } else if (a < LAYOFF_BASE) {
+        kind = K_DISCARD;
+        x = a - DISCARD_BASE;
+    } else if (a < c->swap_base) {
+        kind = K_LAYOFF;
+        m = (a - LAYOFF_BASE) / LAYOFF_SLOTS;
+        x = (a - LAYOFF_BASE) % LAYOFF_SLOTS;
+    } else if (a < c->move_base) {
+        kind = K_SWAP;
+        m = (a - c->swap_base) / SWAP_SLOTS;
+        x = (a - c->swap_base) % SWAP_SLOTS;
+    } else {
+        kind = K_MOVE;
+        int pair = (a - c->move_base) / 2;
+        end = (a - c->move_base) % 2;
+        m = pair / c->M;
+        dst = pair % c->M;
+    }
+    int card = -1;
+    if (kind <= A_PASS)
+        card = top;
+    else if (kind == K_DISCARD || kind == K_SWAP)
+        card = x;
+    else if (kind == K_LAYOFF)
+        card = x < JK ? x : JK;
+    Meld *melds = NULL;
+    Py_ssize_t nmelds = 0;
+    if (kind == A_LAYDOWN && laydown_melds(c, L, ctx, &melds, &nmelds) < 0) return -1;
+    if (log_add(L, actor, kind, card) < 0) {
+        PyMem_RawFree(melds);
+        ctx_gil(ctx);
+        PyErr_NoMemory();
+        ctx_nogil(ctx);
+        return -1;
+    }
+    L->last_action[actor] = a;
+    L->moves++;
+    L->legal_ok = 0;
+    int seat = L->current;
+    switch (kind) {
+    case A_DRAW: {
+        int q = 0;
+        if (L->ndiscard)
+            for (int k = 1; k < P; k++) {
+                int s = (seat + k) % P;
+                if (may_claim(c, L, s)) L->queue[q++] = s;
+            }
+        if (q) {
+            L->phase = CLAIM_PH;
+            L->nqueue = q;
+            L->asked = L->queue[0];
+        } else {
+            finish_draw(c, L);
+        }
+        break;
+    }
+    case A_TAKE: {
+        int t = L->discard[--L->ndiscard];
+        add_card(L, seat, t);
+        L->known[seat][t]++;
+        L->phase = PLAY_PH;
+        break;
+    }
+    case A_CLAIM: {
+        int who = L->asked;
+        int t = L->discard[--L->ndiscard];
+        add_card(L, who, t);
+        L->known[who][t]++;
+        L->claims[who]++;
+        int penalty = pop_stock(L);
+        if (penalty >= 0) add_card(L, who, penalty);
+        finish_draw(c, L);
+        break;
+    }
+    case A_PASS:
+        memmove(L->queue, L->queue + 1, (size_t)(L->nqueue - 1) * sizeof(int));
+        L->nqueue--;
+        if (L->nqueue)
+            L->asked = L->queue[0];
+        else
+            finish_draw(c, L);
+        break;
+    case A_LAYDOWN:
+        lay_down(L, melds, nmelds);
+        PyMem_RawFree(melds);
+        break;
+    case A_CLOSE: {
+        int t = 0;
+        while (t < NT && !L->hands[seat][t]) t++;
+        if (t < NT) {
+            remove_card(L, seat, t);
+            L->discard[L->ndiscard++] = (unsigned char)t;
+        }
+        end_round(c, L, seat);
+        break;
+    }
+    case K_DISCARD:
+        remove_card(L, seat, x);
+        L->discard[L->ndiscard++] = (unsigned char)x;
+        L->seen[x]++;
+        L->turn++;
+        L->joker_moved = 0;
+        if (L->turn >= c->r.max_turns) {
+            end_round(c, L, -1);
+            break;
+        }
+        L->current = (seat + 1) % P;
+        L->phase = DRAW_PH;
+        break;
+    case K_LAYOFF:
+        if (x >= SLOT_JOKER) {
+            remove_card(L, seat, JK);
+            L->jokers_owed = L->jokers_owed - 1 > 0 ? L->jokers_owed - 1 : 0;
+            if (lay_off(c, &L->table[m], JK, x == SLOT_JOKER_LOW ? LOW_E : HIGH_E) < 0)
+                return meld_error(ctx, "layoff");
+        } else {
+            remove_card(L, seat, x);
+            if (lay_off(c, &L->table[m], x, NO_E) < 0) return meld_error(ctx, "layoff");
+        }
+        break;
+    case K_SWAP: {
+        remove_card(L, seat, x);
+        int i = joker_for(&L->table[m], x);
+        if (i >= 0) L->table[m].cards[i] = (unsigned char)x;
+        add_card(L, seat, JK);
+        L->known[seat][JK]++;
+        if (c->r.swapped_laid_off) L->jokers_owed++;
+        break;
+    }
+    case K_MOVE: {
+        int from = end_joker(&L->table[m]);
+        take_end_joker(c, &L->table[m], from);
+        if (extend_run(c, &L->table[dst], JK, end) < 0) return meld_error(ctx, "movejoker");
+        L->joker_moved = 1;
+        break;
+    }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------- observation */
+
+static int obs_size(int P) { return 65 * (2 * P + 3) + 14 + 4 * P; }
+
+/* aec.encode_observation(game, seat, observation_layout(P, 0)). */
+static void write_obs(const Core *c, const Lane *L, float *obs, int seat) {
+    int P = c->P;
+    memset(obs, 0, (size_t)c->obs_dim * sizeof(float));
+    if (seat < 0) return;
+    const int PL = 65;
+    for (int k = 0; k < NT; k++) obs[k] = (float)L->hands[seat][k];
+    if (L->ndiscard && L->phase != OVER_PH) obs[PL + L->discard[L->ndiscard - 1]] = 1.0f;
+    for (int k = 0; k < NT; k++) obs[2 * PL + k] = (float)L->seen[k];
+    int base = 3 * PL;
+    for (int j = 1; j < P; j++) {
+        const int *kn = L->known[(seat + j) % P];
+        for (int k = 0; k < NT; k++) obs[base + PL * (j - 1) + k] = (float)kn[k];
+    }
+    base = PL * (P + 2);
+    for (int m = 0; m < L->ntable; m++) {
+        const Meld *md = &L->table[m];
+        float *plane = obs + base + PL * pymod(md->owner - seat, P);
+        for (int i = 0; i < md->n; i++) plane[md->cards[i]] += 1.0f;
+    }
+    base = PL * (2 * P + 2);
+    int fits[NT];
+    fitting_counts(c, L, fits);
+    for (int k = 0; k < NT; k++) obs[base + k] = (float)fits[k];
+    float *s = obs + PL * (2 * P + 3);
+    s[L->round - 1] = 1.0f;
+    if (L->phase != OVER_PH) s[7 + L->phase] = 1.0f;
+    s[10] = (float)(CONTRACTS[L->round - 1][0] / 3.0);
+    s[11] = (float)(CONTRACTS[L->round - 1][1] / 3.0);
+    s += 12;
+    for (int j = 0; j < P; j++) {
+        int o = (seat + j) % P;
+        s[j] = (float)(L->hand_sizes[o] / 20.0);
+        s[P + j] = L->laid_down[o] ? 1.0f : 0.0f;
+        s[2 * P + j] = (float)((double)L->scores[o] / 100.0);
+        s[3 * P + j] = (float)L->claims[o];
+    }
+    s[4 * P] = (float)(L->nstock / 100.0);
+    s[4 * P + 1] = (float)((double)L->turn / (double)c->r.max_turns);
+}
+
+/* ------------------------------------------------------------------------- buffers */
+
+typedef struct {
+    Py_buffer view;
+    int held;
+} Buf;
+
+static void buf_release(Buf *b) {
+    if (b->held) PyBuffer_Release(&b->view);
+    b->held = 0;
+}
+
+/* kind: 'f' float32, 'b' bool/uint8, 'q' int64, 'i' int32. */
+static int format_ok(const Py_buffer *v, char kind) {
+    const char *f = v->format ? v->format : "B";
+    if (*f == '@' || *f == '=' || *f == '<') f++;
+    if (f[0] == '\0' || f[1] != '\0') return 0;
+    switch (kind) {
+    case 'f':
+        return f[0] == 'f' && v->itemsize == 4;
+    case 'b':
+        return (f[0] == '?' || f[0] == 'B') && v->itemsize == 1;
+    case 'q':
+        return (f[0] == 'l' || f[0] == 'q') && v->itemsize == 8;
+    case 'i':
+        return (f[0] == 'i' || f[0] == 'l') && v->itemsize == 4;
+    }
+    return 0;
+}
+
+static const char *kind_name(char kind) {
+    switch (kind) {
+    case 'f':
+        return "float32";
+    case 'b':
+        return "bool or uint8";
+    case 'q':
+        return "int64";
+    default:
+        return "int32";
+    }
+}
+
+/* A C-contiguous array of `kind` and shape (d0,) or (d0, d1) (d1 < 0: one dimension). */
+static int get_buf(PyObject *obj, Buf *b, const char *name, char kind, Py_ssize_t d0,
+                   Py_ssize_t d1, int writable) {
+    b->held = 0;
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, &b->view, flags) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous%s %s numpy array", name,
+                     writable ? " writable" : "", kind_name(kind));
+        return -1;
+    }
+    b->held = 1;
+    if (!format_ok(&b->view, kind)) {
+        PyErr_Format(PyExc_TypeError, "%s must have dtype %s, got format %s", name,
+                     kind_name(kind), b->view.format ? b->view.format : "B");
+        buf_release(b);
+        return -1;
+    }
+    int nd = d1 < 0 ? 1 : 2;
+    if (b->view.ndim != nd || b->view.shape[0] != d0 || (nd == 2 && b->view.shape[1] != d1)) {
+        if (nd == 1)
+            PyErr_Format(PyExc_ValueError, "%s must have shape (%zd,)", name, d0);
+        else
+            PyErr_Format(PyExc_ValueError, "%s must have shape (%zd, %zd)", name, d0, d1);
+        buf_release(b);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------- the type */
+
+static int core_busy(Core *c) {
+    if (c->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the core is busy (a call is in progress)");
+        return 1;
+    }
+    if (c->laydown_plan == NULL || c->has_contract_slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the core's callbacks were cleared");
+        return 1;
+    }
+    return 0;
+}
+
+/* The callbacks may close over an object that holds the core: the cycle collector sees them. */
+static int core_traverse(Core *c, visitproc visit, void *arg) {
+    Py_VISIT(c->laydown_plan);
+    Py_VISIT(c->has_contract_slow);
+    return 0;
+}
+
+static int core_clear(Core *c) {
+    Py_CLEAR(c->laydown_plan);
+    Py_CLEAR(c->has_contract_slow);
+    return 0;
+}
+
+static void core_dealloc(Core *c) {
+    PyObject_GC_UnTrack(c);
+    if (c->lanes) {
+        for (int i = 0; i < c->N; i++) {
+            PyMem_RawFree(c->lanes[i].log);
+            PyMem_RawFree(c->lanes[i].legal);
+        }
+        PyMem_RawFree(c->lanes);
+    }
+    core_clear(c);
+    Py_TYPE(c)->tp_free((PyObject *)c);
+}
+
+static int read_int(PyObject *obj, long long lo, long long hi, const char *what, long long *out) {
+    int overflow = 0;
+    long long v = PyLong_Check(obj) && !PyBool_Check(obj)
+                      ? PyLong_AsLongLongAndOverflow(obj, &overflow)
+                      : 0;
+    if (!PyLong_Check(obj) || PyBool_Check(obj) || overflow || v < lo || v > hi) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        PyObject *r = PyObject_Repr(obj);
+        PyErr_Format(PyExc_ValueError, "%s = %s must be an integer in %lld..%lld", what,
+                     r ? PyUnicode_AsUTF8(r) : "?", lo, hi);
+        Py_XDECREF(r);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"num_games",    "num_players",      "rules", "seed",
+                             "laydown_plan", "has_contract_slow", NULL};
+    Py_ssize_t N;
+    int P;
+    PyObject *rules, *seed, *plan, *slow;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niOOOO", kwlist, &N, &P, &rules, &seed, &plan,
+                                     &slow))
+        return NULL;
+    if (N < 1 || N > (1 << 20)) {
+        PyErr_Format(PyExc_ValueError, "num_games = %zd must be in 1..%d", N, 1 << 20);
+        return NULL;
+    }
+    if (P < 2 || P > MAXP) {
+        PyErr_Format(PyExc_ValueError, "num_players = %d must be in 2..%d", P, MAXP);
+        return NULL;
+    }
+    if (!PyCallable_Check(plan) || !PyCallable_Check(slow)) {
+        PyErr_SetString(PyExc_TypeError, "laydown_plan and has_contract_slow must be callable");
+        return NULL;
+    }
+    PyObject *index = PyNumber_Index(seed); /* ints and numpy integers */
+    if (index == NULL) return NULL;
+    PyObject *mask = PyLong_FromUnsignedLongLong(~0ULL);
+    PyObject *reduced = mask ? PyNumber_And(index, mask) : NULL;
+    Py_XDECREF(mask);
+    Py_DECREF(index);
+    if (reduced == NULL) return NULL;
+    uint64_t seed64 = PyLong_AsUnsignedLongLong(reduced);
+    Py_DECREF(reduced);
+    if (PyErr_Occurred()) return NULL;
+
+    Rules r;
+    memset(&r, 0, sizeof r);
+    PyObject *seq = PySequence_Fast(rules, "rules must be a tuple of ints");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **it = PySequence_Fast_ITEMS(seq);
+    static const char *names[11] = {"min_run",
+                                    "ace_wraparound",
+                                    "joker_rule",
+                                    "swap_run_jokers_only",
+                                    "swapped_joker_laid_off",
+                                    "discard_restriction",
+                                    "one_turn_bonus",
+                                    "claims_after_laydown",
+                                    "max_claims_per_round",
+                                    "max_turns_per_round",
+                                    "jokers_per_deck"};
+    static const long long lo[11] = {3, 0, 0, 0, 0, 0, -10000, 0, -1, 1, 0};
+    static const long long hi[11] = {12, 1, 1, 1, 1, 1, 10000, 1, 1000000000, 1000000000, 6};
+    long long v[11], R;
+    char what[64];
+    if (n < 11 + NT + 1) {
+        PyErr_Format(PyExc_ValueError, "rules holds %zd ints, expected at least %d", n,
+                     11 + NT + 1 + 2);
+        goto fail;
+    }
+    for (int k = 0; k < 11; k++) {
+        snprintf(what, sizeof what, "rules %s", names[k]);
+        if (read_int(it[k], lo[k], hi[k], what, &v[k]) < 0) goto fail;
+    }
+    for (int k = 0; k < NT; k++) {
+        long long p;
+        snprintf(what, sizeof what, "rules card points[%d]", k);
+        if (read_int(it[11 + k], 0, 10000, what, &p) < 0) goto fail;
+        r.pts[k] = (int)p;
+    }
+    if (read_int(it[11 + NT], 1, MAXROUNDS, "rules number of rounds", &R) < 0) goto fail;
+    if (n != 11 + NT + 1 + 2 * R) {
+        PyErr_Format(PyExc_ValueError, "rules holds %zd ints, expected %lld for %lld rounds", n,
+                     11 + NT + 1 + 2 * R, R);
+        goto fail;
+    }
+    r.min_run = (int)v[0];
+    r.wrap = (int)v[1];
+    r.joker_rule = (int)v[2];
+    r.swap_run_only = (int)v[3];
+    r.swapped_laid_off = (int)v[4];
+    r.discard_restriction = (int)v[5];
+    r.one_turn_bonus = (int)v[6];
+    r.claims_after_laydown = (int)v[7];
+    r.max_claims = (int)v[8];
+    r.max_turns = (int)v[9];
+    r.jokers_per_deck = (int)v[10];
+    r.R = (int)R;
+    for (int k = 0; k < R; k++) {
+        long long x, d;
+        snprintf(what, sizeof what, "rules round[%d]", k);
+        if (read_int(it[12 + NT + k], 1, 7, what, &x) < 0) goto fail;
+        snprintf(what, sizeof what, "rules decks[%d]", k);
+        if (read_int(it[12 + NT + R + k], 1, MAXDECKS, what, &d) < 0) goto fail;
+        r.rounds[k] = (int)x;
+        r.decks[k] = (int)d;
+        if (d * (52 + r.jokers_per_deck) < P * (6 + x) + 1) {
+            PyErr_Format(PyExc_ValueError,
+                         "rules decks[%d] = %lld deal too few cards for %d players in round %lld",
+                         k, d, P, x);
+            goto fail;
+        }
+    }
+    Py_DECREF(seq);
+
+    Core *c = (Core *)type->tp_alloc(type, 0);
+    if (c == NULL) return NULL;
+    c->N = (int)N;
+    c->P = P;
+    c->M = 3 * P;
+    c->swap_base = LAYOFF_BASE + LAYOFF_SLOTS * c->M;
+    c->move_base = c->swap_base + SWAP_SLOTS * c->M;
+    c->num_actions = c->move_base + 2 * c->M * c->M;
+    c->obs_dim = obs_size(P);
+    c->r = r;
+    c->seed = seed64;
+    Py_INCREF(plan);
+    c->laydown_plan = plan;
+    Py_INCREF(slow);
+    c->has_contract_slow = slow;
+    c->lanes = PyMem_RawCalloc((size_t)N, sizeof(Lane));
+    if (c->lanes == NULL) {
+        Py_DECREF(c);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < N; i++) {
+        c->lanes[i].legal = PyMem_RawMalloc((size_t)c->num_actions * sizeof(int));
+        if (c->lanes[i].legal == NULL) {
+            Py_DECREF(c);
+            return PyErr_NoMemory();
+        }
+        new_game(c, &c->lanes[i], i, 0);
+    }
+    return (PyObject *)c;
+fail:
+    Py_DECREF(seq);
+    return NULL;
+}
+
+static PyObject *core_reset_all(Core *c, PyObject *unused) {
+    if (core_busy(c)) return NULL;
+    for (int i = 0; i < c->N; i++) new_game(c, &c->lanes[i], i, 0);
+    Py_RETURN_NONE;
+}
+
+/* Write lane i's observation, mask row and actor; -1 with a Python error. */
+static int write_lane(Core *c, int i, float *obs, unsigned char *mask, int64_t *actor, Ctx *ctx) {
+    Lane *L = &c->lanes[i];
+    if (ensure_legal(c, L, ctx) < 0) return -1;
+    int seat = actor_of(L);
+    write_obs(c, L, obs + (size_t)i * c->obs_dim, seat);
+    unsigned char *row = mask + (size_t)i * c->num_actions;
+    memset(row, 0, (size_t)c->num_actions);
+    for (int k = 0; k < L->nlegal; k++) row[L->legal[k]] = 1;
+    actor[i] = seat;
+    return 0;
+}
+
+static PyObject *core_write(Core *c, PyObject *args) {
+    PyObject *o_obs, *o_mask, *o_actor;
+    if (!PyArg_ParseTuple(args, "OOO", &o_obs, &o_mask, &o_actor)) return NULL;
+    if (core_busy(c)) return NULL;
+    Buf b[3];
+    memset(b, 0, sizeof b);
+    PyObject *ret = NULL;
+    if (get_buf(o_obs, &b[0], "obs", 'f', c->N, c->obs_dim, 1) < 0 ||
+        get_buf(o_mask, &b[1], "mask", 'b', c->N, c->num_actions, 1) < 0 ||
+        get_buf(o_actor, &b[2], "actor", 'q', c->N, -1, 1) < 0)
+        goto done;
+    c->busy = 1;
+    Ctx ctx = {NULL};
+    ctx_nogil(&ctx);
+    int err = 0;
+    for (int i = 0; i < c->N && !err; i++)
+        err = write_lane(c, i, b[0].view.buf, b[1].view.buf, b[2].view.buf, &ctx) < 0;
+    ctx_gil(&ctx);
+    c->busy = 0;
+    if (!err) ret = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 3; k++) buf_release(&b[k]);
+    return ret;
+}
+
+static PyObject *core_step(Core *c, PyObject *args) {
+    PyObject *o[8];
+    if (!PyArg_ParseTuple(args, "OOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7]))
+        return NULL;
+    if (core_busy(c)) return NULL;
+    Buf b[8];
+    memset(b, 0, sizeof b);
+    PyObject *ret = NULL;
+    int N = c->N, P = c->P;
+    if (get_buf(o[0], &b[0], "actions", 'q', N, -1, 0) < 0 ||
+        get_buf(o[1], &b[1], "obs", 'f', N, c->obs_dim, 1) < 0 ||
+        get_buf(o[2], &b[2], "mask", 'b', N, c->num_actions, 1) < 0 ||
+        get_buf(o[3], &b[3], "actor", 'q', N, -1, 1) < 0 ||
+        get_buf(o[4], &b[4], "round_points", 'i', N, P, 1) < 0 ||
+        get_buf(o[5], &b[5], "round_end", 'b', N, -1, 1) < 0 ||
+        get_buf(o[6], &b[6], "done", 'b', N, -1, 1) < 0 ||
+        get_buf(o[7], &b[7], "final_scores", 'i', N, P, 1) < 0)
+        goto done;
+    const int64_t *actions = b[0].view.buf;
+    int32_t *round_points = b[4].view.buf, *final_scores = b[7].view.buf;
+    unsigned char *round_end = b[5].view.buf, *done_out = b[6].view.buf;
+    c->busy = 1;
+    Ctx ctx = {NULL};
+    ctx_nogil(&ctx);
+    long long bad = -1;
+    int err = 0;
+    /* Every lane's action first: an illegal one changes nothing anywhere. */
+    for (int i = 0; i < N && !err; i++) {
+        Lane *L = &c->lanes[i];
+        if (ensure_legal(c, L, &ctx) < 0) {
+            err = 1;
+            break;
+        }
+        int64_t a = actions[i];
+        if (a < 0 || a >= c->num_actions || !is_legal(L, a)) {
+            bad = i;
+            break;
+        }
+    }
+    for (int i = 0; i < N && !err && bad < 0; i++) {
+        Lane *L = &c->lanes[i];
+        int before = L->nhist;
+        if (perform(c, L, (int)actions[i], &ctx) < 0) {
+            err = 1;
+            break;
+        }
+        int ended = L->nhist > before;
+        round_end[i] = (unsigned char)ended;
+        for (int s = 0; s < P; s++)
+            round_points[i * P + s] = ended ? (int32_t)L->hist[L->nhist - 1].points[s] : 0;
+        int over = L->phase == OVER_PH;
+        done_out[i] = (unsigned char)over;
+        for (int s = 0; s < P; s++) final_scores[i * P + s] = over ? (int32_t)L->scores[s] : 0;
+        if (over) new_game(c, L, i, L->game_index + 1);
+        if (write_lane(c, i, b[1].view.buf, b[2].view.buf, b[3].view.buf, &ctx) < 0) err = 1;
+    }
+    ctx_gil(&ctx);
+    c->busy = 0;
+    if (!err) ret = PyLong_FromLongLong(bad);
+done:
+    for (int k = 0; k < 8; k++) buf_release(&b[k]);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------- export */
+
+static PyObject *int_list(const int *xs, int n) {
+    PyObject *l = PyList_New(n);
+    if (l == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(l, i, PyLong_FromLong(xs[i]));
+    return l;
+}
+
+static PyObject *ll_list(const long long *xs, int n) {
+    PyObject *l = PyList_New(n);
+    if (l == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(l, i, PyLong_FromLongLong(xs[i]));
+    return l;
+}
+
+static PyObject *uc_list(const unsigned char *xs, int n) {
+    PyObject *l = PyList_New(n);
+    if (l == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(l, i, PyLong_FromLong(xs[i]));
+    return l;
+}
+
+static PyObject *per_seat_counts(const int (*rows)[NT], int P) {
+    PyObject *l = PyList_New(P);
+    if (l == NULL) return NULL;
+    for (int s = 0; s < P; s++) {
+        PyObject *row = int_list(rows[s], NT);
+        if (row == NULL) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, s, row);
+    }
+    return l;
+}
+
+static PyObject *opt_int(long long v) { /* -1: None */
+    return v < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(v);
+}
+
+static int put(PyObject *d, const char *key, PyObject *value) {
+    if (value == NULL) return -1;
+    int rc = PyDict_SetItemString(d, key, value);
+    Py_DECREF(value);
+    return rc;
+}
+
+static PyObject *bool_list(const int *xs, int n) {
+    PyObject *l = PyList_New(n);
+    if (l == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(l, i, PyBool_FromLong(xs[i]));
+    return l;
+}
+
+static PyObject *lane_export(Core *c, const Lane *L) {
+    int P = c->P;
+    PyObject *d = PyDict_New();
+    if (d == NULL) return NULL;
+    PyObject *table = PyList_New(L->ntable), *hist = PyList_New(L->nhist);
+    PyObject *last = PyList_New(P), *seeds = PyList_New(c->r.R), *log = PyList_New(L->nlog);
+    PyObject *words = PyTuple_New(MT_N + 1);
+    if (!table || !hist || !last || !seeds || !log || !words) goto fail_lists;
+    for (int m = 0; m < L->ntable; m++) {
+        const Meld *md = &L->table[m];
+        PyList_SET_ITEM(table, m,
+                        Py_BuildValue("(isNiii)", md->owner, md->kind == TRIO_K ? "trio" : "run",
+                                      uc_list(md->cards, md->n), md->start, md->rank, md->suit));
+    }
+    for (int h = 0; h < L->nhist; h++) {
+        const History *e = &L->hist[h];
+        PyList_SET_ITEM(hist, h,
+                        Py_BuildValue("{s:L,s:N,s:N,s:L}", "round", e->round, "points",
+                                      ll_list(e->points, P), "closer", opt_int(e->closer),
+                                      "turns", e->turns));
+    }
+    for (int s = 0; s < P; s++) PyList_SET_ITEM(last, s, opt_int(L->last_action[s]));
+    for (int k = 0; k < c->r.R; k++)
+        PyList_SET_ITEM(seeds, k, PyLong_FromUnsignedLongLong(L->seeds[k]));
+    for (Py_ssize_t k = 0; k < L->nlog; k++)
+        PyList_SET_ITEM(log, k,
+                        Py_BuildValue("(iii)", L->log[k].seat, L->log[k].kind, L->log[k].card));
+    for (int k = 0; k < MT_N; k++) PyTuple_SET_ITEM(words, k, PyLong_FromUnsignedLong(L->rng.mt[k]));
+    PyTuple_SET_ITEM(words, MT_N, PyLong_FromLong(L->rng.index));
+    if (PyErr_Occurred()) goto fail_lists;
+    if (put(d, "round", PyLong_FromLong(L->round)) ||
+        put(d, "round_index", PyLong_FromLong(L->round_index)) ||
+        put(d, "dealer", PyLong_FromLong(L->dealer)) ||
+        put(d, "current", PyLong_FromLong(L->current)) ||
+        put(d, "phase", PyUnicode_FromString(PHASES[L->phase])) ||
+        put(d, "asked", opt_int(L->asked)) || put(d, "claim_queue", int_list(L->queue, L->nqueue)) ||
+        put(d, "hands", per_seat_counts((const int(*)[NT])L->hands, P)) ||
+        put(d, "hand_sizes", int_list(L->hand_sizes, P)) ||
+        put(d, "stock", uc_list(L->stock, L->nstock)) ||
+        put(d, "discard", uc_list(L->discard, L->ndiscard)) || put(d, "table", table) ||
+        put(d, "laid_down", bool_list(L->laid_down, P)) ||
+        put(d, "laid_down_turn", int_list(L->laid_down_turn, P)) ||
+        put(d, "scores", ll_list(L->scores, P)) || put(d, "turn", PyLong_FromLong(L->turn)) ||
+        put(d, "claims", int_list(L->claims, P)) ||
+        put(d, "known", per_seat_counts((const int(*)[NT])L->known, P)) ||
+        put(d, "seen_discards", int_list(L->seen, NT)) || put(d, "round_history", hist) ||
+        put(d, "last_action", last) || put(d, "moves", PyLong_FromLongLong(L->moves)) ||
+        put(d, "joker_moved", PyBool_FromLong(L->joker_moved)) ||
+        put(d, "jokers_owed", PyLong_FromLong(L->jokers_owed)) ||
+        put(d, "rng", Py_BuildValue("(iNO)", 3, words, Py_None)) || put(d, "deal_seeds", seeds) ||
+        put(d, "public_log", log) || put(d, "game_index", PyLong_FromLongLong(L->game_index))) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    return d;
+fail_lists:
+    Py_XDECREF(table);
+    Py_XDECREF(hist);
+    Py_XDECREF(last);
+    Py_XDECREF(seeds);
+    Py_XDECREF(log);
+    Py_XDECREF(words);
+    Py_DECREF(d);
+    return NULL;
+}
+
+static int lane_index(Core *c, PyObject *arg, int *out) {
+    long long i;
+    PyObject *index = PyBool_Check(arg) ? NULL : PyNumber_Index(arg); /* numpy integers too */
+    if (index == NULL) {
+        PyErr_Clear();
+        index = Py_NewRef(arg);
+    }
+    int rc = read_int(index, 0, c->N - 1, "lane", &i);
+    Py_DECREF(index);
+    if (rc < 0) return -1;
+    *out = (int)i;
+    return 0;
+}
+
+static PyObject *core_export(Core *c, PyObject *arg) {
+    int i;
+    if (core_busy(c) || lane_index(c, arg, &i) < 0) return NULL;
+    return lane_export(c, &c->lanes[i]);
+}
+
+/* ------------------------------------------------------------------------- load */
+
+static PyObject *field(PyObject *d, const char *key) { /* borrowed; ValueError when missing */
+    PyObject *v = PyDict_GetItemString(d, key);
+    if (v == NULL) PyErr_Format(PyExc_ValueError, "load: missing field '%s'", key);
+    return v;
+}
+
+static int get_int(PyObject *d, const char *key, long long lo, long long hi, long long *out) {
+    PyObject *v = field(d, key);
+    if (v == NULL) return -1;
+    char what[80];
+    snprintf(what, sizeof what, "load: '%s'", key);
+    return read_int(v, lo, hi, what, out);
+}
+
+static int get_opt(PyObject *d, const char *key, long long lo, long long hi, long long *out) {
+    PyObject *v = field(d, key);
+    if (v == NULL) return -1;
+    if (v == Py_None) {
+        *out = -1;
+        return 0;
+    }
+    char what[80];
+    snprintf(what, sizeof what, "load: '%s'", key);
+    return read_int(v, lo, hi, what, out);
+}
+
+static int get_bool(PyObject *v, const char *what, int *out) {
+    if (!PyBool_Check(v)) {
+        PyErr_Format(PyExc_ValueError, "load: %s must be true or false", what);
+        return -1;
+    }
+    *out = v == Py_True;
+    return 0;
+}
+
+/* A sequence of exactly n ints in lo..hi (n < 0: any length up to -n), into out[]. */
+static int get_ints(PyObject *obj, const char *what, Py_ssize_t n, long long lo, long long hi,
+                    long long *out, Py_ssize_t *len) {
+    if (!PyList_Check(obj) && !PyTuple_Check(obj)) {
+        PyErr_Format(PyExc_ValueError, "load: %s must be a list", what);
+        return -1;
+    }
+    Py_ssize_t m = PySequence_Size(obj);
+    if ((n >= 0 && m != n) || (n < 0 && m > -n)) {
+        PyErr_Format(PyExc_ValueError, "load: %s holds %zd values, expected %s%zd", what, m,
+                     n < 0 ? "at most " : "", n < 0 ? -n : n);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(obj, k);
+        char w[96];
+        snprintf(w, sizeof w, "load: %s[%zd]", what, k);
+        if (read_int(x, lo, hi, w, &out[k]) < 0) return -1;
+    }
+    if (len) *len = m;
+    return 0;
+}
+
+static int get_counts(PyObject *d, const char *key, int P, int (*rows)[NT]) {
+    PyObject *v = field(d, key);
+    if (v == NULL) return -1;
+    if ((!PyList_Check(v) && !PyTuple_Check(v)) || PySequence_Size(v) != P) {
+        PyErr_Format(PyExc_ValueError, "load: '%s' must be %d lists of %d counts", key, P, NT);
+        return -1;
+    }
+    long long tmp[NT];
+    for (int s = 0; s < P; s++) {
+        char what[64];
+        snprintf(what, sizeof what, "'%s'[%d]", key, s);
+        if (get_ints(PySequence_Fast_GET_ITEM(v, s), what, NT, 0, MAXCARDS, tmp, NULL) < 0)
+            return -1;
+        for (int k = 0; k < NT; k++) rows[s][k] = (int)tmp[k];
+    }
+    return 0;
+}
+
+static int load_meld(Core *c, PyObject *row, int m, Meld *md) {
+    PyObject *cards;
+    const char *kind;
+    long long owner, start, rank, suit;
+    if (!PyTuple_Check(row) && !PyList_Check(row)) goto bad;
+    PyObject *t = PySequence_Tuple(row);
+    if (t == NULL) return -1;
+    int ok = PyTuple_GET_SIZE(t) == 6 && PyUnicode_Check(PyTuple_GET_ITEM(t, 1));
+    if (ok) {
+        kind = PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, 1));
+        if (kind == NULL) {
+            Py_DECREF(t);
+            return -1;
+        }
+        cards = PyTuple_GET_ITEM(t, 2);
+        char what[64];
+        snprintf(what, sizeof what, "load: table[%d] owner", m);
+        if (read_int(PyTuple_GET_ITEM(t, 0), 0, c->P - 1, what, &owner) < 0 ||
+            read_int(PyTuple_GET_ITEM(t, 3), 0, NR, "load: a meld's start", &start) < 0 ||
+            read_int(PyTuple_GET_ITEM(t, 4), -1, NR - 1, "load: a meld's rank", &rank) < 0 ||
+            read_int(PyTuple_GET_ITEM(t, 5), -1, 3, "load: a meld's suit", &suit) < 0) {
+            Py_DECREF(t);
+            return -1;
+        }
+        md->owner = (int)owner;
+        md->start = (int)start;
+        md->rank = (int)rank;
+        md->suit = (int)suit;
+        md->kind = strcmp(kind, "trio") == 0 ? TRIO_K : strcmp(kind, "run") == 0 ? RUN_K : -1;
+        long long tmp[MAXMELD];
+        Py_ssize_t n;
+        snprintf(what, sizeof what, "table[%d] cards", m);
+        if (md->kind < 0 || get_ints(cards, what, -MAXMELD, 0, JK, tmp, &n) < 0) {
+            if (!PyErr_Occurred()) goto bad_t;
+            Py_DECREF(t);
+            return -1;
+        }
+        md->n = (int)n;
+        for (int i = 0; i < n; i++) md->cards[i] = (unsigned char)tmp[i];
+        int naturals = 0;
+        for (int i = 0; i < n; i++) naturals += md->cards[i] != JK;
+        if (md->kind == TRIO_K) {
+            ok = n >= 3 && md->rank >= 0 && md->start == 0 && md->suit == -1 && naturals;
+            for (int i = 0; ok && i < n; i++)
+                ok = md->cards[i] == JK || md->cards[i] % NR == md->rank;
+        } else {
+            ok = n >= c->r.min_run && n <= NR && md->suit >= 0 && md->rank == -1 && naturals &&
+                 (c->r.wrap ? md->start < NR : md->start + n - 1 <= NR);
+            for (int i = 0; ok && i < n; i++)
+                ok = md->cards[i] == JK || md->cards[i] == represented(md, i);
+        }
+    }
+    if (!ok) goto bad_t;
+    Py_DECREF(t);
+    return 0;
+bad_t:
+    Py_DECREF(t);
+bad:
+    PyErr_Format(PyExc_ValueError,
+                 "load: table[%d] must be a valid (owner, 'trio'|'run', cards, start, rank, suit)",
+                 m);
+    return -1;
+}
+
+static int load_lane(Core *c, PyObject *d, Lane *L) {
+    int P = c->P, R = c->r.R;
+    long long v, tmp[MAXCARDS];
+    Py_ssize_t n;
+    if (!PyDict_Check(d)) {
+        PyErr_SetString(PyExc_ValueError, "load: the position must be a dict");
+        return -1;
+    }
+    if (get_int(d, "round_index", 0, R, &v) < 0) return -1;
+    L->round_index = (int)v;
+    PyObject *ph = field(d, "phase");
+    if (ph == NULL) return -1;
+    L->phase = -1;
+    for (int k = 0; k < 4; k++)
+        if (PyUnicode_Check(ph) && PyUnicode_CompareWithASCIIString(ph, PHASES[k]) == 0)
+            L->phase = k;
+    if (L->phase < 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "load: 'phase' must be 'draw', 'claim', 'play' or 'game_over'");
+        return -1;
+    }
+    int over = L->phase == OVER_PH;
+    if (over != (L->round_index == R)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "load: the game is over exactly when round_index is the number of rounds");
+        return -1;
+    }
+    int at = over ? R - 1 : L->round_index;
+    if (get_int(d, "round", c->r.rounds[at], c->r.rounds[at], &v) < 0) return -1;
+    L->round = (int)v;
+    if (get_int(d, "dealer", 0, P - 1, &v) < 0) return -1;
+    L->dealer = (int)v;
+    if (get_int(d, "current", 0, P - 1, &v) < 0) return -1;
+    L->current = (int)v;
+    if (get_opt(d, "asked", 0, P - 1, &v) < 0) return -1;
+    L->asked = (int)v;
+    PyObject *f;
+    if ((f = field(d, "claim_queue")) == NULL ||
+        get_ints(f, "'claim_queue'", -(P - 1), 0, P - 1, tmp, &n) < 0)
+        return -1;
+    L->nqueue = (int)n;
+    for (int k = 0; k < n; k++) L->queue[k] = (int)tmp[k];
+    if (L->phase == CLAIM_PH ? (L->nqueue < 1 || L->queue[0] != L->asked ||
+                                L->asked == L->current)
+                             : (L->asked != -1 || L->nqueue)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "load: only a claim window asks a seat; its queue starts with it");
+        return -1;
+    }
+    if (get_counts(d, "hands", P, L->hands) < 0) return -1;
+    if ((f = field(d, "hand_sizes")) == NULL ||
+        get_ints(f, "'hand_sizes'", P, 0, MAXCARDS, tmp, NULL) < 0)
+        return -1;
+    for (int s = 0; s < P; s++) {
+        int sum = 0;
+        for (int k = 0; k < NT; k++) sum += L->hands[s][k];
+        if (sum != tmp[s] || (!over && sum < 1)) {
+            PyErr_Format(PyExc_ValueError,
+                         "load: 'hand_sizes'[%d] = %lld must be the hand's size %d (at least 1 in "
+                         "a live round)",
+                         s, tmp[s], sum);
+            return -1;
+        }
+        L->hand_sizes[s] = sum;
+    }
+    if ((f = field(d, "stock")) == NULL ||
+        get_ints(f, "'stock'", -MAXCARDS, 0, JK, tmp, &n) < 0)
+        return -1;
+    L->nstock = (int)n;
+    for (int k = 0; k < n; k++) L->stock[k] = (unsigned char)tmp[k];
+    if ((f = field(d, "discard")) == NULL ||
+        get_ints(f, "'discard'", -MAXCARDS, 0, JK, tmp, &n) < 0)
+        return -1;
+    L->ndiscard = (int)n;
+    for (int k = 0; k < n; k++) L->discard[k] = (unsigned char)tmp[k];
+    if (L->phase == CLAIM_PH && !L->ndiscard) {
+        PyErr_SetString(PyExc_ValueError, "load: phase 'claim' needs a card on the discard pile");
+        return -1;
+    }
+    if ((f = field(d, "table")) == NULL) return -1;
+    if ((!PyList_Check(f) && !PyTuple_Check(f)) || PySequence_Size(f) > c->M) {
+        PyErr_Format(PyExc_ValueError, "load: 'table' must be a list of at most %d melds", c->M);
+        return -1;
+    }
+    L->ntable = (int)PySequence_Size(f);
+    for (int m = 0; m < L->ntable; m++)
+        if (load_meld(c, PySequence_Fast_GET_ITEM(f, m), m, &L->table[m]) < 0) return -1;
+    /* Every card of the round's decks exactly once: the piles and melds stay in bounds. */
+    int total[NT] = {0};
+    for (int s = 0; s < P; s++)
+        for (int k = 0; k < NT; k++) total[k] += L->hands[s][k];
+    for (int k = 0; k < L->nstock; k++) total[L->stock[k]]++;
+    for (int k = 0; k < L->ndiscard; k++) total[L->discard[k]]++;
+    for (int m = 0; m < L->ntable; m++)
+        for (int i = 0; i < L->table[m].n; i++) total[L->table[m].cards[i]]++;
+    for (int k = 0; k < NT; k++) {
+        int want = k == JK ? c->r.decks[at] * c->r.jokers_per_deck : c->r.decks[at];
+        if (total[k] != want) {
+            PyErr_Format(PyExc_ValueError,
+                         "load: cards are not conserved: card %d appears %d times, expected %d",
+                         k, total[k], want);
+            return -1;
+        }
+    }
+    if ((f = field(d, "laid_down")) == NULL) return -1;
+    if ((!PyList_Check(f) && !PyTuple_Check(f)) || PySequence_Size(f) != P) {
+        PyErr_Format(PyExc_ValueError, "load: 'laid_down' must be %d bools", P);
+        return -1;
+    }
+    for (int s = 0; s < P; s++)
+        if (get_bool(PySequence_Fast_GET_ITEM(f, s), "'laid_down' entries", &L->laid_down[s]) < 0)
+            return -1;
+    if ((f = field(d, "laid_down_turn")) == NULL ||
+        get_ints(f, "'laid_down_turn'", P, -1, INT32_MAX, tmp, NULL) < 0)
+        return -1;
+    for (int s = 0; s < P; s++) L->laid_down_turn[s] = (int)tmp[s];
+    if ((f = field(d, "scores")) == NULL ||
+        get_ints(f, "'scores'", P, -MAXSCORE, MAXSCORE, tmp, NULL) < 0)
+        return -1;
+    for (int s = 0; s < P; s++) L->scores[s] = tmp[s];
+    if (get_int(d, "turn", 0, INT32_MAX / 2, &v) < 0) return -1;
+    L->turn = (int)v;
+    if (!over && (L->current - L->dealer - 1 - L->turn) % P != 0) {
+        PyErr_SetString(PyExc_ValueError,
+                        "load: 'current' must be (dealer + 1 + turn) % players in a live round");
+        return -1;
+    }
+    if ((f = field(d, "claims")) == NULL ||
+        get_ints(f, "'claims'", P, 0, INT32_MAX, tmp, NULL) < 0)
+        return -1;
+    for (int s = 0; s < P; s++) L->claims[s] = (int)tmp[s];
+    if (get_counts(d, "known", P, L->known) < 0) return -1;
+    for (int s = 0; s < P; s++)
+        for (int k = 0; k < NT; k++)
+            if (L->known[s][k] > L->hands[s][k]) {
+                PyErr_Format(PyExc_ValueError, "load: known[%d] lists cards not in that hand", s);
+                return -1;
+            }
+    if ((f = field(d, "seen_discards")) == NULL ||
+        get_ints(f, "'seen_discards'", NT, 0, INT32_MAX, tmp, NULL) < 0)
+        return -1;
+    for (int k = 0; k < NT; k++) L->seen[k] = (int)tmp[k];
+    if ((f = field(d, "round_history")) == NULL) return -1;
+    /* At most one entry per round played (a position built by hand may leave it empty). */
+    if ((!PyList_Check(f) && !PyTuple_Check(f)) || PySequence_Size(f) > L->round_index) {
+        PyErr_SetString(PyExc_ValueError,
+                        "load: 'round_history' must hold at most one entry per round played");
+        return -1;
+    }
+    L->nhist = (int)PySequence_Size(f);
+    for (int h = 0; h < L->nhist; h++) {
+        PyObject *e = PySequence_Fast_GET_ITEM(f, h);
+        History *out = &L->hist[h];
+        if (!PyDict_Check(e) || get_int(e, "round", c->r.rounds[h], c->r.rounds[h], &v) < 0 ||
+            get_opt(e, "closer", 0, P - 1, &out->closer) < 0 ||
+            get_int(e, "turns", 0, INT32_MAX, &out->turns) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "load: round_history[%d] must be a dict", h);
+            return -1;
+        }
+        out->round = v;
+        PyObject *pts = field(e, "points");
+        if (pts == NULL ||
+            get_ints(pts, "round_history points", P, -MAXSCORE, MAXSCORE, out->points, NULL) < 0)
+            return -1;
+    }
+    if ((f = field(d, "last_action")) == NULL) return -1;
+    if ((!PyList_Check(f) && !PyTuple_Check(f)) || PySequence_Size(f) != P) {
+        PyErr_Format(PyExc_ValueError, "load: 'last_action' must be %d entries", P);
+        return -1;
+    }
+    for (int s = 0; s < P; s++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(f, s);
+        if (x == Py_None) {
+            L->last_action[s] = -1;
+        } else {
+            if (read_int(x, 0, c->num_actions - 1, "load: a 'last_action' entry", &v) < 0)
+                return -1;
+            L->last_action[s] = (int)v;
+        }
+    }
+    if (get_int(d, "moves", 0, LLONG_MAX, &v) < 0) return -1;
+    L->moves = v;
+    if ((f = field(d, "joker_moved")) == NULL || get_bool(f, "'joker_moved'", &L->joker_moved) < 0)
+        return -1;
+    if (get_int(d, "jokers_owed", 0, MAXCARDS, &v) < 0) return -1;
+    L->jokers_owed = (int)v;
+    if (L->jokers_owed && !(c->r.swapped_laid_off && L->phase == PLAY_PH &&
+                            L->laid_down[L->current] &&
+                            L->jokers_owed <= L->hands[L->current][JK])) {
+        PyErr_SetString(PyExc_ValueError,
+                        "load: 'jokers_owed' needs the seat in turn laid down, in play, holding "
+                        "that many jokers");
+        return -1;
+    }
+    if ((f = field(d, "rng")) == NULL) return -1;
+    if ((!PyTuple_Check(f) && !PyList_Check(f)) || PySequence_Size(f) != 3 ||
+        PySequence_Fast_GET_ITEM(f, 2) != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "load: 'rng' must be (3, 625 ints, None)");
+        return -1;
+    }
+    if (read_int(PySequence_Fast_GET_ITEM(f, 0), 3, 3, "load: rng version", &v) < 0 ||
+        get_ints(PySequence_Fast_GET_ITEM(f, 1), "rng words", MT_N + 1, 0, UINT32_MAX, tmp,
+                 NULL) < 0)
+        return -1;
+    if (tmp[MT_N] > MT_N) {
+        PyErr_Format(PyExc_ValueError, "load: rng index %lld must be in 0..%d", tmp[MT_N], MT_N);
+        return -1;
+    }
+    for (int k = 0; k < MT_N; k++) L->rng.mt[k] = (uint32_t)tmp[k];
+    L->rng.index = (int)tmp[MT_N];
+    if ((f = field(d, "deal_seeds")) == NULL) return -1;
+    if ((!PyList_Check(f) && !PyTuple_Check(f)) || PySequence_Size(f) != R) {
+        PyErr_Format(PyExc_ValueError, "load: 'deal_seeds' must be %d ints", R);
+        return -1;
+    }
+    for (int k = 0; k < R; k++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(f, k);
+        unsigned long long s = PyLong_Check(x) && !PyBool_Check(x) ? PyLong_AsUnsignedLongLong(x)
+                                                                  : (unsigned long long)-1;
+        if (PyErr_Occurred() || !PyLong_Check(x) || PyBool_Check(x)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "load: deal_seeds[%d] must be an int in 0..2**64-1", k);
+            return -1;
+        }
+        L->seeds[k] = s;
+    }
+    if ((f = field(d, "public_log")) == NULL) return -1;
+    if (!PyList_Check(f) && !PyTuple_Check(f)) {
+        PyErr_SetString(PyExc_ValueError, "load: 'public_log' must be a list");
+        return -1;
+    }
+    Py_ssize_t nlog = PySequence_Size(f);
+    L->nlog = 0;
+    for (Py_ssize_t k = 0; k < nlog; k++) {
+        long long e[3];
+        PyObject *x = PySequence_Fast_GET_ITEM(f, k);
+        if (get_ints(x, "a 'public_log' entry", 3, -1, NT - 1, e, NULL) < 0) return -1;
+        if (e[0] < 0 || e[0] >= P || e[1] < 0 || e[1] >= NKINDS) {
+            PyErr_Format(PyExc_ValueError, "load: public_log[%zd] needs a seat and a kind 0..%d",
+                         k, NKINDS - 1);
+            return -1;
+        }
+        if (log_add(L, (int)e[0], (int)e[1], (int)e[2]) < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    if (get_int(d, "game_index", 0, LLONG_MAX - 1, &v) < 0) return -1;
+    L->game_index = v;
+    L->legal_ok = 0;
+    return 0;
+}
+
+static PyObject *core_load(Core *c, PyObject *args) {
+    PyObject *o_i, *d;
+    int i;
+    if (!PyArg_ParseTuple(args, "OO", &o_i, &d)) return NULL;
+    if (core_busy(c) || lane_index(c, o_i, &i) < 0) return NULL;
+    Lane *tmp = PyMem_RawCalloc(1, sizeof(Lane));
+    if (tmp == NULL) return PyErr_NoMemory();
+    if (load_lane(c, d, tmp) < 0) {
+        PyMem_RawFree(tmp->log);
+        PyMem_RawFree(tmp);
+        return NULL;
+    }
+    Lane *L = &c->lanes[i];
+    LogEntry *old_log = L->log;
+    int *legal = L->legal;
+    *L = *tmp;
+    L->legal = legal;
+    L->legal_ok = 0;
+    PyMem_RawFree(old_log);
+    PyMem_RawFree(tmp);
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------- module */
+
+static PyMethodDef core_methods[] = {
+    {"reset_all", (PyCFunction)core_reset_all, METH_NOARGS,
+     "reset_all(): every lane starts its game 0."},
+    {"write", (PyCFunction)core_write, METH_VARARGS,
+     "write(obs, mask, actor): each lane's v0 observation, legal mask and actor seat (a lane "
+     "loaded with a finished game: actor -1, zeros)."},
+    {"step", (PyCFunction)core_step, METH_VARARGS,
+     "step(actions, obs, mask, actor, round_points, round_end, done, final_scores) -> int: the "
+     "first lane whose action is illegal (nothing changed), or -1 once every lane stepped; "
+     "round_points and final_scores are 0 in lanes where no round or game ended; a finished "
+     "lane starts its next game at once. If a callback raises, the error propagates: the lanes "
+     "before have stepped, those after have not, and a failed lay-down leaves its lane as it "
+     "was."},
+    {"export", (PyCFunction)core_export, METH_O, "export(i) -> dict: lane i's position."},
+    {"load", (PyCFunction)core_load, METH_VARARGS, "load(i, raw): put a position on lane i."},
+    {NULL, NULL, 0, NULL},
+};
+
+#if PY_VERSION_HEX < 0x030C0000 /* Py_T_INT and Py_READONLY are in Python.h from 3.12 */
+#include <structmember.h>
+#define Py_T_INT T_INT
+#define Py_READONLY READONLY
+#endif
+
+static PyMemberDef core_members[] = {
+    {"num_games", Py_T_INT, offsetof(Core, N), Py_READONLY, "lanes"},
+    {"num_players", Py_T_INT, offsetof(Core, P), Py_READONLY, "players per game"},
+    {"num_actions", Py_T_INT, offsetof(Core, num_actions), Py_READONLY, "action ids per game"},
+    {"obs_dim", Py_T_INT, offsetof(Core, obs_dim), Py_READONLY, "size of the v0 observation"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "continental_env._batch.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_dealloc = (destructor)core_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
+    .tp_doc = "Core(num_games, num_players, rules, seed, laydown_plan, has_contract_slow): N "
+              "contract games stepped together (continental_env/_batch.c). write and step "
+              "release the GIL, taking it back only for the two Python callbacks.",
+    .tp_methods = core_methods,
+    .tp_members = core_members,
+    .tp_new = core_new,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_batch",
+                                    "The contract game's rules in C, many games per call.", -1,
+                                    NULL};
+
+PyMODINIT_FUNC PyInit__batch(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
