@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "_melds_c.h"
+#include "_features_c.h"
 
 #define MAXP 8         /* players */
 #define MAXMELDS 24    /* 3 melds per player */
@@ -209,12 +210,16 @@ typedef struct {
     /* dynamic: the public log; the legal ids (num_actions capacity) */
     LogEntry *log;
     Py_ssize_t nlog, caplog;
+    /* the log's running totals (public_log.PublicLog: discarded, declined, takes, discards) */
+    int lg_discarded[MAXP][NT], lg_declined[MAXP][NT], lg_takes[MAXP], lg_discards[MAXP];
     int *legal;
     int nlegal, legal_ok;
 } Lane;
 
 typedef struct {
     PyObject_HEAD int N, P, M, num_actions, obs_dim, swap_base, move_base;
+    int version, v0_dim;  /* the observation: 0 = continental_v0, 1 = v1 (v0 + features) */
+    float points50[NT];   /* features: float32(points) / 50 */
     Rules r;
     uint64_t seed;
     PyObject *laydown_plan, *has_contract_slow;
@@ -532,7 +537,23 @@ static int log_add(Lane *L, int seat, int kind, int card) {
     L->log[L->nlog].kind = (signed char)kind;
     L->log[L->nlog].card = (signed char)card;
     L->nlog++;
+    if (kind == K_DISCARD) { /* public_log.PublicLog._add */
+        L->lg_discarded[seat][card]++;
+        L->lg_discards[seat]++;
+    } else if ((kind == A_DRAW || kind == A_PASS) && card >= 0) {
+        L->lg_declined[seat][card]++;
+    } else if (kind == A_TAKE) {
+        L->lg_takes[seat]++;
+    }
     return 0;
+}
+
+static void log_clear(Lane *L) {
+    L->nlog = 0;
+    memset(L->lg_discarded, 0, sizeof L->lg_discarded);
+    memset(L->lg_declined, 0, sizeof L->lg_declined);
+    memset(L->lg_takes, 0, sizeof L->lg_takes);
+    memset(L->lg_discards, 0, sizeof L->lg_discards);
 }
 
 static void reset_round(Core *c, Lane *L) {
@@ -558,7 +579,7 @@ static void reset_round(Core *c, Lane *L) {
     memset(L->seen, 0, sizeof L->seen);
     L->joker_moved = 0;
     L->jokers_owed = 0;
-    L->nlog = 0;
+    log_clear(L);
     L->legal_ok = 0;
 }
 
@@ -651,7 +672,7 @@ static void end_round(Core *c, Lane *L, int closer) {
         L->phase = OVER_PH;
         L->asked = -1;
         L->nqueue = 0;
-        L->nlog = 0;
+        log_clear(L);
         return;
     }
     L->round = c->r.rounds[L->round_index];
@@ -952,7 +973,64 @@ static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
 
 static int obs_size(int P) { return 65 * (2 * P + 3) + 14 + 4 * P; }
 
-/* aec.encode_observation(game, seat, observation_layout(P, 0)). */
+/* features.encode_features(game, seat) of the continental_v1 observation, after the v0 part
+ * (the one implementation in _features_c.h, fed from the lane's arrays). */
+static void write_features(const Core *c, const Lane *L, float *out, int seat) {
+    int P = c->P;
+    /* every card of the pile and the table comes from the round's decks: MAXCARDS bounds both */
+    int deck[NT], discard[MAXCARDS], table_cards[MAXCARDS], last_seat[FEAT_HISTORY],
+        last_kind[FEAT_HISTORY], last_card[FEAT_HISTORY];
+    int decks = c->r.decks[L->round_index < c->r.R ? L->round_index : c->r.R - 1];
+    for (int k = 0; k < NT; k++) deck[k] = k == JK ? decks * c->r.jokers_per_deck : decks;
+    for (int k = 0; k < L->ndiscard; k++) discard[k] = L->discard[k];
+    int nt = 0;
+    for (int m = 0; m < L->ntable; m++)
+        for (int i = 0; i < L->table[m].n && nt < MAXCARDS; i++)
+            table_cards[nt++] = L->table[m].cards[i];
+    int live = L->phase != OVER_PH;
+    int n_last = 0;
+    if (live) {
+        Py_ssize_t first = L->nlog > FEAT_HISTORY ? L->nlog - FEAT_HISTORY : 0;
+        for (Py_ssize_t k = first; k < L->nlog; k++, n_last++) {
+            last_seat[n_last] = L->log[k].seat;
+            last_kind[n_last] = L->log[k].kind;
+            last_card[n_last] = L->log[k].card;
+        }
+    }
+    FeatInput in = {
+        .p = P,
+        .seat = seat,
+        .trios = CONTRACTS[L->round - 1][0],
+        .runs = CONTRACTS[L->round - 1][1],
+        .min_run = c->r.min_run,
+        .wrap = c->r.wrap,
+        .live = live,
+        .laid_down_self = L->laid_down[seat],
+        .hand = L->hands[seat],
+        .deck = deck,
+        .discard = discard,
+        .n_discard = L->ndiscard,
+        .table_cards = table_cards,
+        .n_table_cards = nt,
+        .known = &L->known[0][0],
+        .hand_sizes = L->hand_sizes,
+        .laid_down = L->laid_down,
+        .claims = L->claims,
+        .points50 = c->points50,
+        .has_log = live,
+        .discarded = &L->lg_discarded[0][0],
+        .declined = &L->lg_declined[0][0],
+        .takes = L->lg_takes,
+        .discards = L->lg_discards,
+        .last_seat = last_seat,
+        .last_kind = last_kind,
+        .last_card = last_card,
+        .n_last = n_last,
+    };
+    features_write(&in, out);
+}
+
+/* aec.encode_observation(game, seat, observation_layout(P, 0)), and for v1 the features. */
 static void write_obs(const Core *c, const Lane *L, float *obs, int seat) {
     int P = c->P;
     memset(obs, 0, (size_t)c->obs_dim * sizeof(float));
@@ -991,6 +1069,7 @@ static void write_obs(const Core *c, const Lane *L, float *obs, int seat) {
     }
     s[4 * P] = (float)(L->nstock / 100.0);
     s[4 * P + 1] = (float)((double)L->turn / (double)c->r.max_turns);
+    if (c->version == 1) write_features(c, L, obs + c->v0_dim, seat);
 }
 
 /* ------------------------------------------------------------------------- buffers */
@@ -1019,6 +1098,8 @@ static int format_ok(const Py_buffer *v, char kind) {
         return (f[0] == 'l' || f[0] == 'q') && v->itemsize == 8;
     case 'i':
         return (f[0] == 'i' || f[0] == 'l') && v->itemsize == 4;
+    case 'd':
+        return f[0] == 'd' && v->itemsize == 8;
     }
     return 0;
 }
@@ -1031,6 +1112,8 @@ static const char *kind_name(char kind) {
         return "bool or uint8";
     case 'q':
         return "int64";
+    case 'd':
+        return "float64";
     default:
         return "int32";
     }
@@ -1124,14 +1207,19 @@ static int read_int(PyObject *obj, long long lo, long long hi, const char *what,
 }
 
 static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"num_games",    "num_players",      "rules", "seed",
-                             "laydown_plan", "has_contract_slow", NULL};
+    static char *kwlist[] = {"num_games",    "num_players",       "rules",   "seed",
+                             "laydown_plan", "has_contract_slow", "version", NULL};
     Py_ssize_t N;
-    int P;
+    int P, version = 0;
     PyObject *rules, *seed, *plan, *slow;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niOOOO", kwlist, &N, &P, &rules, &seed, &plan,
-                                     &slow))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niOOOO|i", kwlist, &N, &P, &rules, &seed, &plan,
+                                     &slow, &version))
         return NULL;
+    if (version != 0 && version != 1) {
+        PyErr_Format(PyExc_ValueError, "version = %d: the observation is 0 (v0) or 1 (v1)",
+                     version);
+        return NULL;
+    }
     if (N < 1 || N > (1 << 20)) {
         PyErr_Format(PyExc_ValueError, "num_games = %zd must be in 1..%d", N, 1 << 20);
         return NULL;
@@ -1234,8 +1322,11 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     c->swap_base = LAYOFF_BASE + LAYOFF_SLOTS * c->M;
     c->move_base = c->swap_base + SWAP_SLOTS * c->M;
     c->num_actions = c->move_base + 2 * c->M * c->M;
-    c->obs_dim = obs_size(P);
+    c->version = version;
+    c->v0_dim = obs_size(P);
+    c->obs_dim = c->v0_dim + (version == 1 ? features_size(P) : 0);
     c->r = r;
+    for (int k = 0; k < NT; k++) c->points50[k] = (float)r.pts[k] / 50.0f;
     c->seed = seed64;
     Py_INCREF(plan);
     c->laydown_plan = plan;
@@ -1305,12 +1396,13 @@ done:
 }
 
 static PyObject *core_step(Core *c, PyObject *args) {
-    PyObject *o[8];
-    if (!PyArg_ParseTuple(args, "OOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7]))
+    PyObject *o[9];
+    o[8] = Py_None;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO|O", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &o[8]))
         return NULL;
     if (core_busy(c)) return NULL;
-    Buf b[8];
+    Buf b[9];
     memset(b, 0, sizeof b);
     PyObject *ret = NULL;
     int N = c->N, P = c->P;
@@ -1321,9 +1413,12 @@ static PyObject *core_step(Core *c, PyObject *args) {
         get_buf(o[4], &b[4], "round_points", 'i', N, P, 1) < 0 ||
         get_buf(o[5], &b[5], "round_end", 'b', N, -1, 1) < 0 ||
         get_buf(o[6], &b[6], "done", 'b', N, -1, 1) < 0 ||
-        get_buf(o[7], &b[7], "final_scores", 'i', N, P, 1) < 0)
+        get_buf(o[7], &b[7], "final_scores", 'i', N, P, 1) < 0 ||
+        (o[8] != Py_None && get_buf(o[8], &b[8], "active", 'b', N, -1, 0) < 0))
         goto done;
     const int64_t *actions = b[0].view.buf;
+    /* active[i] == 0: lane i is not stepped, reports nothing, and its rows show its position */
+    const unsigned char *active = o[8] != Py_None ? b[8].view.buf : NULL;
     int32_t *round_points = b[4].view.buf, *final_scores = b[7].view.buf;
     unsigned char *round_end = b[5].view.buf, *done_out = b[6].view.buf;
     c->busy = 1;
@@ -1339,6 +1434,7 @@ static PyObject *core_step(Core *c, PyObject *args) {
             break;
         }
         int64_t a = actions[i];
+        if (active && !active[i]) continue;
         if (a < 0 || a >= c->num_actions || !is_legal(L, a)) {
             bad = i;
             break;
@@ -1346,6 +1442,13 @@ static PyObject *core_step(Core *c, PyObject *args) {
     }
     for (int i = 0; i < N && !err && bad < 0; i++) {
         Lane *L = &c->lanes[i];
+        if (active && !active[i]) {
+            round_end[i] = 0;
+            done_out[i] = 0;
+            for (int s = 0; s < P; s++) round_points[i * P + s] = final_scores[i * P + s] = 0;
+            if (write_lane(c, i, b[1].view.buf, b[2].view.buf, b[3].view.buf, &ctx) < 0) err = 1;
+            continue;
+        }
         int before = L->nhist;
         if (perform(c, L, (int)actions[i], &ctx) < 0) {
             err = 1;
@@ -1365,7 +1468,49 @@ static PyObject *core_step(Core *c, PyObject *args) {
     c->busy = 0;
     if (!err) ret = PyLong_FromLongLong(bad);
 done:
-    for (int k = 0; k < 8; k++) buf_release(&b[k]);
+    for (int k = 0; k < 9; k++) buf_release(&b[k]);
+    return ret;
+}
+
+/* One uniformly random legal action per lane: the k-th legal id (ascending), k = floor(u * n)
+ * for the lane's uniform u in [0, 1) (BatchGame.random_legal; the reference does the same). */
+static PyObject *core_sample_legal(Core *c, PyObject *args) {
+    PyObject *o_u, *o_out;
+    if (!PyArg_ParseTuple(args, "OO", &o_u, &o_out)) return NULL;
+    if (core_busy(c)) return NULL;
+    Buf b[2];
+    memset(b, 0, sizeof b);
+    PyObject *ret = NULL;
+    if (get_buf(o_u, &b[0], "uniform", 'd', c->N, -1, 0) < 0 ||
+        get_buf(o_out, &b[1], "out", 'q', c->N, -1, 1) < 0)
+        goto done;
+    const double *u = b[0].view.buf;
+    int64_t *out = b[1].view.buf;
+    for (int i = 0; i < c->N; i++) {
+        if (!(u[i] >= 0.0 && u[i] < 1.0)) {
+            PyErr_Format(PyExc_ValueError, "uniform[%d] is not in [0, 1)", i);
+            goto done;
+        }
+    }
+    c->busy = 1;
+    int err = 0;
+    for (int i = 0; i < c->N && !err; i++) {
+        Lane *L = &c->lanes[i];
+        if (ensure_legal(c, L, NULL) < 0) {
+            err = 1;
+            break;
+        }
+        if (L->nlegal == 0) {
+            out[i] = -1; /* a finished game loaded on the lane: no action */
+            continue;
+        }
+        int k = (int)(u[i] * L->nlegal);
+        out[i] = L->legal[k < L->nlegal ? k : L->nlegal - 1];
+    }
+    c->busy = 0;
+    if (!err) ret = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 2; k++) buf_release(&b[k]);
     return ret;
 }
 
@@ -1885,7 +2030,7 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
         return -1;
     }
     Py_ssize_t nlog = PySequence_Size(f);
-    L->nlog = 0;
+    log_clear(L);
     for (Py_ssize_t k = 0; k < nlog; k++) {
         long long e[3];
         PyObject *x = PySequence_Fast_GET_ITEM(f, k);
@@ -1938,12 +2083,15 @@ static PyMethodDef core_methods[] = {
      "write(obs, mask, actor): each lane's v0 observation, legal mask and actor seat (a lane "
      "loaded with a finished game: actor -1, zeros)."},
     {"step", (PyCFunction)core_step, METH_VARARGS,
-     "step(actions, obs, mask, actor, round_points, round_end, done, final_scores) -> int: the "
+     "step(actions, obs, mask, actor, round_points, round_end, done, final_scores[, active]) "
+     "-> int: the "
      "first lane whose action is illegal (nothing changed), or -1 once every lane stepped; "
      "round_points and final_scores are 0 in lanes where no round or game ended; a finished "
      "lane starts its next game at once. If a callback raises, the error propagates: the lanes "
      "before have stepped, those after have not, and a failed lay-down leaves its lane as it "
      "was."},
+    {"sample_legal", (PyCFunction)core_sample_legal, METH_VARARGS,
+     "sample_legal(uniform, out): per lane the k-th legal id, k = floor(uniform[i] * count)."},
     {"export", (PyCFunction)core_export, METH_O, "export(i) -> dict: lane i's position."},
     {"load", (PyCFunction)core_load, METH_VARARGS, "load(i, raw): put a position on lane i."},
     {NULL, NULL, 0, NULL},
@@ -1959,7 +2107,8 @@ static PyMemberDef core_members[] = {
     {"num_games", Py_T_INT, offsetof(Core, N), Py_READONLY, "lanes"},
     {"num_players", Py_T_INT, offsetof(Core, P), Py_READONLY, "players per game"},
     {"num_actions", Py_T_INT, offsetof(Core, num_actions), Py_READONLY, "action ids per game"},
-    {"obs_dim", Py_T_INT, offsetof(Core, obs_dim), Py_READONLY, "size of the v0 observation"},
+    {"obs_dim", Py_T_INT, offsetof(Core, obs_dim), Py_READONLY, "size of the observation"},
+    {"version", Py_T_INT, offsetof(Core, version), Py_READONLY, "observation: 0 = v0, 1 = v1"},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -7,8 +7,9 @@ Two ``BatchGame``s of the same seed, one on the compiled core and one on the ref
 (one ``Game`` per lane), take the same random legal actions; after every step each lane's
 observation, mask, actor, rewards and ``done`` are compared, and every ``--full-every`` steps the
 whole position (``Game.to_dict`` of ``b.game(i)``: hands, stock order, the generator's state,
-the public log, the round history, everything). The runs cycle through the three presets and
-2-8 players. Any difference stops the run with the lane, the step and the first field that
+the public log, the round history, everything); the two pick the same random action from the
+same uniform draw. The runs cycle through the three presets and 2-8 players, with the v0 or the
+v1 observation (``--observation both`` alternates). Any difference stops the run with the lane, the step and the first field that
 differs. ``tests/test_batch.py`` runs a seeded sample of this, with a positive control.
 """
 
@@ -62,11 +63,15 @@ def lockstep(
     seed: int,
     full_every: int = 1,
     corrupt: Any = None,
+    observation: str = "v0",
+    partial: bool = False,
 ) -> tuple[int, str | None]:
     """(actions compared, the first difference or None). ``corrupt(compiled_batch)``, when
-    given, is called once after the first step (the positive control's hook)."""
-    compiled = BatchGame(lanes, players, preset, seed=seed, backend="compiled")
-    reference = BatchGame(lanes, players, preset, seed=seed, backend="reference")
+    given, is called once after the first step (the positive control's hook); ``partial``
+    steps a random 70 % of the lanes each step (``step(actions, active=...)``)."""
+    kwargs = {"seed": seed, "observation": observation}
+    compiled = BatchGame(lanes, players, preset, backend="compiled", **kwargs)
+    reference = BatchGame(lanes, players, preset, backend="reference", **kwargs)
     rng = np.random.default_rng(seed)
     out_c = compiled.reset()
     out_r = reference.reset()
@@ -82,13 +87,14 @@ def lockstep(
                 where = first_difference(compiled.game(i).to_dict(), reference.game(i).to_dict())
                 if where or compiled.game_index(i) != reference.game_index(i):
                     return actions, f"step {step}, lane {i}: state{where or ' game index'}"
-        mask = out_r[1]
-        counts = mask.sum(axis=1)
-        picks = (rng.random(lanes) * counts).astype(np.int64)
-        acts = np.array([np.flatnonzero(mask[i])[picks[i]] for i in range(lanes)])
-        out_c = compiled.step(acts)
-        out_r = reference.step(acts)
-        actions += lanes
+        uniform = rng.random(lanes)
+        acts = compiled._core_sample(uniform)
+        if not np.array_equal(acts, reference._core_sample(uniform)):
+            return actions, f"step {step}: random_legal's picks differ"
+        active = rng.random(lanes) < 0.7 if partial else None
+        out_c = compiled.step(acts, active=active)
+        out_r = reference.step(acts, active=active)
+        actions += lanes if active is None else int(active.sum())
         if corrupt is not None and step == 0:
             corrupt(compiled)
     return actions, None
@@ -101,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=2_000, help="steps per table")
     parser.add_argument("--full-every", type=int, default=25, help="compare whole states")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--observation", default="v0", choices=("v0", "v1", "both"))
     args = parser.parse_args(argv)
     total = 0
     start = time.process_time()
@@ -109,10 +116,15 @@ def main(argv: list[str] | None = None) -> int:
         for preset, players in tables():
             seed = args.seed * 1_000_003 + run
             run += 1
-            n, diff = lockstep(preset, players, args.lanes, args.steps, seed, args.full_every)
+            observation = args.observation
+            if observation == "both":
+                observation = ("v0", "v1")[run % 2]
+            n, diff = lockstep(
+                preset, players, args.lanes, args.steps, seed, args.full_every, None, observation
+            )
             total += n
             print(
-                f"{preset:>15} {players}p seed {seed}: {n:,} actions, "
+                f"{preset:>15} {players}p {observation} seed {seed}: {n:,} actions, "
                 f"{'identical' if diff is None else 'DIFFERENT: ' + diff} "
                 f"({total:,} in all, {time.process_time() - start:,.0f} CPU s)",
                 flush=True,

@@ -13,23 +13,18 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 import continental_env
 from continental_env import _batch
+from continental_env.contract.batch import rules_tuple
 from continental_env.melds import has_contract
 from continental_env.melds.laydown import laydown_plan
 from continental_env.rules import PRESETS, RuleConfig
-
-# The ``rules`` tuple ``Core`` takes, as the lockstep test builds it (one definition).
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from test_batch_core import rules_tuple
 
 
 def bench_core(

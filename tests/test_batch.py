@@ -198,13 +198,34 @@ def test_set_game_puts_a_position_on_a_lane(backend: str) -> None:
 
 @needs_core
 @pytest.mark.parametrize(
-    "preset,players", [("continental", 4), ("continental", 8), ("continental_us", 2),
-                       ("continental_us", 6), ("continental_es", 3), ("continental_es", 5)],
+    "preset,players,observation",
+    [("continental", 4, "v0"), ("continental", 8, "v1"), ("continental_us", 2, "v1"),
+     ("continental_us", 6, "v0"), ("continental_es", 3, "v0"), ("continental_es", 5, "v1"),
+     ("continental", 4, "v1")],
 )  # fmt: skip
-def test_compiled_core_in_lockstep_with_the_engine(preset: str, players: int) -> None:
-    n, diff = lockstep_script.lockstep(preset, players, lanes=6, steps=400, seed=players)
+def test_compiled_core_in_lockstep_with_the_engine(
+    preset: str, players: int, observation: str
+) -> None:
+    n, diff = lockstep_script.lockstep(
+        preset, players, lanes=6, steps=400, seed=players, observation=observation
+    )
     assert diff is None
     assert n == 2400
+
+
+@needs_core
+def test_compiled_core_steps_only_the_active_lanes_in_lockstep() -> None:
+    n, diff = lockstep_script.lockstep("continental", 4, 6, 300, seed=3, partial=True)
+    assert diff is None
+    assert 0 < n < 6 * 300  # some lanes sat out some steps
+
+
+@needs_core
+def test_random_legal_refuses_a_uniform_outside_0_1() -> None:
+    b = BatchGame(3, 4, seed=2, backend="compiled")
+    b.reset()
+    with pytest.raises(ValueError, match=r"uniform\[1\] is not in \[0, 1\)"):
+        b._core_sample(np.array([0.5, 1.0, 0.2]))
 
 
 @needs_core

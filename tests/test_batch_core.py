@@ -21,47 +21,14 @@ import pytest
 
 from continental_env.contract.actions import num_actions
 from continental_env.contract.aec import encode_observation, observation_layout
+from continental_env.contract.batch import lane_game_seed, rules_tuple
 from continental_env.contract.game import Game
 from continental_env.contract.public_log import KINDS
 from continental_env.melds import has_contract
 from continental_env.melds.laydown import laydown_plan
-from continental_env.rules import PRESETS, RuleConfig, points_table
+from continental_env.rules import PRESETS, RuleConfig
 
 _batch = pytest.importorskip("continental_env._batch")
-
-M64 = 2**64 - 1
-
-
-def mix(x: int) -> int:
-    """splitmix64's finaliser."""
-    x = (x + 0x9E3779B97F4A7C15) & M64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & M64
-    return x ^ (x >> 31)
-
-
-def lane_game_seed(seed: int, lane: int, game: int) -> int:
-    return mix(mix(mix(seed & M64) ^ lane) ^ game)
-
-
-def rules_tuple(rules: RuleConfig, p: int) -> tuple[int, ...]:
-    """The ``rules`` argument of ``Core``."""
-    head = (
-        rules.min_run,
-        int(rules.ace_wraparound),
-        0 if rules.joker_rule == "swap" else 1,
-        int(rules.swap_run_jokers_only),
-        int(rules.swapped_joker_laid_off),
-        int(rules.discard_restriction),
-        rules.one_turn_bonus,
-        int(rules.claims_after_laydown),
-        -1 if rules.max_claims_per_round is None else rules.max_claims_per_round,
-        rules.max_turns_per_round,
-        rules.jokers_per_deck,
-    )
-    rounds = tuple(rules.rounds)
-    decks = tuple(rules.decks(p, r) for r in rounds)
-    return head + points_table(rules) + (len(rounds), *rounds, *decks)
 
 
 def make_core(rules: RuleConfig, p: int, n: int, seed: int) -> Any:

@@ -15,20 +15,24 @@
   mode (``relative``, ``points``: at a round's end; ``win``: at the game's end).
 * ``done[i]``: lane ``i``'s game ended with this action. That lane has already started its next
   game, and ``obs``/``mask``/``actor`` show the new game's first position; the finished game's
-  scores are in ``final_scores[i]`` (``round_points`` holds every lane's points of a round that
-  ended, ``round_end`` which lanes).
+  scores are in ``final_scores[i]`` (0 in lanes where no game ended; ``round_points`` holds the
+  points of a round that ended, ``round_end`` which lanes).
+* ``step(actions, active=...)`` steps only the lanes where ``active`` is true (the others report
+  nothing and show their position): how a learner's seat waits while opponents move.
 * An illegal action (or one out of range) in any lane raises one ``ValueError`` naming the lane,
   in the engine's words (``Game.refusal``), and no lane changes.
 * Lane ``i``'s ``g``-th game is ``Game.new(rules, P, seed=lane_game_seed(seed, i, g))``: the same
   ``seed`` deals the same cards in a lane whatever ``num_games`` is.
+* ``random_legal(rng)``: one uniformly random legal action per lane, for random play.
 
-Two backends step the lanes, with identical results (``tests/test_batch.py`` runs them in
-lockstep): the compiled core (``continental_env/_batch.c``, built by pip like the kernels: the
-rules, the legal mask and the v0 observation in C, the lay-down's arrangement choice handed to
-``melds.laydown_plan``, the readable reference) and the reference (one ``Game`` per lane, the
-engine itself). ``backend="auto"`` takes the compiled core when it is built and the observation is
-v0, else the reference (one warning when the core should have been there). The v1 features are
-computed by the reference only so far.
+Two backends step the lanes, with identical results (``tests/test_batch.py`` and
+``scripts/batch_lockstep.py`` run them in lockstep): the compiled core
+(``continental_env/_batch.c``, built by pip like the kernels: the rules, the legal mask and both
+observations in C, the v1 features from the same C as the AEC env's,
+``continental_env/_features_c.h``; the lay-down's arrangement is the one call back into
+``melds.laydown_plan``) and the reference (one ``Game`` per lane, the engine itself, the readable
+definition). ``backend="auto"`` takes the compiled core when it is built, else the reference
+(with one warning).
 """
 
 from __future__ import annotations
@@ -229,6 +233,7 @@ class ReferenceCore:
         round_points[:] = 0
         round_end[:] = False
         done[:] = False
+        final[:] = 0
         for i in lanes:
             game = self.games[i]
             mark = len(game.round_history)
@@ -272,7 +277,7 @@ def _compiled_module() -> Any:
     return _batch
 
 
-def _compiled_core(module: Any, num_games: int, setup: Setup, seed: int) -> Any:
+def _compiled_core(module: Any, num_games: int, setup: Setup, seed: int, version: int) -> Any:
     rules = setup.rules
 
     def plan(counts: tuple, trios: int, runs: int, signature: tuple) -> Any:
@@ -283,7 +288,7 @@ def _compiled_core(module: Any, num_games: int, setup: Setup, seed: int) -> Any:
 
     return module.Core(
         num_games, setup.num_players, rules_tuple(rules, setup.num_players), seed, plan,
-        slow_contract,
+        slow_contract, version,
     )  # fmt: skip
 
 
@@ -336,7 +341,9 @@ class BatchGame:
         self.obs_dim = observation_size(self.observation_layout)
         self.backend = self._pick_backend(backend, version)
         if self.backend == "compiled":
-            self._core = _compiled_core(_compiled_module(), self.num_games, self.setup, self.seed)
+            self._core = _compiled_core(
+                _compiled_module(), self.num_games, self.setup, self.seed, version
+            )
         else:
             self._core = ReferenceCore(self.num_games, self.setup, self.seed, version)
         n, p = self.num_games, num_players
@@ -353,10 +360,8 @@ class BatchGame:
         if backend == "compiled":
             if module is None:
                 raise RuntimeError("backend='compiled': continental_env._batch is not built here")
-            if version != 0:
-                raise ValueError("backend='compiled' writes the v0 observation only so far")
             return backend
-        if module is not None and version == 0:
+        if module is not None:
             return "compiled"
         if module is None:
             warnings.warn(
@@ -414,8 +419,11 @@ class BatchGame:
         benchmarks and opponents, without building a probability row per lane."""
         if not self._started:
             raise RuntimeError("call reset() before random_legal()")
+        return self._core_sample(rng.random(self.num_games))
+
+    def _core_sample(self, uniform: np.ndarray) -> np.ndarray:
         out = np.empty(self.num_games, dtype=np.int64)
-        self._core.sample_legal(rng.random(self.num_games), out)
+        self._core.sample_legal(np.ascontiguousarray(uniform, dtype=np.float64), out)
         return out
 
     def _check_actions(self, actions: Any) -> np.ndarray:
