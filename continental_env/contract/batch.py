@@ -24,8 +24,8 @@
 
 Two backends step the lanes, with identical results (``tests/test_batch.py`` runs them in
 lockstep): the compiled core (``continental_env/_batch.c``, built by pip like the kernels: the
-rules, the legal mask and the v0 observation in C, the lay-down's arrangement choice handed to
-``melds.laydown_plan``, the readable reference) and the reference (one ``Game`` per lane, the
+rules, the legal mask, the v0 observation and the lay-down's arrangement, ``melds.laydown_plan``'s
+compiled port, in C) and the reference (one ``Game`` per lane, the
 engine itself). ``backend="auto"`` takes the compiled core when it is built and the observation is
 v0, else the reference (one warning when the core should have been there). The v1 features are
 computed by the reference only so far.
