@@ -11,11 +11,15 @@ batch core lays down with the same C code: a lockstep against the reference engi
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -328,3 +332,72 @@ def test_batch_core_lays_down_as_the_reference_engine() -> None:
     with references_only():
         played = lockstep(short(rules, turns=40), 4, lanes=3, steps=400, seed=5, rich=0.8)
     assert played["laydown"] >= 8
+
+
+# ----------------------------------------------------------------------------- the header alone
+
+HEADER = Path(laydown.__file__).resolve().parent.parent / "_laydown_c.h"
+
+
+def c_ints(values: Any) -> str:
+    return "{" + ", ".join(str(int(v)) for v in values) + "}"
+
+
+def test_the_header_alone_chooses_the_same_laydown(tmp_path: Path) -> None:
+    """``_laydown_c.h`` is plain C without Python (the batch core runs it): compiled on its own
+    (C99, warnings as errors) into a program, it prints the reference's plan for lay-downs of
+    random play with melds on the table."""
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None or not HEADER.exists():
+        pytest.skip("no C compiler, or an installed package without its C sources")
+    calls = [args for args in random_play_laydowns() if args[4]][:5]
+    blocks = []
+    for counts, trios, runs, rules, signature in calls:
+        table = ", ".join(
+            f"{{{int(kind == 'run')}, {len(cards)}, {start}, {rank}, {suit}}}"
+            for kind, cards, start, rank, suit in signature
+        )
+        blocks.append(f"""
+    {{
+        const int counts[] = {c_ints(counts)}, pts[] = {c_ints(points_table(rules))};
+        const LdTableMeld table[] = {{{table}}};
+        if (ld_laydown_plan(counts, {trios}, {runs}, {rules.min_run}, {int(rules.ace_wraparound)},
+                            pts, table, {len(signature)}, &plan) != 1) return 1;
+        show(&plan);
+    }}""")
+    program = f"""
+#include "_laydown_c.h"
+#include <stdio.h>
+static LdPlan plan;
+static void show(const LdPlan *p) {{
+    printf("%d %d %d\\n", p->key[0], p->key[1], p->key[2]);
+    for (int j = 0; j < p->nrows; j++) {{
+        printf("%s %d %d", p->rows[j].kind == LD_TRIO ? "trio" : "run", p->rows[j].start,
+               p->rows[j].key);
+        for (int i = 0; i < p->rows[j].n; i++) printf(" %d", p->rows[j].cards[i]);
+        printf("\\n");
+    }}
+    printf("end\\n");
+}}
+int main(void) {{{"".join(blocks)}
+    return 0;
+}}
+"""
+    source = tmp_path / "alone.c"
+    source.write_text(program)
+    binary = tmp_path / "alone"
+    flags = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function", "-O2"]
+    subprocess.run([cc, *flags, "-I", str(HEADER.parent), str(source), "-o", str(binary)],
+                   check=True, capture_output=True)  # fmt: skip
+    printed = subprocess.run([str(binary)], check=True, capture_output=True, text=True).stdout
+    plans = []
+    for block in printed.split("end\n")[:-1]:
+        lines = block.splitlines()
+        key = tuple(int(v) for v in lines[0].split())
+        rows = []
+        for line in lines[1:]:
+            kind, start, k, *cards = line.split()
+            rows.append((kind, tuple(int(c) for c in cards), int(start), int(k)))
+        plans.append((key, tuple(rows)))
+    with references_only():
+        assert plans == [laydown.laydown_plan_reference(*args) for args in calls]
