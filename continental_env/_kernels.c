@@ -544,25 +544,27 @@ done:
     return result;
 }
 
-/* One int of laydown_plan's input in lo..hi, else a one-line ValueError/TypeError naming it. */
+/* One int of laydown_plan's input in lo..hi, else a one-line ValueError/TypeError naming it
+ * (`what` formatted with `i` when i >= 0; only on an error: this runs for every input). */
 static int ld_int(PyObject *obj, long lo, long hi, const char *what, Py_ssize_t i, int *out) {
+    int overflow = 0;
+    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLongAndOverflow(obj, &overflow)
+                                                     : 0;
+    if (PyLong_Check(obj) && !PyBool_Check(obj) && !overflow && v >= lo && v <= hi) {
+        *out = (int)v;
+        return 0;
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
     char label[64];
     if (i >= 0)
         snprintf(label, sizeof label, what, (int)i);
     else
         snprintf(label, sizeof label, "%s", what);
-    if (!PyLong_Check(obj) || PyBool_Check(obj)) {
+    if (!PyLong_Check(obj) || PyBool_Check(obj))
         PyErr_Format(PyExc_TypeError, "%s = %R must be an int", label, obj);
-        return -1;
-    }
-    int overflow = 0;
-    long v = PyLong_AsLongAndOverflow(obj, &overflow);
-    if (overflow || v < lo || v > hi) {
+    else
         PyErr_Format(PyExc_ValueError, "%s = %R must be in %ld..%ld", label, obj, lo, hi);
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
+    return -1;
 }
 
 /* 53 ints, each in lo..hi (the joker's in lo..hi_joker). */
@@ -581,7 +583,7 @@ static int ld_ints53(PyObject *obj, const char *name, long hi, long hi_joker, in
         return -1;
     }
     char what[48];
-    snprintf(what, sizeof what, "%s[%%d]", name);
+    snprintf(what, sizeof what, "%s[%%d]", name); /* once per call, for the error */
     for (int c = 0; c < NT; c++)
         if (ld_int(PySequence_Fast_GET_ITEM(seq, c), 0, c == JK ? hi_joker : hi, what, c,
                    &out[c]) < 0) {
@@ -635,26 +637,22 @@ static int ld_table(PyObject *sig, LdTableMeld *table, int *ntable) {
                          len, most);
             return -1;
         }
-        char what[48];
-        snprintf(what, sizeof what, "signature[%d] card", (int)i);
         for (Py_ssize_t q = 0; q < len; q++) {
             int card;
             PyObject *item = PySequence_GetItem(cards, q);
             if (item == NULL) return -1;
-            int bad = ld_int(item, 0, JK, what, -1, &card);
+            int bad = ld_int(item, 0, JK, "signature[%d] card", i, &card);
             Py_DECREF(item);
             if (bad) return -1;
         }
         m->n = (int)len;
-        snprintf(what, sizeof what, "signature[%d] start", (int)i);
-        if (ld_int(PyTuple_GET_ITEM(row, 2), 0, NR, what, -1, &m->start) < 0) return -1;
-        snprintf(what, sizeof what, "signature[%d] rank", (int)i);
-        if (ld_int(PyTuple_GET_ITEM(row, 3), m->kind == LD_TRIO ? 0 : -1,
-                   m->kind == LD_TRIO ? NR - 1 : -1, what, -1, &m->rank) < 0)
+        if (ld_int(PyTuple_GET_ITEM(row, 2), 0, NR, "signature[%d] start", i, &m->start) < 0)
             return -1;
-        snprintf(what, sizeof what, "signature[%d] suit", (int)i);
+        if (ld_int(PyTuple_GET_ITEM(row, 3), m->kind == LD_TRIO ? 0 : -1,
+                   m->kind == LD_TRIO ? NR - 1 : -1, "signature[%d] rank", i, &m->rank) < 0)
+            return -1;
         if (ld_int(PyTuple_GET_ITEM(row, 4), m->kind == LD_RUN ? 0 : -1,
-                   m->kind == LD_RUN ? 3 : -1, what, -1, &m->suit) < 0)
+                   m->kind == LD_RUN ? 3 : -1, "signature[%d] suit", i, &m->suit) < 0)
             return -1;
     }
     *ntable = (int)n;

@@ -62,6 +62,7 @@ struct LdCores {
     int min_run, trios, runs, limit;
     int pts[NT];
     int left[NT];
+    long total; /* the cards in `counts`: those left are total minus the chosen melds' */
     int trio_opt[LD_MAXTRIOOPT][3];
     int n_trio_opt;
     int span_suit[LD_MAXSPAN], span_start[LD_MAXSPAN];
@@ -124,9 +125,8 @@ static int ld_emit_core(LdCores *k) {
 
 static int ld_choose_runs(LdCores *k, int first, int to_place) {
     if (!to_place) {
-        long total = 0;
-        for (int c = 0; c < NT; c++) total += k->left[c];
-        return total >= 1 ? ld_emit_core(k) : 0;
+        long left = k->total - 3L * k->n_trio_chosen - (long)k->min_run * k->n_run_chosen;
+        return left >= 1 ? ld_emit_core(k) : 0;
     }
     for (int i = first; i < k->n_span; i++) {
         int suit = k->span_suit[i], start = k->span_start[i];
@@ -193,6 +193,8 @@ static int ld_cores_init(LdCores *k, const int *counts, int trios, int runs, int
     k->table_suits = table_suits;
     memcpy(k->pts, pts, sizeof k->pts);
     memcpy(k->left, counts, sizeof k->left);
+    k->total = 0;
+    for (int c = 0; c < NT; c++) k->total += counts[c];
     int jokers = counts[JK];
     /* Trio options: per rank, every distinct multiset of 3, 2, 1 naturals (at most 3 copies of
      * each) padded with jokers, in sorted order; then a stable sort by the naturals' points. */
