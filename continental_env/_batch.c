@@ -766,7 +766,7 @@ static int meld_error(Ctx *ctx, const char *what) {
     return -1;
 }
 
-/* Game._perform for a legal action; -1 with a Python error (memory, an inconsistent lay-down). */
+/* Game._perform for a legal action; -1 with a Python error (the lay-down callback, memory). */
 static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
     int P = c->P;
     int actor = actor_of(L);
@@ -1039,8 +1039,8 @@ static int core_busy(Core *c) {
         PyErr_SetString(PyExc_RuntimeError, "the core is busy (a call is in progress)");
         return 1;
     }
-    if (c->has_contract_slow == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "the core's callback was cleared");
+    if (c->laydown_plan == NULL || c->has_contract_slow == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the core's callbacks were cleared");
         return 1;
     }
     return 0;
@@ -1910,9 +1910,9 @@ static PyMethodDef core_methods[] = {
      "step(actions, obs, mask, actor, round_points, round_end, done, final_scores) -> int: the "
      "first lane whose action is illegal (nothing changed), or -1 once every lane stepped; "
      "round_points and final_scores are 0 in lanes where no round or game ended; a finished "
-     "lane starts its next game at once. If has_contract_slow raises, the error propagates: the "
-     "lanes before have stepped, those after have not; a failed lay-down (out of memory) leaves "
-     "its lane as it was."},
+     "lane starts its next game at once. If a callback raises, the error propagates: the lanes "
+     "before have stepped, those after have not, and a failed lay-down leaves its lane as it "
+     "was."},
     {"export", (PyCFunction)core_export, METH_O, "export(i) -> dict: lane i's position."},
     {"load", (PyCFunction)core_load, METH_VARARGS, "load(i, raw): put a position on lane i."},
     {NULL, NULL, 0, NULL},
