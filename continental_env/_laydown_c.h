@@ -66,6 +66,7 @@ struct LdCores {
     int trio_opt[LD_MAXTRIOOPT][3];
     int n_trio_opt;
     int span_suit[LD_MAXSPAN], span_start[LD_MAXSPAN];
+    int span_cards[LD_MAXSPAN][MAXRUN]; /* the span's card ids, low to high */
     int n_span;
     unsigned table_ranks, table_suits; /* bitmasks: trio ranks and run suits on the table */
     /* the combination being built: trio option indices, then run cards (the span's start
@@ -129,17 +130,21 @@ static int ld_choose_runs(LdCores *k, int first, int to_place) {
         return left >= 1 ? ld_emit_core(k) : 0;
     }
     for (int i = first; i < k->n_span; i++) {
-        int suit = k->span_suit[i], start = k->span_start[i];
+        int start = k->span_start[i];
+        const int *span = k->span_cards[i];
         int *cards = k->run_cards[k->n_run_chosen];
         int naturals = 0;
+        /* the reference's `left[c] > cards.count(c)`: a span of at most 12 ranks holds each
+         * card once, so the count is 0 */
         for (int q = 0; q < k->min_run; q++) {
-            int c = suit * NR + (start + q) % NR;
-            int before = 0; /* cards.count(c): copies of c already in this run */
-            for (int p = 0; p < q; p++) before += cards[p] == c;
-            cards[q] = k->left[c] > before ? c : JK;
+            int c = span[q];
+            cards[q] = k->left[c] > 0 ? c : JK;
             naturals += cards[q] != JK;
         }
         if (!naturals) continue;
+        /* ld_take fails only when the jokers run short (the naturals are in hand), and then
+         * gives everything back: skip its work, the same outcome */
+        if (k->min_run - naturals > k->left[JK]) continue;
         cards[MAXRUN - 1] = start;
         if (ld_take(k->left, cards, k->min_run)) {
             k->n_run_chosen++;
@@ -265,6 +270,21 @@ static int ld_cores_init(LdCores *k, const int *counts, int trios, int runs, int
             k->span_suit[j] = suit;
             k->span_start[j] = st;
         }
+    /* Spans with no natural in hand never hold one deeper down (the cards only go): dropping
+     * them leaves the order of the others, so the enumeration is the same. */
+    int kept = 0;
+    for (int i = 0; i < k->n_span; i++) {
+        int any = 0;
+        for (int q = 0; q < min_run; q++)
+            any |= counts[k->span_suit[i] * NR + (k->span_start[i] + q) % NR] != 0;
+        if (!any) continue;
+        k->span_suit[kept] = k->span_suit[i];
+        k->span_start[kept] = k->span_start[i];
+        for (int q = 0; q < min_run; q++)
+            k->span_cards[kept][q] = k->span_suit[i] * NR + (k->span_start[i] + q) % NR;
+        kept++;
+    }
+    k->n_span = kept;
     return 0;
 }
 
