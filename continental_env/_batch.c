@@ -6,9 +6,9 @@
  * (contract/aec.py encode_observation) and legal-action mask into caller-owned arrays. After
  * every action a lane's position is the reference engine's, field for field: the deal (CPython's
  * MT19937 and random.shuffle, reproduced below), the legal actions (legal.py and the CHECKS of
- * action_checks.py), every effect and the public log. Lay-downs call back into Python for the
- * arrangement (melds.laydown_plan), as does the rare fallback of has_contract; everything else
- * is C. The Python side (continental_env/batch.py) converts `export` dicts to Game.to_dict.
+ * action_checks.py), every effect and the public log. The lay-down's arrangement
+ * (melds.laydown_plan) is _laydown_c.h's; only the rare fallback of has_contract calls back
+ * into Python. The Python side (continental_env/batch.py) converts `export` dicts to Game.to_dict.
  *
  * Card ids: 0..51 naturals (suit * 13 + rank, rank 0 = ace), 52 the joker.
  */
@@ -32,6 +32,8 @@
 /* Loaded scores stay far from int32's bound: a round scores at most 928 cards x 10,000 points,
  * so a finished game's scores (int32 in `step`) stay below 2**31. */
 #define MAXSCORE 1000000000LL
+
+#include "_laydown_c.h" /* the lay-down choice (melds.laydown_plan) in plain C */
 
 enum { DRAW_PH, CLAIM_PH, PLAY_PH, OVER_PH };
 enum { A_DRAW, A_TAKE, A_CLAIM, A_PASS, A_LAYDOWN, A_CLOSE, K_DISCARD, K_LAYOFF, K_SWAP, K_MOVE };
@@ -696,110 +698,74 @@ static int may_claim(const Core *c, const Lane *L, int seat) {
     return c->r.max_claims < 0 || L->claims[seat] < c->r.max_claims;
 }
 
-/* Game._do_laydown's arrangement, from Python (melds.laydown_plan), checked against the hand
- * but not yet laid: a failing callback leaves the lane unchanged. */
+/* Game._do_laydown's arrangement (melds.laydown_plan, run in C by _laydown_c.h without the
+ * GIL), checked against the hand but not yet laid: an error leaves the lane unchanged. */
 static int laydown_melds(Core *c, Lane *L, Ctx *ctx, Meld **out, Py_ssize_t *nout) {
     int seat = L->current;
     int trios = CONTRACTS[L->round - 1][0], runs = CONTRACTS[L->round - 1][1];
-    ctx_gil(ctx);
-    int rc = -1;
-    PyObject *counts = NULL, *sig = NULL, *res = NULL;
-    Meld *melds = NULL;
-    counts = PyTuple_New(NT);
-    sig = PyTuple_New(L->ntable);
-    if (counts == NULL || sig == NULL) goto done;
-    for (int k = 0; k < NT; k++) PyTuple_SET_ITEM(counts, k, PyLong_FromLong(L->hands[seat][k]));
+    LdTableMeld table[MAXMELDS];
     for (int m = 0; m < L->ntable; m++) {
         const Meld *md = &L->table[m];
-        PyObject *cards = PyTuple_New(md->n);
-        if (cards == NULL) goto done;
-        for (int i = 0; i < md->n; i++) PyTuple_SET_ITEM(cards, i, PyLong_FromLong(md->cards[i]));
-        PyObject *row = Py_BuildValue("(sNiii)", md->kind == TRIO_K ? "trio" : "run", cards,
-                                      md->start, md->rank, md->suit);
-        if (row == NULL) goto done;
-        PyTuple_SET_ITEM(sig, m, row);
+        table[m].kind = md->kind == TRIO_K ? LD_TRIO : LD_RUN;
+        table[m].n = md->n;
+        table[m].start = md->start;
+        table[m].rank = md->rank;
+        table[m].suit = md->suit;
     }
-    res = PyObject_CallFunction(c->laydown_plan, "OiiO", counts, trios, runs, sig);
-    if (res == NULL) goto done;
-    PyObject *rows;
-    if (!PyTuple_Check(res) || PyTuple_GET_SIZE(res) != 2 ||
-        !PyTuple_Check(rows = PyTuple_GET_ITEM(res, 1))) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "laydown_plan must return (key, rows) for a legal lay-down");
+    const char *error = NULL;
+    Meld *melds = NULL;
+    LdPlan *plan = PyMem_RawMalloc(sizeof(LdPlan));
+    int rc = plan == NULL ? LD_NOMEM
+                          : ld_laydown_plan(L->hands[seat], trios, runs, c->r.min_run, c->r.wrap,
+                                            c->r.pts, table, L->ntable, plan);
+    if (rc == LD_NOMEM) {
+        error = "";
         goto done;
     }
-    Py_ssize_t nrows = PyTuple_GET_SIZE(rows);
-    if (nrows < 1 || L->ntable + nrows > MAXMELDS) {
-        PyErr_Format(PyExc_RuntimeError, "laydown_plan returned %zd melds for a table of %d",
-                     nrows, L->ntable);
+    if (rc != 1 || plan->nrows < 1 || L->ntable + plan->nrows > MAXMELDS) {
+        error = "laydown_plan found no lay-down for a legal lay-down";
         goto done;
     }
-    melds = PyMem_RawCalloc((size_t)nrows, sizeof(Meld));
+    melds = PyMem_RawCalloc((size_t)plan->nrows, sizeof(Meld));
     if (melds == NULL) {
-        PyErr_NoMemory();
+        error = "";
         goto done;
     }
     int left[NT];
     memcpy(left, L->hands[seat], sizeof left);
-    for (Py_ssize_t j = 0; j < nrows; j++) {
-        PyObject *row = PyTuple_GET_ITEM(rows, j), *cards;
-        const char *kind;
-        int start, key;
-        if (!PyTuple_Check(row) ||
-            !PyArg_ParseTuple(row, "sOii", &kind, &cards, &start, &key)) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_RuntimeError, "laydown_plan rows are (kind, cards, start, key)");
-            goto done;
-        }
+    for (int j = 0; j < plan->nrows; j++) {
+        const LdRow *row = &plan->rows[j];
         Meld *md = &melds[j];
         md->owner = seat;
-        if (strcmp(kind, "trio") != 0 && strcmp(kind, "run") != 0) {
-            PyErr_SetString(PyExc_RuntimeError, "laydown_plan: a row's kind must be trio or run");
-            goto done;
-        }
-        md->kind = strcmp(kind, "trio") == 0 ? TRIO_K : RUN_K;
-        if (md->kind == TRIO_K) {
-            md->start = 0;
-            md->rank = key;
-            md->suit = -1;
-        } else {
-            md->start = start;
-            md->rank = -1;
-            md->suit = key;
-        }
-        PyObject *seq = PySequence_Fast(cards, "laydown_plan: a row's cards must be a sequence");
-        if (seq == NULL) goto done;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        int ok = n >= 1 && n <= (md->kind == TRIO_K ? MAXMELD : NR) && key >= 0 &&
-                 key < (md->kind == TRIO_K ? NR : 4) && start >= 0 && start <= NR;
-        for (Py_ssize_t i = 0; ok && i < n; i++) {
-            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-            ok = v >= 0 && v < NT && left[v] > 0;
-            if (ok) {
-                left[v]--;
-                md->cards[i] = (unsigned char)v;
+        md->kind = row->kind == LD_TRIO ? TRIO_K : RUN_K;
+        md->start = row->kind == LD_TRIO ? 0 : row->start;
+        md->rank = row->kind == LD_TRIO ? row->key : -1;
+        md->suit = row->kind == LD_TRIO ? -1 : row->key;
+        md->n = row->n;
+        for (int i = 0; i < row->n; i++) {
+            int v = row->cards[i];
+            if (v < 0 || v >= NT || left[v] <= 0) {
+                error = "laydown_plan returned a meld that is not in the hand";
+                goto done;
             }
-        }
-        md->n = (int)n;
-        Py_DECREF(seq);
-        if (!ok) {
-            PyErr_Clear();
-            PyErr_SetString(PyExc_RuntimeError,
-                            "laydown_plan returned a meld that is not in the hand");
-            goto done;
+            left[v]--;
+            md->cards[i] = (unsigned char)v;
         }
     }
     *out = melds;
-    *nout = nrows;
+    *nout = plan->nrows;
     melds = NULL;
-    rc = 0;
 done:
-    Py_XDECREF(counts);
-    Py_XDECREF(sig);
-    Py_XDECREF(res);
+    PyMem_RawFree(plan);
     PyMem_RawFree(melds);
+    if (error == NULL) return 0;
+    ctx_gil(ctx);
+    if (*error)
+        PyErr_SetString(PyExc_RuntimeError, error);
+    else
+        PyErr_NoMemory();
     ctx_nogil(ctx);
-    return rc;
+    return -1;
 }
 
 /* Game._lay_down. */
@@ -1228,8 +1194,11 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         PyErr_Format(PyExc_ValueError, "num_players = %d must be in 2..%d", P, MAXP);
         return NULL;
     }
-    if (!PyCallable_Check(plan) || !PyCallable_Check(slow)) {
-        PyErr_SetString(PyExc_TypeError, "laydown_plan and has_contract_slow must be callable");
+    /* laydown_plan is no longer called (the lay-down is _laydown_c.h's): None or any callable
+     * is accepted, so that callers written for the callback keep working */
+    if ((plan != Py_None && !PyCallable_Check(plan)) || !PyCallable_Check(slow)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "laydown_plan must be None or callable (unused), has_contract_slow callable");
         return NULL;
     }
     PyObject *index = PyNumber_Index(seed); /* ints and numpy integers */
@@ -2121,8 +2090,9 @@ static PyTypeObject CoreType = {
     .tp_traverse = (traverseproc)core_traverse,
     .tp_clear = (inquiry)core_clear,
     .tp_doc = "Core(num_games, num_players, rules, seed, laydown_plan, has_contract_slow): N "
-              "contract games stepped together (continental_env/_batch.c). write and step "
-              "release the GIL, taking it back only for the two Python callbacks.",
+              "contract games stepped together (continental_env/_batch.c). laydown_plan is "
+              "unused (None or a callable): the lay-down is chosen in C. write and step "
+              "release the GIL, taking it back only for the has_contract_slow callback.",
     .tp_methods = core_methods,
     .tp_members = core_members,
     .tp_new = core_new,

@@ -29,6 +29,7 @@
 #include "_melds_c.h"
 
 #include "_features_c.h" /* hand_analysis_c and features_write: plain C, shared */
+#include "_laydown_c.h"  /* the lay-down choice and the contract search: plain C, shared */
 
 /* ------------------------------------------------------------------------- helpers */
 
@@ -139,12 +140,6 @@ static int cmp_desc(const void *a, const void *b) {
     return (x < y) - (x > y);
 }
 
-static int lex_greater(const int *a, const int *b, int n) {
-    for (int k = 0; k < n; k++)
-        if (a[k] != b[k]) return a[k] > b[k];
-    return 0;
-}
-
 /* Windows of strong._run_windows: every suit and span as card tuples, sorted and distinct. */
 static int run_windows(int min_run, int wrap, int win[][MAXRUN]) {
     int starts[NR + 1];
@@ -174,16 +169,6 @@ static int run_windows(int min_run, int wrap, int win[][MAXRUN]) {
         m++;
     }
     return m;
-}
-
-/* Next combination with replacement in itertools' order; 0 when done. */
-static int next_combination_r(int *idx, int k, int n) {
-    int i = k - 1;
-    while (i >= 0 && idx[i] == n - 1) i--;
-    if (i < 0) return 0;
-    int v = idx[i] + 1;
-    for (int j = i; j < k; j++) idx[j] = v;
-    return 1;
 }
 
 #define MAXCOMBO 4096
@@ -455,50 +440,13 @@ static PyObject *k_contract_exists(PyObject *self, PyObject *args) {
     return PyBool_FromLong(contract_exists_c(counts, trios, runs, min_run, wrap, steal));
 }
 
-
-/* ========================================================= melds.core_combinations (+ bound) */
+/* ============================================ melds.core_combinations (+ bound), laydown_plan */
 /*
- * The lay-down search (melds.laydown_plan) examines combinations of contract "cores" in a
- * fixed order and stops after a budget. Enumerating them is most of its time, so the kernel
- * yields the same combinations in the same order (after best_contract's own arrangement, which
- * the caller puts first), each with melds.stuck_bound's value: the caller skips the
- * combinations that bound rules out and runs the exact lay-off closure on the others.
+ * The lay-down choice (melds.laydown_plan) is _laydown_c.h, plain C that _batch.c runs too.
+ * laydown_cores exposes its core enumeration (the same combinations in the same order as
+ * melds.core_combinations after best_contract's own arrangement, each with melds.stuck_bound's
+ * value) for the differential tests; laydown_plan the whole choice.
  */
-
-#define MAXTRIOOPT 1024 /* 13 ranks x 34 distinct options, plus one rank's 220 before dedup */
-#define MAXSPAN 64
-
-typedef struct {
-    int min_run, trios, runs, limit;
-    int pts[NT];
-    int left[NT];
-    int trio_opt[MAXTRIOOPT][3];
-    int n_trio_opt;
-    int span_suit[MAXSPAN], span_start[MAXSPAN];
-    int n_span;
-    unsigned table_ranks, table_suits; /* bitmasks: trio ranks and run suits on the table */
-    /* the combination being built: trio option indices, then run cards */
-    int chosen_trio[8];
-    int run_cards[8][MAXRUN];
-    int n_trio_chosen, n_run_chosen;
-    PyObject *out;
-    PyObject *trio_str, *run_str;
-    int count;
-    int failed;
-} Cores;
-
-static int take_cards(int *left, const int *cards, int n) {
-    int ok = 1;
-    for (int k = 0; k < n; k++) {
-        left[cards[k]]--;
-        ok = ok && left[cards[k]] >= 0;
-    }
-    return ok;
-}
-
-static void give_cards(int *left, const int *cards, int n) {
-    for (int k = 0; k < n; k++) left[cards[k]]++;
-}
 
 static PyObject *int_tuple(const int *xs, int n) {
     PyObject *t = PyTuple_New(n);
@@ -514,123 +462,43 @@ static PyObject *int_tuple(const int *xs, int n) {
     return t;
 }
 
-/* Emit the current combination: (stuck cards, stuck points, melds) as melds.stuck_bound and
- * the (kind, cards, start, key) form of melds.best_arrangement. Returns 1 to stop. */
-static int emit_core(Cores *k) {
-    unsigned ranks = k->table_ranks, suits = k->table_suits;
-    for (int t = 0; t < k->n_trio_chosen; t++) ranks |= 1u << (k->trio_opt[k->chosen_trio[t]][0] % NR);
-    for (int r = 0; r < k->n_run_chosen; r++) {
-        int suit = -1;
-        for (int i = 0; i < k->min_run; i++)
-            if (k->run_cards[r][i] != JK) suit = k->run_cards[r][i] / NR;
-        suits |= 1u << suit;
-    }
-    long stuck = 0, stuck_points = 0;
-    for (int c = 0; c < JK; c++)
-        if (k->left[c] && !(ranks >> (c % NR) & 1u) && !(suits >> (c / NR) & 1u)) {
-            stuck += k->left[c];
-            stuck_points += (long)k->left[c] * k->pts[c];
-        }
-    if (!stuck) {
-        stuck = 1;
-        int first = 1;
-        for (int c = 0; c < NT; c++)
-            if (k->left[c] && (first || k->pts[c] < stuck_points)) {
-                stuck_points = k->pts[c];
-                first = 0;
-            }
-    }
+typedef struct {
+    PyObject *out, *trio_str, *run_str;
+    int failed;
+} CoresOut;
+
+/* laydown_cores' visitor: (stuck cards, stuck points, melds) in best_arrangement's row form. */
+static int cores_append(LdCores *k, long stuck, long stuck_points) {
+    CoresOut *o = k->ctx;
     int n = k->n_trio_chosen + k->n_run_chosen;
     PyObject *melds_t = PyTuple_New(n);
-    if (melds_t == NULL) return k->failed = 1;
+    if (melds_t == NULL) return o->failed = 1;
     for (int t = 0; t < k->n_trio_chosen; t++) {
         const int *cards = k->trio_opt[k->chosen_trio[t]];
-        PyObject *m = Py_BuildValue("(ONii)", k->trio_str, int_tuple(cards, 3), 0, cards[0] % NR);
+        PyObject *m = Py_BuildValue("(ONii)", o->trio_str, int_tuple(cards, 3), 0, cards[0] % NR);
         if (m == NULL) {
             Py_DECREF(melds_t);
-            return k->failed = 1;
+            return o->failed = 1;
         }
         PyTuple_SET_ITEM(melds_t, t, m);
     }
     for (int r = 0; r < k->n_run_chosen; r++) {
         const int *cards = k->run_cards[r];
-        int suit = 0;
-        for (int i = 0; i < k->min_run; i++)
-            if (cards[i] != JK) suit = cards[i] / NR;
-        /* the span's start is stored beside its cards (index min_run) */
-        PyObject *m = Py_BuildValue("(ONii)", k->run_str, int_tuple(cards, k->min_run),
-                                    cards[MAXRUN - 1], suit);
+        PyObject *m = Py_BuildValue("(ONii)", o->run_str, int_tuple(cards, k->min_run),
+                                    cards[MAXRUN - 1], ld_run_suit(k, cards));
         if (m == NULL) {
             Py_DECREF(melds_t);
-            return k->failed = 1;
+            return o->failed = 1;
         }
         PyTuple_SET_ITEM(melds_t, k->n_trio_chosen + r, m);
     }
     PyObject *row = Py_BuildValue("(llN)", stuck, stuck_points, melds_t);
-    if (row == NULL || PyList_Append(k->out, row) < 0) {
+    if (row == NULL || PyList_Append(o->out, row) < 0) {
         Py_XDECREF(row);
-        return k->failed = 1;
+        return o->failed = 1;
     }
     Py_DECREF(row);
-    return ++k->count >= k->limit;
-}
-
-static int choose_runs(Cores *k, int first, int to_place) {
-    if (!to_place) {
-        long total = 0;
-        for (int c = 0; c < NT; c++) total += k->left[c];
-        return total >= 1 ? emit_core(k) : 0;
-    }
-    for (int i = first; i < k->n_span; i++) {
-        int suit = k->span_suit[i], start = k->span_start[i];
-        int *cards = k->run_cards[k->n_run_chosen];
-        int naturals = 0;
-        for (int q = 0; q < k->min_run; q++) {
-            int c = suit * NR + (start + q) % NR;
-            int before = 0; /* cards.count(c): copies of c already in this run */
-            for (int p = 0; p < q; p++) before += cards[p] == c;
-            cards[q] = k->left[c] > before ? c : JK;
-            naturals += cards[q] != JK;
-        }
-        if (!naturals) continue;
-        cards[MAXRUN - 1] = start;
-        if (take_cards(k->left, cards, k->min_run)) {
-            k->n_run_chosen++;
-            int stop = choose_runs(k, i, to_place - 1);
-            k->n_run_chosen--;
-            if (stop) {
-                give_cards(k->left, cards, k->min_run);
-                return 1;
-            }
-        }
-        give_cards(k->left, cards, k->min_run);
-    }
     return 0;
-}
-
-static int choose_trios(Cores *k, int first) {
-    if (k->n_trio_chosen == k->trios) return choose_runs(k, 0, k->runs);
-    for (int i = first; i < k->n_trio_opt; i++) {
-        const int *cards = k->trio_opt[i];
-        if (take_cards(k->left, cards, 3)) {
-            k->chosen_trio[k->n_trio_chosen++] = i;
-            int stop = choose_trios(k, i);
-            k->n_trio_chosen--;
-            if (stop) {
-                give_cards(k->left, cards, 3);
-                return 1;
-            }
-        }
-        give_cards(k->left, cards, 3);
-    }
-    return 0;
-}
-
-static int trio_key(const Cores *k, const int *cards) { /* points of the naturals */
-    int v = 0;
-    for (int q = 0; q < 3; q++)
-        if (cards[q] != JK) v += k->pts[cards[q]];
-    return v;
 }
 
 static PyObject *k_laydown_cores(PyObject *self, PyObject *args) {
@@ -640,110 +508,217 @@ static PyObject *k_laydown_cores(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OiiipOIIi", &counts_obj, &trios, &runs, &min_run, &wrap,
                           &pts_obj, &table_ranks, &table_suits, &limit))
         return NULL;
-    Cores *k = PyMem_Calloc(1, sizeof(Cores));
+    LdCores *k = PyMem_Calloc(1, sizeof(LdCores));
     if (k == NULL) return PyErr_NoMemory();
+    CoresOut o = {NULL, NULL, NULL, 0};
     PyObject *result = NULL;
-    int counts[NT];
-    if (read_counts(counts_obj, counts, "counts") < 0 || read_counts(pts_obj, k->pts, "pts") < 0)
+    int counts[NT], pts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0 || read_counts(pts_obj, pts, "pts") < 0)
         goto done;
-    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN - 1) {
+    if (trios < 0 || runs < 0 || trios > LD_MAXCONTRACT || runs > LD_MAXCONTRACT ||
+        min_run < 1 || min_run > MAXRUN - 1) {
         PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
                      runs, min_run);
         goto done;
     }
-    k->min_run = min_run;
-    k->trios = trios;
-    k->runs = runs;
-    k->limit = limit;
-    k->table_ranks = table_ranks;
-    k->table_suits = table_suits;
-    memcpy(k->left, counts, sizeof counts);
-    int jokers = counts[JK];
-    /* Trio options: per rank, every distinct multiset of 3, 2, 1 naturals (at most 3 copies of
-     * each) padded with jokers, in sorted order; then a stable sort by the naturals' points. */
-    for (int r = 0; r < NR; r++) {
-        int nat[12], nn = 0;
-        for (int s = 0; s < 4; s++) {
-            int copies = counts[s * NR + r] < 3 ? counts[s * NR + r] : 3;
-            for (int q = 0; q < copies; q++) nat[nn++] = s * NR + r;
-        }
-        for (int kk = 3; kk >= 1; kk--) {
-            if (3 - kk > jokers || kk > nn) continue;
-            /* sorted(set(combinations(naturals, kk))): every combination, then an insertion
-             * sort of the new rows and a pass that keeps the first of each run of equal ones */
-            int idx[3], base = k->n_trio_opt;
-            for (int q = 0; q < kk; q++) idx[q] = q;
-            do {
-                if (k->n_trio_opt >= MAXTRIOOPT) {
-                    PyErr_SetString(PyExc_ValueError, "too many trio options");
-                    goto done;
-                }
-                int *opt = k->trio_opt[k->n_trio_opt++];
-                for (int q = 0; q < 3; q++) opt[q] = q < kk ? nat[idx[q]] : JK;
-            } while (next_combination(idx, kk, nn));
-            for (int i = base + 1; i < k->n_trio_opt; i++) {
-                int tmp[3], j = i - 1;
-                memcpy(tmp, k->trio_opt[i], sizeof tmp);
-                while (j >= base && lex_greater(k->trio_opt[j], tmp, 3)) {
-                    memcpy(k->trio_opt[j + 1], k->trio_opt[j], sizeof tmp);
-                    j--;
-                }
-                memcpy(k->trio_opt[j + 1], tmp, sizeof tmp);
-            }
-            int m = base;
-            for (int i = base; i < k->n_trio_opt; i++) {
-                if (m > base && memcmp(k->trio_opt[m - 1], k->trio_opt[i], sizeof(int) * 3) == 0)
-                    continue;
-                memcpy(k->trio_opt[m++], k->trio_opt[i], sizeof(int) * 3);
-            }
-            k->n_trio_opt = m;
-        }
+    if (ld_cores_init(k, counts, trios, runs, min_run, wrap, pts, table_ranks, table_suits,
+                      limit) < 0) {
+        PyErr_SetString(PyExc_ValueError, "too many trio options");
+        goto done;
     }
-    /* stable insertion sort by descending natural points */
-    for (int i = 1; i < k->n_trio_opt; i++) {
-        int tmp[3];
-        memcpy(tmp, k->trio_opt[i], sizeof tmp);
-        int key = trio_key(k, tmp), j = i - 1;
-        while (j >= 0 && trio_key(k, k->trio_opt[j]) < key) {
-            memcpy(k->trio_opt[j + 1], k->trio_opt[j], sizeof tmp);
-            j--;
-        }
-        memcpy(k->trio_opt[j + 1], tmp, sizeof tmp);
-    }
-    /* Run spans: every suit and start, stable-sorted by the points of the naturals in hand. */
-    int nstarts = wrap ? NR : NR + 2 - min_run;
-    int span_key[MAXSPAN];
-    for (int suit = 0; suit < 4; suit++)
-        for (int st = 0; st < nstarts; st++) {
-            int v = 0;
-            for (int q = 0; q < min_run; q++) {
-                int c = suit * NR + (st + q) % NR;
-                if (counts[c]) v += k->pts[c];
-            }
-            int j = k->n_span++;
-            while (j > 0 && span_key[j - 1] < v) {
-                span_key[j] = span_key[j - 1];
-                k->span_suit[j] = k->span_suit[j - 1];
-                k->span_start[j] = k->span_start[j - 1];
-                j--;
-            }
-            span_key[j] = v;
-            k->span_suit[j] = suit;
-            k->span_start[j] = st;
-        }
-    k->out = PyList_New(0);
-    k->trio_str = PyUnicode_InternFromString("trio");
-    k->run_str = PyUnicode_InternFromString("run");
-    if (k->out == NULL || k->trio_str == NULL || k->run_str == NULL) goto done;
-    if (limit > 0) choose_trios(k, 0);
-    if (k->failed) goto done;
-    result = k->out;
-    k->out = NULL;
+    o.out = PyList_New(0);
+    o.trio_str = PyUnicode_InternFromString("trio");
+    o.run_str = PyUnicode_InternFromString("run");
+    if (o.out == NULL || o.trio_str == NULL || o.run_str == NULL) goto done;
+    k->visit = cores_append;
+    k->ctx = &o;
+    ld_cores_run(k);
+    if (o.failed) goto done;
+    result = o.out;
+    o.out = NULL;
 done:
-    Py_XDECREF(k->out);
-    Py_XDECREF(k->trio_str);
-    Py_XDECREF(k->run_str);
+    Py_XDECREF(o.out);
+    Py_XDECREF(o.trio_str);
+    Py_XDECREF(o.run_str);
     PyMem_Free(k);
+    return result;
+}
+
+/* One int of laydown_plan's input in lo..hi, else a one-line ValueError/TypeError naming it
+ * (`what` formatted with `i` when i >= 0; only on an error: this runs for every input). */
+static int ld_int(PyObject *obj, long lo, long hi, const char *what, Py_ssize_t i, int *out) {
+    int overflow = 0;
+    long v = PyLong_Check(obj) && !PyBool_Check(obj) ? PyLong_AsLongAndOverflow(obj, &overflow)
+                                                     : 0;
+    if (PyLong_Check(obj) && !PyBool_Check(obj) && !overflow && v >= lo && v <= hi) {
+        *out = (int)v;
+        return 0;
+    }
+    if (PyErr_Occurred()) PyErr_Clear();
+    char label[64];
+    if (i >= 0)
+        snprintf(label, sizeof label, what, (int)i);
+    else
+        snprintf(label, sizeof label, "%s", what);
+    if (!PyLong_Check(obj) || PyBool_Check(obj))
+        PyErr_Format(PyExc_TypeError, "%s = %R must be an int", label, obj);
+    else
+        PyErr_Format(PyExc_ValueError, "%s = %R must be in %ld..%ld", label, obj, lo, hi);
+    return -1;
+}
+
+/* 53 ints, each in lo..hi (the joker's in lo..hi_joker). */
+static int ld_ints53(PyObject *obj, const char *name, long hi, long hi_joker, int *out) {
+    if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a tuple of %d ints, got %.80s", name, NT,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(obj, name);
+    if (seq == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(seq) != NT) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %d ints, got %zd", name, NT,
+                     PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return -1;
+    }
+    char what[48];
+    snprintf(what, sizeof what, "%s[%%d]", name); /* once per call, for the error */
+    for (int c = 0; c < NT; c++)
+        if (ld_int(PySequence_Fast_GET_ITEM(seq, c), 0, c == JK ? hi_joker : hi, what, c,
+                   &out[c]) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* The table signature (melds.laydown._table_signature): (kind, cards, start, rank, suit) rows. */
+static int ld_table(PyObject *sig, LdTableMeld *table, int *ntable) {
+    if (!PyTuple_Check(sig)) {
+        PyErr_Format(PyExc_TypeError, "signature must be a tuple of table melds, got %.80s",
+                     Py_TYPE(sig)->tp_name);
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(sig);
+    if (n > LD_MAXTABLE) {
+        PyErr_Format(PyExc_ValueError, "signature holds %zd melds, at most %d", n, LD_MAXTABLE);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *row = PyTuple_GET_ITEM(sig, i);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 5) {
+            PyErr_Format(PyExc_TypeError,
+                         "signature[%zd] = %R must be a (kind, cards, start, rank, suit) tuple", i,
+                         row);
+            return -1;
+        }
+        PyObject *kind = PyTuple_GET_ITEM(row, 0), *cards = PyTuple_GET_ITEM(row, 1);
+        LdTableMeld *m = &table[i];
+        if (PyUnicode_Check(kind) && PyUnicode_CompareWithASCIIString(kind, "trio") == 0)
+            m->kind = LD_TRIO;
+        else if (PyUnicode_Check(kind) && PyUnicode_CompareWithASCIIString(kind, "run") == 0)
+            m->kind = LD_RUN;
+        else {
+            PyErr_Format(PyExc_ValueError, "signature[%zd] kind = %R must be 'trio' or 'run'", i,
+                         kind);
+            return -1;
+        }
+        if (!PyTuple_Check(cards) && !PyList_Check(cards)) {
+            PyErr_Format(PyExc_TypeError, "signature[%zd] cards = %R must be a tuple of ints", i,
+                         cards);
+            return -1;
+        }
+        Py_ssize_t len = PySequence_Size(cards);
+        Py_ssize_t most = m->kind == LD_TRIO ? MAXMELD : NR;
+        if (len < 1 || len > most) {
+            PyErr_Format(PyExc_ValueError, "signature[%zd] holds %zd cards, must be 1..%zd", i,
+                         len, most);
+            return -1;
+        }
+        for (Py_ssize_t q = 0; q < len; q++) {
+            int card;
+            PyObject *item = PySequence_GetItem(cards, q);
+            if (item == NULL) return -1;
+            int bad = ld_int(item, 0, JK, "signature[%d] card", i, &card);
+            Py_DECREF(item);
+            if (bad) return -1;
+        }
+        m->n = (int)len;
+        if (ld_int(PyTuple_GET_ITEM(row, 2), 0, NR, "signature[%d] start", i, &m->start) < 0)
+            return -1;
+        if (ld_int(PyTuple_GET_ITEM(row, 3), m->kind == LD_TRIO ? 0 : -1,
+                   m->kind == LD_TRIO ? NR - 1 : -1, "signature[%d] rank", i, &m->rank) < 0)
+            return -1;
+        if (ld_int(PyTuple_GET_ITEM(row, 4), m->kind == LD_RUN ? 0 : -1,
+                   m->kind == LD_RUN ? 3 : -1, "signature[%d] suit", i, &m->suit) < 0)
+            return -1;
+    }
+    *ntable = (int)n;
+    return 0;
+}
+
+static PyObject *k_laydown_plan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError,
+                     "laydown_plan takes 7 arguments (counts, trios, runs, min_run, wrap, "
+                     "points53, signature), got %zd",
+                     nargs);
+        return NULL;
+    }
+    int counts[NT], pts[NT], trios, runs, min_run, ntable = 0;
+    if (ld_ints53(args[0], "counts", LD_MAXCOPIES, LD_MAXJOKERS, counts) < 0 ||
+        ld_int(args[1], 0, LD_MAXCONTRACT, "trios", -1, &trios) < 0 ||
+        ld_int(args[2], 0, LD_MAXCONTRACT, "runs", -1, &runs) < 0 ||
+        ld_int(args[3], 3, MAXRUN - 1, "min_run", -1, &min_run) < 0)
+        return NULL;
+    if (trios + runs < 1) {
+        PyErr_SetString(PyExc_ValueError, "trios + runs = 0: a contract holds one meld at least");
+        return NULL;
+    }
+    int wrap = PyObject_IsTrue(args[4]);
+    if (wrap < 0) return NULL;
+    if (ld_ints53(args[5], "points53", 10000, 10000, pts) < 0) return NULL;
+    LdTableMeld *table = PyMem_Malloc(sizeof(LdTableMeld) * LD_MAXTABLE);
+    LdPlan *plan = PyMem_Malloc(sizeof(LdPlan));
+    PyObject *result = NULL, *key = NULL, *rows = NULL;
+    if (table == NULL || plan == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (ld_table(args[6], table, &ntable) < 0) goto done;
+    PyThreadState *ts = PyEval_SaveThread(); /* plain C from here: other threads may run */
+    int rc = ld_laydown_plan(counts, trios, runs, min_run, wrap, pts, table, ntable, plan);
+    PyEval_RestoreThread(ts);
+    if (rc == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (rc == LD_NOMEM) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (rc != 1) {
+        PyErr_SetString(PyExc_ValueError, "a meld of this hand is too long for the kernel");
+        goto done;
+    }
+    key = Py_BuildValue("(iii)", plan->key[0], plan->key[1], plan->key[2]);
+    rows = PyTuple_New(plan->nrows);
+    if (key == NULL || rows == NULL) goto done;
+    for (int j = 0; j < plan->nrows; j++) {
+        const LdRow *r = &plan->rows[j];
+        PyObject *row = Py_BuildValue("(sNii)", r->kind == LD_TRIO ? "trio" : "run",
+                                      int_tuple(r->cards, r->n), r->start, r->key);
+        if (row == NULL) goto done;
+        PyTuple_SET_ITEM(rows, j, row);
+    }
+    result = PyTuple_Pack(2, key, rows);
+done:
+    Py_XDECREF(key);
+    Py_XDECREF(rows);
+    PyMem_Free(table);
+    PyMem_Free(plan);
     return result;
 }
 
@@ -1057,260 +1032,6 @@ done:
     return result;
 }
 
-/* ============================================================ melds.ContractSearch (best_contract) */
-/*
- * Branch and bound over run windows, then an exact choice of trio ranks (melds.ContractSearch): the
- * arrangement of exactly `trios` trios and `runs` runs placing the most points. Integers only;
- * the windows, the trio combinations and the meld building follow the reference in order, so
- * the first best arrangement found is the same one.
- */
-
-#define MAXWIN 720   /* 4 suits x 13 starts x 13 lengths */
-#define MAXMELD 160  /* cards in one meld: a trio may take every natural of its rank and jokers */
-
-typedef struct {
-    int value, suit, start, n, pad_low, pad_high;
-} Window;
-
-typedef struct {
-    int cards[MAXRUN + 1];
-    int len, suit, start, naturals;
-} RunPick;
-
-typedef struct {
-    int trios, runs, min_run, wrap, first_only;
-    int pts[NT];
-    int total_points;
-    int best_value;
-    int trio_bound, joker_bound;
-    Window win[MAXWIN];
-    int nw;
-    RunPick chosen[8];
-    int depth;
-    /* the best arrangement: trio melds, then run melds */
-    int n_trio, n_run;
-    int trio_cards[8][MAXMELD], trio_len[8], trio_rank[8];
-    int run_cards[8][MAXMELD], run_len[8], run_start[8], run_suit[8];
-    int found;
-    int overflow;
-} Search;
-
-static int search_finish(Search *S, const int *counts_in, const int *trio_m, int value);
-
-static int search_leaf(Search *S, const int *counts, int run_value) {
-    if (S->trios == 0) return search_finish(S, counts, NULL, run_value);
-    int jokers = counts[JK];
-    int left_by_rank[NR], value_by_rank[NR], stealable[NR] = {0};
-    for (int r = 0; r < NR; r++) {
-        left_by_rank[r] = value_by_rank[r] = 0;
-        for (int s = 0; s < 4; s++) {
-            left_by_rank[r] += counts[s * NR + r];
-            value_by_rank[r] += S->pts[s * NR + r] * counts[s * NR + r];
-        }
-    }
-    for (int d = 0; d < S->depth; d++)
-        if (S->chosen[d].naturals >= 2)
-            for (int k = 0; k < S->chosen[d].len; k++)
-                if (S->chosen[d].cards[k] != JK) stealable[S->chosen[d].cards[k] % NR]++;
-    int ranks[NR], nr = 0;
-    for (int r = 0; r < NR; r++)
-        if (left_by_rank[r] + stealable[r] > 0) ranks[nr++] = r;
-    if (!nr) return 0;
-    int best_m[NR], have_best = 0, best_val = -1;
-    int idx[8] = {0};
-    do { /* combinations_with_replacement(ranks, trios) */
-        int m[NR] = {0};
-        for (int j = 0; j < S->trios; j++) m[ranks[idx[j]]]++;
-        int cost = 0, val = 0, ok = 1;
-        for (int j = 0; j < S->trios && ok; j++) {
-            int r = ranks[idx[j]];
-            if (j && ranks[idx[j - 1]] == r) continue; /* each distinct rank once */
-            int have = left_by_rank[r];
-            int steal = m[r] - have > 0 ? m[r] - have : 0;
-            if (steal > stealable[r]) {
-                ok = 0;
-                break;
-            }
-            int more = 3 * m[r] - have - steal;
-            cost += steal + (more > 0 ? more : 0);
-            val += value_by_rank[r];
-        }
-        if (ok && cost <= jokers && val > best_val) {
-            best_val = val;
-            memcpy(best_m, m, sizeof m);
-            have_best = 1;
-        }
-    } while (next_combination_r(idx, S->trios, nr));
-    if (!have_best) return 0;
-    return search_finish(S, counts, best_m, run_value + best_val);
-}
-
-static int search_runs(Search *S, const int *counts, int first, int value) {
-    if (S->depth == S->runs) return search_leaf(S, counts, value);
-    int left = S->runs - S->depth;
-    for (int i = first; i < S->nw; i++) {
-        const Window *w = &S->win[i];
-        if (value + left * w->value + S->trio_bound + S->joker_bound <= S->best_value)
-            break; /* windows are sorted by value: nothing further can beat the best */
-        int need = w->pad_low + w->pad_high;
-        for (int k = 0; k < w->n; k++) need += counts[w->suit * NR + (w->start + k) % NR] == 0;
-        if (need > counts[JK]) continue;
-        /* melds.contract._take_run on a copy of the counts */
-        int sub[NT];
-        memcpy(sub, counts, sizeof sub);
-        RunPick *pick = &S->chosen[S->depth];
-        int len = 0, naturals = 0, gained = 0;
-        for (int k = 0; k < w->pad_low; k++) pick->cards[len++] = JK;
-        for (int k = 0; k < w->n; k++) {
-            int c = w->suit * NR + (w->start + k) % NR;
-            if (sub[c] > 0) {
-                sub[c]--;
-                pick->cards[len++] = c;
-                naturals++;
-                gained += S->pts[c];
-            } else {
-                pick->cards[len++] = JK;
-            }
-        }
-        for (int k = 0; k < w->pad_high; k++) pick->cards[len++] = JK;
-        sub[JK] -= len - naturals;
-        if (naturals == 0) continue;
-        pick->len = len;
-        pick->suit = w->suit;
-        pick->start = w->start - w->pad_low;
-        pick->naturals = naturals;
-        S->depth++;
-        int stop = search_runs(S, sub, i, value + gained);
-        S->depth--;
-        if (stop) return 1;
-    }
-    return 0;
-}
-
-/* Build the arrangement (melds.ContractSearch._finish) and keep it if it places more points. */
-static int search_finish(Search *S, const int *counts_in, const int *trio_m, int value) {
-    (void)value;
-    int counts[NT];
-    memcpy(counts, counts_in, sizeof counts);
-    int nrun = S->depth;
-    int run_cards[8][MAXMELD], run_len[8], run_start[8], run_suit[8];
-    for (int d = 0; d < nrun; d++) {
-        memcpy(run_cards[d], S->chosen[d].cards, sizeof(int) * S->chosen[d].len);
-        run_len[d] = S->chosen[d].len;
-        run_start[d] = S->chosen[d].start;
-        run_suit[d] = S->chosen[d].suit;
-    }
-    int ntrio = 0;
-    int trio_cards[8][MAXMELD], trio_len[8];
-    if (trio_m != NULL) {
-        for (int r = 0; r < NR; r++) { /* sorted(trio_ranks.items()) */
-            int m = trio_m[r];
-            if (!m) continue;
-            int naturals[MAXMELD], nn = 0;
-            for (int s = 0; s < 4; s++) {
-                int c = s * NR + r;
-                for (int q = 0; q < counts[c]; q++) {
-                    if (nn >= MAXMELD) return S->overflow = 1;
-                    naturals[nn++] = c;
-                }
-                counts[c] = 0;
-            }
-            /* steal missing naturals from runs, a joker taking their place */
-            while (nn < m) {
-                int stolen = 0;
-                for (int d = 0; d < nrun && !stolen; d++) {
-                    int nat = 0, hit = -1;
-                    for (int k = 0; k < run_len[d]; k++)
-                        if (run_cards[d][k] != JK) {
-                            nat++;
-                            if (hit < 0 && run_cards[d][k] % NR == r) hit = k;
-                        }
-                    if (hit >= 0 && nat >= 2) {
-                        naturals[nn++] = run_cards[d][hit];
-                        run_cards[d][hit] = JK;
-                        counts[JK]--;
-                        stolen = 1;
-                    }
-                }
-                if (!stolen) return 0; /* guarded by the caller's stealable count */
-            }
-            for (int g = 0; g < m; g++) { /* naturals[g::m] */
-                int *t = trio_cards[ntrio];
-                int len = 0;
-                for (int q = g; q < nn; q += m) t[len++] = naturals[q];
-                int need = 3 - len > 0 ? 3 - len : 0;
-                counts[JK] -= need;
-                for (int q = 0; q < need; q++) t[len++] = JK;
-                trio_len[ntrio++] = len;
-            }
-        }
-        if (counts[JK] < 0) return 0;
-        if (trio_len[0] + counts[JK] > MAXMELD) return S->overflow = 1;
-        for (int q = 0; q < counts[JK]; q++) trio_cards[0][trio_len[0]++] = JK;
-        counts[JK] = 0;
-    } else {
-        /* No trio: spare jokers extend runs, then replace cheaper naturals in runs. */
-        for (int d = 0; d < nrun; d++) {
-            while (counts[JK] > 0 && run_len[d] < NR) {
-                if (S->wrap || run_start[d] + run_len[d] - 1 < NR) {
-                    run_cards[d][run_len[d]++] = JK;
-                } else if (run_start[d] > 0) {
-                    memmove(run_cards[d] + 1, run_cards[d], sizeof(int) * run_len[d]);
-                    run_cards[d][0] = JK;
-                    run_len[d]++;
-                    run_start[d]--;
-                } else {
-                    break;
-                }
-                counts[JK]--;
-            }
-        }
-        while (counts[JK] > 0) {
-            int bi = -1, bk = -1;
-            for (int d = 0; d < nrun; d++) {
-                int nat = 0, k = -1;
-                for (int q = 0; q < run_len[d]; q++)
-                    if (run_cards[d][q] != JK) {
-                        nat++;
-                        if (k < 0 || S->pts[run_cards[d][q]] < S->pts[run_cards[d][k]]) k = q;
-                    }
-                if (nat >= 2 &&
-                    (bi < 0 || S->pts[run_cards[d][k]] < S->pts[run_cards[bi][bk]])) {
-                    bi = d;
-                    bk = k;
-                }
-            }
-            if (bi < 0 || S->pts[run_cards[bi][bk]] >= S->pts[JK]) break;
-            counts[run_cards[bi][bk]]++;
-            run_cards[bi][bk] = JK;
-            counts[JK]--;
-        }
-    }
-    int leftover = 0;
-    for (int c = 0; c < NT; c++) leftover += counts[c] * S->pts[c];
-    int placed = S->total_points - leftover;
-    if (placed > S->best_value) {
-        S->best_value = placed;
-        S->found = 1;
-        S->n_trio = ntrio;
-        S->n_run = nrun;
-        for (int t = 0; t < ntrio; t++) {
-            memcpy(S->trio_cards[t], trio_cards[t], sizeof(int) * trio_len[t]);
-            S->trio_len[t] = trio_len[t];
-            int rank = -1;
-            for (int q = 0; q < trio_len[t] && rank < 0; q++)
-                if (trio_cards[t][q] != JK) rank = trio_cards[t][q] % NR;
-            S->trio_rank[t] = rank;
-        }
-        for (int d = 0; d < nrun; d++) {
-            memcpy(S->run_cards[d], run_cards[d], sizeof(int) * run_len[d]);
-            S->run_len[d] = run_len[d];
-            S->run_start[d] = pymod(run_start[d], S->wrap ? 13 : 14);
-            S->run_suit[d] = run_suit[d];
-        }
-    }
-    return S->first_only;
-}
 
 static PyObject *k_contract_search(PyObject *self, PyObject *args) {
     PyObject *counts_obj, *pts_obj;
@@ -1321,82 +1042,16 @@ static PyObject *k_contract_search(PyObject *self, PyObject *args) {
     Search *S = PyMem_Calloc(1, sizeof(Search));
     if (S == NULL) return PyErr_NoMemory();
     PyObject *result = NULL;
-    int counts[NT];
-    if (read_counts(counts_obj, counts, "counts") < 0 || read_counts(pts_obj, S->pts, "pts") < 0)
+    int counts[NT], pts[NT];
+    if (read_counts(counts_obj, counts, "counts") < 0 || read_counts(pts_obj, pts, "pts") < 0)
         goto done;
     if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
         PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
                      runs, min_run);
         goto done;
     }
-    S->trios = trios;
-    S->runs = runs;
-    S->min_run = min_run;
-    S->wrap = wrap;
-    S->first_only = first_only;
-    S->best_value = -1;
-    for (int c = 0; c < NT; c++) S->total_points += counts[c] * S->pts[c];
-    int jokers = counts[JK];
-    if (runs) { /* melds.contract._windows, then a stable sort by value, highest first */
-        for (int suit = 0; suit < 4; suit++) {
-            int base = suit * NR, present[NR], any = 0, first_present = -1;
-            for (int r = 0; r < NR; r++) {
-                present[r] = counts[base + r] > 0;
-                any |= present[r];
-                if (present[r] && first_present < 0) first_present = r;
-            }
-            if (!any) continue;
-            int max_start = wrap ? NR - 1 : NR;
-            for (int start = 0; start <= max_start; start++)
-                for (int n = 1; n <= NR; n++) {
-                    if (!wrap && start + n - 1 > 13) continue;
-                    if (!present[start % NR] || !present[(start + n - 1) % NR]) continue;
-                    if (wrap && n == NR && start != first_present) continue;
-                    int gaps = 0, value = 0;
-                    for (int i = 0; i < n; i++) {
-                        int r = (start + i) % NR;
-                        if (present[r])
-                            value += S->pts[base + r];
-                        else
-                            gaps++;
-                    }
-                    int pad = min_run - n > 0 ? min_run - n : 0;
-                    if (gaps + pad > jokers) continue;
-                    int pad_high = 0, pad_low = 0;
-                    if (pad) {
-                        int room_high = wrap ? NR - n : NR - (start + n - 1);
-                        pad_high = pad < room_high ? pad : room_high;
-                        pad_low = pad - pad_high;
-                        if (!wrap && pad_low > start) continue;
-                        if (n + pad > NR) continue;
-                    }
-                    Window w = {value, suit, start, n, pad_low, pad_high};
-                    int j = S->nw++;
-                    while (j > 0 && S->win[j - 1].value < value) {
-                        S->win[j] = S->win[j - 1];
-                        j--;
-                    }
-                    S->win[j] = w;
-                }
-        }
-    }
-    int rank_values[NR];
-    for (int r = 0; r < NR; r++) {
-        rank_values[r] = 0;
-        for (int s = 0; s < 4; s++) rank_values[r] += S->pts[s * NR + r] * counts[s * NR + r];
-    }
-    for (int k = 0; k < trios && k < NR; k++) { /* the best `trios` ranks by natural points */
-        int b = k;
-        for (int i = k + 1; i < NR; i++)
-            if (rank_values[i] > rank_values[b]) b = i;
-        int tmp = rank_values[k];
-        rank_values[k] = rank_values[b];
-        rank_values[b] = tmp;
-        S->trio_bound += rank_values[k];
-    }
-    S->joker_bound = counts[JK] * S->pts[JK];
-    search_runs(S, counts, 0, 0);
-    if (S->overflow) {
+    int found = contract_search_c(S, counts, trios, runs, min_run, wrap, pts, first_only);
+    if (found < 0) {
         PyErr_SetString(PyExc_ValueError, "a meld of this hand is too long for the kernel");
         goto done;
     }
@@ -1447,6 +1102,9 @@ static PyMethodDef methods[] = {
     {"laydown_cores", k_laydown_cores, METH_VARARGS,
      "laydown_cores(counts, trios, runs, min_run, wrap, pts, table_ranks, table_suits, limit)"
      " -> [(stuck, stuck_points, melds)]"},
+    {"laydown_plan", (PyCFunction)(void (*)(void))k_laydown_plan, METH_FASTCALL,
+     "laydown_plan(counts, trios, runs, min_run, wrap, points53, signature) -> (key, rows) or"
+     " None: melds.laydown_plan"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1454,4 +1112,14 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels",
                                     "Compiled kernels (see continental_env/kernels.py).", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__kernels(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__kernels(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    /* the lay-down's bounds, checked against melds.LAYDOWN_BUDGET / LAYDOWN_EXACT_CARDS */
+    if (PyModule_AddIntConstant(m, "LAYDOWN_BUDGET", LAYDOWN_BUDGET) < 0 ||
+        PyModule_AddIntConstant(m, "LAYDOWN_EXACT_CARDS", LAYDOWN_EXACT_CARDS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -37,6 +37,23 @@ static int next_combination(int *idx, int k, int n) {
     return 1;
 }
 
+/* Next combination with replacement in itertools' order; 0 when done. */
+static inline int next_combination_r(int *idx, int k, int n) {
+    int i = k - 1;
+    while (i >= 0 && idx[i] == n - 1) i--;
+    if (i < 0) return 0;
+    int v = idx[i] + 1;
+    for (int j = i; j < k; j++) idx[j] = v;
+    return 1;
+}
+
+/* Whether int tuple `a` sorts after `b` (Python's tuple order, equal lengths `n`). */
+static inline int lex_greater(const int *a, const int *b, int n) {
+    for (int k = 0; k < n; k++)
+        if (a[k] != b[k]) return a[k] > b[k];
+    return 0;
+}
+
 /* ===================================================================== melds.contract_exists */
 
 typedef struct {

@@ -3,8 +3,9 @@
 Random legal actions on both. The core steps ``--lanes`` games per call and writes every lane's
 v0 observation and mask; only ``core.step`` is timed (the random choice of actions is not). The
 AEC side is ``continental_env.env(version=0)``, timed per decision over ``last()``, the random
-choice and ``step``. CPU time is ``time.process_time``. The lay-down arrangement is Python's
-(``melds.laydown_plan``, called back by the core): its share is printed beside the total.
+choice and ``step``. CPU time is ``time.process_time``. The lay-down's arrangement is C
+(``continental_env/_laydown_c.h``, ``melds.laydown_plan``'s port); only the rare fallback of
+``has_contract`` calls back into Python: its share is printed beside the total.
 
     python scripts/bench_batch_core.py --lanes 1024 --steps 200 --aec-decisions 3000
 """
@@ -23,7 +24,6 @@ import continental_env
 from continental_env import _batch
 from continental_env.contract.batch import rules_tuple
 from continental_env.melds import has_contract
-from continental_env.melds.laydown import laydown_plan
 from continental_env.rules import PRESETS, RuleConfig
 
 
@@ -31,7 +31,7 @@ def bench_core(
     rules: RuleConfig, p: int, lanes: int, steps: int, seed: int
 ) -> tuple[float, float, int]:
     """CPU seconds per decision of ``core.step`` (every lane decides once per call), the part
-    of it spent in the Python callbacks, and the number of callbacks."""
+    of it spent in the Python callback (``has_contract``'s fallback), and the number of calls."""
     in_python = [0.0, 0]
 
     def timed(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -50,7 +50,7 @@ def bench_core(
         p,
         rules_tuple(rules, p),
         seed,
-        timed(lambda c, t, r, s: laydown_plan(c, t, r, rules, s)),
+        None,  # the lay-down is chosen in C
         timed(lambda c, t, r: has_contract(c, t, r, rules)),
     )
     obs = np.zeros((lanes, core.obs_dim), np.float32)
@@ -105,7 +105,7 @@ def main() -> None:
     print(
         f"{args.preset}, {args.players} players: core.step {core * 1e6:.2f} us/decision "
         f"({args.lanes} lanes x {args.steps} steps, v0 obs and mask written), of which "
-        f"{callbacks * 1e6:.2f} us in {calls} Python callbacks (lay-downs); "
+        f"{callbacks * 1e6:.2f} us in {calls} Python callbacks (has_contract's fallback); "
         f"AEC v0 env {aec * 1e6:.1f} us/decision ({args.aec_decisions} decisions); "
         f"ratio {aec / core:.1f}x"
     )

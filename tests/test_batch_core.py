@@ -453,9 +453,10 @@ def test_has_contract_fallback_calls_back() -> None:
         core.write(b["obs"], b["mask"], b["actor"])
 
 
-def test_laydown_callback_error_leaves_the_lane_unchanged() -> None:
-    """The lay-down's arrangement comes from Python: an error there propagates and the lane
-    stays as it was; with the real callback the lay-down matches the engine's."""
+def test_laydown_is_chosen_in_c_without_the_callback() -> None:
+    """The lay-down's arrangement is the compiled ``melds.laydown_plan`` (``_laydown_c.h``): the
+    ``laydown_plan`` argument is no longer called (a raising one, or None, changes nothing) and
+    the lay-down matches the engine's."""
     rules = PRESETS["continental"]
     game = Game.new(rules, 3, seed=1)
     rng = random.Random(1)
@@ -465,19 +466,17 @@ def test_laydown_callback_error_leaves_the_lane_unchanged() -> None:
     def broken(counts: tuple, trios: int, runs: int, signature: tuple) -> Any:
         raise KeyError("plan")
 
-    core = _batch.Core(1, 3, rules_tuple(rules, 3), 0, broken, print)
-    core.load(0, engine_raw(game, 0))
-    b = buffers(core)
-    core.write(b["obs"], b["mask"], b["actor"])
-    before = core.export(0)
-    with pytest.raises(KeyError, match="plan"):
-        step(core, np.array([4], np.int64), b)
-    assert core.export(0) == before
-    core = make_core(rules, 3, 1, 0)
-    core.load(0, engine_raw(game, 0))
-    assert step(core, np.array([4], np.int64), b) == -1
+    raw = engine_raw(game, 0)
     game.apply(4)
-    assert mismatch(core, [game], [0], b) == ""
+    for plan in (broken, None):
+        core = _batch.Core(1, 3, rules_tuple(rules, 3), 0, plan, print)
+        core.load(0, raw)
+        b = buffers(core)
+        core.write(b["obs"], b["mask"], b["actor"])
+        assert step(core, np.array([4], np.int64), b) == -1
+        assert mismatch(core, [game], [0], b) == ""
+    with pytest.raises(TypeError, match="laydown_plan must be None or callable"):
+        _batch.Core(1, 3, rules_tuple(rules, 3), 0, 5, print)
 
 
 def test_finished_game_loads_and_refuses_every_action() -> None:

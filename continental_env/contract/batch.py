@@ -27,12 +27,11 @@
 
 Two backends step the lanes, with identical results (``tests/test_batch.py`` and
 ``scripts/batch_lockstep.py`` run them in lockstep): the compiled core
-(``continental_env/_batch.c``, built by pip like the kernels: the rules, the legal mask and both
-observations in C, the v1 features from the same C as the AEC env's,
-``continental_env/_features_c.h``; the lay-down's arrangement is the one call back into
-``melds.laydown_plan``) and the reference (one ``Game`` per lane, the engine itself, the readable
-definition). ``backend="auto"`` takes the compiled core when it is built, else the reference
-(with one warning).
+(``continental_env/_batch.c``, built by pip like the kernels: the rules, the legal mask, both
+observations and the lay-down's arrangement in C; the v1 features and the arrangement come from
+the same C as the engine's kernels, ``_features_c.h`` and ``_laydown_c.h``) and the reference
+(one ``Game`` per lane, the engine itself, the readable definition). ``backend="auto"`` takes
+the compiled core when it is built, else the reference (with one warning).
 """
 
 from __future__ import annotations

@@ -81,6 +81,7 @@ from continental_env.melds.laydown import (
     core_combinations,
     laydown_outcome,
     laydown_plan,
+    laydown_plan_reference,
     rest_after,
     stuck_bound,
 )
@@ -155,6 +156,7 @@ __all__ = [
     "lay_off",
     "laydown_outcome",
     "laydown_plan",
+    "laydown_plan_reference",
     "layoff_options",
     "meld_from_row",
     "min_spans",

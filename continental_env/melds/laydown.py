@@ -3,9 +3,11 @@ lay-offs.
 
 Built on the contract search (``melds.contract``): its fewest-points arrangement is the first
 candidate (so ties keep it), and the rest of the work is the lay-off closure, a different
-objective from the search's. ``laydown_plan`` is cached per (hand, contract, rules, table);
+objective from the search's. ``laydown_plan`` is cached per (hand, contract, rules, table); it
+runs the compiled port (``continental_env/_laydown_c.h``, which the batch core runs too) when the
+kernels are built, else ``laydown_plan_reference``, the readable definition below.
 ``core_combinations`` and ``stuck_bound`` are the reference of the compiled core enumeration
-(``continental_env/_kernels.c`` ``laydown_cores``; ``tests/test_kernels.py``).
+(``laydown_cores``; ``tests/test_kernels.py``, ``tests/test_laydown_kernel.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ __all__ = [
     "core_combinations",
     "laydown_outcome",
     "laydown_plan",
+    "laydown_plan_reference",
     "rest_after",
     "stuck_bound",
 ]
@@ -115,7 +118,22 @@ def laydown_plan(
     counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, signature: tuple
 ) -> tuple[_LaydownKey, tuple] | None:
     """(``laydown_outcome``'s key, the arrangement as (kind, cards, start, key) rows) of the
-    lay-down chosen from ``counts`` onto the table of ``signature``; None without a contract."""
+    lay-down chosen from ``counts`` onto the table of ``signature``; None without a contract.
+
+    The compiled kernel (``continental_env/_laydown_c.h``) when built, else
+    ``laydown_plan_reference``; the same value either way."""
+    native = kernels.native
+    if native is None:
+        return laydown_plan_reference(counts, trios, runs, rules, signature)
+    return native.laydown_plan(
+        counts, trios, runs, rules.min_run, rules.ace_wraparound, points_table(rules), signature
+    )
+
+
+def laydown_plan_reference(
+    counts: tuple[int, ...], trios: int, runs: int, rules: RuleConfig, signature: tuple
+) -> tuple[_LaydownKey, tuple] | None:
+    """``laydown_plan`` in Python, the readable definition (uncached)."""
     first = best_arrangement(counts, trios, runs, rules, False)
     if first is None:
         return None
