@@ -787,7 +787,7 @@ static int meld_error(Ctx *ctx, const char *what) {
     return -1;
 }
 
-/* Game._perform for a legal action; -1 with a Python error (the lay-down callback, memory). */
+/* Game._perform for a legal action; -1 with a Python error (has_contract's fallback, memory). */
 static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
     int P = c->P;
     int actor = actor_of(L);
@@ -2056,9 +2056,9 @@ static PyMethodDef core_methods[] = {
      "-> int: the "
      "first lane whose action is illegal (nothing changed), or -1 once every lane stepped; "
      "round_points and final_scores are 0 in lanes where no round or game ended; a finished "
-     "lane starts its next game at once. If a callback raises, the error propagates: the lanes "
-     "before have stepped, those after have not, and a failed lay-down leaves its lane as it "
-     "was."},
+     "lane starts its next game at once. If has_contract_slow raises, the error propagates: the "
+     "lanes before have stepped, those after have not. active (bool, one per lane): only those "
+     "lanes step; the others report nothing and their rows show their position."},
     {"sample_legal", (PyCFunction)core_sample_legal, METH_VARARGS,
      "sample_legal(uniform, out): per lane the k-th legal id, k = floor(uniform[i] * count)."},
     {"export", (PyCFunction)core_export, METH_O, "export(i) -> dict: lane i's position."},

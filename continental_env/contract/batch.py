@@ -55,7 +55,6 @@ from continental_env.contract.public_log import PublicLog
 from continental_env.contract.state import Phase, Setup, State
 from continental_env.melds import RUN, TRIO, Meld
 from continental_env.melds.contract import has_contract
-from continental_env.melds.laydown import laydown_plan
 from continental_env.rewards import POINTS_SCALE, win_rewards
 from continental_env.rules import RuleConfig, points_table, resolve_rules
 
@@ -279,14 +278,13 @@ def _compiled_module() -> Any:
 def _compiled_core(module: Any, num_games: int, setup: Setup, seed: int, version: int) -> Any:
     rules = setup.rules
 
-    def plan(counts: tuple, trios: int, runs: int, signature: tuple) -> Any:
-        return laydown_plan(counts, trios, runs, rules, signature)
-
     def slow_contract(counts: tuple, trios: int, runs: int) -> bool:
+        # has_contract's rare fallback (a full arrangement search): the core's one call back
         return has_contract(counts, trios, runs, rules)
 
+    # The lay-down's arrangement is chosen in C (_laydown_c.h): no lay-down callback (None).
     return module.Core(
-        num_games, setup.num_players, rules_tuple(rules, setup.num_players), seed, plan,
+        num_games, setup.num_players, rules_tuple(rules, setup.num_players), seed, None,
         slow_contract, version,
     )  # fmt: skip
 
