@@ -214,6 +214,10 @@ typedef struct {
     Py_ssize_t nlog, caplog;
     /* the log's running totals (public_log.PublicLog: discarded, declined, takes, discards) */
     int lg_discarded[MAXP][NT], lg_declined[MAXP][NT], lg_takes[MAXP], lg_discards[MAXP];
+    /* v1: each seat's last hand analysis and what it was of (hand, contract): a seat's hand
+     * changes a few times a turn, its decisions (claims, draws) often see the same hand */
+    HandAnalysis ha[MAXP];
+    int ha_hand[MAXP][NT], ha_trios[MAXP], ha_runs[MAXP], ha_ok[MAXP];
     int *legal;
     int nlegal, legal_ok;
 } Lane;
@@ -941,7 +945,7 @@ static int obs_size(int P) { return 65 * (2 * P + 3) + 14 + 4 * P; }
 
 /* features.encode_features(game, seat) of the continental_v1 observation, after the v0 part
  * (the one implementation in _features_c.h, fed from the lane's arrays). */
-static void write_features(const Core *c, const Lane *L, float *out, int seat) {
+static void write_features(const Core *c, Lane *L, float *out, int seat) {
     int P = c->P;
     /* every card of the pile and the table comes from the round's decks: MAXCARDS bounds both */
     int deck[NT], discard[MAXCARDS], table_cards[MAXCARDS], last_seat[FEAT_HISTORY],
@@ -962,6 +966,19 @@ static void write_features(const Core *c, const Lane *L, float *out, int seat) {
             last_kind[n_last] = L->log[k].kind;
             last_card[n_last] = L->log[k].card;
         }
+    }
+    int trios = CONTRACTS[L->round - 1][0], runs = CONTRACTS[L->round - 1][1];
+    const HandAnalysis *analysis = NULL;
+    if (live && !L->laid_down[seat]) { /* the features read the analysis: cached per seat */
+        if (!(L->ha_ok[seat] && L->ha_trios[seat] == trios && L->ha_runs[seat] == runs &&
+              memcmp(L->ha_hand[seat], L->hands[seat], sizeof L->ha_hand[seat]) == 0)) {
+            L->ha_ok[seat] = hand_analysis_c(L->hands[seat], trios, runs, c->r.min_run,
+                                             c->r.wrap, &L->ha[seat]) == 0;
+            memcpy(L->ha_hand[seat], L->hands[seat], sizeof L->ha_hand[seat]);
+            L->ha_trios[seat] = trios;
+            L->ha_runs[seat] = runs;
+        }
+        if (L->ha_ok[seat]) analysis = &L->ha[seat];
     }
     FeatInput in = {
         .p = P,
@@ -992,12 +1009,13 @@ static void write_features(const Core *c, const Lane *L, float *out, int seat) {
         .last_kind = last_kind,
         .last_card = last_card,
         .n_last = n_last,
+        .analysis = analysis,
     };
     features_write(&in, out);
 }
 
 /* aec.encode_observation(game, seat, observation_layout(P, 0)), and for v1 the features. */
-static void write_obs(const Core *c, const Lane *L, float *obs, int seat) {
+static void write_obs(const Core *c, Lane *L, float *obs, int seat) {
     int P = c->P;
     memset(obs, 0, (size_t)c->obs_dim * sizeof(float));
     if (seat < 0) return;

@@ -287,6 +287,9 @@ typedef struct {
     const int *takes, *discards;                  /* p each */
     const int *last_seat, *last_kind, *last_card; /* <= 8 newest entries, OLDEST first */
     int n_last;
+    /* hand_analysis_c(hand, trios, runs, min_run, wrap) when the caller has it already (a batch
+     * core caches it per seat: a hand is analysed once, not at every decision), else NULL */
+    const HandAnalysis *analysis;
 } FeatInput;
 
 /* Offsets of features.feature_layout(p). */
@@ -349,7 +352,10 @@ static inline int features_write(const FeatInput *in, float *out) {
         for (int c = 0; c < NT; c++) out[l.deadwood + c] = (float)hand[c];
     } else { /* features._encode_contract */
         HandAnalysis ha;
-        hand_analysis_c(hand, in->trios, in->runs, in->min_run, in->wrap, &ha);
+        if (in->analysis != NULL)
+            ha = *in->analysis;
+        else
+            hand_analysis_c(hand, in->trios, in->runs, in->min_run, in->wrap, &ha);
         int d = ha.distance;
         out[l.distance + (d < FEAT_MAX_DISTANCE ? d : FEAT_MAX_DISTANCE)] = 1.0f;
         for (int c = 0; c < NT; c++)
