@@ -23,6 +23,7 @@ import numpy as np
 
 import continental_env.contract.aec as aec
 from continental_env import kernels
+from continental_env.bench import _random_play
 from continental_env.contract import features
 from continental_env.contract.game import Game
 from continental_env.melds import distance
@@ -64,20 +65,10 @@ def env_rate(seconds: float, seed: int) -> float:
     rng = np.random.default_rng(seed)
     decisions = 0
     start = time.process_time()
-    game = 0
-    while time.process_time() - start < seconds:
-        env.reset(seed=seed + game)
-        game += 1
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(int(legal[rng.integers(len(legal))]))
-            decisions += 1
-            if time.process_time() - start >= seconds:
-                break
+    for _ in _random_play(env, rng, seed, None):  # continental bench's random play
+        decisions += 1
+        if time.process_time() - start >= seconds:
+            break
     return decisions / (time.process_time() - start)
 
 

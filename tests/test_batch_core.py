@@ -21,7 +21,7 @@ import pytest
 
 from continental_env.contract.actions import num_actions
 from continental_env.contract.aec import encode_observation, observation_layout
-from continental_env.contract.batch import lane_game_seed, rules_tuple
+from continental_env.contract.batch import lane_game_seed, raw_from_state, rules_tuple
 from continental_env.contract.game import Game
 from continental_env.contract.public_log import KINDS
 from continental_env.melds import has_contract
@@ -43,37 +43,9 @@ def make_core(rules: RuleConfig, p: int, n: int, seed: int) -> Any:
 
 def engine_raw(game: Game, game_index: int) -> dict[str, Any]:
     """The reference position in ``Core.export``'s form (the engine's internal values)."""
-    s = game.state
-    return {
-        "round": s.round,
-        "round_index": s.round_index,
-        "dealer": s.dealer,
-        "current": s.current,
-        "phase": s.phase.value,
-        "asked": s.asked,
-        "claim_queue": list(s.claim_queue),
-        "hands": [list(h) for h in s.hands],
-        "hand_sizes": list(s.hand_sizes),
-        "stock": list(s.stock),
-        "discard": list(s.discard),
-        "table": [(m.owner, m.kind, list(m.cards), m.start, m.rank, m.suit) for m in s.table],
-        "laid_down": list(s.laid_down),
-        "laid_down_turn": list(s.laid_down_turn),
-        "scores": list(s.scores),
-        "turn": s.turn,
-        "claims": list(s.claims),
-        "known": [list(k) for k in s.known],
-        "seen_discards": list(s.seen_discards),
-        "round_history": [dict(r, points=list(r["points"])) for r in s.round_history],
-        "last_action": list(s.last_action),
-        "moves": s.moves,
-        "joker_moved": s.joker_moved,
-        "jokers_owed": s.jokers_owed,
-        "rng": s.rng.getstate(),
-        "deal_seeds": list(s.deal_seeds),
-        "public_log": [tuple(e) for e in s.public_log.items],
-        "game_index": game_index,
-    }
+    raw = raw_from_state(game.state)
+    raw["game_index"] = game_index
+    return raw
 
 
 def buffers(core: Any) -> dict[str, np.ndarray]:

@@ -293,6 +293,9 @@ def _compiled_core(module: Any, num_games: int, setup: Setup, seed: int, version
 
 
 def _whole(name: str, value: Any, low: int) -> int:
+    """``value`` as an int of at least ``low``; one-line ValueError naming it otherwise."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name}={value!r} must be an integer, not a bool")
     try:
         number = operator.index(value)
     except TypeError:

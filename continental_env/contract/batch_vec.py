@@ -69,6 +69,7 @@ from gymnasium.vector.utils import batch_space
 
 from continental_env.contract.aec import check_version, observation_layout, observation_size
 from continental_env.contract.batch import BatchGame
+from continental_env.contract.batch import _whole as _count
 from continental_env.rules import RuleConfig
 
 __all__ = ["BatchLearnerVecEnv", "OpponentPolicy"]
@@ -79,18 +80,6 @@ if importlib.util.find_spec("stable_baselines3") is not None:  # the [train] ext
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
 RANDOM = "random"
 MAX_SKIPS = 100  # a lane whose learner never gets to act: an engine defect, not an endless loop
-
-
-def _count(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool):
-        raise ValueError(f"{name}={value!r} must be an integer, not a bool")
-    try:
-        number = operator.index(value)
-    except TypeError:
-        raise ValueError(f"{name}={value!r} must be an integer") from None
-    if number < low:
-        raise ValueError(f"{name}={number} must be at least {low}")
-    return number
 
 
 def _random_policy(rng: np.random.Generator) -> OpponentPolicy:
