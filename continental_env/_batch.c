@@ -21,6 +21,7 @@
 
 #include "_melds_c.h"
 #include "_features_c.h"
+#include "_obs_c.h"
 
 #define MAXP 8         /* players */
 #define MAXMELDS 24    /* 3 melds per player */
@@ -1014,45 +1015,45 @@ static void write_features(const Core *c, Lane *L, float *out, int seat) {
     features_write(&in, out);
 }
 
-/* aec.encode_observation(game, seat, observation_layout(P, 0)), and for v1 the features. */
+/* aec.encode_observation(game, seat, observation_layout(P, 0)) (_obs_c.h, shared with the
+ * kernels' encode_observation), and for v1 the features. */
 static void write_obs(const Core *c, Lane *L, float *obs, int seat) {
     int P = c->P;
     memset(obs, 0, (size_t)c->obs_dim * sizeof(float));
     if (seat < 0) return;
-    const int PL = 65;
-    for (int k = 0; k < NT; k++) obs[k] = (float)L->hands[seat][k];
-    if (L->ndiscard && L->phase != OVER_PH) obs[PL + L->discard[L->ndiscard - 1]] = 1.0f;
-    for (int k = 0; k < NT; k++) obs[2 * PL + k] = (float)L->seen[k];
-    int base = 3 * PL;
-    for (int j = 1; j < P; j++) {
-        const int *kn = L->known[(seat + j) % P];
-        for (int k = 0; k < NT; k++) obs[base + PL * (j - 1) + k] = (float)kn[k];
-    }
-    base = PL * (P + 2);
+    int owner[MAXMELDS], len[MAXMELDS], cards[MAXMELDS * MAXMELD], fits[NT], nc = 0;
     for (int m = 0; m < L->ntable; m++) {
         const Meld *md = &L->table[m];
-        float *plane = obs + base + PL * pymod(md->owner - seat, P);
-        for (int i = 0; i < md->n; i++) plane[md->cards[i]] += 1.0f;
+        owner[m] = md->owner;
+        len[m] = md->n;
+        for (int i = 0; i < md->n; i++) cards[nc++] = md->cards[i];
     }
-    base = PL * (2 * P + 2);
-    int fits[NT];
     fitting_counts(c, L, fits);
-    for (int k = 0; k < NT; k++) obs[base + k] = (float)fits[k];
-    float *s = obs + PL * (2 * P + 3);
-    s[L->round - 1] = 1.0f;
-    if (L->phase != OVER_PH) s[7 + L->phase] = 1.0f;
-    s[10] = (float)(CONTRACTS[L->round - 1][0] / 3.0);
-    s[11] = (float)(CONTRACTS[L->round - 1][1] / 3.0);
-    s += 12;
-    for (int j = 0; j < P; j++) {
-        int o = (seat + j) % P;
-        s[j] = (float)(L->hand_sizes[o] / 20.0);
-        s[P + j] = L->laid_down[o] ? 1.0f : 0.0f;
-        s[2 * P + j] = (float)((double)L->scores[o] / 100.0);
-        s[3 * P + j] = (float)L->claims[o];
-    }
-    s[4 * P] = (float)(L->nstock / 100.0);
-    s[4 * P + 1] = (float)((double)L->turn / (double)c->r.max_turns);
+    ObsInput in = {
+        .p = P,
+        .seat = seat,
+        .hand = L->hands[seat],
+        .discard_top = L->ndiscard && L->phase != OVER_PH ? L->discard[L->ndiscard - 1] : -1,
+        .seen = L->seen,
+        .known = &L->known[0][0],
+        .n_melds = L->ntable,
+        .meld_owner = owner,
+        .meld_len = len,
+        .meld_cards = cards,
+        .fits = fits,
+        .round = (int)L->round,
+        .phase = L->phase != OVER_PH ? L->phase : -1,
+        .trios = CONTRACTS[L->round - 1][0],
+        .runs = CONTRACTS[L->round - 1][1],
+        .hand_sizes = L->hand_sizes,
+        .laid_down = L->laid_down,
+        .scores = L->scores,
+        .claims = L->claims,
+        .stock = L->nstock,
+        .turn = L->turn,
+        .max_turns = c->r.max_turns,
+    };
+    obs_v0_write(&in, obs);
     if (c->version == 1) write_features(c, L, obs + c->v0_dim, seat);
 }
 

@@ -29,6 +29,7 @@
 #include "_melds_c.h"
 
 #include "_features_c.h" /* hand_analysis_c and features_write: plain C, shared */
+#include "_obs_c.h"      /* the v0 observation: plain C, shared with the batch core */
 #include "_laydown_c.h"  /* the lay-down choice and the contract search: plain C, shared */
 
 /* ------------------------------------------------------------------------- helpers */
@@ -846,57 +847,60 @@ static Py_ssize_t feat_ints(PyObject *obj, const char *name, Py_ssize_t index, P
     return len;
 }
 
-static PyObject *k_encode_features(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+/* The arguments of encode_features after `out` (args[0] is not read), checked and read into
+ * fa (fa->buf: one allocation, the caller's to PyMem_Free; NULL after a failure). */
+typedef struct {
+    FeatInput in;
+    int *buf;
+    int last_seat[FEAT_HISTORY], last_kind[FEAT_HISTORY], last_card[FEAT_HISTORY];
+    float points50[NT];
+} FeatArgs;
+
+static int feat_read(PyObject *const *args, FeatArgs *fa) {
     enum {
         A_OUT, A_P, A_SEAT, A_TRIOS, A_RUNS, A_MIN_RUN, A_WRAP, A_LIVE, A_DOWN, A_HAND, A_DECK,
         A_DISCARD, A_TABLE, A_KNOWN, A_SIZES, A_LAID, A_CLAIMS, A_POINTS, A_DISCARDED,
         A_DECLINED, A_TAKES, A_DISCARDS, A_ENTRIES, A_COUNT
     };
-    if (nargs != A_COUNT) {
-        PyErr_Format(PyExc_TypeError, "encode_features takes %d arguments, got %zd", A_COUNT,
-                     nargs);
-        return NULL;
-    }
-    FeatInput in;
-    memset(&in, 0, sizeof in);
-    if (feat_int(args[A_P], "num_players", -1, "", 2, FEAT_MAX_PLAYERS, &in.p) < 0 ||
-        feat_int(args[A_SEAT], "seat", -1, "", 0, in.p - 1, &in.seat) < 0 ||
-        feat_int(args[A_TRIOS], "trios", -1, "", 0, HA_MAX_MELDS, &in.trios) < 0 ||
-        feat_int(args[A_RUNS], "runs", -1, "", 0, HA_MAX_MELDS, &in.runs) < 0 ||
-        feat_int(args[A_MIN_RUN], "min_run", -1, "", 1, MAXRUN, &in.min_run) < 0)
-        return NULL;
-    if ((in.wrap = PyObject_IsTrue(args[A_WRAP])) < 0 ||
-        (in.live = PyObject_IsTrue(args[A_LIVE])) < 0 ||
-        (in.laid_down_self = PyObject_IsTrue(args[A_DOWN])) < 0)
-        return NULL;
-    const int p = in.p;
+    memset(fa, 0, sizeof *fa);
+    if (feat_int(args[A_P], "num_players", -1, "", 2, FEAT_MAX_PLAYERS, &fa->in.p) < 0 ||
+        feat_int(args[A_SEAT], "seat", -1, "", 0, fa->in.p - 1, &fa->in.seat) < 0 ||
+        feat_int(args[A_TRIOS], "trios", -1, "", 0, HA_MAX_MELDS, &fa->in.trios) < 0 ||
+        feat_int(args[A_RUNS], "runs", -1, "", 0, HA_MAX_MELDS, &fa->in.runs) < 0 ||
+        feat_int(args[A_MIN_RUN], "min_run", -1, "", 1, MAXRUN, &fa->in.min_run) < 0)
+        return -1;
+    if ((fa->in.wrap = PyObject_IsTrue(args[A_WRAP])) < 0 ||
+        (fa->in.live = PyObject_IsTrue(args[A_LIVE])) < 0 ||
+        (fa->in.laid_down_self = PyObject_IsTrue(args[A_DOWN])) < 0)
+        return -1;
+    const int p = fa->in.p;
     PyObject *discard = args[A_DISCARD], *table = args[A_TABLE], *known = args[A_KNOWN];
     PyObject *entries = args[A_ENTRIES];
-    in.has_log = entries != Py_None;
+    fa->in.has_log = entries != Py_None;
     if (!PyList_Check(discard) && !PyTuple_Check(discard)) {
         PyErr_Format(PyExc_TypeError, "discard must be a list or tuple of ints, got %.80s",
                      Py_TYPE(discard)->tp_name);
-        return NULL;
+        return -1;
     }
     if (!PyList_Check(table) && !PyTuple_Check(table)) {
         PyErr_Format(PyExc_TypeError, "table must be a list or tuple of card lists, got %.80s",
                      Py_TYPE(table)->tp_name);
-        return NULL;
+        return -1;
     }
     if (!PyList_Check(known) && !PyTuple_Check(known)) {
         PyErr_Format(PyExc_TypeError, "known must be a list or tuple of count lists, got %.80s",
                      Py_TYPE(known)->tp_name);
-        return NULL;
+        return -1;
     }
     if (PySequence_Fast_GET_SIZE(known) != p) {
         PyErr_Format(PyExc_ValueError, "known must hold %d count lists, got %zd", p,
                      PySequence_Fast_GET_SIZE(known));
-        return NULL;
+        return -1;
     }
-    if (in.has_log && !PyList_Check(entries) && !PyTuple_Check(entries)) {
+    if (fa->in.has_log && !PyList_Check(entries) && !PyTuple_Check(entries)) {
         PyErr_Format(PyExc_TypeError, "entries must be None or a list of (seat, kind, card), got "
                      "%.80s", Py_TYPE(entries)->tp_name);
-        return NULL;
+        return -1;
     }
     Py_ssize_t n_discard = PySequence_Fast_GET_SIZE(discard);
     Py_ssize_t n_table = 0, n_melds = PySequence_Fast_GET_SIZE(table);
@@ -905,24 +909,25 @@ static PyObject *k_encode_features(PyObject *self, PyObject *const *args, Py_ssi
         if (!PyList_Check(melds[m]) && !PyTuple_Check(melds[m])) {
             PyErr_Format(PyExc_TypeError, "table[%zd] must be a list or tuple of ints, got %.80s",
                          m, Py_TYPE(melds[m])->tp_name);
-            return NULL;
+            return -1;
         }
         n_table += PySequence_Fast_GET_SIZE(melds[m]);
     }
     if (n_discard > 1000000 || n_table > 1000000) {
         PyErr_Format(PyExc_ValueError, "discard (%zd) or table (%zd) holds too many cards",
                      n_discard, n_table);
-        return NULL;
+        return -1;
     }
     /* one buffer: hand, deck, points, discard, table, known, sizes, laid down, claims,
      * discarded, declined, takes, discards, the last entries (seat, kind, card) */
     Py_ssize_t total = 3 * NT + n_discard + n_table + 3 * (Py_ssize_t)p * NT + 5 * p +
                        3 * FEAT_HISTORY;
     int *buf = PyMem_Malloc(sizeof(int) * (size_t)total);
-    if (buf == NULL) return PyErr_NoMemory();
-    PyObject *result = NULL;
-    Py_buffer view;
-    view.obj = NULL;
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    fa->buf = buf;
     int *hand = buf, *deck = hand + NT, *points = deck + NT, *pile = points + NT;
     int *cards = pile + n_discard, *kn = cards + n_table, *sizes = kn + p * NT;
     int *laid = sizes + p, *claims = laid + p, *discarded = claims + p;
@@ -932,28 +937,28 @@ static PyObject *k_encode_features(PyObject *self, PyObject *const *args, Py_ssi
         feat_ints(args[A_DECK], "deck", -1, NT, 0, 0, FEAT_MAX_COUNT, deck) < 0 ||
         feat_ints(args[A_POINTS], "points", -1, NT, 0, 0, FEAT_MAX_COUNT, points) < 0 ||
         feat_ints(discard, "discard", -1, n_discard, 0, 0, JK, pile) < 0)
-        goto done;
+        goto fail;
     Py_ssize_t at = 0;
     for (Py_ssize_t m = 0; m < n_melds; m++) {
         Py_ssize_t got = feat_ints(melds[m], "table", m, -1, n_table - at, 0, JK, cards + at);
-        if (got < 0) goto done;
+        if (got < 0) goto fail;
         at += got;
     }
     PyObject **rows = PySequence_Fast_ITEMS(known);
     for (int s = 0; s < p; s++)
-        if (feat_ints(rows[s], "known", s, NT, 0, 0, FEAT_MAX_COUNT, kn + s * NT) < 0) goto done;
+        if (feat_ints(rows[s], "known", s, NT, 0, 0, FEAT_MAX_COUNT, kn + s * NT) < 0) goto fail;
     if (feat_ints(args[A_SIZES], "hand_sizes", -1, p, 0, 0, FEAT_MAX_COUNT, sizes) < 0 ||
         feat_ints(args[A_LAID], "laid_down", -1, p, 0, 0, 1, laid) < 0 ||
         feat_ints(args[A_CLAIMS], "claims", -1, p, 0, 0, FEAT_MAX_COUNT, claims) < 0)
-        goto done;
-    if (in.has_log) {
+        goto fail;
+    if (fa->in.has_log) {
         if (feat_ints(args[A_DISCARDED], "discarded", -1, (Py_ssize_t)p * NT, 0, 0,
                       FEAT_MAX_COUNT, discarded) < 0 ||
             feat_ints(args[A_DECLINED], "declined", -1, (Py_ssize_t)p * NT, 0, 0,
                       FEAT_MAX_COUNT, declined) < 0 ||
             feat_ints(args[A_TAKES], "takes", -1, p, 0, 0, FEAT_MAX_COUNT, takes) < 0 ||
             feat_ints(args[A_DISCARDS], "discards", -1, p, 0, 0, FEAT_MAX_COUNT, discards) < 0)
-            goto done;
+            goto fail;
         Py_ssize_t n_entries = PySequence_Fast_GET_SIZE(entries);
         Py_ssize_t first = n_entries > FEAT_HISTORY ? n_entries - FEAT_HISTORY : 0;
         PyObject **items = PySequence_Fast_ITEMS(entries);
@@ -964,74 +969,256 @@ static PyObject *k_encode_features(PyObject *self, PyObject *const *args, Py_ssi
             if (!ok) {
                 PyErr_Format(PyExc_TypeError, "entries[%zd] must be a (seat, kind, card) tuple, "
                              "got %R", e, items[e]);
-                goto done;
+                goto fail;
             }
             PyObject **f = PySequence_Fast_ITEMS(items[e]);
             if (feat_int(f[0], "entries", e, " seat", 0, p - 1, row) < 0 ||
                 feat_int(f[1], "entries", e, " kind", 0, FEAT_KINDS - 1, row + 1) < 0 ||
                 feat_int(f[2], "entries", e, " card", -1, JK, row + 2) < 0)
-                goto done;
+                goto fail;
         }
-        in.n_last = (int)(n_entries - first);
+        fa->in.n_last = (int)(n_entries - first);
     }
-    int last_seat[FEAT_HISTORY], last_kind[FEAT_HISTORY], last_card[FEAT_HISTORY];
-    for (int e = 0; e < in.n_last; e++) {
-        last_seat[e] = last[3 * e];
-        last_kind[e] = last[3 * e + 1];
-        last_card[e] = last[3 * e + 2];
+    for (int e = 0; e < fa->in.n_last; e++) {
+        fa->last_seat[e] = last[3 * e];
+        fa->last_kind[e] = last[3 * e + 1];
+        fa->last_card[e] = last[3 * e + 2];
     }
-    float points50[NT];
-    for (int c = 0; c < NT; c++) points50[c] = (float)points[c] / 50.0f; /* numpy: float32 */
-    if (PyObject_GetBuffer(args[A_OUT], &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) <
-        0) {
+    for (int c = 0; c < NT; c++) fa->points50[c] = (float)points[c] / 50.0f; /* numpy: float32 */
+    fa->in.hand = hand;
+    fa->in.deck = deck;
+    fa->in.discard = pile;
+    fa->in.n_discard = (int)n_discard;
+    fa->in.table_cards = cards;
+    fa->in.n_table_cards = (int)n_table;
+    fa->in.known = kn;
+    fa->in.hand_sizes = sizes;
+    fa->in.laid_down = laid;
+    fa->in.claims = claims;
+    fa->in.points50 = fa->points50;
+    fa->in.discarded = discarded;
+    fa->in.declined = declined;
+    fa->in.takes = takes;
+    fa->in.discards = discards;
+    fa->in.last_seat = fa->last_seat;
+    fa->in.last_kind = fa->last_kind;
+    fa->in.last_card = fa->last_card;
+    if (!features_ok(&fa->in)) { /* the scalars were checked above: cannot happen */
+        PyErr_SetString(PyExc_ValueError, "encode_features: input out of range");
+        goto fail;
+    }
+    return 0;
+fail:
+    PyMem_Free(fa->buf);
+    fa->buf = NULL;
+    return -1;
+}
+
+/* `out` as a writable C-contiguous float32 buffer of `size` floats (view->obj NULL on error). */
+static int float_out(PyObject *out, Py_buffer *view, int size, int p) {
+    if (PyObject_GetBuffer(out, view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
         PyErr_Clear();
-        view.obj = NULL;
+        view->obj = NULL;
         PyErr_Format(PyExc_TypeError, "out must be a writable contiguous float32 array, got %.80s",
-                     Py_TYPE(args[A_OUT])->tp_name);
-        goto done;
+                     Py_TYPE(out)->tp_name);
+        return -1;
     }
-    const char *fmt = view.format == NULL ? "B" : view.format;
-    int is_f32 = view.itemsize == 4 && (strcmp(fmt, "f") == 0 || strcmp(fmt, "=f") == 0 ||
-                                        (strcmp(fmt, "<f") == 0 && PY_LITTLE_ENDIAN));
-    int size = features_size(p);
+    const char *fmt = view->format == NULL ? "B" : view->format;
+    int is_f32 = view->itemsize == 4 && (strcmp(fmt, "f") == 0 || strcmp(fmt, "=f") == 0 ||
+                                         (strcmp(fmt, "<f") == 0 && PY_LITTLE_ENDIAN));
     if (!is_f32) {
         PyErr_Format(PyExc_TypeError, "out must hold float32, got format '%s'", fmt);
-        goto done;
-    }
-    if (view.len != (Py_ssize_t)sizeof(float) * size) {
+    } else if (view->len != (Py_ssize_t)sizeof(float) * size) {
         PyErr_Format(PyExc_ValueError, "out holds %zd floats; %d players need %d",
-                     view.len / (Py_ssize_t)sizeof(float), p, size);
+                     view->len / (Py_ssize_t)sizeof(float), p, size);
+    } else {
+        return 0;
+    }
+    PyBuffer_Release(view);
+    view->obj = NULL;
+    return -1;
+}
+
+/* The last hand analyses computed, keyed by everything hand_analysis_c reads: an AEC
+ * environment asks for the same seat's hand again and again (claim windows, draws, observe()
+ * of each seat), and the analysis is most of the features' time. A pure function's results,
+ * so a hit returns exactly what a fresh call would; the GIL serialises the callers. */
+#define HA_CACHE 16
+static struct {
+    int used, hand[NT], trios, runs, min_run, wrap;
+    HandAnalysis ha;
+} ha_cache[HA_CACHE];
+static int ha_cache_next;
+
+/* Point fa->in.analysis at the analysis of its hand and contract when the features read it. */
+static void feat_analysis(FeatArgs *fa, HandAnalysis *scratch) {
+    FeatInput *in = &fa->in;
+    if (in->laid_down_self || !in->live) return;
+    for (int i = 0; i < HA_CACHE; i++) {
+        if (ha_cache[i].used && ha_cache[i].trios == in->trios && ha_cache[i].runs == in->runs &&
+            ha_cache[i].min_run == in->min_run && ha_cache[i].wrap == in->wrap &&
+            memcmp(ha_cache[i].hand, in->hand, sizeof ha_cache[i].hand) == 0) {
+            in->analysis = &ha_cache[i].ha;
+            return;
+        }
+    }
+    if (hand_analysis_c(in->hand, in->trios, in->runs, in->min_run, in->wrap, scratch) < 0)
+        return; /* refused: features_write computes (and refuses) it itself */
+    int i = ha_cache_next;
+    ha_cache_next = (i + 1) % HA_CACHE;
+    ha_cache[i].used = 1;
+    memcpy(ha_cache[i].hand, in->hand, sizeof ha_cache[i].hand);
+    ha_cache[i].trios = in->trios;
+    ha_cache[i].runs = in->runs;
+    ha_cache[i].min_run = in->min_run;
+    ha_cache[i].wrap = in->wrap;
+    ha_cache[i].ha = *scratch;
+    in->analysis = &ha_cache[i].ha;
+}
+
+static PyObject *k_encode_features(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    enum { A_COUNT = 23 };
+    if (nargs != A_COUNT) {
+        PyErr_Format(PyExc_TypeError, "encode_features takes %d arguments, got %zd", A_COUNT,
+                     nargs);
+        return NULL;
+    }
+    FeatArgs fa;
+    if (feat_read(args, &fa) < 0) return NULL;
+    Py_buffer view;
+    PyObject *result = NULL;
+    if (float_out(args[0], &view, features_size(fa.in.p), fa.in.p) == 0) {
+        HandAnalysis scratch;
+        feat_analysis(&fa, &scratch);
+        features_write(&fa.in, (float *)view.buf);
+        PyBuffer_Release(&view);
+        result = Py_NewRef(Py_None);
+    }
+    PyMem_Free(fa.buf);
+    return result;
+}
+
+/* ============================================================ contract.aec.encode_observation */
+/*
+ * The whole observation of one seat in one call: the v0 vector (_obs_c.h, the batch core's
+ * writer too) and for version 1 the features after it, read from the engine's lists. Every
+ * argument is checked before anything is written: a refused call leaves `out` as it was.
+ */
+
+/* A list or tuple of exactly n ints (any size) into dst, each within +-1e15. */
+static int obs_long_longs(PyObject *obj, const char *name, Py_ssize_t n, long long *dst) {
+    if (!PyList_Check(obj) && !PyTuple_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list or tuple of ints, got %.80s", name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    if (PySequence_Fast_GET_SIZE(obj) != n) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd ints, got %zd", name, n,
+                     PySequence_Fast_GET_SIZE(obj));
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(obj);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyLong_Check(items[i])) {
+            PyErr_Format(PyExc_TypeError, "%s[%zd] must be an int, got %.80s", name, i,
+                         Py_TYPE(items[i])->tp_name);
+            return -1;
+        }
+        long long v = PyLong_AsLongLong(items[i]);
+        if ((v == -1 && PyErr_Occurred()) || v < -1000000000000000LL || v > 1000000000000000LL) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s[%zd] = %R is out of range -1e15..1e15", name, i,
+                         items[i]);
+            return -1;
+        }
+        dst[i] = v;
+    }
+    return 0;
+}
+
+static PyObject *k_encode_observation(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* out, version, then encode_features' 22 arguments after its `out`, then these */
+    enum {
+        O_SEEN = 24, O_OWNERS, O_FITS, O_ROUND, O_PHASE, O_SCORES, O_STOCK, O_TURN,
+        O_MAX_TURNS, O_COUNT
+    };
+    if (nargs != O_COUNT) {
+        PyErr_Format(PyExc_TypeError, "encode_observation takes %d arguments, got %zd", O_COUNT,
+                     nargs);
+        return NULL;
+    }
+    int version;
+    if (feat_int(args[1], "version", -1, "", 0, 1, &version) < 0) return NULL;
+    FeatArgs fa;
+    if (feat_read(args + 1, &fa) < 0) return NULL; /* args[1] sits in feat_read's unread slot */
+    const FeatInput *f = &fa.in;
+    const int p = f->p;
+    PyObject *result = NULL;
+    Py_buffer view;
+    view.obj = NULL;
+    int seen[NT], fits[NT], owners[FEAT_MAX_PLAYERS * 4], lens[FEAT_MAX_PLAYERS * 4];
+    long long scores[FEAT_MAX_PLAYERS];
+    ObsInput in;
+    memset(&in, 0, sizeof in);
+    PyObject *table = args[1 + 12];
+    Py_ssize_t n_melds = PySequence_Fast_GET_SIZE(table); /* a list or tuple: feat_read */
+    if (n_melds > FEAT_MAX_PLAYERS * 4) {
+        PyErr_Format(PyExc_ValueError, "table holds %zd melds, more than %d", n_melds,
+                     FEAT_MAX_PLAYERS * 4);
         goto done;
     }
-    in.hand = hand;
-    in.deck = deck;
-    in.discard = pile;
-    in.n_discard = (int)n_discard;
-    in.table_cards = cards;
-    in.n_table_cards = (int)n_table;
-    in.known = kn;
-    in.hand_sizes = sizes;
-    in.laid_down = laid;
-    in.claims = claims;
-    in.points50 = points50;
-    in.discarded = discarded;
-    in.declined = declined;
-    in.takes = takes;
-    in.discards = discards;
-    in.last_seat = last_seat;
-    in.last_kind = last_kind;
-    in.last_card = last_card;
-    if (features_write(&in, (float *)view.buf) < 0) { /* checked above: cannot happen */
-        PyErr_SetString(PyExc_ValueError, "encode_features: input out of range");
+    for (Py_ssize_t m = 0; m < n_melds; m++)
+        lens[m] = (int)PySequence_Fast_GET_SIZE(PySequence_Fast_ITEMS(table)[m]);
+    if (feat_ints(args[O_SEEN], "seen", -1, NT, 0, 0, FEAT_MAX_COUNT, seen) < 0 ||
+        feat_ints(args[O_OWNERS], "owners", -1, n_melds, 0, 0, p - 1, owners) < 0 ||
+        feat_ints(args[O_FITS], "fits", -1, NT, 0, 0, 1, fits) < 0 ||
+        feat_int(args[O_ROUND], "round", -1, "", 1, 7, &in.round) < 0 ||
+        feat_int(args[O_PHASE], "phase", -1, "", -1, 2, &in.phase) < 0 ||
+        obs_long_longs(args[O_SCORES], "scores", p, scores) < 0 ||
+        feat_int(args[O_STOCK], "stock", -1, "", 0, FEAT_MAX_COUNT, &in.stock) < 0 ||
+        feat_int(args[O_TURN], "turn", -1, "", 0, FEAT_MAX_COUNT, &in.turn) < 0 ||
+        feat_int(args[O_MAX_TURNS], "max_turns", -1, "", 1, FEAT_MAX_COUNT, &in.max_turns) < 0)
         goto done;
+    if ((in.phase < 0) == f->live) {
+        PyErr_Format(PyExc_ValueError, "phase = %d disagrees with live = %d (-1 exactly when the "
+                     "game is over)", in.phase, f->live);
+        goto done;
+    }
+    in.p = p;
+    in.seat = f->seat;
+    in.hand = f->hand;
+    in.discard_top = f->live && f->n_discard ? f->discard[f->n_discard - 1] : -1;
+    in.seen = seen;
+    in.known = f->known;
+    in.n_melds = (int)n_melds;
+    in.meld_owner = owners;
+    in.meld_len = lens;
+    in.meld_cards = f->table_cards;
+    in.fits = fits;
+    in.trios = f->trios;
+    in.runs = f->runs;
+    in.hand_sizes = f->hand_sizes;
+    in.laid_down = f->laid_down;
+    in.scores = scores;
+    in.claims = f->claims;
+    if (!obs_input_ok(&in)) { /* each value was checked above: cannot happen */
+        PyErr_SetString(PyExc_ValueError, "encode_observation: input out of range");
+        goto done;
+    }
+    int v0 = obs_v0_size(p);
+    if (float_out(args[0], &view, v0 + (version == 1 ? features_size(p) : 0), p) < 0) goto done;
+    obs_v0_write(&in, (float *)view.buf);
+    if (version == 1) {
+        HandAnalysis scratch;
+        feat_analysis(&fa, &scratch);
+        features_write(&fa.in, (float *)view.buf + v0);
     }
     result = Py_NewRef(Py_None);
 done:
     if (view.obj != NULL) PyBuffer_Release(&view);
-    PyMem_Free(buf);
+    PyMem_Free(fa.buf);
     return result;
 }
-
 
 static PyObject *k_contract_search(PyObject *self, PyObject *args) {
     PyObject *counts_obj, *pts_obj;
@@ -1099,6 +1286,10 @@ static PyMethodDef methods[] = {
      "encode_features(out, num_players, seat, trios, runs, min_run, wrap, live, laid_down_self,"
      " hand, deck, discard, table, known, hand_sizes, laid_down, claims, points, discarded,"
      " declined, takes, discards, entries) -> None: writes the v1 features into out (float32)"},
+    {"encode_observation", (PyCFunction)(void (*)(void))k_encode_observation, METH_FASTCALL,
+     "encode_observation(out, version, <encode_features' arguments after out>, seen, owners,"
+     " fits, round, phase, scores, stock, turn, max_turns) -> None: writes aec's"
+     " encode_observation (v0, and for version 1 the features) into out (float32)"},
     {"laydown_cores", k_laydown_cores, METH_VARARGS,
      "laydown_cores(counts, trios, runs, min_run, wrap, pts, table_ranks, table_suits, limit)"
      " -> [(stuck, stuck_points, melds)]"},

@@ -69,8 +69,10 @@ unrevealed cards and the penalty cards are absent (tested).
 
 Each position's observation and mask are built once per agent (``last()``, ``observe()`` and
 ``action_mask()`` share them) by ``ObservationEncoder``, which writes the same vectors as the
-plain ``encode_observation`` with a few numpy calls; every call of a new position hands out new
-arrays, which the environment never changes afterwards. ``env()`` keeps PettingZoo's standard
+plain ``encode_observation``: in one call of the compiled ``_kernels.encode_observation`` when the
+kernels are built (the v0 writer the batch core shares, then the v1 features), else with a few
+numpy calls; every call of a new position hands out new arrays, which the environment never
+changes afterwards. ``env()`` keeps PettingZoo's standard
 wrappers; its outer one is ``DirectOrderEnforcingWrapper``, PettingZoo's
 ``OrderEnforcingWrapper`` with the attributes an agent loop reads every decision served
 directly from the raw environment.
@@ -147,6 +149,7 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
+from continental_env import kernels
 from continental_env.card_game_env import (
     PLANE,
     CardGameEnv,
@@ -157,7 +160,7 @@ from continental_env.card_game_env import (
 )
 from continental_env.cards import NUM_TYPES
 from continental_env.contract.actions import num_actions
-from continental_env.contract.features import encode_features, feature_layout
+from continental_env.contract.features import _kernel_arguments, encode_features, feature_layout
 from continental_env.contract.game import Game
 from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
@@ -400,15 +403,18 @@ def encode_observation(game: Game, seat: int, layout: dict[str, slice]) -> np.nd
 
 
 class ObservationEncoder:
-    """``encode_observation`` with a few numpy calls per vector: the same vectors, faster.
+    """``encode_observation``, faster: the same vectors.
 
-    The planes that change nearly every decision (``hand``, ``discard_top``, ``discards_seen``,
+    With the compiled kernels (``continental_env.kernels.native``), one call of
+    ``_kernels.encode_observation`` writes the whole vector from the engine's lists
+    (``continental_env/_obs_c.h``, the batch core's v0 writer, then the features). Without
+    them, numpy: the planes that change nearly every decision (``hand``, ``discard_top``, ``discards_seen``,
     ``known_opp``, adjacent in the layout) are written together: their count lists joined into
     one ``bytearray`` (a count is a small integer) and copied into the planes in one strided
     cast. ``table`` and ``fits`` change only when the table does, so each seat keeps its last
     vector and a copy of what they were built from, and rewrites them only when that differs.
     The scalars are one list, one slice assignment. For ``version=1`` the features
-    (``encode_features``: the compiled kernel when built) follow. Each call returns a new
+    (``encode_features``) follow. Each call returns a new
     array, so an observation a caller holds never changes afterwards; only contents are
     compared, so a reset, a clone or an assigned game is encoded like any other position.
     """
@@ -419,6 +425,7 @@ class ObservationEncoder:
         self.version = check_version(version)
         self.layout = observation_layout(p, version)
         self._features = version == 1
+        self._size = observation_size(self.layout)
         lay = _v0_layout(p)
         self._vectors = [np.zeros(lay["turn"].stop, dtype=np.float32) for _ in range(p)]
         # Per seat: the table's melds and the fitting counts last written (None: not yet).
@@ -433,6 +440,9 @@ class ObservationEncoder:
 
     def encode(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat``, equal to ``encode_observation``'s."""
+        native = kernels.native
+        if native is not None:
+            return self._encode_native(native, game, seat)
         st = game.state  # read the position's fields directly (no property per read)
         obs = self._vectors[seat]
         seen = self._seen[seat]
@@ -459,6 +469,19 @@ class ObservationEncoder:
             return obs.copy()
         # No layout argument: the features' own, which the kernel takes without comparing.
         return np.concatenate((obs, encode_features(game, seat)))
+
+    def _encode_native(self, native: Any, game: Game, seat: int) -> np.ndarray:
+        """The whole vector in one kernel call (``_kernels.encode_observation``, the v0 writer
+        the batch core shares), read from the engine's lists; a new array each call."""
+        st = game.state
+        out = np.empty(self._size, dtype=np.float32)
+        native.encode_observation(
+            out, self.version, *_kernel_arguments(game, seat, None, self._features),
+            st.seen_discards, [meld.owner for meld in st.table], game.fitting_counts(),
+            st.round, _PHASE_INDEX.get(st.phase, -1), st.scores, len(st.stock), st.turn,
+            game.rules.max_turns_per_round,
+        )  # fmt: skip
+        return out
 
     def _update_table(self, obs: np.ndarray, seen: list[Any], table: list[Any], seat: int) -> None:
         """Rewrite ``seat``'s table planes when the melds differ from those last written."""

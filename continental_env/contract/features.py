@@ -258,9 +258,12 @@ def encode_features(
     return out
 
 
-def _kernel_arguments(game: Any, seat: int, log: PublicLog | None) -> tuple[Any, ...]:
+def _kernel_arguments(
+    game: Any, seat: int, log: PublicLog | None, history: bool = True
+) -> tuple[Any, ...]:
     """The arguments of the kernel's ``encode_features`` after ``out``: the fields the
-    reference reads, as lists and ints (``log``: as in ``encode_features``)."""
+    reference reads, as lists and ints (``log``: as in ``encode_features``). ``history=False``
+    leaves the public log out (None), for a caller that writes no features."""
     p = game.num_players
     rules = game.rules
     round_number = game.round
@@ -269,7 +272,7 @@ def _kernel_arguments(game: Any, seat: int, log: PublicLog | None) -> tuple[Any,
         st = (rules, p, round_number, deck_counts(rules, p, round_number), points_table(rules))
         _statics[0] = st
     live = game.phase != "game_over"
-    record = _log_for(game, log) if live else None
+    record = _log_for(game, log) if live and history else None
     trios, runs = game.contract
     if record is None:  # no log of this round: no totals, no history
         totals: tuple[Any, ...] = (None, None, None, None, None)

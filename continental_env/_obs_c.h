@@ -1,0 +1,103 @@
+/*
+ * The continental_v0 observation in C: contract.aec.encode_observation's v0 part, exactly
+ * (bit-identical float32 vectors).
+ *
+ * Plain C, no Python objects: `static inline`, #included by the `_kernels` module (its
+ * encode_observation entry, from the engine's Python lists) and by the batch core (from its
+ * lanes), so both write the same vector from one definition.
+ *
+ * Floating point follows the reference: Python floats (doubles) divided in double and stored
+ * to float32.
+ */
+#ifndef CONTINENTAL_OBS_C_H
+#define CONTINENTAL_OBS_C_H
+
+#include <string.h>
+
+#ifndef NT
+#define NT 53 /* card types */
+#endif
+
+#define OBS_PLANE 65 /* a 5 x 13 count plane; its first NT entries are the card counts */
+
+/* One seat's view of a position; seats absolute, the writer makes them relative. */
+typedef struct {
+    int p, seat;
+    const int *hand;        /* NT counts */
+    int discard_top;        /* the top discard shown, or -1 (none, or the game is over) */
+    const int *seen;        /* NT: every card discarded face up this round */
+    const int *known;       /* p x NT: cards each seat is known to hold */
+    int n_melds;            /* table melds */
+    const int *meld_owner;  /* n_melds */
+    const int *meld_len;    /* n_melds: cards per meld */
+    const int *meld_cards;  /* the melds' cards, one meld after another */
+    const int *fits;        /* NT: 1 if the card type fits a table meld now */
+    int round;              /* 1..7 */
+    int phase;              /* 0 draw, 1 claim, 2 play, -1 none (game over) */
+    int trios, runs;        /* the round's contract */
+    const int *hand_sizes;  /* p */
+    const int *laid_down;   /* p, 0 or 1 */
+    const long long *scores; /* p */
+    const int *claims;      /* p */
+    int stock, turn, max_turns;
+} ObsInput;
+
+/* The v0 vector's length for p players (aec.observation_size(observation_layout(p, 0))). */
+static inline int obs_v0_size(int p) { return OBS_PLANE * (2 * p + 3) + 12 + 4 * p + 2; }
+
+/* Whether `in` is in the writer's domain (indices it writes stay inside the vector). */
+static inline int obs_input_ok(const ObsInput *in) {
+    if (in->p < 2 || in->seat < 0 || in->seat >= in->p) return 0;
+    if (in->discard_top < -1 || in->discard_top >= NT) return 0;
+    if (in->round < 1 || in->round > 7 || in->phase < -1 || in->phase > 2) return 0;
+    if (in->max_turns <= 0) return 0;
+    int at = 0;
+    for (int m = 0; m < in->n_melds; m++) {
+        if (in->meld_owner[m] < 0 || in->meld_owner[m] >= in->p) return 0;
+        for (int i = 0; i < in->meld_len[m]; i++, at++)
+            if (in->meld_cards[at] < 0 || in->meld_cards[at] >= NT) return 0;
+    }
+    return 1;
+}
+
+/* aec.encode_observation(game, seat, observation_layout(p, 0)) of `in` into `obs`
+ * (obs_v0_size(p) floats, overwritten). */
+static inline void obs_v0_write(const ObsInput *in, float *obs) {
+    const int P = in->p, seat = in->seat, PL = OBS_PLANE;
+    memset(obs, 0, (size_t)obs_v0_size(P) * sizeof(float));
+    for (int k = 0; k < NT; k++) obs[k] = (float)in->hand[k];
+    if (in->discard_top >= 0) obs[PL + in->discard_top] = 1.0f;
+    for (int k = 0; k < NT; k++) obs[2 * PL + k] = (float)in->seen[k];
+    int base = 3 * PL;
+    for (int j = 1; j < P; j++) {
+        const int *kn = in->known + (size_t)((seat + j) % P) * NT;
+        for (int k = 0; k < NT; k++) obs[base + PL * (j - 1) + k] = (float)kn[k];
+    }
+    base = PL * (P + 2);
+    const int *cards = in->meld_cards;
+    for (int m = 0; m < in->n_melds; m++) {
+        int rel = ((in->meld_owner[m] - seat) % P + P) % P;
+        float *plane = obs + base + PL * rel;
+        for (int i = 0; i < in->meld_len[m]; i++) plane[cards[i]] += 1.0f;
+        cards += in->meld_len[m];
+    }
+    base = PL * (2 * P + 2);
+    for (int k = 0; k < NT; k++) obs[base + k] = (float)in->fits[k];
+    float *s = obs + PL * (2 * P + 3);
+    s[in->round - 1] = 1.0f;
+    if (in->phase >= 0) s[7 + in->phase] = 1.0f;
+    s[10] = (float)(in->trios / 3.0);
+    s[11] = (float)(in->runs / 3.0);
+    s += 12;
+    for (int j = 0; j < P; j++) {
+        int o = (seat + j) % P;
+        s[j] = (float)(in->hand_sizes[o] / 20.0);
+        s[P + j] = in->laid_down[o] ? 1.0f : 0.0f;
+        s[2 * P + j] = (float)((double)in->scores[o] / 100.0);
+        s[3 * P + j] = (float)in->claims[o];
+    }
+    s[4 * P] = (float)(in->stock / 100.0);
+    s[4 * P + 1] = (float)((double)in->turn / (double)in->max_turns);
+}
+
+#endif
