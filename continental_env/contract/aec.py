@@ -160,12 +160,18 @@ from continental_env.card_game_env import (
 )
 from continental_env.cards import NUM_TYPES
 from continental_env.contract.actions import num_actions
-from continental_env.contract.features import _kernel_arguments, encode_features, feature_layout
+from continental_env.contract.features import _log_for, encode_features, feature_layout
 from continental_env.contract.game import Game
 from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
 from continental_env.rewards import relative_reward
-from continental_env.rules import RuleConfig, resolve_rules
+from continental_env.rules import (
+    RuleConfig,
+    contract_for_round,
+    deck_counts,
+    points_table,
+    resolve_rules,
+)
 
 __all__ = [
     "PLANE",
@@ -426,6 +432,9 @@ class ObservationEncoder:
         self.layout = observation_layout(p, version)
         self._features = version == 1
         self._size = observation_size(self.layout)
+        # The kernel's arguments fixed through a round, keyed by (rules, round); see
+        # _encode_native.
+        self._fixed: tuple[Any, ...] = (None, 0)
         lay = _v0_layout(p)
         self._vectors = [np.zeros(lay["turn"].stop, dtype=np.float32) for _ in range(p)]
         # Per seat: the table's melds and the fitting counts last written (None: not yet).
@@ -472,14 +481,43 @@ class ObservationEncoder:
 
     def _encode_native(self, native: Any, game: Game, seat: int) -> np.ndarray:
         """The whole vector in one kernel call (``_kernels.encode_observation``, the v0 writer
-        the batch core shares), read from the engine's lists; a new array each call."""
+        the batch core shares), read from the engine's lists; a new array each call. The
+        arguments are ``features._kernel_arguments``' (then the v0 fields), read here straight
+        from ``game.state`` with what stays fixed through a round kept per encoder."""
         st = game.state
+        rules = game.rules
+        round_number = st.round
+        fixed = self._fixed
+        if fixed[0] is not rules or fixed[1] != round_number:
+            trios, runs = contract_for_round(round_number)
+            fixed = self._fixed = (
+                rules, round_number, trios, runs, rules.min_run, rules.ace_wraparound,
+                deck_counts(rules, self.num_players, round_number), points_table(rules),
+                rules.max_turns_per_round,
+            )  # fmt: skip
+        phase = st.phase
+        live = phase != "game_over"
+        record = _log_for(game, None) if live and self._features else None
+        laid_down = st.laid_down
+        table = st.table
         out = np.empty(self._size, dtype=np.float32)
+        if record is None:  # v0, or no log of this round: no totals, no history
+            totals: tuple[Any, ...] = (None, None, None, None, None)
+        else:
+            totals = (
+                record.discarded,
+                record.declined,
+                record.takes,
+                record.discards,
+                record.items,
+            )
         native.encode_observation(
-            out, self.version, *_kernel_arguments(game, seat, None, self._features),
-            st.seen_discards, [meld.owner for meld in st.table], game.fitting_counts(),
-            st.round, _PHASE_INDEX.get(st.phase, -1), st.scores, len(st.stock), st.turn,
-            game.rules.max_turns_per_round,
+            out, self.version, self.num_players, seat, fixed[2], fixed[3], fixed[4], fixed[5],
+            live, laid_down[seat], st.hands[seat], fixed[6], st.discard,
+            [meld.cards for meld in table], st.known, st.hand_sizes, laid_down, st.claims,
+            fixed[7], *totals, st.seen_discards, [meld.owner for meld in table],
+            game.fitting_counts(), round_number, _PHASE_INDEX.get(phase, -1), st.scores,
+            len(st.stock), st.turn, fixed[8],
         )  # fmt: skip
         return out
 
