@@ -1019,14 +1019,16 @@ static void write_features(const Core *c, Lane *L, float *out, int seat) {
  * kernels' encode_observation), and for v1 the features. */
 static void write_obs(const Core *c, Lane *L, float *obs, int seat) {
     int P = c->P;
-    memset(obs, 0, (size_t)c->obs_dim * sizeof(float));
-    if (seat < 0) return;
-    int owner[MAXMELDS], len[MAXMELDS], cards[MAXMELDS * MAXMELD], fits[NT], nc = 0;
+    if (seat < 0) {
+        memset(obs, 0, (size_t)c->obs_dim * sizeof(float));
+        return;
+    }
+    int owner[MAXMELDS], len[MAXMELDS], fits[NT];
+    const unsigned char *cards[MAXMELDS];
     for (int m = 0; m < L->ntable; m++) {
-        const Meld *md = &L->table[m];
-        owner[m] = md->owner;
-        len[m] = md->n;
-        for (int i = 0; i < md->n; i++) cards[nc++] = md->cards[i];
+        owner[m] = L->table[m].owner;
+        len[m] = L->table[m].n;
+        cards[m] = L->table[m].cards;
     }
     fitting_counts(c, L, fits);
     ObsInput in = {
@@ -1053,7 +1055,7 @@ static void write_obs(const Core *c, Lane *L, float *obs, int seat) {
         .turn = L->turn,
         .max_turns = c->r.max_turns,
     };
-    obs_v0_write(&in, obs);
+    obs_v0_write(&in, obs); /* obs_dim == v0_dim for v0; the features zero their own part */
     if (c->version == 1) write_features(c, L, obs + c->v0_dim, seat);
 }
 

@@ -1157,6 +1157,8 @@ static PyObject *k_encode_observation(PyObject *self, PyObject *const *args, Py_
     Py_buffer view;
     view.obj = NULL;
     int seen[NT], fits[NT], owners[FEAT_MAX_PLAYERS * 4], lens[FEAT_MAX_PLAYERS * 4];
+    const unsigned char *meld_cards[FEAT_MAX_PLAYERS * 4];
+    unsigned char *cards = NULL; /* the table's cards (0..52, checked) as the writer reads them */
     long long scores[FEAT_MAX_PLAYERS];
     ObsInput in;
     memset(&in, 0, sizeof in);
@@ -1193,7 +1195,17 @@ static PyObject *k_encode_observation(PyObject *self, PyObject *const *args, Py_
     in.n_melds = (int)n_melds;
     in.meld_owner = owners;
     in.meld_len = lens;
-    in.meld_cards = f->table_cards;
+    cards = PyMem_Malloc((size_t)f->n_table_cards + 1);
+    if (cards == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0, m = 0, at = 0; m < (int)n_melds; m++) {
+        meld_cards[m] = cards + at;
+        for (int k = 0; k < lens[m]; k++, i++) cards[i] = (unsigned char)f->table_cards[i];
+        at += lens[m];
+    }
+    in.meld_cards = meld_cards;
     in.fits = fits;
     in.trios = f->trios;
     in.runs = f->runs;
@@ -1216,6 +1228,7 @@ static PyObject *k_encode_observation(PyObject *self, PyObject *const *args, Py_
     result = Py_NewRef(Py_None);
 done:
     if (view.obj != NULL) PyBuffer_Release(&view);
+    PyMem_Free(cards);
     PyMem_Free(fa.buf);
     return result;
 }

@@ -30,7 +30,8 @@ typedef struct {
     int n_melds;            /* table melds */
     const int *meld_owner;  /* n_melds */
     const int *meld_len;    /* n_melds: cards per meld */
-    const int *meld_cards;  /* the melds' cards, one meld after another */
+    const unsigned char *const *meld_cards; /* n_melds: each meld's cards (pointers, so a
+                                             * caller's melds are read where they are) */
     const int *fits;        /* NT: 1 if the card type fits a table meld now */
     int round;              /* 1..7 */
     int phase;              /* 0 draw, 1 claim, 2 play, -1 none (game over) */
@@ -51,11 +52,10 @@ static inline int obs_input_ok(const ObsInput *in) {
     if (in->discard_top < -1 || in->discard_top >= NT) return 0;
     if (in->round < 1 || in->round > 7 || in->phase < -1 || in->phase > 2) return 0;
     if (in->max_turns <= 0) return 0;
-    int at = 0;
     for (int m = 0; m < in->n_melds; m++) {
-        if (in->meld_owner[m] < 0 || in->meld_owner[m] >= in->p) return 0;
-        for (int i = 0; i < in->meld_len[m]; i++, at++)
-            if (in->meld_cards[at] < 0 || in->meld_cards[at] >= NT) return 0;
+        if (in->meld_owner[m] < 0 || in->meld_owner[m] >= in->p || in->meld_len[m] < 0) return 0;
+        for (int i = 0; i < in->meld_len[m]; i++)
+            if (in->meld_cards[m][i] >= NT) return 0;
     }
     return 1;
 }
@@ -74,12 +74,11 @@ static inline void obs_v0_write(const ObsInput *in, float *obs) {
         for (int k = 0; k < NT; k++) obs[base + PL * (j - 1) + k] = (float)kn[k];
     }
     base = PL * (P + 2);
-    const int *cards = in->meld_cards;
     for (int m = 0; m < in->n_melds; m++) {
         int rel = ((in->meld_owner[m] - seat) % P + P) % P;
         float *plane = obs + base + PL * rel;
+        const unsigned char *cards = in->meld_cards[m];
         for (int i = 0; i < in->meld_len[m]; i++) plane[cards[i]] += 1.0f;
-        cards += in->meld_len[m];
     }
     base = PL * (2 * P + 2);
     for (int k = 0; k < NT; k++) obs[base + k] = (float)in->fits[k];
