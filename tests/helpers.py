@@ -11,6 +11,7 @@ import importlib.util
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -167,3 +168,22 @@ def load_script(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# Every preset at every table size it allows: the tables the differential tests walk.
+TABLES = [(preset, p) for preset in PRESETS for p in range(2, PRESETS[preset].max_players + 1)]
+
+
+@cache
+def played(preset: str, players: int, seed: int, count: int) -> tuple[Game, ...]:
+    """About ``count`` positions of one seeded game of random legal play, spread over the
+    whole game, and its end (game over): the positions the kernels' differential tests walk."""
+    rng = random.Random(seed)
+    game = Game.new(preset, players, seed=seed)
+    states = []
+    while not game.is_over:
+        states.append(game.clone())
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    step = max(1, len(states) // count)
+    return (*states[::step], game.clone())

@@ -11,8 +11,6 @@ comparison. Bad input is refused with a one-line error and ``out`` left as it wa
 
 from __future__ import annotations
 
-import random
-from functools import cache
 from types import SimpleNamespace
 from typing import Any
 
@@ -29,27 +27,18 @@ from continental_env.contract.aec import (
 )
 from continental_env.contract.features import _kernel_arguments
 from continental_env.contract.game import Game
-from continental_env.rules import PRESETS
+from tests import helpers
 
 K = kernels.compiled
 needs_kernels = pytest.mark.skipif(K is None, reason="compiled kernels not built")
 
-TABLES = [(preset, p) for preset in PRESETS for p in range(2, PRESETS[preset].max_players + 1)]
+TABLES = helpers.TABLES
 PHASES = {"draw": 0, "claim": 1, "play": 2}
 
 
-@cache
-def played(preset: str, players: int, seed: int = 11) -> tuple[Game, ...]:
-    """About 30 positions of one seeded game of random legal play, and its end (game over)."""
-    rng = random.Random(seed)
-    game = Game.new(preset, players, seed=seed)
-    states = []
-    while not game.is_over:
-        states.append(game.clone())
-        legal = game.legal_actions()
-        game.apply(legal[rng.randrange(len(legal))])
-    step = max(1, len(states) // 30)
-    return (*states[::step], game.clone())
+def played(preset: str, players: int) -> tuple[Game, ...]:
+    """About 30 positions of one seeded game of random legal play and its end."""
+    return helpers.played(preset, players, 11, 30)
 
 
 def with_table() -> Game:

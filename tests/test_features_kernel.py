@@ -12,11 +12,9 @@ Python entry refuses bad input with a one-line error and leaves ``out`` untouche
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import subprocess
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,26 +36,17 @@ from continental_env.contract.features import (
 from continental_env.contract.game import Game
 from continental_env.contract.public_log import KINDS
 from continental_env.rules import PRESETS, contract_for_round
+from tests import helpers
 
 K = kernels.compiled
 needs_kernels = pytest.mark.skipif(K is None, reason="compiled kernels not built")
 
-TABLES = [(preset, p) for preset in PRESETS for p in range(2, PRESETS[preset].max_players + 1)]
+TABLES = helpers.TABLES
 
 
-@cache
-def played(preset: str, players: int, seed: int = 5) -> tuple[Game, ...]:
-    """About 40 positions of one seeded game of random legal play, spread over the whole game,
-    and its end (game over)."""
-    rng = random.Random(seed)
-    game = Game.new(preset, players, seed=seed)
-    states = []
-    while not game.is_over:
-        states.append(game.clone())
-        legal = game.legal_actions()
-        game.apply(legal[rng.randrange(len(legal))])
-    step = max(1, len(states) // 40)
-    return (*states[::step], game.clone())
+def played(preset: str, players: int) -> tuple[Game, ...]:
+    """About 40 positions of one seeded game of random legal play and its end."""
+    return helpers.played(preset, players, 5, 40)
 
 
 def differences(game: Any, seat: int, got: np.ndarray) -> list[str]:
