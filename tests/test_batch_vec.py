@@ -351,8 +351,12 @@ def test_a_fixed_learner_seat_and_a_batched_opponent_policy() -> None:
     [
         ({"num_envs": 0}, r"^num_envs=0 must be at least 1$"),
         ({"num_envs": "3"}, r"^num_envs='3' must be an integer$"),
-        ({"opponent": "greedy"}, r"^opponent='greedy': choose 'random' or a callable"),
-        ({"opponent": 3}, r"^opponent=3: choose 'random' or a callable"),
+        ({"opponent": "greedy"}, r"^opponent='greedy': the compiled bots need the compiled core"),
+        ({"opponent": "strong@v9"}, r"^opponent='strong@v9': choose 'random', a compiled bot"),
+        ({"opponent": "self"}, r"^opponent='self': choose 'random', a compiled bot"),
+        ({"opponent": ["random", "nobody"]}, r"^opponent='nobody': choose 'random'"),
+        ({"opponent": []}, r"^opponent=\[\]: a pool needs at least one entry$"),
+        ({"opponent": 3}, r"^opponent=3: choose 'random', a compiled bot"),
         ({"learner_seat": 3}, r"^learner_seat=3 is not a seat of a 3-player table"),
         ({"learner_seat": -1}, r"^learner_seat=-1 must be at least 0$"),
         ({"learner_seat": True}, r"^learner_seat=True must be an integer, not a bool$"),
@@ -425,8 +429,8 @@ def test_sb3_vec_env_api_and_masks() -> None:
     assert venv.env_is_wrapped(Monitor) == [False] * 3
     assert venv.reset_infos[1] == {"seat": 1, "skipped_episodes": 0}
     venv.set_attr("opponent", lambda o, m: pick_rows(o, m))
-    with pytest.raises(ValueError, match=r"^opponent='greedy': choose 'random' or a callable"):
-        venv.set_attr("opponent", "greedy")
+    with pytest.raises(ValueError, match=r"^opponent='nobody': choose 'random', a compiled bot"):
+        venv.set_attr("opponent", "nobody")
     with pytest.raises(AttributeError):
         venv.set_attr("learner_seat", 1)  # fixed at construction
     assert venv.get_attr("learner_seat") == [0, 1, 2]
@@ -477,3 +481,66 @@ def test_the_docs_snippet_runs() -> None:
     blocks = [b for b in re.findall(r"```python\n(.*?)```", page, flags=re.S) if "batch_vec" in b]
     assert len(blocks) == 1
     exec(compile(blocks[0], "use-with.md", "exec"), {})
+
+
+# ----------------------------------------------------------------------------- opponent pools
+
+
+def _tagged(tag: int, calls: list[int]) -> Any:
+    """A policy that records its tag for every row it decides."""
+
+    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        calls.extend([tag] * len(obs))
+        return pick_rows(obs, mask)
+
+    return policy
+
+
+def test_a_pool_gives_every_other_seat_a_player_drawn_per_game() -> None:
+    calls: list[int] = []
+    a, b = _tagged(1, calls), _tagged(2, calls)
+    env = make(6, opponent=[a, b, "random"])
+    obs, _ = env.reset(seed=3)
+    players = env._seat_player.copy()
+    seats = env.learner_seat
+    assert all(players[i, seats[i]] == 0 for i in range(6))  # the learner's seat: unused
+    drawn = {env._players[k] for i in range(6) for s in range(P) if s != seats[i]
+             for k in [players[i, s]]}  # fmt: skip
+    assert len(drawn) >= 2  # 12 seats drawn from three players
+    redrawn = 0
+    for _ in range(300):
+        obs, _r, term, _t, _i = env.step(pick_rows(obs, env.action_masks()))
+        redrawn += int(term.sum())
+    assert redrawn and {1, 2} <= set(calls)
+    again = make(6, opponent=[a, b, "random"])
+    again.reset(seed=3)
+    assert np.array_equal(again._seat_player, players)  # seeded through reset
+
+
+def test_self_in_a_pool_plays_the_registered_snapshots() -> None:
+    calls: list[int] = []
+    loaded: list[str] = []
+
+    def load(path: str) -> Any:
+        loaded.append(path)
+        return _tagged(7, calls)
+
+    env = make(4, opponent=["self"], load_snapshot=load)
+    obs, _ = env.reset(seed=1)
+    for _ in range(5):  # no snapshot yet: "self" alone falls back to random play
+        obs, *_ = env.step(pick_rows(obs, env.action_masks()))
+    assert calls == []
+    assert env.add_snapshot("snap-1.npz") == 1 and loaded == ["snap-1.npz"]
+    obs, _ = env.reset(seed=2)
+    for _ in range(5):
+        obs, *_ = env.step(pick_rows(obs, env.action_masks()))
+    assert calls and set(calls) == {7}
+    for k in range(2, 9):
+        env.add_snapshot(f"snap-{k}.npz")
+    assert len(env._snapshots) == 5  # the five newest
+
+
+def test_add_snapshot_without_a_loader_is_refused() -> None:
+    env = make(2, opponent=["self", "random"])
+    with pytest.raises(ValueError, match=r"^add_snapshot needs load_snapshot"):
+        env.add_snapshot("x.npz")

@@ -61,6 +61,8 @@ from continental_env.rules import RuleConfig, points_table, resolve_rules
 __all__ = ["BACKENDS", "BatchGame", "lane_game_seed", "raw_from_state", "state_from_raw"]
 
 BACKENDS = ("auto", "compiled", "reference")
+# The compiled core's bots, by their kind number (0, 1, 2) in ``_batch.Core.bot_actions``.
+BOT_NAMES = ("greedy", "strong@v1", "strong@v2")
 REWARD_MODES = ("relative", "points", "win")
 _MASK64 = (1 << 64) - 1
 

@@ -17,11 +17,16 @@ read and step the games only through ``BatchGame``'s public arrays, so they run 
   ``obs`` is the learner's observation (the AEC environment's, ``continental_v0`` or ``_v1``)
   and its row of ``action_masks()`` the learner's legal actions (never all False).
 * Every other seat is played by ``opponent``: ``"random"`` (uniform over the legal actions, from
-  a numpy generator seeded by ``reset(seed=...)``) or a callable
+  a numpy generator seeded by ``reset(seed=...)``), a bot the compiled core decides in C
+  (``BatchGame.BOT_NAMES``: ``"greedy"``, ``"strong@v1"``, ``"strong@v2"``), a callable
   ``policy(obs (K, obs_dim) float32, mask (K, num_actions) bool) -> actions (K,)`` (the learner's
-  own frozen or live policy). The opponents decide in batches: while some lanes await an
-  opponent, one call decides for all of them and ``BatchGame.step(actions, active=...)`` steps
-  those lanes only.
+  own frozen or live policy), or a *pool*: a list of these and ``"self"``, from which every other
+  seat of a lane draws its player uniformly at each new game, as the single-learner environment
+  does. ``"self"`` stands for a frozen snapshot of the learner: ``add_snapshot(path)`` registers
+  one through ``load_snapshot(path) -> policy`` (the five newest are kept) and ``"self"`` draws
+  one of them (the pool's other entries while there is none; ``"random"`` if there are none).
+  The opponents decide in batches: while some lanes await an opponent, one call per kind of
+  player decides for all of its lanes and ``BatchGame.step(actions, active=...)`` steps them.
 * ``rewards[i]`` is the learner's reward column of ``BatchGame`` (``reward="relative"``,
   ``"points"`` or ``"win"``), summed from the learner's action to its next decision (a round may
   end on an opponent's action). An episode is a game; with ``round_episodes=True`` a round.
@@ -68,7 +73,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from continental_env.contract.aec import check_version, observation_layout, observation_size
-from continental_env.contract.batch import BatchGame
+from continental_env.contract.batch import BOT_NAMES, BatchGame
 from continental_env.contract.batch import _whole as _count
 from continental_env.rules import RuleConfig
 
@@ -79,6 +84,8 @@ if importlib.util.find_spec("stable_baselines3") is not None:  # the [train] ext
 # policy(obs (K, obs_dim) float32, mask (K, num_actions) bool) -> actions (K,) integer ids
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
 RANDOM = "random"
+SELF = "self"  # in a pool: a frozen snapshot of the learner (``add_snapshot``)
+KEEP_SNAPSHOTS = 5
 MAX_SKIPS = 100  # a lane whose learner never gets to act: an engine defect, not an endless loop
 
 
@@ -111,6 +118,7 @@ class BatchLearnerVecEnv(VectorEnv):
         round_episodes: bool = False,
         observation: str = "v0",
         backend: str = "auto",
+        load_snapshot: Callable[[str], OpponentPolicy] | None = None,
     ) -> None:
         self.num_envs = _count("num_envs", num_envs, 1)
         if learner_seat is None:
@@ -131,6 +139,11 @@ class BatchLearnerVecEnv(VectorEnv):
         self.batch = BatchGame(self.num_envs, seed=0, **self._options)
         self.num_players = num_players
         self.num_actions = self.batch.num_actions
+        self.load_snapshot = load_snapshot
+        self._snapshots: list[OpponentPolicy] = []
+        # Who plays each seat of each lane in this game: an index into ``self._players``.
+        self._players: list[str | OpponentPolicy] = []
+        self._seat_player = np.zeros((self.num_envs, num_players), dtype=np.int64)
         self.opponent = opponent  # checked by the property
         self._learner_seat = seats.astype(np.int64)
         self.round_episodes = bool(round_episodes)
@@ -157,12 +170,41 @@ class BatchLearnerVecEnv(VectorEnv):
         return self._opponent
 
     @opponent.setter
-    def opponent(self, opponent: str | OpponentPolicy) -> None:
-        if not (opponent == RANDOM if isinstance(opponent, str) else callable(opponent)):
+    def opponent(self, opponent: str | OpponentPolicy | Sequence[str | OpponentPolicy]) -> None:
+        pool = isinstance(opponent, (list, tuple))
+        entries = list(opponent) if pool else [opponent]
+        if pool and not entries:
+            raise ValueError("opponent=[]: a pool needs at least one entry")
+        for entry in entries:
+            if isinstance(entry, str):
+                ok = entry in (RANDOM, *BOT_NAMES) or (pool and entry == SELF)
+            else:
+                ok = callable(entry)
+            if not ok:
+                raise ValueError(
+                    f"opponent={entry!r}: choose 'random', a compiled bot "
+                    f"({', '.join(BOT_NAMES)}), a callable policy(obs, mask) -> actions, or a "
+                    "list of these and 'self'"
+                )
+        compiled = any(isinstance(e, str) and e in BOT_NAMES for e in entries)
+        if compiled and self.batch.backend != "compiled":
             raise ValueError(
-                f"opponent={opponent!r}: choose 'random' or a callable policy(obs, mask) -> actions"
+                f"opponent={opponent!r}: the compiled bots need the compiled core "
+                f"(this batch runs backend={self.batch.backend!r})"
             )
         self._opponent = opponent
+        self._pool = entries
+        if getattr(self, "_obs", None) is not None:  # a game in play: its seats draw anew
+            self._draw_players(np.ones(self.num_envs, dtype=bool))
+
+    def add_snapshot(self, path: str, keep: int = KEEP_SNAPSHOTS) -> int:
+        """Register a frozen learner snapshot for ``"self"`` (read by ``load_snapshot``), from the
+        next game of each lane on; keeps the ``keep`` newest and returns how many are kept."""
+        if self.load_snapshot is None:
+            raise ValueError("add_snapshot needs load_snapshot(path) -> policy at construction")
+        self._snapshots.append(self.load_snapshot(path))
+        del self._snapshots[:-keep]
+        return len(self._snapshots)
 
     @property
     def learner_seat(self) -> np.ndarray:
@@ -183,6 +225,8 @@ class BatchLearnerVecEnv(VectorEnv):
         self._opponent_rng = np.random.default_rng(self.np_random.integers(1 << 63))
         obs, mask, actor = self.batch.reset()
         self._carry[:] = 0.0
+        self._players = []
+        self._draw_players(np.ones(self.num_envs, dtype=bool))
         ended = np.ones(self.num_envs, dtype=bool)  # every lane is between episodes
         obs, mask, _, _, _, skipped = self._play_opponents(obs, mask, actor, ended)
         self._obs, self._mask = obs, mask
@@ -202,6 +246,7 @@ class BatchLearnerVecEnv(VectorEnv):
             )
         last_obs = self._obs
         obs, mask, actor, rewards, done = self.batch.step(acts)  # ValueError, no lane changed
+        self._draw_players(done)
         total = rewards[self._lanes, self._learner_seat].astype(np.float64) + self._carry
         self._carry[:] = 0.0
         ended = done | (self.round_episodes & self.batch.round_end)
@@ -246,8 +291,49 @@ class BatchLearnerVecEnv(VectorEnv):
             "_skipped_episodes": ended.copy(),
         }
 
-    def _decide(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        policy = self.opponent
+    def _draw_players(self, lanes: np.ndarray) -> None:
+        """Each other seat of ``lanes`` (their new games) draws its player from the pool."""
+        if not lanes.any():
+            return
+        if len(self._pool) == 1 and self._pool[0] != SELF:  # one player for every seat
+            self._players = [self._pool[0]]
+            self._seat_player[:] = 0
+            return
+        index = {id(p): k for k, p in enumerate(self._players)}
+        rng = self._opponent_rng
+        for lane in np.flatnonzero(lanes):
+            for seat in range(self.num_players):
+                if seat == self._learner_seat[lane]:
+                    continue
+                player = self._pool[rng.integers(len(self._pool))]
+                if player == SELF:
+                    others = [e for e in self._pool if e != SELF] or [RANDOM]
+                    choices = self._snapshots or others
+                    player = choices[rng.integers(len(choices))]
+                k = index.get(id(player))
+                if k is None:
+                    k = index[id(player)] = len(self._players)
+                    self._players.append(player)
+                self._seat_player[lane, seat] = k
+
+    def _decide_lanes(
+        self, obs: np.ndarray, mask: np.ndarray, actor: np.ndarray, waiting: np.ndarray
+    ) -> np.ndarray:
+        """The waiting lanes' actions (0 elsewhere), one call per player that acts in them."""
+        acts = np.zeros(self.num_envs, dtype=np.int64)
+        who = self._seat_player[self._lanes, actor]
+        for k in np.unique(who[waiting]):
+            lanes = waiting & (who == k)
+            player = self._players[k]
+            if isinstance(player, str) and player in BOT_NAMES:
+                acts[lanes] = self.batch.bot_actions(player, active=lanes)[lanes]
+            else:
+                acts[lanes] = self._decide(obs[lanes], mask[lanes], player)
+        return acts
+
+    def _decide(
+        self, obs: np.ndarray, mask: np.ndarray, policy: str | OpponentPolicy
+    ) -> np.ndarray:
         if isinstance(policy, str):
             policy = _random_policy(self._opponent_rng)
         acts = np.asarray(policy(obs, mask))
@@ -272,13 +358,12 @@ class BatchLearnerVecEnv(VectorEnv):
         skipped = np.zeros(n, dtype=np.int64)
         ended = ended.copy()
         final: dict[int, dict] = {}
-        acts = np.zeros(n, dtype=np.int64)
         waiting = actor != self._learner_seat
         while waiting.any():
-            acts[:] = 0
             try:
-                acts[waiting] = self._decide(obs[waiting], mask[waiting])
+                acts = self._decide_lanes(obs, mask, actor, waiting)
                 obs, mask, actor, rewards, done = self.batch.step(acts, active=waiting)
+                self._draw_players(done)
             except ValueError as error:
                 self._obs = self._mask = None  # the learner's action is in: no way back
                 raise ValueError(f"opponent: {error}; call reset()") from None
