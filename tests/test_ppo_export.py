@@ -212,3 +212,27 @@ def test_the_side_game_exports_choose_what_their_torch_policies_choose(game: str
         if compared >= 150:
             break
     assert compared >= 50
+
+
+def test_batch_actions_choose_what_act_from_observation_chooses() -> None:
+    """The batched call (an opponent of the batch core's learner tables) against the one-row
+    path, on the shipped model and random observations and masks; a sampling policy too."""
+    from agents.bots.ppo_agent import load_agent
+
+    policy = load_agent("agents/models/ppo_continental_4p.zip")
+    rng = np.random.default_rng(3)
+    obs = rng.normal(size=(64, policy.obs_size)).astype(np.float32)
+    mask = rng.random((64, policy.num_actions)) < 0.05
+    mask[np.arange(64), rng.integers(policy.num_actions, size=64)] = True
+    got = policy.batch_actions(obs, mask)
+    want = [
+        policy.act_from_observation(o, list(np.flatnonzero(m)))
+        for o, m in zip(obs, mask, strict=True)
+    ]
+    assert list(got) == want
+    assert len(set(want)) > 10  # the rows really differ: the comparison can fail
+    policy.deterministic = False
+    sampled = policy.batch_actions(obs, mask)
+    assert mask[np.arange(64), sampled].all()
+    with pytest.raises(ValueError, match=r"observations of shape \(2, 3\)"):
+        policy.batch_actions(np.zeros((2, 3), np.float32), mask[:2])

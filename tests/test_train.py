@@ -376,3 +376,38 @@ def test_sigterm_to_the_process_group_during_the_warm_start_stops_cleanly(tmp_pa
     assert proc.returncode == 0, out[-2000:] + err[-3000:]
     assert "SIGTERM" in out and "Traceback" not in err, err[-3000:]
     assert "stopped at step 0" in out and (ckpt / "last.json").exists()
+
+
+def _batch_core_bots() -> bool:
+    from continental_env.contract.batch import _compiled_module
+
+    module = _compiled_module()
+    return module is not None and hasattr(module.Core, "bot_actions")
+
+
+@pytest.mark.skipif(not _batch_core_bots(), reason="compiled batch core with bots not built")
+def test_train_on_the_batch_core_with_compiled_opponents_and_resume(tmp_path: Path) -> None:
+    common = [
+        "--runs-dir", str(tmp_path), "--run-name", "batch", "--players", "3", "--rounds", "1",
+        "--opponents", "strong,greedy,self", "--num-envs", "8", "--vec-env", "batch",
+        "--n-steps", "32", "--batch-size", "64", "--n-epochs", "1", "--net-arch", "32",
+        "--no-progress", "--checkpoint-every", "256", "--snapshot-every", "256", "--eval-every", "0",
+    ]  # fmt: skip
+    run_train(*common, "--total-timesteps", "512")
+    run_dir = tmp_path / "batch"
+    assert len(list((run_dir / "snapshots").glob("*.npz"))) == 2
+    result = run_train("--resume", str(run_dir), "--total-timesteps", "768", "--no-progress")
+    assert "at step 512" in result.stdout
+    last = json.loads((run_dir / "checkpoints" / "last.json").read_text())
+    assert last["num_timesteps"] == 768 and last["config"]["vec_env"] == "batch"
+
+
+@pytest.mark.parametrize("opponents", ["search", "greedy,search@v5", "strong@v9"])
+def test_the_batch_core_refuses_opponents_it_cannot_play(
+    opponents: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = tmp_path / "runs"
+    code, err = train_main(["--runs-dir", str(runs), "--vec-env", "batch", "--opponents",
+                            opponents], capsys)  # fmt: skip
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "--opponents" in err and not runs.exists()

@@ -181,6 +181,28 @@ class NumpyPolicy:
         p /= p.sum()
         return legal[int(self.rng.choice(len(legal), p=p))]
 
+    def batch_actions(self, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """One action per row of ``obs`` (K, obs_size) among the legal ones of ``mask``
+        (K, num_actions) bool: what ``act_from_observation`` picks for each row, in one forward
+        pass (a batched opponent, ``continental_env.contract.batch_vec``)."""
+        x = np.asarray(obs, dtype=np.float32)
+        if x.ndim != 2 or x.shape[1] != self.obs_size or mask.shape != (len(x), self.num_actions):
+            raise ValueError(
+                f"{self.name}: observations of shape {x.shape} and masks of shape {mask.shape}, "
+                f"but the model takes ({len(x)}, {self.obs_size}) and "
+                f"({len(x)}, {self.num_actions})"
+            )
+        if self.dropped is not None:
+            x = x.copy()
+            x[:, self.dropped] = 0.0
+        scores = np.where(mask, self.logits(x), -np.inf)
+        if self.deterministic:
+            return scores.argmax(axis=1)  # the first of equal scores: the lowest legal id
+        p = np.exp(scores - scores.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        u = self.rng.random(len(x))[:, None]
+        return np.minimum((p.cumsum(axis=1) < u).sum(axis=1), self.num_actions - 1)
+
     def act(self, view: ObservingView) -> int:
         """A legal action id for ``view.seat`` (the agent protocol)."""
         legal = view.legal_actions

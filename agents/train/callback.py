@@ -237,8 +237,60 @@ class MasksFromInfo(VecEnvWrapper):
         return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
 
 
+def batch_opponent(name: str) -> str:
+    """An opponent of ``--vec-env batch``: ``random``, ``self``, a bot the compiled core decides
+    (``strong`` plays ``strong@v1``) or ``ppo:PATH`` (loaded by ``batch_vec_env``); ValueError
+    otherwise."""
+    from agents.registry import versioned_name
+    from continental_env.batch import BOT_NAMES
+
+    bot = versioned_name(name)
+    if bot in ("random", "self", *BOT_NAMES) or name.startswith("ppo:"):
+        return bot
+    raise ValueError(
+        f"--opponents {name!r}: --vec-env batch plays random, self, ppo:PATH and the compiled "
+        f"bots ({', '.join(BOT_NAMES)}; strong = strong@v1)"
+    )
+
+
+def _snapshot_policy(path: str) -> Any:
+    """A batched opponent policy(obs, mask) -> actions from a numpy export (``.npz``)."""
+    from agents.bots.ppo_agent import NumpyPolicy
+
+    return NumpyPolicy.load_npz(path, name=f"self:{path}").batch_actions
+
+
+def batch_vec_env(cfg: Config, base_seed: int) -> Any:
+    """``num_envs`` contract tables on the compiled batch core (``BatchLearnerSB3VecEnv``): the
+    opponents a pool drawn per seat and game, the compiled bots decided in C, ``self`` the
+    learner's snapshots and ``ppo:PATH`` networks in one forward pass per decision."""
+    from agents.bots.ppo_agent import load_agent
+    from continental_env.contract.batch_vec import BatchLearnerSB3VecEnv
+
+    pool: list[Any] = []
+    for name in parse_names(cfg.opponents, "--opponents"):
+        bot = batch_opponent(name)
+        pool.append(load_agent(bot[4:]).batch_actions if bot.startswith("ppo:") else bot)
+    venv = BatchLearnerSB3VecEnv(
+        cfg.num_envs,
+        num_players=cfg.players,
+        preset=cfg.preset,
+        rounds=parse_rounds(cfg.rounds),
+        opponent=pool,
+        round_episodes=cfg.round_episodes,
+        observation="v1" if cfg.features else "v0",
+        backend="compiled",
+        load_snapshot=_snapshot_policy,
+    )
+    venv.seed(base_seed % (1 << 63))
+    return venv
+
+
 def make_vec_env(cfg: Config, base_seed: int) -> VecMonitor:
-    """``num_envs`` single-learner environments, each seeded ``base_seed + rank``."""
+    """``num_envs`` single-learner environments, each seeded ``base_seed + rank``; with
+    ``--vec-env batch`` the tables of one compiled batch (``batch_vec_env``)."""
+    if cfg.vec_env == "batch":
+        return VecMonitor(batch_vec_env(cfg, base_seed))
     subproc = cfg.vec_env == "subproc"
     factories = [
         partial(

@@ -46,7 +46,11 @@ class Config:
     round_episodes: bool = opt(True, "end the learner's episode at each round's end")
     total_timesteps: int = opt(2_000_000, "learner decisions to train for, in all (not per run)")
     num_envs: int = opt(8, "environments stepped together (one policy forward for all)")
-    vec_env: str = opt("subproc", "'subproc' (one process per env) or 'dummy' (in process)")
+    vec_env: str = opt(
+        "subproc",
+        "'subproc' (one process per env), 'dummy' (in process) or 'batch' (the contract game's "
+        "compiled batch core: num_envs tables in one process, bots decided in C)",
+    )
     net_arch: str = opt("256,256", "hidden layer sizes of the policy and value MLPs")
     activation: str = opt("relu", "hidden activation: relu or tanh")
     learning_rate: float = opt(3e-4, "Adam learning rate")
@@ -156,6 +160,7 @@ def _flag(name: str) -> str:
 
 # The flags that apply to one kind of game only: games played under a rules preset
 # (``GameSpec.rule_presets``: the contract game) and games of key=value options.
+VEC_ENVS = ("subproc", "dummy", "batch")
 RULES_FLAGS = ("preset", "rounds", "round_episodes", "features")
 OPTIONS_FLAGS = ("game_options", "side_features", "bc_data", "bc_augment_suits")
 
@@ -190,6 +195,8 @@ def validate(cfg: Config, given: set[str] | frozenset[str] = frozenset()) -> Non
     if cfg.init_policy:
         check_init_policy(cfg)
     _check_bots(cfg)
+    if cfg.vec_env == "batch":
+        _check_batch(cfg)
     if cfg.run_name and not cfg.resume:
         run_dir = Path(cfg.runs_dir) / cfg.run_name
         _need(cfg, not (run_dir / "checkpoints").exists(), "run_name",
@@ -243,7 +250,7 @@ def _check_ppo(cfg: Config) -> None:
     need = partial(_need, cfg)
     need(cfg.total_timesteps >= 1, "total_timesteps", "must be at least 1")
     need(cfg.num_envs >= 1, "num_envs", "must be at least 1")
-    need(cfg.vec_env in ("subproc", "dummy"), "vec_env", "choose 'subproc' or 'dummy'")
+    need(cfg.vec_env in VEC_ENVS, "vec_env", f"choose one of {', '.join(VEC_ENVS)}")
     try:
         hidden = parse_ints(cfg.net_arch)
     except ValueError:
@@ -296,6 +303,19 @@ def _check_bots(cfg: Config) -> None:
             check_table(make_agent(bot, 0, game=cfg.game), cfg.players)
         except ValueError as exc:
             raise ValueError(f"{_flag(name)} {bot!r}: {exc}") from None
+
+
+def _check_batch(cfg: Config) -> None:
+    """``--vec-env batch``: the contract game on a built compiled core, opponents it can play."""
+    need = partial(_need, cfg)
+    need(rule_presets(cfg), "vec_env", "the batch core plays the contract game only")
+    from continental_env.contract.batch import _compiled_module
+
+    need(_compiled_module() is not None, "vec_env", "continental_env._batch is not built here")
+    from agents.train.callback import batch_opponent
+
+    for name in parse_names(cfg.opponents, "--opponents"):
+        batch_opponent(name)
 
 
 def check_writable_dir(path: str, flag: str) -> None:
