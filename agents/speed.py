@@ -92,15 +92,56 @@ def _deal_games(names: list[str], deals: int, first: int = 0) -> int:
     return played
 
 
-def row_evaluate(deals: int) -> dict[str, Any]:
-    from agents.evaluate import lineup
+def _digest(data: Any) -> str:
+    """A short digest of JSON-able data: the two trees' outputs compared without storing them."""
+    import hashlib
 
-    names = lineup(["strong", "greedy"], 4)
-    _deal_games(names, 1, first=1000)  # warm-up on another deal: imports, first caches
+    text = json.dumps(data, sort_keys=True, default=lambda x: x.tolist())
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def row_evaluate(deals: int) -> dict[str, Any]:
+    """``evaluate strong@v1,greedy`` through the harness, as ``continental evaluate`` runs it."""
+    from agents.evaluate import evaluate
+
+    evaluate(["strong@v1", "greedy"], 4, 1, seed=12)  # warm-up on another seed: imports, caches
     start = time.process_time()
-    played = _deal_games(names, deals)
+    report = evaluate(["strong@v1", "greedy"], 4, deals, seed=11)
     cpu = time.process_time() - start
-    return {"value": played / cpu, "unit": "games per CPU-s", "games": played, "cpu_s": cpu}
+    played = 4 * deals  # every deal in its 4 seatings
+    report.pop("timing")
+    return {"value": played / cpu, "unit": "games per CPU-s", "games": played, "cpu_s": cpu,
+            "report": _digest(report)}  # fmt: skip
+
+
+def row_search5(players: int, games: int) -> dict[str, Any]:
+    """CPU seconds per game of ``search@v5`` against ``strong@v1`` at every other seat."""
+    from agents.evaluate import play_game
+
+    names = ["search@v5"] + ["strong@v1"] * (players - 1)
+    play_game(["strong@v1"] * players, 99, list(range(players)), options={"rounds": [1]})
+    results = []
+    start = time.process_time()
+    for g in range(games):
+        results.append(play_game(names, 2000 + g, list(range(1, players + 1))))
+    cpu = time.process_time() - start
+    return {"value": cpu / games, "unit": "CPU s per game", "higher_is_better": False,
+            "results": _digest(results)}  # fmt: skip
+
+
+def row_label(deals: int) -> dict[str, Any]:
+    """Expert-iteration labels (``agents.train.expert``, teacher ``search@v5`` among three
+    ``strong@v1``): deals per CPU-hour and a digest of the labels."""
+    from agents.train.expert import label_deal
+
+    label_deal((1000, 5, 4, "continental", "search@v5", "strong@v1", [1], None))  # warm-up
+    parts = []
+    start = time.process_time()
+    for d in range(deals):
+        parts.append(label_deal((d, 5, 4, "continental", "search@v5", "strong@v1", None, None)))
+    cpu = time.process_time() - start
+    return {"value": deals / cpu * 3600, "unit": "deals per CPU-hour", "cpu_s": cpu,
+            "labels": _digest(parts)}  # fmt: skip
 
 
 def row_ppo(deals: int) -> dict[str, Any]:
@@ -247,7 +288,7 @@ def row_aec(passes: int, decisions: int) -> dict[str, Any]:
     return row
 
 
-ROWS = ("search", "train", "evaluate", "ppo", "aec")
+ROWS = ("search", "search5", "search5-8p", "label", "train", "evaluate", "ppo", "aec")
 
 
 def run_row(name: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -256,6 +297,12 @@ def run_row(name: str, args: argparse.Namespace) -> dict[str, Any]:
         return row_search(args.search_games)
     if name == "train":
         return row_train(args.recipe, [a for a in args.ablate.split(",") if a])
+    if name == "search5":
+        return row_search5(4, args.search_games)
+    if name == "search5-8p":
+        return row_search5(8, args.search_games)
+    if name == "label":
+        return row_label(args.label_deals)
     if name == "evaluate":
         return row_evaluate(args.deals)
     if name == "ppo":
@@ -281,7 +328,22 @@ def unpack(rev: str, repo: Path, into: Path) -> str:
     subprocess.run(["tar", "-x", "-C", str(into)], stdin=archive.stdout, check=True)
     if archive.wait() != 0:
         raise ValueError(f"--against {rev}: git archive failed")
+    build_extensions(into)
     return short.stdout.strip()
+
+
+def build_extensions(tree: Path) -> None:
+    """Compile the tree's C extensions in place, as an install does, so that both sides run
+    what their users run (a tree without any declares none and builds nothing)."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from setuptools import setup; setup()", "build_ext", "--inplace"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        tail = "\n".join(done.stderr.strip().splitlines()[-3:])
+        raise ValueError(f"building the compiled extensions of {tree} failed: {tail}")
 
 
 def measure(
@@ -297,6 +359,7 @@ def measure(
         cmd = [sys.executable, str(runner), "--row", row, "--out", str(out), "--recipe", recipe]
         cmd += [f"--deals={args.deals}", f"--ppo-deals={args.ppo_deals}"]
         cmd += [f"--search-games={args.search_games}", f"--aec-passes={args.aec_passes}"]
+        cmd += [f"--label-deals={args.label_deals}"]
         cmd += [f"--aec-decisions={args.aec_decisions}", f"--ablate={ablate}"]
         done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
         if done.returncode != 0:
@@ -328,7 +391,10 @@ def _fmt(value: float) -> str:
 LABELS = {
     "search": "search (4 worlds) vs 3 strong",
     "train": "flagship training",
-    "evaluate": "evaluate strong,greedy",
+    "search5": "search@v5 vs 3 strong@v1",
+    "search5-8p": "search@v5 vs 7 strong@v1, 8p",
+    "label": "expert labels (search@v5)",
+    "evaluate": "evaluate strong@v1,greedy",
     "ppo": "evaluate ppo:...,strong",
     "aec": "AEC env, random play, 4p",
 }
@@ -355,8 +421,11 @@ def table(
             # Each side against OpenSpiel in its own process: the yardstick cancels the load.
             speedup = b["vs_openspiel"] / a["vs_openspiel"]
         notes = []
-        if name == "search":
+        if name.startswith("search"):
             notes.append(f"CPU per game {b['value'] / a['value']:.2f}x")
+        for key, what in (("results", "games"), ("report", "reports"), ("labels", "labels")):
+            if key in a and key in b:
+                notes.append(f"identical {what}: {'yes' if a[key] == b[key] else '**no**'}")
         if name == "ppo":
             notes.append(
                 f"model load {a['load_cpu_s']:.2f} -> {b['load_cpu_s']:.2f} CPU s, torch "
@@ -385,7 +454,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", default=None, help="write the table and raw figures here")
     parser.add_argument("--deals", type=int, default=6, help="evaluate: deals (x4 seatings)")
     parser.add_argument("--ppo-deals", type=int, default=2, help="ppo: deals (x4 seatings)")
-    parser.add_argument("--search-games", type=int, default=2, help="search: games")
+    parser.add_argument("--search-games", type=int, default=2, help="search rows: games")
+    parser.add_argument("--label-deals", type=int, default=2, help="label: deals")
     parser.add_argument(
         "--repeats", type=int, default=1, help="runs per side and row, alternating (median)"
     )
@@ -414,7 +484,8 @@ def _check(args: argparse.Namespace, parser: argparse.ArgumentParser) -> list[st
     bad = [a for a in args.ablate.split(",") if a and a not in ABLATIONS]
     if bad:
         parser.error(f"--ablate {args.ablate!r}: choose among {','.join(ABLATIONS)}")
-    for flag in ("repeats", "deals", "ppo_deals", "search_games", "aec_passes", "aec_decisions"):
+    for flag in ("repeats", "deals", "ppo_deals", "search_games", "label_deals", "aec_passes",
+                 "aec_decisions"):  # fmt: skip
         if getattr(args, flag) < 1:
             parser.error(f"--{flag.replace('_', '-')} must be at least 1")
     if args.json:
