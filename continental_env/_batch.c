@@ -232,6 +232,8 @@ typedef struct {
     PyObject *laydown_plan, *has_contract_slow;
     Lane *lanes;
     int busy;
+    unsigned char partners[NT][NT]; /* the bots' handtools.partner_table of these rules */
+    int bot_perturb; /* the bots' positive control (BotView.perturb); 0 in play */
 } Core;
 
 /* Whether this thread holds the GIL while stepping: callbacks into Python take it back. */
@@ -252,9 +254,9 @@ static void ctx_nogil(Ctx *c) {
 
 /* ------------------------------------------------------------------------- meld helpers */
 
-static int run_can_extend(const Core *c, const Meld *m, int end) {
+static int run_can_extend(const Rules *r, const Meld *m, int end) {
     if (m->n >= NR) return 0;
-    if (c->r.wrap) return 1;
+    if (r->wrap) return 1;
     if (end == LOW_E) return m->start > 0;
     return m->start + m->n - 1 < NR;
 }
@@ -262,13 +264,13 @@ static int run_can_extend(const Core *c, const Meld *m, int end) {
 static int represented(const Meld *m, int i) { return m->suit * NR + pymod(m->start + i, NR); }
 
 /* melds.end_card: the natural extending a run at `end`, or -1. */
-static int end_card(const Core *c, const Meld *m, int end) {
-    if (m->kind != RUN_K || !run_can_extend(c, m, end)) return -1;
+static int end_card(const Rules *r, const Meld *m, int end) {
+    if (m->kind != RUN_K || !run_can_extend(r, m, end)) return -1;
     int pos = end == LOW_E ? -1 : m->n;
     return m->suit * NR + pymod(m->start + pos, NR);
 }
 
-static int extend_run(const Core *c, Meld *m, int card, int end) {
+static int extend_run(const Rules *r, Meld *m, int card, int end) {
     if (m->n >= MAXMELD) return -1;
     if (end == HIGH_E) {
         m->cards[m->n++] = (unsigned char)card;
@@ -277,11 +279,11 @@ static int extend_run(const Core *c, Meld *m, int card, int end) {
     memmove(m->cards + 1, m->cards, (size_t)m->n);
     m->cards[0] = (unsigned char)card;
     m->n++;
-    m->start = c->r.wrap ? pymod(m->start - 1, NR) : m->start - 1;
+    m->start = r->wrap ? pymod(m->start - 1, NR) : m->start - 1;
     return 0;
 }
 
-static void take_end_joker(const Core *c, Meld *m, int end) {
+static void take_end_joker(const Rules *r, Meld *m, int end) {
     if (m->n < 1) return;
     if (end == HIGH_E) {
         m->n--;
@@ -289,7 +291,7 @@ static void take_end_joker(const Core *c, Meld *m, int end) {
     }
     memmove(m->cards, m->cards + 1, (size_t)(m->n - 1));
     m->n--;
-    m->start = c->r.wrap ? pymod(m->start + 1, NR) : m->start + 1;
+    m->start = r->wrap ? pymod(m->start + 1, NR) : m->start + 1;
 }
 
 static int joker_for(const Meld *m, int card) {
@@ -305,31 +307,33 @@ static int end_joker(const Meld *m) {
     return NO_E;
 }
 
-static int natural_layoff_end(const Core *c, const Meld *m, int card) {
+static int natural_layoff_end(const Rules *r, const Meld *m, int card) {
     if (card / NR != m->suit) return NO_E;
-    int r = card % NR;
-    if (run_can_extend(c, m, HIGH_E) && pymod(m->start + m->n, NR) == r) return HIGH_E;
-    if (run_can_extend(c, m, LOW_E) && pymod(m->start - 1, NR) == r) return LOW_E;
+    int rank = card % NR;
+    if (run_can_extend(r, m, HIGH_E) && pymod(m->start + m->n, NR) == rank) return HIGH_E;
+    if (run_can_extend(r, m, LOW_E) && pymod(m->start - 1, NR) == rank) return LOW_E;
     return NO_E;
 }
 
 /* melds.lay_off (the engine checked the card fits). */
-static int lay_off(const Core *c, Meld *m, int card, int end) {
+static int lay_off(const Rules *r, Meld *m, int card, int end) {
     if (m->kind == TRIO_K) {
         if (m->n >= MAXMELD) return -1;
         m->cards[m->n++] = (unsigned char)card;
         return 0;
     }
-    if (card == JK) return extend_run(c, m, JK, end == NO_E ? HIGH_E : end);
-    int natural = natural_layoff_end(c, m, card);
+    if (card == JK) return extend_run(r, m, JK, end == NO_E ? HIGH_E : end);
+    int natural = natural_layoff_end(r, m, card);
     if (natural == NO_E) { /* 003's shift: the natural takes the joker's place */
         int i = joker_for(m, card);
         if (i < 0) return -1;
         m->cards[i] = (unsigned char)card;
-        return extend_run(c, m, JK, run_can_extend(c, m, HIGH_E) ? HIGH_E : LOW_E);
+        return extend_run(r, m, JK, run_can_extend(r, m, HIGH_E) ? HIGH_E : LOW_E);
     }
-    return extend_run(c, m, card, natural);
+    return extend_run(r, m, card, natural);
 }
+
+#include "_bots_c.h" /* greedy, strong@v1 and strong@v2 on a seat's view (BotView) */
 
 /* Game.fitting_counts: per card type, 1 if it fits some table meld now. */
 static void fitting_counts(const Core *c, const Lane *L, int *fits) {
@@ -341,7 +345,7 @@ static void fitting_counts(const Core *c, const Lane *L, int *fits) {
             fits[JK] = 1;
             continue;
         }
-        int low = end_card(c, m, LOW_E), high = end_card(c, m, HIGH_E);
+        int low = end_card(&c->r, m, LOW_E), high = end_card(&c->r, m, HIGH_E);
         if (low >= 0) fits[low] = 1;
         if (high >= 0) fits[high] = 1;
         if (low >= 0 || high >= 0) fits[JK] = 1;
@@ -448,7 +452,7 @@ static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
                         if (hand[s * NR + md->rank]) slots[ns++] = s * NR + md->rank;
                     if (hand[JK]) slots[ns++] = SLOT_JOKER;
                 } else {
-                    int low = end_card(c, md, LOW_E), high = end_card(c, md, HIGH_E);
+                    int low = end_card(&c->r, md, LOW_E), high = end_card(&c->r, md, HIGH_E);
                     int nat[NT];
                     memset(nat, 0, sizeof nat);
                     if (low >= 0 && hand[low]) nat[low] = 1;
@@ -502,7 +506,7 @@ static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
                 for (int k = 0; k < L->ntable; k++) {
                     if (k == m || L->table[k].kind != RUN_K) continue;
                     for (int e = LOW_E; e <= HIGH_E; e++)
-                        if (run_can_extend(c, &L->table[k], e))
+                        if (run_can_extend(&c->r, &L->table[k], e))
                             out[n++] = c->move_base + 2 * (m * c->M + k) + e;
                 }
             }
@@ -913,11 +917,11 @@ static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
         if (x >= SLOT_JOKER) {
             remove_card(L, seat, JK);
             L->jokers_owed = L->jokers_owed - 1 > 0 ? L->jokers_owed - 1 : 0;
-            if (lay_off(c, &L->table[m], JK, x == SLOT_JOKER_LOW ? LOW_E : HIGH_E) < 0)
+            if (lay_off(&c->r, &L->table[m], JK, x == SLOT_JOKER_LOW ? LOW_E : HIGH_E) < 0)
                 return meld_error(ctx, "layoff");
         } else {
             remove_card(L, seat, x);
-            if (lay_off(c, &L->table[m], x, NO_E) < 0) return meld_error(ctx, "layoff");
+            if (lay_off(&c->r, &L->table[m], x, NO_E) < 0) return meld_error(ctx, "layoff");
         }
         break;
     case K_SWAP: {
@@ -931,8 +935,8 @@ static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
     }
     case K_MOVE: {
         int from = end_joker(&L->table[m]);
-        take_end_joker(c, &L->table[m], from);
-        if (extend_run(c, &L->table[dst], JK, end) < 0) return meld_error(ctx, "movejoker");
+        take_end_joker(&c->r, &L->table[m], from);
+        if (extend_run(&c->r, &L->table[dst], JK, end) < 0) return meld_error(ctx, "movejoker");
         L->joker_moved = 1;
         break;
     }
@@ -1318,6 +1322,8 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     c->r = r;
     for (int k = 0; k < NT; k++) c->points50[k] = (float)r.pts[k] / 50.0f;
     c->seed = seed64;
+    bots_partner_table(r.min_run, r.wrap, c->partners);
+    c->bot_perturb = 0;
     Py_INCREF(plan);
     c->laydown_plan = plan;
     Py_INCREF(slow);
@@ -1501,6 +1507,269 @@ static PyObject *core_sample_legal(Core *c, PyObject *args) {
     if (!err) ret = Py_NewRef(Py_None);
 done:
     for (int k = 0; k < 2; k++) buf_release(&b[k]);
+    return ret;
+}
+
+/* ------------------------------------------------------------------------- bots */
+
+/* The bots' has_contract: the lane's rules and the GIL state (its rare fallback calls Python). */
+typedef struct {
+    Core *c;
+    Ctx *ctx;
+    int failed; /* the fallback raised: the Python error is set */
+} BotEnv;
+
+static int bot_has_contract(void *env, const int *counts, int trios, int runs) {
+    BotEnv *e = env;
+    int h = has_contract(e->c, counts, trios, runs, e->ctx);
+    if (h < 0) e->failed = 1;
+    return h;
+}
+
+/* Seat `seat`'s PlayerView of lane L as the bots read it: the rules, its own hand and the
+ * public fields; no other hand and no stock card is reachable from `v`. */
+static void bot_view(Core *c, const Lane *L, int seat, int *deck, BotEnv *env, BotView *v) {
+    int decks = c->r.decks[L->round_index];
+    for (int k = 0; k < NT; k++) deck[k] = k == JK ? decks * c->r.jokers_per_deck : decks;
+    v->r = &c->r;
+    v->partners = (const unsigned char(*)[NT])c->partners;
+    v->P = c->P;
+    v->seat = seat;
+    v->phase = L->phase;
+    v->trios = CONTRACTS[L->round - 1][0];
+    v->runs = CONTRACTS[L->round - 1][1];
+    v->turn = L->turn;
+    v->stock_size = L->nstock;
+    v->hand_size = L->hand_sizes[seat];
+    v->swap_base = c->swap_base;
+    v->move_base = c->move_base;
+    v->hand = L->hands[seat];
+    v->hand_sizes = L->hand_sizes;
+    v->laid_down = L->laid_down;
+    v->known = (const int(*)[NT])L->known;
+    v->discard = L->discard;
+    v->ndiscard = L->ndiscard;
+    v->table = L->table;
+    v->ntable = L->ntable;
+    v->discarded = (const int(*)[NT])L->lg_discarded;
+    v->declined = (const int(*)[NT])L->lg_declined;
+    v->deck = deck;
+    v->legal = L->legal;
+    v->nlegal = L->nlegal;
+    v->has_contract = bot_has_contract;
+    v->env = env;
+    v->perturb = c->bot_perturb;
+}
+
+static const char *BOT_NAMES[BOT_KINDS] = {"greedy", "strong@v1", "strong@v2"};
+
+/* The action of lane i's seat to act by its bot (kinds: the lane's row of P bot kinds);
+ * -1 with a Python error. */
+static int lane_bot_action(Core *c, int i, const int *kinds, BotWork *w, BotEnv *env,
+                           int *action) {
+    Lane *L = &c->lanes[i];
+    if (ensure_legal(c, L, env->ctx) < 0) return -1;
+    int seat = actor_of(L);
+    if (seat < 0) {
+        *action = -1; /* a finished game loaded on the lane: no action */
+        return 0;
+    }
+    int deck[NT];
+    BotView v;
+    bot_view(c, L, seat, deck, env, &v);
+    int kind = kinds[seat];
+    int a = bot_act(&v, kind, w);
+    if (env->failed) return -1;
+    if (a < 0 || !is_legal(L, a)) {
+        ctx_gil(env->ctx);
+        PyErr_Format(PyExc_RuntimeError, "lane %d: bot %s of seat %d %s", i, BOT_NAMES[kind],
+                     seat, a < 0 ? "found no action to take" : "chose an illegal action");
+        ctx_nogil(env->ctx);
+        return -1;
+    }
+    *action = a;
+    return 0;
+}
+
+/* `kinds` (int8 or int32, shape (P,) or (N, P), each -1..2) into out[N * P]. */
+static int read_kinds(Core *c, PyObject *obj, int *out) {
+    Py_buffer v;
+    if (PyObject_GetBuffer(obj, &v, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "kinds must be a C-contiguous int8 or int32 numpy array");
+        return -1;
+    }
+    const char *f = v.format ? v.format : "B";
+    if (*f == '@' || *f == '=' || *f == '<') f++;
+    int i8 = f[0] == 'b' && f[1] == '\0' && v.itemsize == 1;
+    int i32 = (f[0] == 'i' || f[0] == 'l') && f[1] == '\0' && v.itemsize == 4;
+    int rc = -1, N = c->N, P = c->P;
+    if (!i8 && !i32) {
+        PyErr_Format(PyExc_TypeError, "kinds must have dtype int8 or int32, got format %s", f);
+        goto done;
+    }
+    int per_lane = v.ndim == 2;
+    if (!((v.ndim == 1 && v.shape[0] == P) || (per_lane && v.shape[0] == N && v.shape[1] == P))) {
+        PyErr_Format(PyExc_ValueError, "kinds must have shape (%d,) or (%d, %d)", P, N, P);
+        goto done;
+    }
+    for (int i = 0; i < (per_lane ? N : 1); i++)
+        for (int s = 0; s < P; s++) {
+            Py_ssize_t k = (Py_ssize_t)i * P + s;
+            int x = i8 ? ((const signed char *)v.buf)[k] : ((const int32_t *)v.buf)[k];
+            if (x < -1 || x >= BOT_KINDS) {
+                PyErr_Format(PyExc_ValueError,
+                             "kinds[%zd] = %d must be -1 (no bot) or 0..2 (greedy, strong@v1, "
+                             "strong@v2)",
+                             k, x);
+                goto done;
+            }
+            out[k] = x;
+        }
+    if (!per_lane)
+        for (int i = 1; i < N; i++) memcpy(out + (size_t)i * P, out, sizeof(int) * (size_t)P);
+    rc = 0;
+done:
+    PyBuffer_Release(&v);
+    return rc;
+}
+
+/* Every lane to decide (active, live) has a bot at its seat to act (all_seats: at every
+ * seat, for play_out): else ValueError. */
+static int kinds_cover(Core *c, const int *kinds, const unsigned char *active, int all_seats) {
+    for (int i = 0; i < c->N; i++) {
+        if (active && !active[i]) continue;
+        int actor = actor_of(&c->lanes[i]);
+        for (int s = 0; s < c->P; s++) {
+            if (kinds[(size_t)i * c->P + s] >= 0 || (!all_seats && s != actor) || actor < 0)
+                continue;
+            PyErr_Format(PyExc_ValueError, "kinds[%d, %d] = -1: seat %d of lane %d %s", i, s, s,
+                         i, all_seats ? "plays in play_out and has no bot" : "is to act and has no bot");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The arguments both bot methods share: kinds, then an out array, then optional active. */
+typedef struct {
+    int *kinds;
+    Buf out, active;
+    BotWork *work;
+} BotArgs;
+
+static void bot_args_free(BotArgs *a) {
+    PyMem_RawFree(a->kinds);
+    PyMem_RawFree(a->work);
+    buf_release(&a->out);
+    buf_release(&a->active);
+}
+
+static int bot_args(Core *c, PyObject *kinds, PyObject *out, const char *out_name, Py_ssize_t d1,
+                    PyObject *active, BotArgs *a, int all_seats) {
+    memset(a, 0, sizeof *a);
+    a->kinds = PyMem_RawMalloc(sizeof(int) * (size_t)c->N * (size_t)c->P);
+    a->work = PyMem_RawMalloc(sizeof(BotWork));
+    if (a->kinds == NULL || a->work == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (read_kinds(c, kinds, a->kinds) < 0 || get_buf(out, &a->out, out_name, 'q', c->N, d1, 1) < 0 ||
+        (active != Py_None && get_buf(active, &a->active, "active", 'b', c->N, -1, 0) < 0))
+        return -1;
+    return kinds_cover(c, a->kinds, a->active.held ? a->active.view.buf : NULL, all_seats);
+}
+
+static PyObject *core_bot_actions(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 2 || nargs > 3) {
+        PyErr_Format(PyExc_TypeError, "bot_actions(kinds, out, active=None) takes 2 or 3 "
+                                      "arguments, got %zd", nargs);
+        return NULL;
+    }
+    if (core_busy(c)) return NULL;
+    BotArgs a;
+    PyObject *ret = NULL;
+    if (bot_args(c, args[0], args[1], "out", -1, nargs > 2 ? args[2] : Py_None, &a, 0) < 0)
+        goto done;
+    const unsigned char *active = a.active.held ? a.active.view.buf : NULL;
+    int64_t *out = a.out.view.buf;
+    c->busy = 1;
+    Ctx ctx = {NULL};
+    ctx_nogil(&ctx);
+    BotEnv env = {c, &ctx, 0};
+    int err = 0;
+    for (int i = 0; i < c->N && !err; i++) {
+        if (active && !active[i]) continue;
+        int action;
+        err = lane_bot_action(c, i, a.kinds + (size_t)i * c->P, a.work, &env, &action) < 0;
+        if (!err) out[i] = action;
+    }
+    ctx_gil(&ctx);
+    c->busy = 0;
+    if (!err) ret = Py_NewRef(Py_None);
+done:
+    bot_args_free(&a);
+    return ret;
+}
+
+/* A lane plays this many actions at most in one play_out (no round of the rules comes near). */
+#define PLAYOUT_MAX_ACTIONS 10000000LL
+
+static PyObject *core_play_out(Core *c, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "play_out(kinds, active, until_round_end, out_points) "
+                                      "takes 4 arguments, got %zd", nargs);
+        return NULL;
+    }
+    if (core_busy(c)) return NULL;
+    int until_round_end = PyObject_IsTrue(args[2]);
+    if (until_round_end < 0) return NULL;
+    BotArgs a;
+    PyObject *ret = NULL;
+    int P = c->P;
+    if (bot_args(c, args[0], args[3], "out_points", P, args[1], &a, 1) < 0) goto done;
+    const unsigned char *active = a.active.held ? a.active.view.buf : NULL;
+    int64_t *points = a.out.view.buf;
+    c->busy = 1;
+    Ctx ctx = {NULL};
+    ctx_nogil(&ctx);
+    BotEnv env = {c, &ctx, 0};
+    int err = 0;
+    for (int i = 0; i < c->N && !err; i++) {
+        int64_t *row = points + (size_t)i * P;
+        for (int s = 0; s < P; s++) row[s] = 0;
+        if (active && !active[i]) continue;
+        Lane *L = &c->lanes[i];
+        const int *kinds = a.kinds + (size_t)i * P;
+        for (long long n = 0; L->phase != OVER_PH && !err; n++) {
+            int action, before = L->nhist;
+            if (n >= PLAYOUT_MAX_ACTIONS) {
+                ctx_gil(&ctx);
+                PyErr_Format(PyExc_RuntimeError, "lane %d: no round end after %lld actions", i,
+                             n);
+                ctx_nogil(&ctx);
+                err = 1;
+                break;
+            }
+            if (lane_bot_action(c, i, kinds, a.work, &env, &action) < 0 ||
+                perform(c, L, action, &ctx) < 0) {
+                err = 1;
+                break;
+            }
+            if (L->nhist == before) continue;
+            for (int s = 0; s < P; s++) row[s] += L->hist[L->nhist - 1].points[s];
+            if (L->phase == OVER_PH) { /* as step: a finished lane starts its next game */
+                new_game(c, L, i, L->game_index + 1);
+                break;
+            }
+            if (until_round_end) break;
+        }
+    }
+    ctx_gil(&ctx);
+    c->busy = 0;
+    if (!err) ret = Py_NewRef(Py_None);
+done:
+    bot_args_free(&a);
     return ret;
 }
 
@@ -2082,6 +2351,16 @@ static PyMethodDef core_methods[] = {
      "lanes step; the others report nothing and their rows show their position."},
     {"sample_legal", (PyCFunction)core_sample_legal, METH_VARARGS,
      "sample_legal(uniform, out): per lane the k-th legal id, k = floor(uniform[i] * count)."},
+    {"bot_actions", (PyCFunction)(void (*)(void))core_bot_actions, METH_FASTCALL,
+     "bot_actions(kinds, out[, active]): each (active) lane's seat to act decides by its bot "
+     "(kinds int8/int32 of shape (P,) or (N, P): 0 greedy, 1 strong@v1, 2 strong@v2, -1 none), "
+     "written to out (int64, N; -1 for a finished game); no lane changes. Releases the GIL."},
+    {"play_out", (PyCFunction)(void (*)(void))core_play_out, METH_FASTCALL,
+     "play_out(kinds, active, until_round_end, out_points): every active lane (active None: "
+     "all) played by the bots of kinds at every seat until its round ends (until_round_end) or "
+     "its game ends; out_points (int64, (N, P)) gets the points each seat scored meanwhile (0 "
+     "in other lanes). A finished game's lane starts its next game, as in step. An error stops "
+     "the call: the lanes before it have played out. Releases the GIL."},
     {"export", (PyCFunction)core_export, METH_O, "export(i) -> dict: lane i's position."},
     {"load", (PyCFunction)core_load, METH_VARARGS, "load(i, raw): put a position on lane i."},
     {NULL, NULL, 0, NULL},
@@ -2099,6 +2378,9 @@ static PyMemberDef core_members[] = {
     {"num_actions", Py_T_INT, offsetof(Core, num_actions), Py_READONLY, "action ids per game"},
     {"obs_dim", Py_T_INT, offsetof(Core, obs_dim), Py_READONLY, "size of the observation"},
     {"version", Py_T_INT, offsetof(Core, version), Py_READONLY, "observation: 0 = v0, 1 = v1"},
+    {"bot_perturb", Py_T_INT, offsetof(Core, bot_perturb), 0,
+     "the bots' positive control for the differential tests: 1 flips greedy's last discard "
+     "tie-break (highest card id); 0 (the default) plays the bots as defined"},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -24,6 +24,13 @@
 * Lane ``i``'s ``g``-th game is ``Game.new(rules, P, seed=lane_game_seed(seed, i, g))``: the same
   ``seed`` deals the same cards in a lane whatever ``num_games`` is.
 * ``random_legal(rng)``: one uniformly random legal action per lane, for random play.
+* ``bot_actions(bots)``: each lane's seat to act decides by a rule-based bot (``BOT_NAMES``:
+  ``greedy``, ``strong@v1``, ``strong@v2``), changing nothing; ``play_out(bots)`` plays every
+  lane's round out with the bots at every seat and returns the points each seat scored (the
+  rollout of a search: load sampled worlds into lanes, then one call). The bots run in C
+  (``continental_env/_bots_c.h``, reading only the seat's view) on the compiled core only;
+  ``agents.contract.batch_bots`` plays the same bots on either backend, the Python ones on the
+  reference.
 
 Two backends step the lanes, with identical results (``tests/test_batch.py`` and
 ``scripts/batch_lockstep.py`` run them in lockstep): the compiled core
@@ -58,7 +65,14 @@ from continental_env.melds.contract import has_contract
 from continental_env.rewards import POINTS_SCALE, win_rewards
 from continental_env.rules import RuleConfig, points_table, resolve_rules
 
-__all__ = ["BACKENDS", "BatchGame", "lane_game_seed", "raw_from_state", "state_from_raw"]
+__all__ = [
+    "BACKENDS",
+    "BOT_NAMES",
+    "BatchGame",
+    "lane_game_seed",
+    "raw_from_state",
+    "state_from_raw",
+]
 
 BACKENDS = ("auto", "compiled", "reference")
 # The compiled core's bots, by their kind number (0, 1, 2) in ``_batch.Core.bot_actions``.
@@ -422,6 +436,62 @@ class BatchGame:
         if not self._started:
             raise RuntimeError("call reset() before random_legal()")
         return self._core_sample(rng.random(self.num_games))
+
+    def bot_kinds(self, bots: str | Sequence[str] | Sequence[Sequence[str]]) -> np.ndarray:
+        """The bot of every seat as the core's kind numbers (``BOT_NAMES`` index, int8): from
+        one name (every seat), one name per seat, or one row of names per lane."""
+        if isinstance(bots, str):
+            bots = [bots] * self.num_players
+        rows = [list(bots)] if all(isinstance(b, str) for b in bots) else [list(r) for r in bots]
+        shape = (len(rows), *{len(r) for r in rows})
+        if len(shape) != 2 or shape[1] != self.num_players or shape[0] not in (1, self.num_games):
+            raise ValueError(
+                f"bots of shape {shape}: expected one name, {self.num_players} names (one per "
+                f"seat) or {self.num_games} rows of {self.num_players}"
+            )
+        index = {name: k for k, name in enumerate(BOT_NAMES)}
+        for row in rows:
+            for name in row:
+                if name not in index:
+                    raise ValueError(f"bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
+        kinds = np.array([[index[n] for n in row] for row in rows], dtype=np.int8)
+        return kinds[0] if len(rows) == 1 else kinds
+
+    def _compiled_bots(self, what: str) -> None:
+        if not self._started:
+            raise RuntimeError(f"call reset() before {what}()")
+        if self.backend != "compiled":
+            raise RuntimeError(
+                f"{what}: the bots run on the compiled core only (this batch runs "
+                f"backend={self.backend!r}); agents.contract.batch_bots plays them on any backend"
+            )
+
+    def bot_actions(self, bots: str | Sequence[str], active: Any = None) -> np.ndarray:
+        """Each lane's action by the bot of its seat to act (``bot_kinds``), as int64 ids (-1 for
+        a lane not in ``active``); no lane changes. The compiled backend only."""
+        self._compiled_bots("bot_actions")
+        kinds = self.bot_kinds(bots)
+        lanes = self._check_active(active)
+        out = np.full(self.num_games, -1, dtype=np.int64)
+        if lanes is None:
+            self._core.bot_actions(kinds, out)
+        else:
+            self._core.bot_actions(kinds, out, lanes)
+        return out
+
+    def play_out(
+        self, bots: str | Sequence[str], active: Any = None, until_round_end: bool = True
+    ) -> np.ndarray:
+        """Play every lane (or those in ``active``) with the bots at every seat (``bot_kinds``)
+        until its round ends (``until_round_end``) or its game ends; the points each seat
+        scored meanwhile, int64 of shape (N, P). A lane whose game ends starts its next game,
+        as in ``step``. The compiled backend only; the GIL is released while it runs."""
+        self._compiled_bots("play_out")
+        kinds = self.bot_kinds(bots)
+        lanes = self._check_active(active)
+        points = np.zeros((self.num_games, self.num_players), dtype=np.int64)
+        self._core.play_out(kinds, lanes, bool(until_round_end), points)
+        return points
 
     def _core_sample(self, uniform: np.ndarray) -> np.ndarray:
         out = np.empty(self.num_games, dtype=np.int64)

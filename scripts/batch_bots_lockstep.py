@@ -1,0 +1,159 @@
+"""The batch core's C bots against the Python bots, decision by decision.
+
+    python scripts/batch_bots_lockstep.py --decisions 100000 --seed 7     # the long run
+    python scripts/batch_bots_lockstep.py --decisions 3000 --lanes 4      # a quick one
+    python scripts/batch_bots_lockstep.py --decisions 3000 --positive-control
+
+For every preset at every table size it allows (``continental_env.rules.PRESETS``, 2-8 players),
+a compiled ``BatchGame`` plays whole games: most lanes seat one bot per seat, drawn among
+``greedy``, ``strong@v1`` and ``strong@v2`` (mixed tables), the others play random legal
+actions (positions no bot would reach). At a sampled share of the positions every one of the
+three bots decides twice, in C (``BatchGame.bot_actions``) and in Python (the bot's ``act`` on
+the seat's ``PlayerView`` of ``b.game(i)``), and the two must agree; one decision is one bot in
+one position. At each table's end the lanes are played out to their round's end both ways
+(``BatchGame.play_out`` against ``agents.contract.batch_bots.python_play_out``): the same points
+and the same positions after. The counts per bot, preset and table size and every difference
+are printed; the exit status is 0 only without a difference.
+
+``--positive-control`` sets the core's ``bot_perturb`` (greedy's last discard tie-break flipped
+in C only): the run must then find differences, and exits 0 only if it does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+
+import numpy as np
+
+from agents.contract.batch_bots import python_bots, python_play_out
+from agents.contract.view import PlayerView
+from continental_env.batch import BatchGame
+from continental_env.contract.batch import BOT_NAMES
+from continental_env.rules import PRESETS
+
+PHASES = ("draw", "claim", "play")
+
+
+def tables() -> Iterator[tuple[str, int]]:
+    """Every preset at every table size it allows, in a fixed order."""
+    for preset, rules in PRESETS.items():
+        for players in range(rules.min_players, rules.max_players + 1):
+            yield preset, players
+
+
+def lockstep(
+    preset: str,
+    players: int,
+    lanes: int,
+    steps: int,
+    share: float,
+    seed: int,
+    perturb: int = 0,
+    play_out: bool = True,
+) -> tuple[Counter, list[str]]:
+    """Decisions compared per (bot, phase) and the differences found, on one table."""
+    b = BatchGame(lanes, players, preset, seed=seed, backend="compiled")
+    _obs, _mask, actor = b.reset()
+    b._core.bot_perturb = perturb  # the positive control's hook (0: the bots as defined)
+    rng = np.random.default_rng(seed)
+    seating = rng.integers(0, len(BOT_NAMES), size=(lanes, players))
+    random_lane = rng.random(lanes) < 0.25
+    bots = python_bots()
+    counts: Counter = Counter()
+    diffs: list[str] = []
+    for step in range(steps):
+        chosen = {name: b.bot_actions(name) for name in BOT_NAMES}
+        for i in np.flatnonzero(rng.random(lanes) < share).tolist():
+            game = b.game(i)
+            seat = game.actor
+            for name in BOT_NAMES:
+                action = bots[name].act(PlayerView(game, seat))
+                counts[name, game.phase.value] += 1
+                if action != chosen[name][i]:
+                    diffs.append(
+                        f"{preset} {players}p seed {seed} step {step} lane {i} seat {seat} "
+                        f"{name}: C {chosen[name][i]} != Python {action}"
+                    )
+        by_seat = np.stack([chosen[name] for name in BOT_NAMES], axis=1)  # (lanes, bots)
+        picks = by_seat[np.arange(lanes), seating[np.arange(lanes), actor]]
+        actions = np.where(random_lane, b.random_legal(rng), picks)
+        _obs, _mask, actor, _rewards, _done = b.step(actions)
+    if play_out:
+        diffs += compare_play_out(b, seating, seed)
+    return counts, diffs
+
+
+def compare_play_out(b: BatchGame, seating: np.ndarray, seed: int) -> list[str]:
+    """The lanes played to their round's end by the C bots and by the Python bots: the points
+    and the positions after must agree."""
+    twin = BatchGame(b.num_games, b.num_players, b.setup.rules, seed=b.seed, backend="compiled")
+    twin.reset()
+    for i in range(b.num_games):
+        twin.set_game(i, b.game(i), b.game_index(i))
+    names = [[BOT_NAMES[k] for k in row] for row in seating.tolist()]
+    points_c = b.play_out(names)
+    points_py = python_play_out(twin, names)
+    out = []
+    for i in range(b.num_games):
+        if not np.array_equal(points_c[i], points_py[i]):
+            out.append(f"seed {seed} play_out lane {i}: points {points_c[i]} != {points_py[i]}")
+        elif b.game(i).to_dict() != twin.game(i).to_dict():
+            out.append(f"seed {seed} play_out lane {i}: the positions after differ")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=100_000, help="decisions in all")
+    parser.add_argument("--lanes", type=int, default=8)
+    parser.add_argument("--steps", type=int, default=600, help="steps per table")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--positive-control", action="store_true")
+    args = parser.parse_args(argv)
+    every = list(tables())
+    # the share of positions compared, so that one pass over the tables makes the decisions
+    share = min(1.0, args.decisions / (len(BOT_NAMES) * len(every) * args.steps * args.lanes))
+    perturb = 1 if args.positive_control else 0
+    total: Counter = Counter()
+    differences = 0
+    start = time.process_time()
+    run = 0
+    while sum(total.values()) < args.decisions:
+        for preset, players in every:
+            seed = args.seed * 1_000_003 + run
+            run += 1
+            counts, diffs = lockstep(preset, players, args.lanes, args.steps, share, seed, perturb)
+            for key, n in counts.items():
+                total[(preset, players, *key)] += n
+            differences += len(diffs)
+            for line in diffs[:5]:
+                print("  DIFFERENT:", line)
+            per_bot = ", ".join(
+                f"{name} {sum(n for (bot, _ph), n in counts.items() if bot == name):,}"
+                for name in BOT_NAMES
+            )
+            print(
+                f"{preset:>15} {players}p seed {seed}: {per_bot}; {len(diffs)} differences "
+                f"({sum(total.values()):,} in all, {time.process_time() - start:,.0f} CPU s)",
+                flush=True,
+            )
+            if sum(total.values()) >= args.decisions:
+                break
+    print("decisions per bot and phase:")
+    for name in BOT_NAMES:
+        row = {ph: sum(k for (_pr, _pl, bot, f), k in total.items() if (bot, f) == (name, ph))
+               for ph in PHASES}  # fmt: skip
+        print(f"  {name:>10}: " + ", ".join(f"{ph} {row[ph]:,}" for ph in PHASES))
+    print(f"{sum(total.values()):,} decisions compared, {differences} differences")
+    if args.positive_control:
+        print("positive control:", "detected" if differences else "NOT detected")
+        return 0 if differences else 1
+    return 0 if differences == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
