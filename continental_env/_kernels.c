@@ -32,6 +32,7 @@
 #include "_obs_c.h"      /* the v0 observation: plain C, shared with the batch core */
 #include "_laydown_c.h"  /* the lay-down choice and the contract search: plain C, shared */
 #include "_plan_c.h"     /* strong.make_plan: plain C, shared with the batch core's bots */
+#include "_beliefs_c.h"  /* the belief sampler's draws, on CPython's generator (_mt_c.h) */
 
 /* ------------------------------------------------------------------------- helpers */
 
@@ -975,6 +976,220 @@ done:
     return result;
 }
 
+/* ==================================================== beliefs.BeliefSampler._weighted_hand */
+/*
+ * The Python entry of weighted_hand_c (_beliefs_c.h). The generator travels as
+ * random.getstate()[1] (624 words and the index) and comes back advanced; every argument is
+ * read and bounds-checked before the first draw.
+ */
+
+#define BELIEF_MAX_CARDS 100000
+#define BELIEF_MAX_CANDIDATES 100000
+
+static int read_mt_state(PyObject *obj, MT *r) {
+    PyObject *seq = PySequence_Fast(obj, "state must be random.getstate()[1]");
+    if (seq == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    int ok = n == MT_N + 1;
+    for (Py_ssize_t i = 0; ok && i <= MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (i < MT_N) {
+            ok = v <= 0xFFFFFFFFUL;
+            r->mt[i] = (uint32_t)v;
+        } else {
+            ok = v <= MT_N;
+            r->index = (int)v;
+        }
+    }
+    Py_DECREF(seq);
+    if (!ok) PyErr_SetString(PyExc_ValueError, "state must be random.getstate()[1]: 624 words and an index");
+    return ok ? 0 : -1;
+}
+
+static PyObject *mt_state_tuple(const MT *r) {
+    PyObject *t = PyTuple_New(MT_N + 1);
+    if (t == NULL) return NULL;
+    for (int i = 0; i <= MT_N; i++) {
+        PyObject *v = i < MT_N ? PyLong_FromUnsignedLong(r->mt[i]) : PyLong_FromLong(r->index);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* A sequence of n floats (n given), or of any length up to cap (*n < 0: set to its length). */
+static double *read_doubles(PyObject *obj, Py_ssize_t *n, Py_ssize_t cap, const char *name) {
+    PyObject *seq = PySequence_Fast(obj, "expected a sequence of numbers");
+    if (seq == NULL) return NULL;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if ((*n >= 0 && len != *n) || len < 1 || len > cap) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd numbers, expected %zd", name, len,
+                     *n >= 0 ? *n : cap);
+        Py_DECREF(seq);
+        return NULL;
+    }
+    double *out = PyMem_Malloc(sizeof(double) * (size_t)len);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (out[i] == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    *n = len;
+    return out;
+}
+
+static PyObject *k_weighted_hand(PyObject *self, PyObject *args) {
+    PyObject *state_obj, *cards_obj, *known_obj, *ratios_obj, *grid_obj, *edges_obj, *pw_obj;
+    int free_n, candidates, trios, runs, min_run, wrap;
+    double base;
+    if (!PyArg_ParseTuple(args, "OOOiiOOOOdiiip", &state_obj, &cards_obj, &known_obj, &free_n,
+                          &candidates, &ratios_obj, &grid_obj, &edges_obj, &pw_obj, &base, &trios,
+                          &runs, &min_run, &wrap))
+        return NULL;
+    MT rng;
+    int known[NT];
+    if (read_mt_state(state_obj, &rng) < 0 || read_counts(known_obj, known, "known") < 0)
+        return NULL;
+    if (!hand_analysis_ok(trios, runs, min_run)) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
+                     runs, min_run);
+        return NULL;
+    }
+    PyObject *result = NULL, *cards_seq = PySequence_Fast(cards_obj, "cards must be a sequence");
+    if (cards_seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(cards_seq);
+    double *ratios = NULL, *grid = NULL, *edges = NULL, *pw = NULL;
+    BeliefWork w = {0};
+    int *cards = NULL;
+    if (n > BELIEF_MAX_CARDS || free_n < 0 || free_n > n || candidates < 1 ||
+        candidates > BELIEF_MAX_CANDIDATES) {
+        PyErr_Format(PyExc_ValueError,
+                     "weighted_hand: %zd cards, %d free slots and %d candidates are out of range",
+                     n, free_n, candidates);
+        goto done;
+    }
+    cards = PyMem_Malloc(sizeof(int) * (size_t)(n ? n : 1));
+    if (cards == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(cards_seq, i));
+        if (c == -1 && PyErr_Occurred()) goto done;
+        if (c < 0 || c >= NT) {
+            PyErr_Format(PyExc_ValueError, "cards[%zd] = %ld is not a card type", i, c);
+            goto done;
+        }
+        cards[i] = (int)c;
+    }
+    Py_ssize_t nratio = -1, nedges = -1, npw = NT, ngrid;
+    if ((ratios = read_doubles(ratios_obj, &nratio, 64, "ratios")) == NULL) goto done;
+    if ((edges = read_doubles(edges_obj, &nedges, 64, "edges")) == NULL) goto done;
+    if (pw_obj != Py_None && (pw = read_doubles(pw_obj, &npw, NT, "pw")) == NULL) goto done;
+    if (grid_obj != Py_None) {
+        /* nratio rows of nedges + 1: read flat, row by row */
+        PyObject *rows = PySequence_Fast(grid_obj, "grid must be a sequence of rows");
+        if (rows == NULL) goto done;
+        if (PySequence_Fast_GET_SIZE(rows) != nratio) {
+            PyErr_Format(PyExc_ValueError, "grid has %zd rows, expected %zd (one per ratio)",
+                         PySequence_Fast_GET_SIZE(rows), nratio);
+            Py_DECREF(rows);
+            goto done;
+        }
+        grid = PyMem_Malloc(sizeof(double) * (size_t)(nratio * (nedges + 1)));
+        if (grid == NULL) {
+            Py_DECREF(rows);
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t d = 0; d < nratio; d++) {
+            ngrid = nedges + 1;
+            double *row = read_doubles(PySequence_Fast_GET_ITEM(rows, d), &ngrid, 65, "grid row");
+            if (row == NULL) {
+                Py_DECREF(rows);
+                goto done;
+            }
+            memcpy(grid + d * (nedges + 1), row, sizeof(double) * (size_t)(nedges + 1));
+            PyMem_Free(row);
+        }
+        Py_DECREF(rows);
+    }
+    size_t k = (size_t)candidates;
+    w.picks = PyMem_Malloc(sizeof(int) * (k * (size_t)free_n + 1));
+    w.counts = PyMem_Malloc(sizeof(int) * k * NT);
+    w.pool = PyMem_Malloc(sizeof(int) * (size_t)(n + 1));
+    w.weights = PyMem_Malloc(sizeof(double) * k);
+    w.cum = PyMem_Malloc(sizeof(double) * k);
+    w.selected = PyMem_Malloc((size_t)(n + 1));
+    if (!w.picks || !w.counts || !w.pool || !w.weights || !w.cum || !w.selected) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    BeliefInput in = {cards, (int)n, known, free_n, candidates, ratios, (int)nratio, grid, edges,
+                      (int)nedges, pw, base, trios, runs, min_run, wrap};
+    int kept = weighted_hand_c(&rng, &in, &w);
+    if (kept < 0) {
+        PyErr_SetString(PyExc_ValueError, kept == -2 ? "Total of weights must be greater than zero"
+                                                     : "a candidate hand's contract is out of range");
+        goto done;
+    }
+    PyObject *picks = PyList_New(free_n);
+    if (picks == NULL) goto done;
+    for (int i = 0; i < free_n; i++) {
+        PyObject *v = PyLong_FromLong(w.picks[(size_t)kept * free_n + i]);
+        if (v == NULL) {
+            Py_DECREF(picks);
+            goto done;
+        }
+        PyList_SET_ITEM(picks, i, v);
+    }
+    PyObject *counts = PyList_New(NT);
+    if (counts == NULL) {
+        Py_DECREF(picks);
+        goto done;
+    }
+    for (int c = 0; c < NT; c++) {
+        PyObject *v = PyLong_FromLong(w.counts[(size_t)kept * NT + c]);
+        if (v == NULL) {
+            Py_DECREF(picks);
+            Py_DECREF(counts);
+            goto done;
+        }
+        PyList_SET_ITEM(counts, c, v);
+    }
+    result = Py_BuildValue("(NNN)", picks, counts, mt_state_tuple(&rng));
+done:
+    Py_DECREF(cards_seq);
+    PyMem_Free(cards);
+    PyMem_Free(ratios);
+    PyMem_Free(grid);
+    PyMem_Free(edges);
+    PyMem_Free(pw);
+    PyMem_Free(w.picks);
+    PyMem_Free(w.counts);
+    PyMem_Free(w.pool);
+    PyMem_Free(w.weights);
+    PyMem_Free(w.cum);
+    PyMem_Free(w.selected);
+    return result;
+}
+
 /* ------------------------------------------------------------------------- module */
 
 static PyMethodDef methods[] = {
@@ -984,6 +1199,10 @@ static PyMethodDef methods[] = {
      "contract_exists(counts, trios, runs, min_run, wrap, steal) -> bool"},
     {"contract_search", k_contract_search, METH_VARARGS,
      "contract_search(counts, trios, runs, min_run, wrap, pts, first_only) -> melds or None"},
+    {"weighted_hand", k_weighted_hand, METH_VARARGS,
+     "weighted_hand(state, cards, known, free, candidates, ratios, grid, edges, pw, base, trios,"
+     " runs, min_run, wrap) -> (picks, counts, state): beliefs.BeliefSampler._weighted_hand's"
+     " kept hand and the generator's state after it"},
     {"hand_analysis", k_hand_analysis, METH_VARARGS,
      "hand_analysis(counts, trios, runs, min_run, wrap) -> (distance, reducers, in_trio, in_run)"},
     {"encode_features", (PyCFunction)(void (*)(void))k_encode_features, METH_FASTCALL,

@@ -53,6 +53,7 @@ from typing import Any
 
 from agents.contract.handtools import contract_bits, partner_table
 from agents.contract.sampler import PublicInfo, deal_hidden, fill_hands, shuffled_unseen
+from continental_env import kernels
 from continental_env.cards import JOKER, NUM_TYPES
 from continental_env.melds.distance import contract_distance
 from continental_env.rules import contract_for_round
@@ -212,6 +213,34 @@ class BeliefSampler:
         free = info.hand_sizes[s] - sum(info.known[s])
         pw = partner_weights(info, s) if grid is not None else None
         base = _random_partners(info, s, pw, pool) if pw is not None else 0.0
+        native = kernels.native
+        if native is not None and type(rng) is random.Random and len(ratios) == MAX_DISTANCE + 1:
+            # The same draws in C on the generator's own state (_beliefs_c.h): the same hand,
+            # and the generator left where the loop below leaves it.
+            version, state, gauss = rng.getstate()
+            trios, runs = contract_for_round(info.round)
+            picks, counts, state = native.weighted_hand(
+                state, cards, info.known[s], free, self.candidates, ratios,
+                grid if pw is not None else None, EXCESS_EDGES, pw, base, trios, runs,
+                info.rules.min_run, info.rules.ace_wraparound,
+            )  # fmt: skip
+            rng.setstate((version, state, gauss))
+            return picks, counts
+        return self._weighted_hand_reference(info, s, cards, rng, ratios, grid, free, pw, base)
+
+    def _weighted_hand_reference(
+        self,
+        info: PublicInfo,
+        s: int,
+        cards: list[int],
+        rng: random.Random,
+        ratios: list[float],
+        grid: Any,
+        free: int,
+        pw: list[float] | None,
+        base: float,
+    ) -> tuple[list[int], list[int]]:
+        """``_weighted_hand``'s draws in Python: the readable definition the kernel follows."""
         options, weights = [], []
         for _ in range(self.candidates):
             picks = rng.sample(range(len(cards)), free)
