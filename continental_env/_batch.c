@@ -52,102 +52,7 @@ enum { LOW_E, HIGH_E, NO_E = -1 };
 static const char *PHASES[4] = {"draw", "claim", "play", "game_over"};
 static const int CONTRACTS[7][2] = {{2, 0}, {1, 1}, {0, 2}, {3, 0}, {2, 1}, {1, 2}, {0, 3}};
 
-/* ------------------------------------------------------------------------- CPython's MT19937 */
-
-#define MT_N 624
-#define MT_M 397
-
-typedef struct {
-    uint32_t mt[MT_N];
-    int index;
-} MT;
-
-static void mt_init_genrand(MT *r, uint32_t s) {
-    r->mt[0] = s;
-    for (int i = 1; i < MT_N; i++)
-        r->mt[i] = (uint32_t)(1812433253U * (r->mt[i - 1] ^ (r->mt[i - 1] >> 30)) + (uint32_t)i);
-    r->index = MT_N;
-}
-
-static void mt_init_by_array(MT *r, const uint32_t *key, int klen) {
-    mt_init_genrand(r, 19650218U);
-    uint32_t *mt = r->mt;
-    int i = 1, j = 0;
-    for (int k = MT_N > klen ? MT_N : klen; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= MT_N) {
-            mt[0] = mt[MT_N - 1];
-            i = 1;
-        }
-        if (j >= klen) j = 0;
-    }
-    for (int k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) {
-            mt[0] = mt[MT_N - 1];
-            i = 1;
-        }
-    }
-    mt[0] = 0x80000000U;
-}
-
-/* random.Random(seed) for 0 <= seed < 2**64: init_by_array over the 32-bit words of the seed,
- * least significant first (one word when the high word is 0, [0] for 0). */
-static void mt_seed64(MT *r, uint64_t seed) {
-    uint32_t key[2] = {(uint32_t)seed, (uint32_t)(seed >> 32)};
-    mt_init_by_array(r, key, key[1] ? 2 : 1);
-}
-
-static uint32_t mt_next(MT *r) {
-    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
-    uint32_t *mt = r->mt, y;
-    if (r->index >= MT_N) {
-        int kk;
-        for (kk = 0; kk < MT_N - MT_M; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < MT_N - 1; kk++) {
-            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        r->index = 0;
-    }
-    y = mt[r->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-static uint64_t mt_bits64(MT *r) { /* getrandbits(64): the first word is the low one */
-    uint64_t lo = mt_next(r);
-    uint64_t hi = mt_next(r);
-    return lo | (hi << 32);
-}
-
-static uint32_t mt_below(MT *r, uint32_t n) { /* Random._randbelow_with_getrandbits, n >= 1 */
-    int k = 0;
-    while ((n >> k) != 0) k++; /* n.bit_length() */
-    uint32_t v = mt_next(r) >> (32 - k);
-    while (v >= n) v = mt_next(r) >> (32 - k);
-    return v;
-}
-
-static void mt_shuffle(MT *r, unsigned char *x, int n) { /* random.shuffle */
-    for (int i = n - 1; i >= 1; i--) {
-        int j = (int)mt_below(r, (uint32_t)(i + 1));
-        unsigned char t = x[i];
-        x[i] = x[j];
-        x[j] = t;
-    }
-}
+#include "_mt_c.h" /* CPython's Mersenne Twister and the random methods built on it */
 
 /* The seed of lane `lane`'s `game`-th game (splitmix64's finaliser, three times). */
 static uint64_t mix64(uint64_t x) {
@@ -1716,14 +1621,17 @@ done:
 #define PLAYOUT_MAX_ACTIONS 10000000LL
 
 static PyObject *core_play_out(Core *c, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4) {
-        PyErr_Format(PyExc_TypeError, "play_out(kinds, active, until_round_end, out_points) "
-                                      "takes 4 arguments, got %zd", nargs);
+    if (nargs != 4 && nargs != 5) {
+        PyErr_Format(PyExc_TypeError, "play_out(kinds, active, until_round_end, out_points"
+                                      "[, restart]) takes 4 or 5 arguments, got %zd", nargs);
         return NULL;
     }
     if (core_busy(c)) return NULL;
     int until_round_end = PyObject_IsTrue(args[2]);
     if (until_round_end < 0) return NULL;
+    /* restart: a lane whose game ends starts its next one (as step); else it stays over */
+    int restart = nargs == 5 ? PyObject_IsTrue(args[4]) : 1;
+    if (restart < 0) return NULL;
     BotArgs a;
     PyObject *ret = NULL;
     int P = c->P;
@@ -1759,7 +1667,7 @@ static PyObject *core_play_out(Core *c, PyObject *const *args, Py_ssize_t nargs)
             if (L->nhist == before) continue;
             for (int s = 0; s < P; s++) row[s] += L->hist[L->nhist - 1].points[s];
             if (L->phase == OVER_PH) { /* as step: a finished lane starts its next game */
-                new_game(c, L, i, L->game_index + 1);
+                if (restart) new_game(c, L, i, L->game_index + 1);
                 break;
             }
             if (until_round_end) break;
@@ -1922,9 +1830,24 @@ static PyObject *field(PyObject *d, const char *key) { /* borrowed; ValueError w
     return v;
 }
 
+/* An int in lo..hi without formatting an error label (the common case); 0 if it is not one. */
+static inline int int_in_range(PyObject *obj, long long lo, long long hi, long long *out) {
+    if (!PyLong_Check(obj) || PyBool_Check(obj)) return 0;
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
 static int get_int(PyObject *d, const char *key, long long lo, long long hi, long long *out) {
     PyObject *v = field(d, key);
     if (v == NULL) return -1;
+    if (int_in_range(v, lo, hi, out)) return 0;
     char what[80];
     snprintf(what, sizeof what, "load: '%s'", key);
     return read_int(v, lo, hi, what, out);
@@ -1937,6 +1860,7 @@ static int get_opt(PyObject *d, const char *key, long long lo, long long hi, lon
         *out = -1;
         return 0;
     }
+    if (int_in_range(v, lo, hi, out)) return 0;
     char what[80];
     snprintf(what, sizeof what, "load: '%s'", key);
     return read_int(v, lo, hi, what, out);
@@ -1966,7 +1890,8 @@ static int get_ints(PyObject *obj, const char *what, Py_ssize_t n, long long lo,
     }
     for (Py_ssize_t k = 0; k < m; k++) {
         PyObject *x = PySequence_Fast_GET_ITEM(obj, k);
-        char w[96];
+        if (int_in_range(x, lo, hi, &out[k])) continue;
+        char w[96]; /* the label only for the error */
         snprintf(w, sizeof w, "load: %s[%zd]", what, k);
         if (read_int(x, lo, hi, w, &out[k]) < 0) return -1;
     }
