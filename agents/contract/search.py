@@ -40,6 +40,7 @@ import random
 from agents.bots.base import SeededAgent
 from agents.contract.greedy import GreedyAgent
 from agents.contract.handtools import unseen_counts
+from agents.contract.rollouts import COMPILED_POLICIES, CompiledRollouts, compiled_available
 from agents.contract.sampler import PublicInfo, sample_world
 from agents.contract.strong import StrongAgent, make_plan
 from agents.contract.view import PlayerView
@@ -170,6 +171,7 @@ class SearchAgent(SeededAgent):
         sims: int = DEFAULT_SIMS,
         rollout: str = "strong",
         rule: str = "guard",
+        compiled: bool | None = None,
     ) -> None:
         super().__init__(seed)
         if rollout not in ROLLOUTS:
@@ -190,6 +192,9 @@ class SearchAgent(SeededAgent):
         self.decisions = 0  # searched decisions (more than one candidate)
         self.deviations = 0  # searched decisions where an alternative beat strong's move
         self.rollouts = 0  # rollouts played
+        # Rollouts on the compiled core (``agents.contract.rollouts``): the same values, hence
+        # the same moves; None: whenever it is built and the rollout policy has a compiled bot.
+        self._compiled = _compiled_rollouts(rollout, compiled)
 
     # ------------------------------------------------------------------ candidates
 
@@ -275,12 +280,21 @@ class SearchAgent(SeededAgent):
         for k, world in enumerate(self._worlds(view, rng)):
             if k == SCREEN and self.rule == "guard" and not self._promising(values):
                 break  # no alternative is ahead of strong's move after the first worlds
-            for i, a in enumerate(cands):
-                w = world.clone()
-                w.apply(a)
-                values[i].append(_rollout_value(w, view.seat, policy))
-                self.rollouts += 1
+            for i, value in enumerate(self._play(world, cands, view.seat, policy)):
+                values[i].append(value)
         return values
+
+    def _play(self, world: Game, cands: list[int], seat: int, policy: list | None) -> list[float]:
+        """Each candidate applied to a copy of ``world``, its round played out: the values."""
+        after = []
+        for a in cands:
+            w = world.clone()
+            w.apply(a)
+            after.append(w)
+        self.rollouts += len(after)
+        if self._compiled is not None:
+            return self._compiled.values(after, seat)
+        return [_rollout_value(w, seat, policy) for w in after]
 
     @staticmethod
     def _promising(values: list[list[float]]) -> bool:
@@ -337,6 +351,19 @@ class SearchAgent(SeededAgent):
         A lay-down it proposed but that was not played is ignored by the worlds (the seat is
         not down); the next one played overwrites it."""
         self._note(view, action)
+
+
+def _compiled_rollouts(rollout: str, compiled: bool | None) -> CompiledRollouts | None:
+    """The compiled rollouts when asked for (True: required) or, with None, when built here."""
+    if compiled is False or rollout not in COMPILED_POLICIES:
+        if compiled:
+            raise ValueError(f"rollout policy {rollout!r} has no compiled bot")
+        return None
+    if not compiled_available():
+        if compiled:
+            raise RuntimeError("compiled rollouts: continental_env._batch is not built here")
+        return None
+    return CompiledRollouts(rollout)
 
 
 def make_search(spec: str, seed: int | None) -> SearchAgent:

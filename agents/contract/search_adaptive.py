@@ -36,7 +36,7 @@ from dataclasses import dataclass, fields, replace
 
 from agents.contract.beliefs import BeliefSampler
 from agents.contract.sampler import PublicInfo, sample_world
-from agents.contract.search import SearchAgent, _rollout_value
+from agents.contract.search import SearchAgent
 from agents.contract.view import PlayerView
 from continental_env.cards import JOKER
 from continental_env.contract.game import CLAIM, DISCARD_BASE, DRAW, LAYDOWN, PASS, TAKE, Game
@@ -82,9 +82,14 @@ class SearchV2Agent(SearchAgent):
 
     name = "search-v2"
 
-    def __init__(self, seed: int | random.Random | None = None, settings: Settings | None = None):
+    def __init__(
+        self,
+        seed: int | random.Random | None = None,
+        settings: Settings | None = None,
+        compiled: bool | None = None,
+    ) -> None:
         self.settings = settings or Settings()
-        super().__init__(seed, self.settings.max_worlds)
+        super().__init__(seed, self.settings.max_worlds, compiled=compiled)
         self.name = "search-v2"
         self.worlds_used = 0  # worlds played over searched decisions (the budget's real cost)
         # belief 1: the uniform sampler's deals; history: the joint table with the public log
@@ -168,11 +173,8 @@ class SearchV2Agent(SearchAgent):
             if k >= s.min_worlds and k % s.min_worlds == 0 and not self._undecided(values):
                 break
             world = self._sample(info, rng, own_turn)  # drawn only when played
-            for i, a in enumerate(cands):
-                w = world.clone()
-                w.apply(a)
-                values[i].append(_rollout_value(w, view.seat, policy))
-                self.rollouts += 1
+            for i, value in enumerate(self._play(world, cands, view.seat, policy)):
+                values[i].append(value)
             self.worlds_used += 1
         return values
 
