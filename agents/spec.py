@@ -60,6 +60,11 @@ class GameSpec:
     # training's learner seat ``agents.train.single_agent``; False: key=value engine options
     # (``--game-options``) and ``agents.train.side_single_agent``.
     rule_presets: bool = False
+    # Many games per call (``agents.evaluate.batched``): (num_games, players, a game from
+    # ``new_game``) -> a batch whose ``play_out``/``export`` play and read them, and the bot
+    # names it decides itself; None: every game is played one decision at a time in Python.
+    new_batch: Callable[[int, int, Any], Any] | None = None
+    batch_bots: tuple[str, ...] = ()
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""

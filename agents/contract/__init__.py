@@ -97,6 +97,20 @@ def _contract_players() -> dict[str, tuple[int, int]]:
     return {name: (r.min_players, r.max_players) for name, r in PRESETS.items()}
 
 
+def _contract_batch(num_games: int, players: int, game: Any) -> Any:
+    """A compiled batch of ``num_games`` tables with ``game``'s rules (``BatchGame``), or None
+    where the compiled core or its bots are not built."""
+    from agents.contract.rollouts import compiled_available
+
+    if not compiled_available():
+        return None
+    from continental_env.batch import BatchGame
+
+    batch = BatchGame(num_games, players, game.setup.rules, backend="compiled")
+    batch.reset()
+    return batch
+
+
 GAME = GameSpec(
     name="contract",
     unit="points",
@@ -121,6 +135,10 @@ GAME = GameSpec(
     segment_tick=_contract_round_tick,
     segment_axis="round (contract: T trios, R runs)",
     rule_presets=True,
+    new_batch=_contract_batch,
+    # continental_env.batch.BOT_NAMES, written out: importing the batch here would load numpy
+    # and the environment for every command (tests/test_evaluate_batched.py checks they agree)
+    batch_bots=("greedy", "strong@v1", "strong@v2"),
 )
 make_agent = GAME.make_agent  # (name, seed=None): a contract bot by registry name
 AGENT_NAMES = GAME.agent_names

@@ -439,7 +439,16 @@ class BatchGame:
 
     def bot_kinds(self, bots: str | Sequence[str] | Sequence[Sequence[str]]) -> np.ndarray:
         """The bot of every seat as the core's kind numbers (``BOT_NAMES`` index, int8): from
-        one name (every seat), one name per seat, or one row of names per lane."""
+        one name (every seat), one name per seat, or one row of names per lane; an integer
+        array of kind numbers (what this returns, computed once for many calls) as it is."""
+        if isinstance(bots, np.ndarray) and bots.dtype.kind in "iu":
+            ok = bots.shape in ((self.num_players,), (self.num_games, self.num_players))
+            if not ok or bots.min(initial=0) < 0 or bots.max(initial=0) >= len(BOT_NAMES):
+                raise ValueError(
+                    f"bot kinds of shape {bots.shape}: expected ({self.num_players},) or "
+                    f"({self.num_games}, {self.num_players}) numbers in 0..{len(BOT_NAMES) - 1}"
+                )
+            return np.ascontiguousarray(bots, dtype=np.int8)
         if isinstance(bots, str):
             bots = [bots] * self.num_players
         rows = [list(bots)] if all(isinstance(b, str) for b in bots) else [list(r) for r in bots]
@@ -480,17 +489,23 @@ class BatchGame:
         return out
 
     def play_out(
-        self, bots: str | Sequence[str], active: Any = None, until_round_end: bool = True
+        self,
+        bots: str | Sequence[str],
+        active: Any = None,
+        until_round_end: bool = True,
+        restart: bool = True,
     ) -> np.ndarray:
         """Play every lane (or those in ``active``) with the bots at every seat (``bot_kinds``)
         until its round ends (``until_round_end``) or its game ends; the points each seat
         scored meanwhile, int64 of shape (N, P). A lane whose game ends starts its next game,
-        as in ``step``. The compiled backend only; the GIL is released while it runs."""
+        as in ``step``, unless ``restart`` is False: then it stays over (``export`` and
+        ``game`` show how it ended) and later calls leave it as it is. The compiled backend
+        only; the GIL is released while it runs."""
         self._compiled_bots("play_out")
         kinds = self.bot_kinds(bots)
         lanes = self._check_active(active)
         points = np.zeros((self.num_games, self.num_players), dtype=np.int64)
-        self._core.play_out(kinds, lanes, bool(until_round_end), points)
+        self._core.play_out(kinds, lanes, bool(until_round_end), points, bool(restart))
         return points
 
     def _core_sample(self, uniform: np.ndarray) -> np.ndarray:
@@ -553,6 +568,16 @@ class BatchGame:
         no lane)."""
         raw = self._core.export(self._lane(lane))
         return Game.from_state(self.setup, state_from_raw(raw, self.setup))
+
+    def export(self, lane: int) -> dict[str, Any]:
+        """Lane ``lane``'s position as the engine's raw values (``raw_from_state``'s dict: hands
+        as counts, stock, discard, table, round history, ...), without building a ``Game``."""
+        return self._core.export(self._lane(lane))
+
+    def load(self, lane: int, raw: dict[str, Any]) -> None:
+        """Put raw values (``export``'s, or ``raw_from_state``'s with ``game_index``) on lane
+        ``lane``; every value is bounds-checked and a bad one leaves the lane as it was."""
+        self._core.load(self._lane(lane), raw)
 
     def game_index(self, lane: int) -> int:
         """How many games lane ``lane`` has finished (its current game's ``g``)."""
