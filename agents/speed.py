@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 SHIPPED = "agents/models/ppo_continental_4p.zip"
+REPO = Path(__file__).resolve().parents[1]  # the checkout this file is in (agents/speed.py)
 # The flagship recipe (agents/models/README.md) sized for a short measurement: two rollouts of
 # 2,048 learner steps, no evaluation, checkpoint or snapshot inside them.
 COMMON = (
@@ -538,7 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         Path(args.out).write_text(json.dumps(result))
         return 0
     rows = _check(args, parser)
-    here = Path(__file__).resolve().parents[2]
+    here = REPO
     head_label = _head_label(here)
     with tempfile.TemporaryDirectory() as tmp:
         try:

@@ -27,7 +27,12 @@ def test_bad_options_are_refused_before_any_work(argv: list[str], capsys) -> Non
 def test_an_unknown_revision_is_refused(capsys) -> None:
     with pytest.raises(SystemExit):
         speed.main(["--against", "no-such-revision-xyz", "--rows", "evaluate"])
-    assert "no-such-revision-xyz" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no-such-revision-xyz" in err and f"not a revision of {ROOT}" in err
+
+
+def test_the_tree_measured_is_this_checkout() -> None:
+    assert speed.REPO == ROOT and (speed.REPO / "pyproject.toml").is_file()
 
 
 def test_unpack_gives_the_revisions_files(tmp_path: Path) -> None:
@@ -35,6 +40,7 @@ def test_unpack_gives_the_revisions_files(tmp_path: Path) -> None:
         pytest.skip("not a git checkout")
     short = speed.unpack("HEAD", ROOT, tmp_path)
     assert (tmp_path / "agents" / "speed.py").is_file()
+    assert list((tmp_path / "continental_env").glob("_kernels*.so"))  # built, as installs do
     assert short and all(c in "0123456789abcdef" for c in short)
 
 
