@@ -5,7 +5,9 @@
     python scripts/batch_bots_lockstep.py --decisions 3000 --positive-control
 
 For every preset at every table size it allows (``continental_env.rules.PRESETS``, 2-8 players),
-a compiled ``BatchGame`` plays whole games: most lanes seat one bot per seat, drawn among
+then for a few rule variants the presets do not reach (``VARIANTS``: other run lengths, no
+jokers, claims after laying down), a compiled ``BatchGame`` plays its rounds in an order drawn
+from the seed (so that every contract comes first somewhere): most lanes seat one bot per seat, drawn among
 ``greedy``, ``strong@v1`` and ``strong@v2`` (mixed tables), the others play random legal
 actions (positions no bot would reach). At a sampled share of the positions every one of the
 three bots decides twice, in C (``BatchGame.bot_actions``) and in Python (the bot's ``act`` on
@@ -26,6 +28,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 
@@ -33,20 +36,32 @@ from agents.contract.batch_bots import python_bots, python_play_out
 from agents.contract.view import PlayerView
 from continental_env.batch import BatchGame
 from continental_env.contract.batch import BOT_NAMES
-from continental_env.rules import PRESETS
+from continental_env.rules import PRESETS, RuleConfig
 
 PHASES = ("draw", "claim", "play")
+# Rules the presets do not reach, for the bots' run windows, joker and claim logic.
+VARIANTS = {
+    "min_run_3": replace(PRESETS["continental"], name="min_run_3", min_run=3),
+    "min_run_6_linear": replace(PRESETS["continental_us"], name="min_run_6_linear", min_run=6),
+    "no_jokers": replace(
+        PRESETS["continental_es"], name="no_jokers", jokers_per_deck=0,
+        claims_after_laydown=True, max_claims_per_round=2,
+    ),
+}  # fmt: skip
 
 
-def tables() -> Iterator[tuple[str, int]]:
-    """Every preset at every table size it allows, in a fixed order."""
-    for preset, rules in PRESETS.items():
+def tables() -> Iterator[tuple[RuleConfig, int]]:
+    """Every preset at every table size it allows, then each variant at 2, 4 and 6 players."""
+    for rules in PRESETS.values():
         for players in range(rules.min_players, rules.max_players + 1):
-            yield preset, players
+            yield rules, players
+    for rules in VARIANTS.values():
+        for players in (2, 4, 6):
+            yield rules, players
 
 
 def lockstep(
-    preset: str,
+    preset: str | RuleConfig,
     players: int,
     lanes: int,
     steps: int,
@@ -55,30 +70,32 @@ def lockstep(
     perturb: int = 0,
     play_out: bool = True,
 ) -> tuple[Counter, list[str]]:
-    """Decisions compared per (bot, phase) and the differences found, on one table."""
-    b = BatchGame(lanes, players, preset, seed=seed, backend="compiled")
+    """Decisions compared per (bot, phase, round) and the differences found, on one table."""
+    rng = np.random.default_rng(seed)
+    rounds = tuple(int(r) for r in rng.permutation(7) + 1)
+    b = BatchGame(lanes, players, preset, seed=seed, rounds=rounds, backend="compiled")
     _obs, _mask, actor = b.reset()
     b._core.bot_perturb = perturb  # the positive control's hook (0: the bots as defined)
-    rng = np.random.default_rng(seed)
+    name = preset if isinstance(preset, str) else preset.name
     seating = rng.integers(0, len(BOT_NAMES), size=(lanes, players))
     random_lane = rng.random(lanes) < 0.25
     bots = python_bots()
     counts: Counter = Counter()
     diffs: list[str] = []
     for step in range(steps):
-        chosen = {name: b.bot_actions(name) for name in BOT_NAMES}
+        chosen = {bot: b.bot_actions(bot) for bot in BOT_NAMES}
         for i in np.flatnonzero(rng.random(lanes) < share).tolist():
             game = b.game(i)
             seat = game.actor
-            for name in BOT_NAMES:
-                action = bots[name].act(PlayerView(game, seat))
-                counts[name, game.phase.value] += 1
-                if action != chosen[name][i]:
+            for bot in BOT_NAMES:
+                action = bots[bot].act(PlayerView(game, seat))
+                counts[bot, game.phase.value, game.round] += 1
+                if action != chosen[bot][i]:
                     diffs.append(
-                        f"{preset} {players}p seed {seed} step {step} lane {i} seat {seat} "
-                        f"{name}: C {chosen[name][i]} != Python {action}"
+                        f"{name} {players}p seed {seed} step {step} lane {i} seat {seat} "
+                        f"{bot}: C {chosen[bot][i]} != Python {action}"
                     )
-        by_seat = np.stack([chosen[name] for name in BOT_NAMES], axis=1)  # (lanes, bots)
+        by_seat = np.stack([chosen[bot] for bot in BOT_NAMES], axis=1)  # (lanes, bots)
         picks = by_seat[np.arange(lanes), seating[np.arange(lanes), actor]]
         actions = np.where(random_lane, b.random_legal(rng), picks)
         _obs, _mask, actor, _rewards, _done = b.step(actions)
@@ -123,31 +140,37 @@ def main(argv: list[str] | None = None) -> int:
     start = time.process_time()
     run = 0
     while sum(total.values()) < args.decisions:
-        for preset, players in every:
+        for rules, players in every:
             seed = args.seed * 1_000_003 + run
             run += 1
-            counts, diffs = lockstep(preset, players, args.lanes, args.steps, share, seed, perturb)
+            counts, diffs = lockstep(rules, players, args.lanes, args.steps, share, seed, perturb)
             for key, n in counts.items():
-                total[(preset, players, *key)] += n
+                total[(rules.name, players, *key)] += n
             differences += len(diffs)
             for line in diffs[:5]:
                 print("  DIFFERENT:", line)
             per_bot = ", ".join(
-                f"{name} {sum(n for (bot, _ph), n in counts.items() if bot == name):,}"
+                f"{name} {sum(n for (bot, _ph, _r), n in counts.items() if bot == name):,}"
                 for name in BOT_NAMES
             )
             print(
-                f"{preset:>15} {players}p seed {seed}: {per_bot}; {len(diffs)} differences "
+                f"{rules.name:>16} {players}p seed {seed}: {per_bot}; {len(diffs)} differences "
                 f"({sum(total.values()):,} in all, {time.process_time() - start:,.0f} CPU s)",
                 flush=True,
             )
             if sum(total.values()) >= args.decisions:
                 break
-    print("decisions per bot and phase:")
+    print(
+        "decisions per bot and phase, and per round (the contract: round r asks CONTRACTS[r - 1]):"
+    )
     for name in BOT_NAMES:
-        row = {ph: sum(k for (_pr, _pl, bot, f), k in total.items() if (bot, f) == (name, ph))
-               for ph in PHASES}  # fmt: skip
-        print(f"  {name:>10}: " + ", ".join(f"{ph} {row[ph]:,}" for ph in PHASES))
+        mine = {key: k for key, k in total.items() if key[2] == name}
+        row = {ph: sum(k for key, k in mine.items() if key[3] == ph) for ph in PHASES}
+        by_round = {r: sum(k for key, k in mine.items() if key[4] == r) for r in range(1, 8)}
+        print(
+            f"  {name:>10}: " + ", ".join(f"{ph} {row[ph]:,}" for ph in PHASES)
+            + "; " + ", ".join(f"r{r} {n:,}" for r, n in by_round.items())
+        )  # fmt: skip
     print(f"{sum(total.values()):,} decisions compared, {differences} differences")
     if args.positive_control:
         print("positive control:", "detected" if differences else "NOT detected")
