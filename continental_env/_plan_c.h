@@ -65,23 +65,42 @@ typedef struct {
     int w; /* index into the sorted windows: order of the card tuples */
 } RunCand;
 
-static int cmp_trio(const void *a, const void *b) {
-    const TrioCand *x = a, *y = b;
-    if (x->key < y->key) return -1;
-    if (x->key > y->key) return 1;
-    return x->r - y->r; /* the ranks differ: (key, r) decides the tuple order */
+/* The candidates' orders (Python's tuple order on (key, r) and (cost, cards)); both are total:
+ * the ranks, and the windows, differ. Insertion sorts: a few dozen items at most. */
+static inline int trio_before(const TrioCand *x, const TrioCand *y) {
+    return x->key < y->key || (x->key == y->key && x->r < y->r);
 }
 
-static int cmp_run(const void *a, const void *b) {
-    const RunCand *x = a, *y = b;
-    if (x->cost < y->cost) return -1;
-    if (x->cost > y->cost) return 1;
-    return x->w - y->w; /* windows are numbered in their tuple order */
+static inline int run_before(const RunCand *x, const RunCand *y) {
+    return x->cost < y->cost || (x->cost == y->cost && x->w < y->w);
 }
 
-static int cmp_desc(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x < y) - (x > y);
+static void sort_trios(TrioCand *a, int n) {
+    for (int i = 1; i < n; i++) {
+        TrioCand t = a[i];
+        int j = i;
+        for (; j > 0 && trio_before(&t, &a[j - 1]); j--) a[j] = a[j - 1];
+        a[j] = t;
+    }
+}
+
+static void sort_runs(RunCand *a, int n) {
+    for (int i = 1; i < n; i++) {
+        RunCand t = a[i];
+        int j = i;
+        for (; j > 0 && run_before(&t, &a[j - 1]); j--) a[j] = a[j - 1];
+        a[j] = t;
+    }
+}
+
+/* Highest first (equal doubles are interchangeable). */
+static void sort_desc(double *a, int n) {
+    for (int i = 1; i < n; i++) {
+        double t = a[i];
+        int j = i;
+        for (; j > 0 && a[j - 1] < t; j--) a[j] = a[j - 1];
+        a[j] = t;
+    }
 }
 
 /* Windows of strong._run_windows: every suit and span as card tuples, sorted and distinct. */
@@ -115,8 +134,10 @@ static int run_windows(int min_run, int wrap, int win[][MAXRUN]) {
     return m;
 }
 
-/* The scratch arrays of one make_plan_c call (too large for a thread's stack). */
+/* The scratch arrays of make_plan_c (too large for a thread's stack); the run windows of the
+ * last (min_run, wrap) are kept (win_min_run 0: none yet; zero the struct before first use). */
 typedef struct {
+    int win_min_run, win_wrap, nw;
     int win[MAXW][MAXRUN];
     int run_combos[PLAN_MAXCOMBO][4];
     int trio_combos[PLAN_MAXCOMBO][8];
@@ -158,13 +179,18 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
             trio_cands[nt].slot = slot;
             nt++;
         }
-        qsort(trio_cands, nt, sizeof(TrioCand), cmp_trio);
+        sort_trios(trio_cands, nt);
         if (nt > trios + 3) nt = trios + 3; /* EXTRA_TRIO_CANDIDATES */
     }
 
     /* Run candidates: windows holding a hand natural, by the cost of their missing cards. */
     int(*win)[MAXRUN] = w->win;
-    int nw = run_windows(min_run, wrap, win);
+    if (w->win_min_run != min_run || w->win_wrap != wrap) {
+        w->nw = run_windows(min_run, wrap, win);
+        w->win_min_run = min_run;
+        w->win_wrap = wrap;
+    }
+    int nw = w->nw;
     RunCand run_cands[2 * MAXW];
     int nr = 0;
     if (runs) {
@@ -193,7 +219,7 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 nr++;
             }
         }
-        qsort(run_cands, nr, sizeof(RunCand), cmp_run);
+        sort_runs(run_cands, nr);
         if (nr > runs + 3) nr = runs + 3; /* EXTRA_RUN_CANDIDATES */
     }
 
@@ -306,7 +332,7 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 int t = trio_combos[tp][j];
                 for (int q = 0; q < trio_n[t]; q++) t_slots[n++] = trio_cands[t].slot;
             }
-            qsort(t_slots, n, sizeof(double), cmp_desc); /* equal doubles are interchangeable */
+            sort_desc(t_slots, n);
             int filled = jokers < n ? jokers : n;
             int nrest = n - filled;
             double cost = py_sum(t_slots + filled, nrest);
