@@ -232,3 +232,21 @@ def test_control_the_hidden_info_check_sees_a_change_the_seat_can_see() -> None:
     comparison above would catch a bot whose decision depends on the cards dealt again."""
     _positions, differences = _hidden_info_differences(own_too=True)
     assert differences > 0
+
+
+def test_play_out_in_threads_gives_the_sequential_points() -> None:
+    """``play_out`` releases the GIL and keeps no shared scratch: two batches played out at once
+    in two threads score what they score one after the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def fresh(seed: int) -> BatchGame:
+        b = BatchGame(16, 4, seed=seed, backend="compiled")
+        b.reset()
+        return b
+
+    sequential = [fresh(s).play_out("strong@v2", until_round_end=False) for s in (1, 2)]
+    batches = [fresh(1), fresh(2)]
+    with ThreadPoolExecutor(2) as pool:
+        threaded = list(pool.map(lambda b: b.play_out("strong@v2", until_round_end=False), batches))
+    for a, b in zip(sequential, threaded, strict=True):
+        np.testing.assert_array_equal(a, b)
