@@ -17,6 +17,7 @@
 #define CONTINENTAL_BOTS_C_H
 
 #include "_contract_c.h"
+#include "_features_c.h"
 #include "_laydown_c.h"
 #include "_plan_c.h"
 
@@ -149,17 +150,13 @@ static int fits_table(const BotView *v, int card) {
     return 0;
 }
 
-/* handtools.unseen_counts (features.count_unseen over the seat's view). */
+/* handtools.unseen_counts: features.count_unseen (_features_c.h) over the seat's view. */
 static void unseen_counts(const BotView *v, int *out) {
-    for (int c = 0; c < NT; c++) out[c] = v->deck[c] - v->hand[c];
-    for (int k = 0; k < v->ndiscard; k++) out[v->discard[k]]--;
+    int shown[NT] = {0};
+    for (int k = 0; k < v->ndiscard; k++) shown[v->discard[k]]++;
     for (int m = 0; m < v->ntable; m++)
-        for (int i = 0; i < v->table[m].n; i++) out[v->table[m].cards[i]]--;
-    for (int s = 0; s < v->P; s++)
-        if (s != v->seat)
-            for (int c = 0; c < NT; c++) out[c] -= v->known[s][c];
-    for (int c = 0; c < NT; c++)
-        if (out[c] < 0) out[c] = 0;
+        for (int i = 0; i < v->table[m].n; i++) shown[v->table[m].cards[i]]++;
+    count_unseen_c(v->deck, v->hand, shown, &v->known[0][0], v->P, v->seat, out);
 }
 
 /* The run `m` lengthened by one card at `end` (melds.extend_run on a copy): only its length
