@@ -21,6 +21,7 @@ import time
 
 import numpy as np
 
+from agents.bots.base import SeededAgent
 from agents.contract.batch_bots import python_bots
 from agents.contract.view import PlayerView
 from continental_env.batch import BatchGame
@@ -57,7 +58,7 @@ def decisions(preset: str, players: int, lanes: int, steps: int, seed: int) -> d
     return {name: tuple(row) for name, row in out.items()}
 
 
-def python_round(game: Game, bot) -> list[int]:  # type: ignore[no-untyped-def]
+def python_round(game: Game, bot: SeededAgent) -> list[int]:
     """One round of ``game`` played out by ``bot`` at every seat (the search's rollout loop)."""
     start = game.round_index
     while game.phase != "game_over" and game.round_index == start:
