@@ -19,16 +19,24 @@ are printed; the exit status is 0 only without a difference.
 
 ``--positive-control`` sets the core's ``bot_perturb`` (greedy's last discard tie-break flipped
 in C only): the run must then find differences, and exits 0 only if it does.
+
+``--pinned`` replays instead the recorded games of ``tests/test_versions.py`` (a checkout's
+tests), search bots included: each game is played by the Python bots, must be the recorded one
+(its digest, length and scores), and at every ``strong@v1`` seat's decision the position is put
+on a lane and the C bot must give the recorded move.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -36,7 +44,8 @@ from agents.contract.batch_bots import python_bots, python_play_out
 from agents.contract.view import PlayerView
 from continental_env.batch import BatchGame
 from continental_env.contract.batch import BOT_NAMES
-from continental_env.rules import PRESETS, RuleConfig
+from continental_env.contract.game import Game
+from continental_env.rules import PRESETS, RuleConfig, resolve_rules
 
 PHASES = ("draw", "claim", "play")
 # Rules the presets do not reach, for the bots' run windows, joker and claim logic.
@@ -123,6 +132,50 @@ def compare_play_out(b: BatchGame, seating: np.ndarray, seed: int) -> list[str]:
     return out
 
 
+def recorded_games() -> list:
+    """``RECORDED`` of the checkout's ``tests/test_versions.py``."""
+    path = Path(__file__).resolve().parents[1] / "tests" / "test_versions.py"
+    spec = importlib.util.spec_from_file_location("test_versions", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.RECORDED
+
+
+def pinned(records: list) -> tuple[int, list[str]]:
+    """(strong@v1 moves checked, differences) over the recorded games."""
+    from agents import make_agent
+
+    checked, diffs = 0, []
+    for names, seed, rounds, preset, expected in records:
+        rules = resolve_rules(preset)
+        if rounds:
+            rules = rules.with_rounds(tuple(rounds))
+        game = Game.new(rules, len(names), seed=seed)
+        bots = [make_agent(n, seed * 10 + s) for s, n in enumerate(names)]
+        lane = BatchGame(1, len(names), rules, backend="compiled")
+        lane.reset()
+        actions: list[int] = []
+        while not game.is_over:
+            seat = game.actor
+            action = bots[seat].act(PlayerView(game, seat))
+            if names[seat] == "strong@v1":
+                lane.set_game(0, game)
+                compiled = int(lane.bot_actions("strong@v1")[0])
+                checked += 1
+                if compiled != action:
+                    diffs.append(
+                        f"{names} seed {seed} move {len(actions)}: C {compiled} != {action}"
+                    )
+            actions.append(action)
+            game.apply(action)
+        digest = hashlib.sha256(",".join(map(str, actions)).encode()).hexdigest()[:16]
+        if (digest, len(actions), list(game.scores)) != tuple(expected):
+            diffs.append(f"{names} seed {seed}: not the recorded game")
+        print(f"{' '.join(names)} seed {seed}: {len(actions)} moves, recorded game", flush=True)
+    return checked, diffs
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=100_000, help="decisions in all")
@@ -130,7 +183,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=600, help="steps per table")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--positive-control", action="store_true")
+    parser.add_argument("--pinned", action="store_true", help="replay the recorded games")
     args = parser.parse_args(argv)
+    if args.pinned:
+        checked, diffs = pinned(recorded_games())
+        for line in diffs:
+            print("  DIFFERENT:", line)
+        print(
+            f"{checked:,} strong@v1 moves of the recorded games checked, {len(diffs)} differences"
+        )
+        return 0 if not diffs else 1
     every = list(tables())
     # the share of positions compared, so that one pass over the tables makes the decisions
     share = min(1.0, args.decisions / (len(BOT_NAMES) * len(every) * args.steps * args.lanes))
