@@ -6,6 +6,6 @@ implementation lives with the contract game's engine, whose rules it steps.
 
 from __future__ import annotations
 
-from continental_env.contract.batch import BACKENDS, BatchGame, lane_game_seed
+from continental_env.contract.batch import BACKENDS, BOT_NAMES, BatchGame, lane_game_seed
 
-__all__ = ["BACKENDS", "BatchGame", "lane_game_seed"]
+__all__ = ["BACKENDS", "BOT_NAMES", "BatchGame", "lane_game_seed"]
