@@ -1670,7 +1670,10 @@ static int bot_args(Core *c, PyObject *kinds, PyObject *out, const char *out_nam
     memset(a, 0, sizeof *a);
     a->kinds = PyMem_RawMalloc(sizeof(int) * (size_t)c->N * (size_t)c->P);
     a->work = PyMem_RawMalloc(sizeof(BotWork));
-    if (a->work != NULL) a->work->plan.win_min_run = 0; /* no run windows kept yet */
+    if (a->work != NULL) { /* no run windows kept yet; the plan's counts start at zero */
+        a->work->plan.win_min_run = 0;
+        memset(a->work->plan.need, 0, sizeof a->work->plan.need);
+    }
     if (a->kinds == NULL || a->work == NULL) {
         PyErr_NoMemory();
         return -1;

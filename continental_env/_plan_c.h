@@ -75,22 +75,30 @@ static inline int run_before(const RunCand *x, const RunCand *y) {
     return x->cost < y->cost || (x->cost == y->cost && x->w < y->w);
 }
 
-static void sort_trios(TrioCand *a, int n) {
-    for (int i = 1; i < n; i++) {
+/* The first `k` of `a` in sorted order, into `a[0..k)`: what sorting all `n` and keeping `k`
+ * gives (the orders are total). Returns how many were kept, min(n, k). */
+static int first_trios(TrioCand *a, int n, int k) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
         TrioCand t = a[i];
-        int j = i;
+        if (m == k && !trio_before(&t, &a[m - 1])) continue;
+        int j = m < k ? m++ : m - 1;
         for (; j > 0 && trio_before(&t, &a[j - 1]); j--) a[j] = a[j - 1];
         a[j] = t;
     }
+    return m;
 }
 
-static void sort_runs(RunCand *a, int n) {
-    for (int i = 1; i < n; i++) {
+static int first_runs(RunCand *a, int n, int k) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
         RunCand t = a[i];
-        int j = i;
+        if (m == k && !run_before(&t, &a[m - 1])) continue;
+        int j = m < k ? m++ : m - 1;
         for (; j > 0 && run_before(&t, &a[j - 1]); j--) a[j] = a[j - 1];
         a[j] = t;
     }
+    return m;
 }
 
 /* Highest first (equal doubles are interchangeable). */
@@ -135,10 +143,12 @@ static int run_windows(int min_run, int wrap, int win[][MAXRUN]) {
 }
 
 /* The scratch arrays of make_plan_c (too large for a thread's stack); the run windows of the
- * last (min_run, wrap) are kept (win_min_run 0: none yet; zero the struct before first use). */
+ * last (min_run, wrap) are kept (win_min_run 0: none yet). Zero `win_min_run` and `need` before
+ * the first call. */
 typedef struct {
     int win_min_run, win_wrap, nw;
     int win[MAXW][MAXRUN];
+    int need[NT]; /* all zero between calls */
     int run_combos[PLAN_MAXCOMBO][4];
     int trio_combos[PLAN_MAXCOMBO][8];
     double bounds[PLAN_MAXCOMBO];
@@ -179,8 +189,7 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
             trio_cands[nt].slot = slot;
             nt++;
         }
-        sort_trios(trio_cands, nt);
-        if (nt > trios + 3) nt = trios + 3; /* EXTRA_TRIO_CANDIDATES */
+        nt = first_trios(trio_cands, nt, trios + 3); /* EXTRA_TRIO_CANDIDATES */
     }
 
     /* Run candidates: windows holding a hand natural, by the cost of their missing cards. */
@@ -219,8 +228,7 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 nr++;
             }
         }
-        sort_runs(run_cands, nr);
-        if (nr > runs + 3) nr = runs + 3; /* EXTRA_RUN_CANDIDATES */
+        nr = first_runs(run_cands, nr, runs + 3); /* EXTRA_RUN_CANDIDATES */
     }
 
     /* Combinations, in itertools' order. */
@@ -290,14 +298,12 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
     int have_best = 0, best_int_zero = 0;
     double best_cost = 0.0;
     int best_missing = 0, best_pos = 0, best_tpos = 0;
-    int best_used[NT];
     int best_run_combo = 0, best_trio_combo = 0;
 
     for (int oi = 0; oi < n_run_combos; oi++) {
         int pos = order[oi];
         if (have_best && bounds[pos] > best_cost + 2e-9) break;
-        int need[NT];
-        memset(need, 0, sizeof need);
+        int *need = w->need; /* zero between combinations: only the combination's cards set */
         double slots[PLAN_MAXSLOTS];
         int ns = 0;
         for (int j = 0; j < runs; j++) {
@@ -313,17 +319,21 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 }
             }
         }
-        int used[NT];
-        for (int c = 0; c < NT; c++) used[c] = need[c] < hand[c] ? need[c] : hand[c];
         int trio_n[NR]; /* missing slots of each trio candidate given the runs' cards */
         for (int t = 0; t < nt; t++) {
             int r = trio_cands[t].r, have = 0;
             for (int s = 0; s < 4; s++) {
-                int left = hand[s * NR + r] - used[s * NR + r];
+                int c = s * NR + r; /* what the runs leave: hand - min(need, hand) */
+                int left = hand[c] - (need[c] < hand[c] ? need[c] : hand[c]);
                 if (left > 0) have += left;
             }
             trio_n[t] = 3 - have > 0 ? 3 - have : 0;
         }
+        for (int j = 0; j < runs; j++) { /* need back to zero */
+            const int *cards = win[run_cands[run_combos[pos][j]].w];
+            for (int i = 0; i < min_run; i++) need[cards[i]] = 0;
+        }
+        sort_desc(slots, ns); /* each trio combination's sort then only places its own slots */
         for (int tp = 0; tp < n_trio_combos; tp++) {
             double t_slots[PLAN_MAXSLOTS];
             int n = ns;
@@ -343,7 +353,6 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 best_cost = cost;
                 best_int_zero = nrest == 0; /* sum([]) is the int 0 */
                 best_missing = nrest;
-                memcpy(best_used, used, sizeof used);
                 best_run_combo = pos;
                 best_trio_combo = tp;
                 best_pos = pos;
@@ -355,7 +364,13 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
 
     /* The core: what the plan's runs and trios use, every joker, and run extensions. */
     int *core = out->core;
-    int *used = best_used;
+    int used[NT]; /* the best run combination's cards in hand: min(need, hand) */
+    memset(used, 0, sizeof used);
+    for (int j = 0; j < runs; j++) {
+        const int *cards = win[run_cands[run_combos[best_run_combo][j]].w];
+        for (int i = 0; i < min_run; i++) used[cards[i]]++;
+    }
+    for (int c = 0; c < NT; c++) used[c] = used[c] < hand[c] ? used[c] : hand[c];
     for (int j = 0; j < trios; j++) {
         int r = trio_cands[trio_combos[best_trio_combo][j]].r;
         for (int s = 0; s < 4; s++) {
