@@ -52,7 +52,7 @@ typedef struct {
 } BotView;
 
 /* The scratch space of the strong bots (plans and the contract search: too big for a stack). */
-typedef struct {
+typedef struct BotWorkTag {
     PlanWork plan;
     Search search;
     LdPlan arrangement;
