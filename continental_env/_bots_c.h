@@ -188,19 +188,15 @@ static int greedy_draw(const BotView *v) {
     return partners(v, v->hand, top, contract_bits(v)) > 0 ? A_TAKE : A_DRAW;
 }
 
-/* GreedyAgent._claim (and StrongAgent._claim's first steps): 1 claim, 0 pass, -1 error. */
-static int claim_completes(const BotView *v, int top) {
-    int h = v->has_contract(v->env, v->hand, v->trios, v->runs);
-    if (h != 0) return h < 0 ? -1 : 0;
-    int hand[NT];
-    memcpy(hand, v->hand, sizeof hand);
-    hand[top] += 1;
-    return v->has_contract(v->env, hand, v->trios, v->runs);
-}
-
+/* GreedyAgent._claim: claim only the card that completes the contract. */
 static int greedy_claim(const BotView *v) {
     if (!v->ndiscard || v->laid_down[v->seat]) return A_PASS;
-    int h = claim_completes(v, v->discard[v->ndiscard - 1]);
+    int h = v->has_contract(v->env, v->hand, v->trios, v->runs);
+    if (h != 0) return h < 0 ? BOT_ERROR : A_PASS;
+    int hand[NT];
+    memcpy(hand, v->hand, sizeof hand);
+    hand[v->discard[v->ndiscard - 1]] += 1;
+    h = v->has_contract(v->env, hand, v->trios, v->runs);
     return h < 0 ? BOT_ERROR : h ? A_CLAIM : A_PASS;
 }
 
