@@ -139,6 +139,7 @@ typedef struct {
     int busy;
     unsigned char partners[NT][NT]; /* the bots' handtools.partner_table of these rules */
     int bot_perturb; /* the bots' positive control (BotView.perturb); 0 in play */
+    struct BotWorkTag *bot_work; /* the bots' scratch area, made at their first call */
 } Core;
 
 /* Whether this thread holds the GIL while stepping: callbacks into Python take it back. */
@@ -1081,6 +1082,7 @@ static void core_dealloc(Core *c) {
         }
         PyMem_RawFree(c->lanes);
     }
+    PyMem_RawFree(c->bot_work);
     core_clear(c);
     Py_TYPE(c)->tp_free((PyObject *)c);
 }
@@ -1560,12 +1562,11 @@ static int kinds_cover(Core *c, const int *kinds, const unsigned char *active, i
 typedef struct {
     int *kinds;
     Buf out, active;
-    BotWork *work;
+    BotWork *work; /* the core's */
 } BotArgs;
 
 static void bot_args_free(BotArgs *a) {
     PyMem_RawFree(a->kinds);
-    PyMem_RawFree(a->work);
     buf_release(&a->out);
     buf_release(&a->active);
 }
@@ -1574,7 +1575,14 @@ static int bot_args(Core *c, PyObject *kinds, PyObject *out, const char *out_nam
                     PyObject *active, BotArgs *a, int all_seats) {
     memset(a, 0, sizeof *a);
     a->kinds = PyMem_RawMalloc(sizeof(int) * (size_t)c->N * (size_t)c->P);
-    a->work = PyMem_RawMalloc(sizeof(BotWork));
+    if (c->bot_work == NULL) { /* the core's one scratch area: its calls never overlap (busy) */
+        c->bot_work = PyMem_RawMalloc(sizeof(BotWork));
+        if (c->bot_work != NULL) { /* no run windows kept yet; the plan's counts start at 0 */
+            c->bot_work->plan.win_min_run = 0;
+            memset(c->bot_work->plan.need, 0, sizeof c->bot_work->plan.need);
+        }
+    }
+    a->work = c->bot_work;
     if (a->kinds == NULL || a->work == NULL) {
         PyErr_NoMemory();
         return -1;

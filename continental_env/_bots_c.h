@@ -17,6 +17,7 @@
 #define CONTINENTAL_BOTS_C_H
 
 #include "_contract_c.h"
+#include "_features_c.h"
 #include "_laydown_c.h"
 #include "_plan_c.h"
 
@@ -51,7 +52,7 @@ typedef struct {
 } BotView;
 
 /* The scratch space of the strong bots (plans and the contract search: too big for a stack). */
-typedef struct {
+typedef struct BotWorkTag {
     PlanWork plan;
     Search search;
     LdPlan arrangement;
@@ -149,17 +150,13 @@ static int fits_table(const BotView *v, int card) {
     return 0;
 }
 
-/* handtools.unseen_counts (features.count_unseen over the seat's view). */
+/* handtools.unseen_counts: features.count_unseen (_features_c.h) over the seat's view. */
 static void unseen_counts(const BotView *v, int *out) {
-    for (int c = 0; c < NT; c++) out[c] = v->deck[c] - v->hand[c];
-    for (int k = 0; k < v->ndiscard; k++) out[v->discard[k]]--;
+    int shown[NT] = {0};
+    for (int k = 0; k < v->ndiscard; k++) shown[v->discard[k]]++;
     for (int m = 0; m < v->ntable; m++)
-        for (int i = 0; i < v->table[m].n; i++) out[v->table[m].cards[i]]--;
-    for (int s = 0; s < v->P; s++)
-        if (s != v->seat)
-            for (int c = 0; c < NT; c++) out[c] -= v->known[s][c];
-    for (int c = 0; c < NT; c++)
-        if (out[c] < 0) out[c] = 0;
+        for (int i = 0; i < v->table[m].n; i++) shown[v->table[m].cards[i]]++;
+    count_unseen_c(v->deck, v->hand, shown, &v->known[0][0], v->P, v->seat, out);
 }
 
 /* The run `m` lengthened by one card at `end` (melds.extend_run on a copy): only its length
@@ -191,19 +188,15 @@ static int greedy_draw(const BotView *v) {
     return partners(v, v->hand, top, contract_bits(v)) > 0 ? A_TAKE : A_DRAW;
 }
 
-/* GreedyAgent._claim (and StrongAgent._claim's first steps): 1 claim, 0 pass, -1 error. */
-static int claim_completes(const BotView *v, int top) {
-    int h = v->has_contract(v->env, v->hand, v->trios, v->runs);
-    if (h != 0) return h < 0 ? -1 : 0;
-    int hand[NT];
-    memcpy(hand, v->hand, sizeof hand);
-    hand[top] += 1;
-    return v->has_contract(v->env, hand, v->trios, v->runs);
-}
-
+/* GreedyAgent._claim: claim only the card that completes the contract. */
 static int greedy_claim(const BotView *v) {
     if (!v->ndiscard || v->laid_down[v->seat]) return A_PASS;
-    int h = claim_completes(v, v->discard[v->ndiscard - 1]);
+    int h = v->has_contract(v->env, v->hand, v->trios, v->runs);
+    if (h != 0) return h < 0 ? BOT_ERROR : A_PASS;
+    int hand[NT];
+    memcpy(hand, v->hand, sizeof hand);
+    hand[v->discard[v->ndiscard - 1]] += 1;
+    h = v->has_contract(v->env, hand, v->trios, v->runs);
     return h < 0 ? BOT_ERROR : h ? A_CLAIM : A_PASS;
 }
 

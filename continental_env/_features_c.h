@@ -327,6 +327,20 @@ static inline int features_ok(const FeatInput *in) {
            in->n_last <= FEAT_HISTORY && hand_analysis_ok(in->trios, in->runs, in->min_run);
 }
 
+/* features.count_unseen: the round's `deck` less the `hand`, the cards `shown` face up (the
+ * discard pile's and the table's, counts per card type) and the cards the other seats are
+ * `known` (p x 53) to hold; clipped at 0 only once everything is taken off. The one copy: the
+ * v1 features and the batch core's bots (_bots_c.h) call it. */
+static inline void count_unseen_c(const int *deck, const int *hand, const int *shown,
+                                  const int *known, int p, int seat, int *out) {
+    for (int c = 0; c < NT; c++) out[c] = deck[c] - hand[c] - shown[c];
+    for (int s = 0; s < p; s++)
+        if (s != seat)
+            for (int c = 0; c < NT; c++) out[c] -= known[s * NT + c];
+    for (int c = 0; c < NT; c++)
+        if (out[c] < 0) out[c] = 0;
+}
+
 /* features.encode_features_reference of `in` into `out` (features_size(in->p) floats, zeroed
  * here first). Every value must be in range: card ids 0..52, seats 0..p-1, kinds 0..9, counts
  * non-negative. Returns -1 (out untouched) when features_ok refuses `in`, else 0. */
@@ -337,16 +351,10 @@ static inline int features_write(const FeatInput *in, float *out) {
     memset(out, 0, sizeof(float) * l.size);
     const int *hand = in->hand;
 
-    /* unseen (features.count_unseen): clipped at 0 only once everything is taken off */
-    int unseen[NT];
-    for (int c = 0; c < NT; c++) unseen[c] = in->deck[c] - hand[c];
-    for (int i = 0; i < in->n_discard; i++) unseen[in->discard[i]]--;
-    for (int i = 0; i < in->n_table_cards; i++) unseen[in->table_cards[i]]--;
-    for (int s = 0; s < p; s++)
-        if (s != seat)
-            for (int c = 0; c < NT; c++) unseen[c] -= in->known[s * NT + c];
-    for (int c = 0; c < NT; c++)
-        if (unseen[c] < 0) unseen[c] = 0;
+    int unseen[NT], shown[NT] = {0};
+    for (int i = 0; i < in->n_discard; i++) shown[in->discard[i]]++;
+    for (int i = 0; i < in->n_table_cards; i++) shown[in->table_cards[i]]++;
+    count_unseen_c(in->deck, hand, shown, in->known, p, seat, unseen);
 
     if (in->laid_down_self || !in->live) {
         for (int c = 0; c < NT; c++) out[l.deadwood + c] = (float)hand[c];

@@ -65,23 +65,50 @@ typedef struct {
     int w; /* index into the sorted windows: order of the card tuples */
 } RunCand;
 
-static int cmp_trio(const void *a, const void *b) {
-    const TrioCand *x = a, *y = b;
-    if (x->key < y->key) return -1;
-    if (x->key > y->key) return 1;
-    return x->r - y->r; /* the ranks differ: (key, r) decides the tuple order */
+/* The candidates' orders (Python's tuple order on (key, r) and (cost, cards)); both are total:
+ * the ranks, and the windows, differ. Insertion sorts: a few dozen items at most. */
+static inline int trio_before(const TrioCand *x, const TrioCand *y) {
+    return x->key < y->key || (x->key == y->key && x->r < y->r);
 }
 
-static int cmp_run(const void *a, const void *b) {
-    const RunCand *x = a, *y = b;
-    if (x->cost < y->cost) return -1;
-    if (x->cost > y->cost) return 1;
-    return x->w - y->w; /* windows are numbered in their tuple order */
+static inline int run_before(const RunCand *x, const RunCand *y) {
+    return x->cost < y->cost || (x->cost == y->cost && x->w < y->w);
 }
 
-static int cmp_desc(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x < y) - (x > y);
+/* The first `k` of `a` in sorted order, into `a[0..k)`: what sorting all `n` and keeping `k`
+ * gives (the orders are total). Returns how many were kept, min(n, k). */
+static int first_trios(TrioCand *a, int n, int k) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        TrioCand t = a[i];
+        if (m == k && !trio_before(&t, &a[m - 1])) continue;
+        int j = m < k ? m++ : m - 1;
+        for (; j > 0 && trio_before(&t, &a[j - 1]); j--) a[j] = a[j - 1];
+        a[j] = t;
+    }
+    return m;
+}
+
+static int first_runs(RunCand *a, int n, int k) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        RunCand t = a[i];
+        if (m == k && !run_before(&t, &a[m - 1])) continue;
+        int j = m < k ? m++ : m - 1;
+        for (; j > 0 && run_before(&t, &a[j - 1]); j--) a[j] = a[j - 1];
+        a[j] = t;
+    }
+    return m;
+}
+
+/* Highest first (equal doubles are interchangeable). */
+static void sort_desc(double *a, int n) {
+    for (int i = 1; i < n; i++) {
+        double t = a[i];
+        int j = i;
+        for (; j > 0 && a[j - 1] < t; j--) a[j] = a[j - 1];
+        a[j] = t;
+    }
 }
 
 /* Windows of strong._run_windows: every suit and span as card tuples, sorted and distinct. */
@@ -115,9 +142,13 @@ static int run_windows(int min_run, int wrap, int win[][MAXRUN]) {
     return m;
 }
 
-/* The scratch arrays of one make_plan_c call (too large for a thread's stack). */
+/* The scratch arrays of make_plan_c (too large for a thread's stack); the run windows of the
+ * last (min_run, wrap) are kept (win_min_run 0: none yet). Zero `win_min_run` and `need` before
+ * the first call. */
 typedef struct {
+    int win_min_run, win_wrap, nw;
     int win[MAXW][MAXRUN];
+    int need[NT]; /* all zero between calls */
     int run_combos[PLAN_MAXCOMBO][4];
     int trio_combos[PLAN_MAXCOMBO][8];
     double bounds[PLAN_MAXCOMBO];
@@ -158,13 +189,17 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
             trio_cands[nt].slot = slot;
             nt++;
         }
-        qsort(trio_cands, nt, sizeof(TrioCand), cmp_trio);
-        if (nt > trios + 3) nt = trios + 3; /* EXTRA_TRIO_CANDIDATES */
+        nt = first_trios(trio_cands, nt, trios + 3); /* EXTRA_TRIO_CANDIDATES */
     }
 
     /* Run candidates: windows holding a hand natural, by the cost of their missing cards. */
     int(*win)[MAXRUN] = w->win;
-    int nw = run_windows(min_run, wrap, win);
+    if (w->win_min_run != min_run || w->win_wrap != wrap) {
+        w->nw = run_windows(min_run, wrap, win);
+        w->win_min_run = min_run;
+        w->win_wrap = wrap;
+    }
+    int nw = w->nw;
     RunCand run_cands[2 * MAXW];
     int nr = 0;
     if (runs) {
@@ -193,8 +228,7 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 nr++;
             }
         }
-        qsort(run_cands, nr, sizeof(RunCand), cmp_run);
-        if (nr > runs + 3) nr = runs + 3; /* EXTRA_RUN_CANDIDATES */
+        nr = first_runs(run_cands, nr, runs + 3); /* EXTRA_RUN_CANDIDATES */
     }
 
     /* Combinations, in itertools' order. */
@@ -264,14 +298,12 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
     int have_best = 0, best_int_zero = 0;
     double best_cost = 0.0;
     int best_missing = 0, best_pos = 0, best_tpos = 0;
-    int best_used[NT];
     int best_run_combo = 0, best_trio_combo = 0;
 
     for (int oi = 0; oi < n_run_combos; oi++) {
         int pos = order[oi];
         if (have_best && bounds[pos] > best_cost + 2e-9) break;
-        int need[NT];
-        memset(need, 0, sizeof need);
+        int *need = w->need; /* zero between combinations: only the combination's cards set */
         double slots[PLAN_MAXSLOTS];
         int ns = 0;
         for (int j = 0; j < runs; j++) {
@@ -287,17 +319,21 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 }
             }
         }
-        int used[NT];
-        for (int c = 0; c < NT; c++) used[c] = need[c] < hand[c] ? need[c] : hand[c];
         int trio_n[NR]; /* missing slots of each trio candidate given the runs' cards */
         for (int t = 0; t < nt; t++) {
             int r = trio_cands[t].r, have = 0;
             for (int s = 0; s < 4; s++) {
-                int left = hand[s * NR + r] - used[s * NR + r];
+                int c = s * NR + r; /* what the runs leave: hand - min(need, hand) */
+                int left = hand[c] - (need[c] < hand[c] ? need[c] : hand[c]);
                 if (left > 0) have += left;
             }
             trio_n[t] = 3 - have > 0 ? 3 - have : 0;
         }
+        for (int j = 0; j < runs; j++) { /* need back to zero */
+            const int *cards = win[run_cands[run_combos[pos][j]].w];
+            for (int i = 0; i < min_run; i++) need[cards[i]] = 0;
+        }
+        sort_desc(slots, ns); /* each trio combination's sort then only places its own slots */
         for (int tp = 0; tp < n_trio_combos; tp++) {
             double t_slots[PLAN_MAXSLOTS];
             int n = ns;
@@ -306,7 +342,7 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 int t = trio_combos[tp][j];
                 for (int q = 0; q < trio_n[t]; q++) t_slots[n++] = trio_cands[t].slot;
             }
-            qsort(t_slots, n, sizeof(double), cmp_desc); /* equal doubles are interchangeable */
+            sort_desc(t_slots, n);
             int filled = jokers < n ? jokers : n;
             int nrest = n - filled;
             double cost = py_sum(t_slots + filled, nrest);
@@ -317,7 +353,6 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
                 best_cost = cost;
                 best_int_zero = nrest == 0; /* sum([]) is the int 0 */
                 best_missing = nrest;
-                memcpy(best_used, used, sizeof used);
                 best_run_combo = pos;
                 best_trio_combo = tp;
                 best_pos = pos;
@@ -329,7 +364,13 @@ static int make_plan_c(const int *hand, const int *unseen, int trios, int runs, 
 
     /* The core: what the plan's runs and trios use, every joker, and run extensions. */
     int *core = out->core;
-    int *used = best_used;
+    int used[NT]; /* the best run combination's cards in hand: min(need, hand) */
+    memset(used, 0, sizeof used);
+    for (int j = 0; j < runs; j++) {
+        const int *cards = win[run_cands[run_combos[best_run_combo][j]].w];
+        for (int i = 0; i < min_run; i++) used[cards[i]]++;
+    }
+    for (int c = 0; c < NT; c++) used[c] = used[c] < hand[c] ? used[c] : hand[c];
     for (int j = 0; j < trios; j++) {
         int r = trio_cands[trio_combos[best_trio_combo][j]].r;
         for (int s = 0; s < 4; s++) {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -195,6 +196,24 @@ def test_make_plan_kernel_matches_generated_hands(
     hand: tuple, unseen: tuple, contract: tuple[int, int], preset: str
 ) -> None:
     rules = PRESETS[preset]
+    assert_plans_match(((hand, unseen, *contract, rules),), K.make_plan)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    hand=hands(1, 20),
+    unseen=unseen_counts,
+    contract=st.sampled_from(CONTRACTS),
+    min_run=st.integers(3, 8),
+    wrap=st.booleans(),
+)
+@needs_kernels
+def test_make_plan_kernel_matches_generated_hands_at_any_run_length(
+    hand: tuple, unseen: tuple, contract: tuple[int, int], min_run: int, wrap: bool
+) -> None:
+    """Run windows of every length and with or without the ace wrapping (the presets' 4 only in
+    the test above): the plan's C (``_plan_c.h``, shared with the batch core's bots)."""
+    rules = replace(PRESETS["continental"], min_run=min_run, ace_wraparound=wrap)
     assert_plans_match(((hand, unseen, *contract, rules),), K.make_plan)
 
 

@@ -10,6 +10,7 @@ seed)`` builds a bot by registry name (``agents.registry``).
 | ``greedy`` | ``greedy``: the simplest sound play |
 | ``strong`` | ``strong@v1``: card values against what is still out, claims weighed |
 | ``strong_tuned`` | ``strong@v2``: v1's judgements reworked, with constants tuned by CMA-ES |
+| ``batch_bots`` | ``greedy``, ``strong@v1``, ``strong@v2`` on a ``BatchGame``'s lanes: in C on the compiled core, else in Python |
 | ``sampler`` | hidden worlds consistent with a seat's view |
 | ``beliefs`` | worlds resampled toward what real opponents hold (``search@v3`` on) |
 | ``search`` | ``search@v1``: determinized flat Monte Carlo search guarding strong's move |

@@ -31,7 +31,7 @@ from agents.contract.greedy import GreedyAgent
 from agents.contract.strong import StrongAgent
 from agents.contract.strong_tuned import StrongV2Agent
 from agents.contract.view import PlayerView
-from continental_env.contract.batch import BOT_NAMES, BatchGame
+from continental_env.batch import BOT_NAMES, BatchGame
 
 __all__ = [
     "BOT_NAMES",

@@ -449,8 +449,17 @@ class BatchGame:
                     f"({self.num_games}, {self.num_players}) numbers in 0..{len(BOT_NAMES) - 1}"
                 )
             return np.ascontiguousarray(bots, dtype=np.int8)
+        rows = self._bot_rows(bots)
+        index = {name: k for k, name in enumerate(BOT_NAMES)}
+        unknown = [name for row in rows for name in row if name not in index]
+        if unknown:
+            raise ValueError(f"bot {unknown[0]!r}: choose one of {', '.join(BOT_NAMES)}")
+        kinds = np.array([[index[n] for n in row] for row in rows], dtype=np.int8)
+        return kinds[0] if len(rows) == 1 else kinds
+
+    def _bot_rows(self, bots: str | Sequence[str] | Sequence[Sequence[str]]) -> list[list]:
         if isinstance(bots, str):
-            bots = [bots] * self.num_players
+            return [[bots] * self.num_players]
         rows = [list(bots)] if all(isinstance(b, str) for b in bots) else [list(r) for r in bots]
         shape = (len(rows), *{len(r) for r in rows})
         if len(shape) != 2 or shape[1] != self.num_players or shape[0] not in (1, self.num_games):
@@ -458,13 +467,7 @@ class BatchGame:
                 f"bots of shape {shape}: expected one name, {self.num_players} names (one per "
                 f"seat) or {self.num_games} rows of {self.num_players}"
             )
-        index = {name: k for k, name in enumerate(BOT_NAMES)}
-        for row in rows:
-            for name in row:
-                if name not in index:
-                    raise ValueError(f"bot {name!r}: choose one of {', '.join(BOT_NAMES)}")
-        kinds = np.array([[index[n] for n in row] for row in rows], dtype=np.int8)
-        return kinds[0] if len(rows) == 1 else kinds
+        return rows
 
     def _compiled_bots(self, what: str) -> None:
         if not self._started:
