@@ -181,6 +181,8 @@ def _ablate(names: Sequence[str]) -> None:
 
     if "lean" in names:
         del kl_ppo.LeanPolicy.forward  # back to MaskableActorCriticPolicy.forward
+        if hasattr(kl_ppo, "_entropy"):  # and the lean update's evaluate_actions (KL kept)
+            del kl_ppo.LeanPolicy.evaluate_actions
     if "kl-once" in names:
         kl_ppo.KLPolicy.prepare_reference = lambda self, buffer, chunk=1024: None
 

@@ -91,3 +91,29 @@ def test_the_reference_prepared_once_per_rollout_gives_the_same_kl() -> None:
     logits = policy.get_distribution(sample.observations).distribution.logits
     fresh = policy.kl_to_reference(sample.observations, logits, sample.action_masks)
     assert not torch.allclose(fresh, prepared.mean() * torch.ones_like(fresh))
+
+
+def test_the_lean_update_evaluates_as_sb3_contrib() -> None:
+    """``evaluate_actions`` of the lean policy (and of the KL policy without its penalty) gives
+    sb3-contrib's values, log-probabilities and masked entropies, and their gradients."""
+    obs, masks = _batch(32, 7)
+    for cls in (LeanPolicy, KLPolicy):
+        lean = _policy(cls, 0)
+        plain = _policy(MaskableActorCriticPolicy, 0)
+        plain.load_state_dict(lean.state_dict())
+        actions = torch.as_tensor(np.array([np.flatnonzero(m)[0] for m in masks]))
+        v1, lp1, e1 = lean.evaluate_actions(obs, actions, action_masks=masks)
+        v2, lp2, e2 = plain.evaluate_actions(obs, actions, action_masks=masks)
+        assert torch.allclose(v1, v2) and torch.allclose(lp1, lp2, atol=1e-5)
+        assert torch.allclose(e1, e2, atol=1e-5)
+        (lp1.sum() + e1.sum() + v1.sum()).backward()
+        (lp2.sum() + e2.sum() + v2.sum()).backward()
+        for a, b in zip(lean.parameters(), plain.parameters(), strict=True):
+            assert torch.allclose(a.grad, b.grad, atol=1e-5)
+        # Positive control: other actions have other log-probabilities.
+        _, lp3, _ = plain.evaluate_actions(obs, (actions + 1) % ACTIONS, action_masks=masks)
+        assert not torch.allclose(lp1, lp3, atol=1e-3)
+        # Without masks: the plain categorical.
+        _, lp4, e4 = lean.evaluate_actions(obs, actions)
+        _, lp5, e5 = plain.evaluate_actions(obs, actions)
+        assert torch.allclose(lp4, lp5, atol=1e-5) and torch.allclose(e4, e5, atol=1e-5)

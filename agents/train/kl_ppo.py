@@ -38,9 +38,25 @@ class LeanPolicy(MaskableActorCriticPolicy):
     constructions and their argument checks) for every step of a rollout; at a few environments
     per step that is most of the policy's cost. Here: the logits, masked actions at -1e8, one
     ``log_softmax``, ``multinomial`` on its exponent (what ``Categorical.sample`` does) and the
-    chosen actions' log-probabilities gathered from it. ``evaluate_actions`` (the update, on
-    large minibatches) is sb3-contrib's.
+    chosen actions' log-probabilities gathered from it. ``evaluate_actions`` (the update) the
+    same way: one ``log_softmax`` of the masked logits gives the log-probabilities, the entropy
+    over the legal actions (``MaskableCategorical.entropy``) and what the KL term reads, without
+    the distribution objects' normalisation, argument checks and second exponent.
     """
+
+    def _masked_log_p(self, latent_pi: torch.Tensor, action_masks: Any) -> torch.Tensor:
+        logits = self.action_net(latent_pi)
+        if action_masks is not None:
+            mask = torch.as_tensor(action_masks, dtype=torch.bool).reshape(logits.shape)
+            logits = torch.where(mask, logits, torch.tensor(HUGE_NEG, dtype=logits.dtype))
+        return torch.log_softmax(logits, dim=1)
+
+    def evaluate_actions(
+        self, obs: torch.Tensor, actions: torch.Tensor, action_masks: Any = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        latent_pi, latent_vf = self._latents(obs)
+        log_p = self._masked_log_p(latent_pi, action_masks)
+        return self.value_net(latent_vf), _log_prob(log_p, actions), _entropy(log_p, action_masks)
 
     def _latents(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """The actor's and the critic's latent vectors (shared or separate feature extractors)."""
@@ -58,17 +74,27 @@ class LeanPolicy(MaskableActorCriticPolicy):
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         latent_pi, latent_vf = self._latents(obs)
         values = self.value_net(latent_vf)
-        logits = self.action_net(latent_pi)
-        if action_masks is not None:
-            mask = torch.as_tensor(action_masks, dtype=torch.bool).reshape(logits.shape)
-            logits = torch.where(mask, logits, torch.tensor(HUGE_NEG, dtype=logits.dtype))
-        log_p = torch.log_softmax(logits, dim=1)
+        log_p = self._masked_log_p(latent_pi, action_masks)
         if deterministic:
             actions = log_p.argmax(dim=1)
         else:  # as Categorical.sample: one draw with replacement from the probabilities
             actions = torch.multinomial(torch.softmax(log_p, dim=1), 1, True).squeeze(1)
         log_prob = log_p.gather(1, actions.unsqueeze(1)).squeeze(1)
         return actions.reshape((-1, *self.action_space.shape)), values, log_prob
+
+
+def _log_prob(log_p: torch.Tensor, actions: torch.Tensor) -> torch.Tensor:
+    """The log-probability of each row's action (``Categorical.log_prob``)."""
+    return log_p.gather(1, actions.long().reshape(-1, 1)).squeeze(1)
+
+
+def _entropy(log_p: torch.Tensor, action_masks: Any) -> torch.Tensor:
+    """Each row's entropy over its legal actions (``MaskableCategorical.entropy``)."""
+    p_log_p = log_p.exp() * log_p
+    if action_masks is not None:
+        mask = torch.as_tensor(action_masks, dtype=torch.bool).reshape(log_p.shape)
+        p_log_p = torch.where(mask, p_log_p, torch.zeros((), dtype=log_p.dtype))
+    return -p_log_p.sum(dim=1)
 
 
 class KLPolicy(LeanPolicy):
@@ -142,19 +168,16 @@ class KLPolicy(LeanPolicy):
         self, obs: torch.Tensor, actions: torch.Tensor, action_masks: Any = None
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         latent_pi, latent_vf = self._latents(obs)
-        distribution = self._get_action_dist_from_latent(latent_pi)
-        if action_masks is not None:
-            distribution.apply_masking(action_masks)
-        log_prob = distribution.log_prob(actions)
+        log_p = self._masked_log_p(latent_pi, action_masks)
         values = self.value_net(latent_vf)
-        entropy = distribution.entropy()
+        entropy = _entropy(log_p, action_masks)
         if self.reference is not None and self.kl_coef > 0 and action_masks is not None:
             if self.ent_coef <= 0:
                 raise ValueError("the KL penalty enters through the entropy term: ent_coef > 0")
-            kl = self.kl_to_reference(obs, distribution.distribution.logits, action_masks)
+            kl = self.kl_to_reference(obs, log_p, action_masks)
             self.last_kl = float(kl.mean().detach())
             entropy = entropy - kl * (self.kl_coef / self.ent_coef)
-        return values, log_prob, entropy
+        return values, _log_prob(log_p, actions), entropy
 
 
 class KLAnneal(BaseCallback):
