@@ -303,7 +303,10 @@ class CardGameEnv(AECEnv, EzPickle):
         game.apply(action)  # raises ValueError, state unchanged, if illegal
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.infos = {a: {} for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {}
+        for name in self.agents:  # a loop, not a comprehension: no function object per step
+            infos[name] = {}
+        self.infos = infos
         scored = self.score_step(game, mark)
         if game.is_over:
             if self.reward_mode == "win":

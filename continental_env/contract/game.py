@@ -351,7 +351,7 @@ class Game(GameBase):
     def _perform(self, action: int) -> None:
         """``GameBase.apply`` checked the action: record it publicly, then its effect."""
         s = self.state
-        kind, *args = self.layout.decode(action)
+        kind, args = self.layout.parts[action]  # decode(action), split once per layout
         actor = self.actor
         # The public record first, while the discard pile still shows what the action saw.
         s.public_log.note(actor, kind, args, s.discard[-1] if s.discard else NO_CARD)
