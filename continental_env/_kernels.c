@@ -836,6 +836,10 @@ static Py_ssize_t feat_ints(PyObject *obj, const char *name, Py_ssize_t index, P
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = items[i];
         long v = PyLong_CheckExact(item) ? small_int(item) : -1;
+        if (v >= 0 && v >= lo && v <= hi) { /* the common case: an exact int of one digit */
+            dst[i] = (int)v;
+            continue;
+        }
         if (v < 0 && PyLong_Check(item)) v = PyLong_AsLong(item);
         if (!PyLong_Check(item) || (v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
             char at[32];
