@@ -208,7 +208,6 @@ def check_version(version: Any) -> int:
 
 
 _PHASE_INDEX = {"draw": 0, "claim": 1, "play": 2}
-_NO_TOTALS = (None, None, None, None, None)  # the kernel's log arguments when there is no log
 _EMPTY: tuple[()] = ()
 
 
@@ -499,20 +498,19 @@ class ObservationEncoder:
             )  # fmt: skip
         phase = st.phase
         live = phase != "game_over"
-        totals = _NO_TOTALS  # v0, or no log of this round: no totals, no history
+        # v0, or no log of this round: no totals, no history
+        discarded = declined = takes = discards = items = None
         if live and self._features:
             # features._log_for, read here directly: the engine's log, if it is this round's
             record = st.public_log
             i = st.round_index
             seeds = st.deal_seeds
             if record.key == (i, seeds[i] if i < len(seeds) else -1):
-                totals = (
-                    record.discarded,
-                    record.declined,
-                    record.takes,
-                    record.discards,
-                    record.items,
-                )
+                discarded = record.discarded
+                declined = record.declined
+                takes = record.takes
+                discards = record.discards
+                items = record.items
         laid_down = st.laid_down
         table = st.table
         if table:
@@ -527,9 +525,9 @@ class ObservationEncoder:
         native.encode_observation(
             out, self.version, self.num_players, seat, fixed[2], fixed[3], fixed[4], fixed[5],
             live, laid_down[seat], st.hands[seat], fixed[6], st.discard, cards, st.known,
-            st.hand_sizes, laid_down, st.claims, fixed[7], *totals, st.seen_discards, owners,
-            fits, round_number, _PHASE_INDEX.get(phase, -1), st.scores, len(st.stock), st.turn,
-            fixed[8],
+            st.hand_sizes, laid_down, st.claims, fixed[7], discarded, declined, takes, discards,
+            items, st.seen_discards, owners, fits, round_number, _PHASE_INDEX.get(phase, -1),
+            st.scores, len(st.stock), st.turn, fixed[8],
         )  # fmt: skip
         return out
 
