@@ -181,3 +181,34 @@ def test_mark_ids_writes_the_mask_or_nothing() -> None:
         K.mark_ids(np.zeros(10, dtype=np.float32), [1])
     with pytest.raises(TypeError, match="ids must be a list"):
         K.mark_ids(mask, (1, 2))
+
+
+@needs_kernels
+def test_the_env_mask_is_the_same_with_the_kernels_off() -> None:
+    """``CardGameEnv._mask`` marks the legal ids with ``mark_ids``, or with numpy when the
+    kernels are off: the same int8 mask, all 0 for a seat not to act."""
+    import continental_env
+
+    env = continental_env.env(num_players=3)
+    raw = env.unwrapped
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    was = kernels.active()
+    try:
+        for _ in range(150):
+            masks = []
+            for enabled in (True, False):
+                kernels.use(enabled)
+                raw._game._legal = None  # listed again on this side
+                masks.append([raw._mask(seat) for seat in range(3)])
+            for on, off in zip(*masks, strict=True):
+                assert on.dtype == off.dtype == np.int8
+                assert np.array_equal(on, off)
+            actor = raw.game.actor
+            assert masks[0][actor].nonzero()[0].tolist() == raw.game.legal_actions()
+            assert sum(int(m.any()) for m in masks[0]) == 1
+            kernels.use(was)
+            legal = raw.game.legal_actions()
+            env.step(legal[rng.integers(len(legal))])
+    finally:
+        kernels.use(was)
