@@ -342,11 +342,12 @@ class CardGameEnv(AECEnv, EzPickle):
         mask = np.zeros(self.num_actions, dtype=np.int8)
         game = self._game
         if game.actor == seat:
+            legal = game._legal_ids()  # the engine's cached list, only read here (no copy)
             native = kernels.native
             if native is not None:
-                native.mark_ids(mask, game.legal_actions())  # one C loop over the ids
+                native.mark_ids(mask, legal)  # one C loop over the ids
             else:
-                mask[game.legal_actions()] = 1
+                mask[legal] = 1
         return mask
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:

@@ -304,9 +304,11 @@ class ContinentalEnv(CardGameEnv):
     def score_step(self, game: Game, mark: int) -> bool:
         """Each round the action ended: its rewards (``relative``, ``points``) and infos."""
         history = game.round_history
+        if len(history) == mark:  # most actions end no round
+            return False
         for result in history[mark:]:
             self._round_rewards(result)
-        return len(history) > mark
+        return True
 
     def _round_rewards(self, result: dict[str, Any]) -> None:
         points = result["points"]

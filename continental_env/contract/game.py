@@ -352,7 +352,7 @@ class Game(GameBase):
         """``GameBase.apply`` checked the action: record it publicly, then its effect."""
         s = self.state
         kind, args = self.layout.parts[action]  # decode(action), split once per layout
-        actor = self.actor
+        actor = s.asked if s.phase == CLAIM_PHASE else s.current  # self.actor (not over)
         # The public record first, while the discard pile still shows what the action saw.
         s.public_log.note(actor, kind, args, s.discard[-1] if s.discard else NO_CARD)
         s.last_action[actor] = action
