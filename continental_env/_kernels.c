@@ -528,6 +528,10 @@ static Py_ssize_t feat_ints(PyObject *obj, const char *name, Py_ssize_t index, P
     for (Py_ssize_t i = 0; i < len; i++) {
         PyObject *item = items[i];
         long v = PyLong_CheckExact(item) ? small_int(item) : -1;
+        if (v >= 0 && v >= lo && v <= hi) { /* the common case: an exact int of one digit */
+            dst[i] = (int)v;
+            continue;
+        }
         if (v < 0 && PyLong_Check(item)) v = PyLong_AsLong(item);
         if (!PyLong_Check(item) || (v == -1 && PyErr_Occurred()) || v < lo || v > hi) {
             char at[32];
@@ -925,6 +929,451 @@ done:
     return result;
 }
 
+/* ============================================================ contract.legal.compute_legal */
+/*
+ * The contract game's legal action ids in one call, read from the engine's state
+ * (contract/legal.py is the readable reference: its candidates filtered by action_checks.CHECKS;
+ * tests/test_legal_kernel.py compares the two on random-play positions of every preset and
+ * table size). Returns None where the answer needs the full contract search (has_contract's
+ * rare last step, melds.best_arrangement): the caller then runs the reference.
+ */
+
+#define LG_MAX_MELDS (3 * FEAT_MAX_PLAYERS) /* ActionLayout.max_melds */
+#define LG_DISCARD_BASE 6
+#define LG_LAYOFF_BASE (LG_DISCARD_BASE + NT)
+#define LG_LAYOFF_SLOTS 55
+#define LG_SLOT_JOKER 52
+#define LG_SLOT_JOKER_LOW 53
+#define LG_SLOT_JOKER_HIGH 54
+#define LG_SWAP_SLOTS 52
+
+/* What the legal ids read of a table meld: not its cards, only where its jokers are. */
+typedef struct {
+    int run, owner, start, suit, rank, n;
+    int has_joker, end_joker;  /* a joker at the high or the low end (runs) */
+    unsigned long long stands; /* runs: bit c set when a joker stands for natural c */
+} LgMeld;
+
+/* attribute names, interned once (PyInit__kernels) */
+static PyObject *lg_s_phase, *lg_s_current, *lg_s_hands, *lg_s_hand_sizes, *lg_s_laid_down,
+    *lg_s_jokers_owed, *lg_s_joker_moved, *lg_s_table, *lg_s_discard, *lg_s_round, *lg_s_kind,
+    *lg_s_cards, *lg_s_owner, *lg_s_start, *lg_s_suit, *lg_s_rank, *lg_s_run;
+
+static int lg_intern(void) {
+    struct {
+        PyObject **slot;
+        const char *name;
+    } names[] = {{&lg_s_phase, "phase"},           {&lg_s_current, "current"},
+                 {&lg_s_hands, "hands"},           {&lg_s_hand_sizes, "hand_sizes"},
+                 {&lg_s_laid_down, "laid_down"},   {&lg_s_jokers_owed, "jokers_owed"},
+                 {&lg_s_joker_moved, "joker_moved"}, {&lg_s_table, "table"},
+                 {&lg_s_discard, "discard"},       {&lg_s_round, "round"},
+                 {&lg_s_kind, "kind"},             {&lg_s_cards, "cards"},
+                 {&lg_s_owner, "owner"},           {&lg_s_start, "start"},
+                 {&lg_s_suit, "suit"},             {&lg_s_rank, "rank"},
+                 {&lg_s_run, "run"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((*names[i].slot = PyUnicode_InternFromString(names[i].name)) == NULL) return -1;
+    return 0;
+}
+
+/* An int within lo..hi into out; -1 with an error naming it otherwise (also for value NULL,
+ * a failed read). */
+static int lg_long(PyObject *value, const char *name, long lo, long hi, int *out) {
+    if (value == NULL) return -1;
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, got %.80s", name,
+                     Py_TYPE(value)->tp_name);
+        return -1;
+    }
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s = %ld is out of range %ld..%ld", name, v, lo, hi);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int lg_attr_int(PyObject *obj, PyObject *attr, const char *name, long lo, long hi,
+                       int *out) {
+    PyObject *value = PyObject_GetAttr(obj, attr);
+    if (value == NULL) return -1;
+    int rc = lg_long(value, name, lo, hi, out);
+    Py_DECREF(value);
+    return rc;
+}
+
+static int lg_attr_bool(PyObject *obj, PyObject *attr, int *out) {
+    PyObject *value = PyObject_GetAttr(obj, attr);
+    if (value == NULL) return -1;
+    *out = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    return *out < 0 ? -1 : 0;
+}
+
+/* Item `i` of `seq` (a list or tuple), borrowed; NULL with an error naming it otherwise. */
+static PyObject *lg_item(PyObject *seq, const char *name, Py_ssize_t i) {
+    if (!PyList_Check(seq) && !PyTuple_Check(seq)) {
+        PyErr_Format(PyExc_TypeError, "%s must be a list, got %.80s", name, Py_TYPE(seq)->tp_name);
+        return NULL;
+    }
+    if (i < 0 || i >= PySequence_Fast_GET_SIZE(seq)) {
+        PyErr_Format(PyExc_ValueError, "%s has no item %zd", name, i);
+        return NULL;
+    }
+    return PySequence_Fast_GET_ITEM(seq, i);
+}
+
+static int lg_meld(PyObject *meld, LgMeld *out) {
+    PyObject *kind = PyObject_GetAttr(meld, lg_s_kind);
+    if (kind == NULL) return -1;
+    int run = kind == lg_s_run;
+    if (!run) {
+        if (!PyUnicode_Check(kind)) {
+            PyErr_Format(PyExc_TypeError, "meld kind must be a str, got %.80s",
+                         Py_TYPE(kind)->tp_name);
+            Py_DECREF(kind);
+            return -1;
+        }
+        run = PyUnicode_Compare(kind, lg_s_run) == 0;
+    }
+    Py_DECREF(kind);
+    out->run = run;
+    if (lg_attr_int(meld, lg_s_owner, "meld owner", 0, FEAT_MAX_PLAYERS - 1, &out->owner) < 0 ||
+        lg_attr_int(meld, lg_s_start, "meld start", -2 * NR, 2 * NR, &out->start) < 0 ||
+        lg_attr_int(meld, lg_s_suit, "meld suit", -1, 3, &out->suit) < 0 ||
+        lg_attr_int(meld, lg_s_rank, "meld rank", -1, NR - 1, &out->rank) < 0)
+        return -1;
+    if (!run && out->rank < 0) {
+        PyErr_SetString(PyExc_ValueError, "a trio's rank must be 0..12, got -1");
+        return -1;
+    }
+    if (run && out->suit < 0) {
+        PyErr_SetString(PyExc_ValueError, "a run's suit must be 0..3, got -1");
+        return -1;
+    }
+    PyObject *cards = PyObject_GetAttr(meld, lg_s_cards);
+    if (cards == NULL) return -1;
+    if (!PyList_Check(cards) && !PyTuple_Check(cards)) {
+        PyErr_Format(PyExc_TypeError, "meld cards must be a list, got %.80s",
+                     Py_TYPE(cards)->tp_name);
+        Py_DECREF(cards);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(cards);
+    out->n = (int)(n < 1000000 ? n : 1000000);
+    out->has_joker = 0;
+    out->end_joker = 0;
+    out->stands = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int card;
+        if (lg_long(PySequence_Fast_GET_ITEM(cards, i), "meld card", 0, JK, &card) < 0) {
+            Py_DECREF(cards);
+            return -1;
+        }
+        if (card != JK) continue;
+        out->has_joker = 1;
+        if (run) {
+            out->stands |= 1ULL << (out->suit * NR + pymod(out->start + (int)i, NR));
+            if (i == 0 || i == n - 1) out->end_joker = 1;
+        }
+    }
+    Py_DECREF(cards);
+    return 0;
+}
+
+/* melds.run_can_extend; end 0 = low, 1 = high */
+static inline int lg_can_extend(const LgMeld *m, int end, int wrap) {
+    if (m->n >= NR) return 0;
+    if (wrap) return 1;
+    return end == 0 ? m->start > 0 : m->start + m->n - 1 < NR;
+}
+
+/* melds.end_card: the natural that extends a run at `end`, or -1 */
+static inline int lg_end_card(const LgMeld *m, int end, int wrap) {
+    if (!m->run || !lg_can_extend(m, end, wrap)) return -1;
+    return m->suit * NR + pymod(m->start + (end == 0 ? -1 : m->n), NR);
+}
+
+static int cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Game.owed_jokers_stay_placeable; `slot` < 0 for a swap */
+static inline int lg_owed_ok(int size, int owed, int trio, int room, int slot, const LgMeld *m) {
+    if (slot < 0) {
+        owed += 1;
+    } else {
+        size -= 1;
+        if (m->run) room -= 1;
+        if (slot >= LG_SLOT_JOKER) owed = owed - 1 > 0 ? owed - 1 : 0;
+    }
+    return owed == 0 || (size - owed >= 1 && (trio || room >= owed));
+}
+
+static PyObject *k_contract_legal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* state, then the fixed facts: discard_restriction, swapped_joker_laid_off, swap and
+     * shift (joker_rule is "swap" / "shift"), swap_run_jokers_only, min_run, ace_wraparound,
+     * swap_base, move_base, max_melds, contracts ((trios, runs) per round) */
+    enum { L_STATE, L_RESTRICT, L_LAID_OFF, L_SWAP, L_SHIFT, L_RUN_ONLY, L_MIN_RUN, L_WRAP, L_SWAP_BASE,
+           L_MOVE_BASE, L_MAX_MELDS, L_CONTRACTS, L_COUNT };
+    if (nargs != L_COUNT) {
+        PyErr_Format(PyExc_TypeError, "contract_legal takes %d arguments, got %zd", L_COUNT,
+                     nargs);
+        return NULL;
+    }
+    PyObject *st = args[L_STATE];
+    int restrict_, laid_off, swap, shift, run_only, min_run, wrap, swap_base, move_base, max_melds;
+    if ((restrict_ = PyObject_IsTrue(args[L_RESTRICT])) < 0 ||
+        (laid_off = PyObject_IsTrue(args[L_LAID_OFF])) < 0 ||
+        (swap = PyObject_IsTrue(args[L_SWAP])) < 0 ||
+        (shift = PyObject_IsTrue(args[L_SHIFT])) < 0 ||
+        (run_only = PyObject_IsTrue(args[L_RUN_ONLY])) < 0 ||
+        lg_long(args[L_MIN_RUN], "min_run", 1, MAXRUN, &min_run) < 0 ||
+        (wrap = PyObject_IsTrue(args[L_WRAP])) < 0 ||
+        lg_long(args[L_SWAP_BASE], "swap_base", 0, 1 << 24, &swap_base) < 0 ||
+        lg_long(args[L_MOVE_BASE], "move_base", 0, 1 << 24, &move_base) < 0 ||
+        lg_long(args[L_MAX_MELDS], "max_melds", 1, LG_MAX_MELDS, &max_melds) < 0)
+        return NULL;
+    PyObject *phase = PyObject_GetAttr(st, lg_s_phase);
+    if (phase == NULL) return NULL;
+    if (!PyUnicode_Check(phase)) {
+        PyErr_Format(PyExc_TypeError, "phase must be a str, got %.80s", Py_TYPE(phase)->tp_name);
+        Py_DECREF(phase);
+        return NULL;
+    }
+    int ph = PyUnicode_CompareWithASCIIString(phase, "draw") == 0    ? 0
+             : PyUnicode_CompareWithASCIIString(phase, "claim") == 0 ? 1
+             : PyUnicode_CompareWithASCIIString(phase, "play") == 0  ? 2
+                                                                      : 3;
+    Py_DECREF(phase);
+    if (ph == 3) return PyList_New(0); /* game over */
+    if (ph == 1) return Py_BuildValue("[ii]", 2, 3); /* claim, pass */
+    PyObject *discard = PyObject_GetAttr(st, lg_s_discard);
+    if (discard == NULL) return NULL;
+    int has_discard = PyObject_IsTrue(discard);
+    Py_DECREF(discard);
+    if (has_discard < 0) return NULL;
+    if (ph == 0) return has_discard ? Py_BuildValue("[ii]", 0, 1) : Py_BuildValue("[i]", 0);
+
+    /* the play phase: the player in turn's hand, the table, the turn's flags */
+    int seat, owed, moved, round_number, size, down, hand[NT];
+    if (lg_attr_int(st, lg_s_current, "current", 0, FEAT_MAX_PLAYERS - 1, &seat) < 0 ||
+        lg_attr_int(st, lg_s_jokers_owed, "jokers_owed", 0, FEAT_MAX_COUNT, &owed) < 0 ||
+        lg_attr_bool(st, lg_s_joker_moved, &moved) < 0 ||
+        lg_attr_int(st, lg_s_round, "round", 1, 7, &round_number) < 0)
+        return NULL;
+    PyObject *obj = PyObject_GetAttr(st, lg_s_hands);
+    if (obj == NULL) return NULL;
+    PyObject *row = lg_item(obj, "hands", seat);
+    Py_ssize_t got = row == NULL ? -1
+                                 : feat_ints(row, "hand", -1, NT, 0, 0, FEAT_MAX_COUNT, hand);
+    Py_DECREF(obj);
+    if (got < 0) return NULL;
+    obj = PyObject_GetAttr(st, lg_s_hand_sizes);
+    if (obj == NULL) return NULL;
+    row = lg_item(obj, "hand_sizes", seat);
+    int rc = row == NULL ? -1 : lg_long(row, "hand size", 0, FEAT_MAX_COUNT, &size);
+    Py_DECREF(obj);
+    if (rc < 0) return NULL;
+    obj = PyObject_GetAttr(st, lg_s_laid_down);
+    if (obj == NULL) return NULL;
+    row = lg_item(obj, "laid_down", seat);
+    down = row == NULL ? -1 : PyObject_IsTrue(row);
+    Py_DECREF(obj);
+    if (down < 0) return NULL;
+    PyObject *contracts = args[L_CONTRACTS];
+    row = lg_item(contracts, "contracts", round_number - 1);
+    int trios, runs;
+    if (row == NULL || lg_item(row, "contract", 1) == NULL ||
+        lg_long(PySequence_Fast_GET_ITEM(row, 0), "trios", 0, 8, &trios) < 0 ||
+        lg_long(PySequence_Fast_GET_ITEM(row, 1), "runs", 0, 8, &runs) < 0)
+        return NULL;
+    PyObject *table = PyObject_GetAttr(st, lg_s_table);
+    if (table == NULL) return NULL;
+    if (!PyList_Check(table) && !PyTuple_Check(table)) {
+        PyErr_Format(PyExc_TypeError, "table must be a list, got %.80s", Py_TYPE(table)->tp_name);
+        Py_DECREF(table);
+        return NULL;
+    }
+    Py_ssize_t ntable = PySequence_Fast_GET_SIZE(table);
+    if (ntable > max_melds) {
+        PyErr_Format(PyExc_ValueError, "table holds %zd melds, more than %d", ntable, max_melds);
+        Py_DECREF(table);
+        return NULL;
+    }
+    LgMeld melds[LG_MAX_MELDS];
+    for (Py_ssize_t m = 0; m < ntable; m++)
+        if (lg_meld(PySequence_Fast_GET_ITEM(table, m), &melds[m]) < 0) {
+            Py_DECREF(table);
+            return NULL;
+        }
+    Py_DECREF(table);
+
+    /* at most: laydown, close, 53 discards, 55 per meld, 52 per meld, 2 per pair of melds */
+    int cap = 2 + NT + (int)ntable * (LG_LAYOFF_SLOTS + LG_SWAP_SLOTS) + 2 * (int)(ntable * ntable);
+    int *out = PyMem_Malloc(sizeof(int) * (size_t)cap);
+    if (out == NULL) return PyErr_NoMemory();
+    int n = 0;
+    if (!down) { /* laydown: melds.has_contract */
+        int total = 0;
+        for (int k = 0; k < NT; k++) total += hand[k];
+        if (total >= 3 * trios + min_run * runs + 1 &&
+            contract_exists_c(hand, trios, runs, min_run, wrap, 1)) {
+            if (trios && runs && !contract_exists_c(hand, trios, runs, min_run, wrap, 0)) {
+                PyMem_Free(out); /* only the full search decides: the reference's case */
+                Py_RETURN_NONE;
+            }
+            out[n++] = 4;
+        }
+    }
+    if (!owed && down && size == 1) out[n++] = 5; /* close */
+    if (!owed && size >= 2) { /* discard, 004's restriction before laying down */
+        int fits[NT], restricted = restrict_ && !down && ntable > 0, all_fit = 1;
+        if (restricted) { /* Game.fitting_counts */
+            memset(fits, 0, sizeof fits);
+            for (int m = 0; m < ntable; m++) {
+                const LgMeld *md = &melds[m];
+                if (!md->run) {
+                    for (int s = 0; s < 4; s++) fits[s * NR + md->rank] = 1;
+                    fits[JK] = 1;
+                    continue;
+                }
+                int low = lg_end_card(md, 0, wrap), high = lg_end_card(md, 1, wrap);
+                if (low >= 0) fits[low] = 1;
+                if (high >= 0) fits[high] = 1;
+                if (low >= 0 || high >= 0) fits[JK] = 1;
+            }
+            for (int k = 0; k < NT; k++)
+                if (hand[k] && !fits[k]) all_fit = 0;
+        }
+        for (int k = 0; k < NT; k++)
+            if (hand[k] && (!restricted || !fits[k] || all_fit)) out[n++] = LG_DISCARD_BASE + k;
+    }
+    int trio = 0, room = 0; /* Game._joker_room */
+    for (int m = 0; m < ntable; m++) {
+        if (!melds[m].run)
+            trio = 1;
+        else
+            room += NR - melds[m].n;
+    }
+    if (down && size >= 2) { /* layoff: legal.layoff_ids_on each meld */
+        for (int m = 0; m < ntable; m++) {
+            const LgMeld *md = &melds[m];
+            int base = LG_LAYOFF_BASE + LG_LAYOFF_SLOTS * m, slots[NT + 2], ns = 0;
+            if (!md->run) {
+                for (int s = 0; s < 4; s++)
+                    if (hand[s * NR + md->rank]) slots[ns++] = s * NR + md->rank;
+                if (hand[JK]) slots[ns++] = LG_SLOT_JOKER;
+            } else {
+                int low = lg_end_card(md, 0, wrap), high = lg_end_card(md, 1, wrap), nat[JK];
+                memset(nat, 0, sizeof nat);
+                if (low >= 0 && hand[low]) nat[low] = 1;
+                if (high >= 0 && hand[high]) nat[high] = 1;
+                if (md->owner == seat && shift && (low >= 0 || high >= 0))
+                    for (int k = 0; k < JK; k++) /* _shift_naturals */
+                        if ((md->stands >> k & 1) && hand[k]) nat[k] = 1;
+                for (int k = 0; k < JK; k++)
+                    if (nat[k]) slots[ns++] = k;
+                if (hand[JK]) {
+                    if (low >= 0) slots[ns++] = LG_SLOT_JOKER_LOW;
+                    if (high >= 0) slots[ns++] = LG_SLOT_JOKER_HIGH;
+                }
+            }
+            for (int k = 0; k < ns; k++)
+                if (!laid_off || lg_owed_ok(size, owed, trio, room, slots[k], md))
+                    out[n++] = base + slots[k];
+        }
+    }
+    if (down && swap) { /* swap: melds.swap_targets held in hand */
+        for (int m = 0; m < ntable; m++) {
+            const LgMeld *md = &melds[m];
+            if (run_only && !md->run) continue;
+            if (laid_off && !lg_owed_ok(size, owed, trio, room, -1, md)) continue;
+            int base = swap_base + LG_SWAP_SLOTS * m;
+            if (!md->has_joker) continue;
+            if (!md->run) {
+                for (int s = 0; s < 4; s++)
+                    if (hand[s * NR + md->rank]) out[n++] = base + s * NR + md->rank;
+                continue;
+            }
+            for (int k = 0; k < JK; k++)
+                if ((md->stands >> k & 1) && hand[k]) out[n++] = base + k;
+        }
+    }
+    if (down && shift && !moved) { /* movejoker: legal.movejoker_ids */
+        for (int m = 0; m < ntable; m++) {
+            const LgMeld *md = &melds[m];
+            if (md->owner != seat || md->n < 5 || !md->run || !md->end_joker) continue;
+            for (int k = 0; k < ntable; k++) {
+                if (k == m || !melds[k].run) continue;
+                for (int e = 0; e < 2; e++)
+                    if (lg_can_extend(&melds[k], e, wrap))
+                        out[n++] = move_base + 2 * (m * max_melds + k) + e;
+            }
+        }
+    }
+    qsort(out, (size_t)n, sizeof(int), cmp_int);
+    PyObject *list = PyList_New(n);
+    if (list != NULL)
+        for (int k = 0; k < n; k++) {
+            PyObject *id = PyLong_FromLong(out[k]);
+            if (id == NULL) {
+                Py_CLEAR(list);
+                break;
+            }
+            PyList_SET_ITEM(list, k, id);
+        }
+    PyMem_Free(out);
+    return list;
+}
+
+/* ============================================================ card_game_env's action mask */
+
+/* mark_ids(out, ids): out[i] = 1 for each id i of `ids` (a list of ints within out), for an
+ * int8 mask; every id is checked before anything is written. */
+static PyObject *k_mark_ids(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "mark_ids takes 2 arguments, got %zd", nargs);
+        return NULL;
+    }
+    PyObject *ids = args[1];
+    if (!PyList_Check(ids)) {
+        PyErr_Format(PyExc_TypeError, "ids must be a list of ints, got %.80s",
+                     Py_TYPE(ids)->tp_name);
+        return NULL;
+    }
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) <
+        0)
+        return NULL;
+    const char *fmt = view.format == NULL ? "B" : view.format;
+    if (view.itemsize != 1 || (strcmp(fmt, "b") != 0 && strcmp(fmt, "B") != 0)) {
+        PyErr_Format(PyExc_TypeError, "out must hold int8, got format '%s'", fmt);
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(ids);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(ids, i);
+        Py_ssize_t v = PyLong_Check(item) ? PyLong_AsSsize_t(item) : -1;
+        if (v == -1 && PyErr_Occurred()) PyErr_Clear();
+        if (!PyLong_Check(item) || v < 0 || v >= view.len) {
+            PyErr_Format(PyExc_ValueError, "ids[%zd] = %R is not an index of the %zd-entry mask",
+                         i, item, view.len);
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+    }
+    char *buf = view.buf;
+    for (Py_ssize_t i = 0; i < n; i++) buf[PyLong_AsSsize_t(PyList_GET_ITEM(ids, i))] = 1;
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
 static PyObject *k_contract_search(PyObject *self, PyObject *args) {
     PyObject *counts_obj, *pts_obj;
     int trios, runs, min_run, wrap, first_only;
@@ -1219,6 +1668,12 @@ static PyMethodDef methods[] = {
     {"laydown_plan", (PyCFunction)(void (*)(void))k_laydown_plan, METH_FASTCALL,
      "laydown_plan(counts, trios, runs, min_run, wrap, points53, signature) -> (key, rows) or"
      " None: melds.laydown_plan"},
+    {"contract_legal", (PyCFunction)(void (*)(void))k_contract_legal, METH_FASTCALL,
+     "contract_legal(state, discard_restriction, swapped_joker_laid_off, swap, shift,"
+     " swap_run_jokers_only, min_run, ace_wraparound, swap_base, move_base, max_melds,"
+     " contracts) -> sorted legal ids, or None where the full contract search decides"},
+    {"mark_ids", (PyCFunction)(void (*)(void))k_mark_ids, METH_FASTCALL,
+     "mark_ids(out, ids) -> None: out[i] = 1 for each id (out: an int8 buffer)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1227,6 +1682,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels",
                                     methods};
 
 PyMODINIT_FUNC PyInit__kernels(void) {
+    if (lg_intern() < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     /* the lay-down's bounds, checked against melds.LAYDOWN_BUDGET / LAYDOWN_EXACT_CARDS */

@@ -57,7 +57,12 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
+from continental_env import kernels
 from continental_env.cards import NUM_TYPES
 from continental_env.layout import consecutive_slices
 from continental_env.rewards import win_rewards
@@ -298,7 +303,10 @@ class CardGameEnv(AECEnv, EzPickle):
         game.apply(action)  # raises ValueError, state unchanged, if illegal
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.infos = {a: {} for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {}
+        for name in self.agents:  # a loop, not a comprehension: no function object per step
+            infos[name] = {}
+        self.infos = infos
         scored = self.score_step(game, mark)
         if game.is_over:
             if self.reward_mode == "win":
@@ -331,12 +339,16 @@ class CardGameEnv(AECEnv, EzPickle):
 
     def _mask(self, seat: int) -> np.ndarray:
         """A new int8 mask: 1 at the legal ids of the seat to act, all 0 for the others."""
-        mask = bytearray(self.num_actions)
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         game = self._game
         if game.actor == seat:
-            for action in game.legal_actions():
-                mask[action] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+            legal = game._legal_ids()  # the engine's cached list, only read here (no copy)
+            native = kernels.native
+            if native is not None:
+                native.mark_ids(mask, legal)  # one C loop over the ids
+            else:
+                mask[legal] = 1
+        return mask
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
         """The action mask of an agent (default: the one to act), from the observation cache."""
@@ -489,6 +501,12 @@ class DirectOrderEnforcingWrapper(_ReadsRawPosition, wrappers.OrderEnforcingWrap
     """PettingZoo's ``OrderEnforcingWrapper``, its checks unchanged, with the attributes an agent
     loop reads every decision read from the raw environment directly (after the first reset;
     before it, the standard error), instead of two ``__getattr__`` hops per read.
+
+    After the first reset, ``last()``, ``observe()``, ``step()`` and ``agent_iter()`` also skip
+    the hops that only pass a call on: ``observe`` goes to the first environment down the stack
+    that defines its own (the raw one, or a wrapper such as ``TerminateIllegalWrapper``), and
+    ``last()`` reads the rewards and flags from the raw environment, where every wrapper here
+    reads them too. Before the first reset each keeps PettingZoo's error.
     """
 
     _defer_until_reset = True
@@ -496,9 +514,78 @@ class DirectOrderEnforcingWrapper(_ReadsRawPosition, wrappers.OrderEnforcingWrap
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+        # The first environment down the stack whose observe() is its own: the wrappers above
+        # it (BaseWrapper.observe) only pass the call on.
+        inner = env
+        while (
+            isinstance(inner, wrappers.BaseWrapper)
+            and type(inner).observe is wrappers.BaseWrapper.observe
+        ):
+            inner = inner.env
+        self._observer = inner
 
     def __str__(self) -> str:
         return str(self.env)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            return super().last(observe)  # PettingZoo's error
+        raw = self._raw
+        agent = raw.agent_selection
+        assert agent is not None
+        observation = self._observer.observe(agent) if observe else None
+        return (
+            observation,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            return super().observe(agent)  # PettingZoo's error
+        return self._observer.observe(agent)
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self._raw.agents:
+            self._has_updated = True
+            self.env.step(action)
+            return
+        super().step(action)  # PettingZoo's error or warning
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's error
+        return _DirectIterable(self, max_iter)
+
+
+class _DirectIterable(AECOrderEnforcingIterable):
+    """``agent_iter()`` of ``DirectOrderEnforcingWrapper``: PettingZoo's iterator, reading the
+    agents from the raw environment."""
+
+    def __iter__(self) -> AECOrderEnforcingIterator:
+        return _DirectIterator(self.env, self.max_iter)
+
+
+class _DirectIterator(AECOrderEnforcingIterator):
+    """PettingZoo's ``AECOrderEnforcingIterator`` (the same checks, in the same order) with the
+    agents read from the raw environment in one step."""
+
+    def __init__(self, env: DirectOrderEnforcingWrapper, max_iter: int) -> None:
+        super().__init__(env, max_iter)
+        self._raw = env._raw
+
+    def __next__(self) -> str:
+        raw = self._raw
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        agent = raw.agent_selection
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return agent
 
 
 def wrap(environment: AECEnv, illegal: str = "raise") -> AECEnv:

@@ -301,7 +301,10 @@ class GameBase:
             action = operator.index(action)  # ints and numpy integers; 2.5 or "2" are refused
         except TypeError:
             raise ValueError(self.refusal(action)) from None
-        if not self.is_legal(action):
+        legal = self._legal  # is_legal(action), without its two calls
+        if legal is None:
+            legal = self._legal_ids()
+        if action not in legal:
             raise ValueError(self._illegal_reason(action))
         self._legal = None
         self.state.moves += 1

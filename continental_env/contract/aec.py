@@ -160,7 +160,7 @@ from continental_env.card_game_env import (
 )
 from continental_env.cards import NUM_TYPES
 from continental_env.contract.actions import num_actions
-from continental_env.contract.features import _log_for, encode_features, feature_layout
+from continental_env.contract.features import encode_features, feature_layout
 from continental_env.contract.game import Game
 from continental_env.layout import consecutive_slices
 from continental_env.registry import register_envs
@@ -208,6 +208,7 @@ def check_version(version: Any) -> int:
 
 
 _PHASE_INDEX = {"draw": 0, "claim": 1, "play": 2}
+_EMPTY: tuple[()] = ()
 
 
 def observation_layout(num_players: int, version: int = 0) -> dict[str, slice]:
@@ -303,9 +304,11 @@ class ContinentalEnv(CardGameEnv):
     def score_step(self, game: Game, mark: int) -> bool:
         """Each round the action ended: its rewards (``relative``, ``points``) and infos."""
         history = game.round_history
+        if len(history) == mark:  # most actions end no round
+            return False
         for result in history[mark:]:
             self._round_rewards(result)
-        return len(history) > mark
+        return True
 
     def _round_rewards(self, result: dict[str, Any]) -> None:
         points = result["points"]
@@ -497,27 +500,36 @@ class ObservationEncoder:
             )  # fmt: skip
         phase = st.phase
         live = phase != "game_over"
-        record = _log_for(game, None) if live and self._features else None
+        # v0, or no log of this round: no totals, no history
+        discarded = declined = takes = discards = items = None
+        if live and self._features:
+            # features._log_for, read here directly: the engine's log, if it is this round's
+            record = st.public_log
+            i = st.round_index
+            seeds = st.deal_seeds
+            if record.key == (i, seeds[i] if i < len(seeds) else -1):
+                discarded = record.discarded
+                declined = record.declined
+                takes = record.takes
+                discards = record.discards
+                items = record.items
         laid_down = st.laid_down
         table = st.table
-        out = np.empty(self._size, dtype=np.float32)
-        if record is None:  # v0, or no log of this round: no totals, no history
-            totals: tuple[Any, ...] = (None, None, None, None, None)
+        if table:
+            cards = [meld.cards for meld in table]
+            owners = [meld.owner for meld in table]
         else:
-            totals = (
-                record.discarded,
-                record.declined,
-                record.takes,
-                record.discards,
-                record.items,
-            )
+            cards = owners = _EMPTY  # the kernel only reads them
+        fits = game._fits  # game.fitting_counts(), its cache read directly when it is set
+        if fits is None:
+            fits = game.fitting_counts()
+        out = np.empty(self._size, dtype=np.float32)
         native.encode_observation(
             out, self.version, self.num_players, seat, fixed[2], fixed[3], fixed[4], fixed[5],
-            live, laid_down[seat], st.hands[seat], fixed[6], st.discard,
-            [meld.cards for meld in table], st.known, st.hand_sizes, laid_down, st.claims,
-            fixed[7], *totals, st.seen_discards, [meld.owner for meld in table],
-            game.fitting_counts(), round_number, _PHASE_INDEX.get(phase, -1), st.scores,
-            len(st.stock), st.turn, fixed[8],
+            live, laid_down[seat], st.hands[seat], fixed[6], st.discard, cards, st.known,
+            st.hand_sizes, laid_down, st.claims, fixed[7], discarded, declined, takes, discards,
+            items, st.seen_discards, owners, fits, round_number, _PHASE_INDEX.get(phase, -1),
+            st.scores, len(st.stock), st.turn, fixed[8],
         )  # fmt: skip
         return out
 

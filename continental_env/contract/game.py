@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from continental_env import kernels
 from continental_env.cards import JOKER, NUM_RANKS, NUM_TYPES, format_cards
 from continental_env.contract.action_checks import CHECKS
 from continental_env.contract.actions import (
@@ -255,7 +256,15 @@ class Game(GameBase):
     # ------------------------------------------------------------------ legal actions
 
     def _compute_legal(self) -> list[int]:
-        """Per kind of the phase: its candidates that pass its ``CHECKS`` (``legal.py``)."""
+        """Per kind of the phase: its candidates that pass its ``CHECKS`` (``legal.py``), in one
+        call of the compiled ``_kernels.contract_legal`` when the kernels are built (the same
+        ids; ``legal.py`` stays the definition and decides the rare hands the kernel leaves to
+        the full contract search)."""
+        native = kernels.native
+        if native is not None:
+            legal = native.contract_legal(self.state, *self.setup.legal_kernel_facts)
+            if legal is not None:
+                return legal
         return compute_legal(self)
 
     def layoff_ids_on(self, m: int) -> list[int]:
@@ -342,8 +351,8 @@ class Game(GameBase):
     def _perform(self, action: int) -> None:
         """``GameBase.apply`` checked the action: record it publicly, then its effect."""
         s = self.state
-        kind, *args = self.layout.decode(action)
-        actor = self.actor
+        kind, args = self.layout.parts[action]  # decode(action), split once per layout
+        actor = s.asked if s.phase == CLAIM_PHASE else s.current  # self.actor (not over)
         # The public record first, while the discard pile still shows what the action saw.
         s.public_log.note(actor, kind, args, s.discard[-1] if s.discard else NO_CARD)
         s.last_action[actor] = action

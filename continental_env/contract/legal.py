@@ -3,7 +3,9 @@
 Each helper takes the position (a ``Game``, typed as ``action_checks.Position``) and returns the ids of its kind worth checking (the ``ARGS`` checks
 of ``action_checks.CHECKS`` hold for all of them); ``compute_legal`` keeps, per kind of the
 phase, the candidates that pass that kind's ``ONCE`` and ``EACH`` checks. Helpers in the style of
-OpenSpiel's ``DrawLegalActions``. ``Game._compute_legal`` calls ``compute_legal``.
+OpenSpiel's ``DrawLegalActions``. This is the definition: ``Game._compute_legal`` runs its compiled
+port (``_kernels.contract_legal``, the same ids, compared in ``tests/test_legal_kernel.py``) when
+the kernels are built, and ``compute_legal`` otherwise or where the port defers to it.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from continental_env.contract.actions import ActionLayout, layout_for
 from continental_env.contract.public_log import KINDS, NO_CARD, PublicLog
 from continental_env.engine import GamePhase, StateBase
 from continental_env.melds import RUN, TRIO, Meld
-from continental_env.rules import PRESETS, RuleConfig, deck_counts, points_table
+from continental_env.rules import CONTRACTS, PRESETS, RuleConfig, deck_counts, points_table
 from continental_env.state_fields import (
     CardCounts,
     CardCountsPerSeat,
@@ -107,6 +107,26 @@ class Setup:
     def deck(self, round_number: int) -> list[int]:
         """The cards of a round's decks, sorted by card type (the deal shuffles this list)."""
         return from_counts(deck_counts(self.rules, self.num_players, round_number))
+
+    @cached_property
+    def legal_kernel_facts(self) -> tuple[Any, ...]:
+        """What ``_kernels.contract_legal`` reads of the setup, after the state: the rules it
+        applies, the action layout's bases and the contracts."""
+        rules = self.rules
+        layout = self.layout
+        return (
+            rules.discard_restriction,
+            rules.swapped_joker_laid_off,
+            rules.joker_rule == "swap",
+            rules.joker_rule == "shift",
+            rules.swap_run_jokers_only,
+            rules.min_run,
+            rules.ace_wraparound,
+            layout.swap_base,
+            layout.move_base,
+            layout.max_melds,
+            CONTRACTS,
+        )
 
     @cached_property
     def max_game_length(self) -> int:
