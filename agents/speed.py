@@ -55,7 +55,15 @@ COMMON = (
     "--net-arch 256,256 --ent-coef 0.01 --eval-every 0 --checkpoint-every 1000000 "
     "--snapshot-every 1000000 --total-timesteps 4096 --no-progress"
 )
-RECIPE = f"--num-envs 8 --n-steps 256 {COMMON}"
+RECIPE_DUMMY = f"--num-envs 8 --n-steps 256 {COMMON}"  # the flagship recipe before the batch core
+# The flagship recipe on the compiled batch core (``--vec-env batch``): the same opponents, KL,
+# batch, epochs and network; 128 tables x 64 steps per rollout, two rollouts.
+RECIPE = (
+    COMMON.replace("--vec-env dummy", "--vec-env batch").replace(
+        "--total-timesteps 4096", "--total-timesteps 16384"
+    )
+    + " --num-envs 128 --n-steps 64"
+)
 RECIPE_5894364 = f"--num-envs 2 --n-steps 1024 {COMMON}"  # as shipped at 5894364
 
 
