@@ -411,6 +411,17 @@ LABELS = {
 }
 
 
+def _notes(name: str, a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """A search row's CPU ratio, and whether both trees' outputs agree where a row digests them."""
+    notes = []
+    if name.startswith("search"):
+        notes.append(f"CPU per game {b['value'] / a['value']:.2f}x")
+    for key, what in (("results", "games"), ("report", "reports"), ("labels", "labels")):
+        if key in a and key in b:
+            notes.append(f"identical {what}: {'yes' if a[key] == b[key] else '**no**'}")
+    return notes
+
+
 def table(
     results: dict[str, dict[str, dict[str, Any]]], base: str, head: str
 ) -> tuple[list[str], list[dict[str, Any]]]:
@@ -431,12 +442,7 @@ def table(
         if name == "aec" and "vs_openspiel" in a and "vs_openspiel" in b:
             # Each side against OpenSpiel in its own process: the yardstick cancels the load.
             speedup = b["vs_openspiel"] / a["vs_openspiel"]
-        notes = []
-        if name.startswith("search"):
-            notes.append(f"CPU per game {b['value'] / a['value']:.2f}x")
-        for key, what in (("results", "games"), ("report", "reports"), ("labels", "labels")):
-            if key in a and key in b:
-                notes.append(f"identical {what}: {'yes' if a[key] == b[key] else '**no**'}")
+        notes = _notes(name, a, b)
         if name == "ppo":
             notes.append(
                 f"model load {a['load_cpu_s']:.2f} -> {b['load_cpu_s']:.2f} CPU s, torch "

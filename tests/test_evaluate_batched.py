@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-import agents.evaluate.deals as deals
+import agents.evaluate.batched as batched_module
 from agents.contract.rollouts import compiled_available
 from agents.evaluate import evaluate
 from agents.evaluate.batched import can_batch, compiled_bot
@@ -23,9 +23,9 @@ def _without_timing(report: dict[str, Any]) -> dict[str, Any]:
 
 def _both(monkeypatch: pytest.MonkeyPatch, **kwargs: Any) -> tuple[dict, dict]:
     batched = evaluate(**kwargs)
-    monkeypatch.setattr(deals, "BATCHED", False)
+    monkeypatch.setattr(batched_module, "BATCHED", False)
     one_by_one = evaluate(**kwargs)
-    monkeypatch.setattr(deals, "BATCHED", True)
+    monkeypatch.setattr(batched_module, "BATCHED", True)
     return batched, one_by_one
 
 

@@ -5,6 +5,7 @@ leaderboard.
 |---|---|
 | ``harness`` | ``evaluate``, its command line (``main``) and the report's JSON schema |
 | ``deals`` | seating, seeds, ``play_game`` and the deals played in worker processes |
+| ``batched`` | line-ups of compiled bots played on the game's batch, many games per call |
 | ``aggregate`` | the report from the deals' results: means over deals, paired differences, ratings |
 | ``report`` | the report as a text table (``format_report``) and a PNG (``plot_report``) |
 | ``checkpoint`` | the JSON-lines checkpoint that ``--resume`` reads back |

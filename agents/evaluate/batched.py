@@ -27,6 +27,9 @@ from agents.games import game_spec
 from agents.registry import versioned_name
 from agents.spec import GameSpec
 
+# Whether line-ups of compiled bots play on a compiled batch (the harness asks ``can_batch``):
+# the same results, many games per call. Off: every game through ``deals.play_game``.
+BATCHED = True
 CHUNK_GAMES = 256  # games played together: enough lanes to amortise each call, few deals late
 
 
@@ -41,7 +44,7 @@ def compiled_bot(name: str, spec: GameSpec) -> str | None:
 def can_batch(tasks: Sequence[tuple]) -> bool:
     """Whether every game of these deal tasks ((deal, seed, seatings, game, options)) can be
     played on a compiled batch: every seat a bot the game's batch decides, the batch built."""
-    if not tasks:
+    if not tasks or not BATCHED:
         return False
     _deal, seed, seatings, game, options = tasks[0]
     spec = game_spec(game)

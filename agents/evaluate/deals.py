@@ -239,22 +239,9 @@ def play_seating(
     return {"deal": deal, "game": result, "cpu_s": time.process_time() - cpu}
 
 
-# Whether line-ups of compiled bots play on the compiled batch core (``agents.evaluate.batched``):
-# the same results, many games per call. Off: every game through ``play_game``.
-BATCHED = True
-
-
 def run_deals(tasks: list, jobs: int, progress: bool) -> Iterable[dict[str, Any]]:
-    """Each deal's result, deal by deal, played seating by seating; the bar counts games.
-    Line-ups of compiled bots play on the batch core instead, in one process."""
+    """Each deal's result, deal by deal, played seating by seating; the bar counts games."""
     from tqdm import tqdm
-
-    if BATCHED:
-        from agents.evaluate.batched import can_batch, run_deals_batched
-
-        if can_batch(tasks):
-            yield from run_deals_batched(tasks, progress)
-            return
 
     seat_tasks = [(*task, k) for task in tasks for k in range(len(task[2]))]
     bar = tqdm(total=len(seat_tasks), desc="games", unit="game", disable=not progress,

@@ -124,6 +124,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from agents.bots.ppo_agent import check_table
@@ -136,6 +137,7 @@ from agents.evaluate.arguments import (
     parse_sprt,
     read_saved,
 )
+from agents.evaluate.batched import can_batch, run_deals_batched
 from agents.evaluate.checkpoint import (
     CHECKPOINT_SCHEMA,
     CheckpointWriter,
@@ -481,7 +483,10 @@ def _play(
     played: list[dict[str, Any]] = []
     missing = [d for d in range(games) if d not in done]
     # Played lazily, in deal order: the loop stops taking them once the test decides.
-    new = iter(_run_deals([(d, *deal) for d in missing], jobs, progress) if missing else ())
+    tasks = [(d, *deal) for d in missing]
+    # Line-ups of compiled bots play on the game's batch (the same results, in one process).
+    run = run_deals_batched if can_batch(tasks) else partial(_run_deals, jobs=jobs)
+    new = iter(run(tasks, progress=progress) if missing else ())
     writer: CheckpointWriter | None = None
     try:
         for d in range(games):

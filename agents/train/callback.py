@@ -25,7 +25,14 @@ from tqdm import tqdm
 from agents.cli import parse_names, parse_rounds
 from agents.games import DEFAULT_GAME, game_spec
 from agents.train.checkpoints import save_checkpoint
-from agents.train.config import Config, rule_presets, run_metadata, side_options, task_options
+from agents.train.config import (
+    Config,
+    batch_opponent,
+    rule_presets,
+    run_metadata,
+    side_options,
+    task_options,
+)
 from agents.train.single_agent import make_env, make_worker_env
 
 
@@ -235,22 +242,6 @@ class MasksFromInfo(VecEnvWrapper):
         if method_name == "action_masks" and indices is None and self.masks is not None:
             return list(self.masks)
         return self.venv.env_method(method_name, *args, indices=indices, **kwargs)
-
-
-def batch_opponent(name: str) -> str:
-    """An opponent of ``--vec-env batch``: ``random``, ``self``, a bot the compiled core decides
-    (``strong`` plays ``strong@v1``) or ``ppo:PATH`` (loaded by ``batch_vec_env``); ValueError
-    otherwise."""
-    from agents.registry import versioned_name
-    from continental_env.batch import BOT_NAMES
-
-    bot = versioned_name(name)
-    if bot in ("random", "self", *BOT_NAMES) or name.startswith("ppo:"):
-        return bot
-    raise ValueError(
-        f"--opponents {name!r}: --vec-env batch plays random, self, ppo:PATH and the compiled "
-        f"bots ({', '.join(BOT_NAMES)}; strong = strong@v1)"
-    )
 
 
 def _snapshot_policy(path: str) -> Any:

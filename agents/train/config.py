@@ -305,6 +305,22 @@ def _check_bots(cfg: Config) -> None:
             raise ValueError(f"{_flag(name)} {bot!r}: {exc}") from None
 
 
+def batch_opponent(name: str) -> str:
+    """An opponent of ``--vec-env batch``: ``random``, ``self``, a bot the compiled core decides
+    (``strong`` plays ``strong@v1``) or ``ppo:PATH`` (loaded by ``batch_vec_env``); ValueError
+    otherwise."""
+    from agents.registry import versioned_name
+    from continental_env.batch import BOT_NAMES
+
+    bot = versioned_name(name)
+    if bot in ("random", "self", *BOT_NAMES) or name.startswith("ppo:"):
+        return bot
+    raise ValueError(
+        f"--opponents {name!r}: --vec-env batch plays random, self, ppo:PATH and the compiled "
+        f"bots ({', '.join(BOT_NAMES)}; strong = strong@v1)"
+    )
+
+
 def _check_batch(cfg: Config) -> None:
     """``--vec-env batch``: the contract game on a built compiled core, opponents it can play."""
     need = partial(_need, cfg)
@@ -312,8 +328,6 @@ def _check_batch(cfg: Config) -> None:
     from continental_env.contract.batch import _compiled_module
 
     need(_compiled_module() is not None, "vec_env", "continental_env._batch is not built here")
-    from agents.train.callback import batch_opponent
-
     for name in parse_names(cfg.opponents, "--opponents"):
         batch_opponent(name)
 
