@@ -60,6 +60,10 @@ class GameSpec:
     # training's learner seat ``agents.train.single_agent``; False: key=value engine options
     # (``--game-options``) and ``agents.train.side_single_agent``.
     rule_presets: bool = False
+    # The variance-reduction estimator's recorder (``agents.evaluate.variance``): attached to a new
+    # game, it sums each seat's control-variate corrections at chance events (``corrections``,
+    # ``events``, ``model.label``); None: the game has no chance model, only the plain figure.
+    chance_recorder: Callable[[Any], Any] | None = None
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""
