@@ -65,6 +65,10 @@ class GameSpec:
     # names it decides itself; None: every game is played one decision at a time in Python.
     new_batch: Callable[[int, int, Any], Any] | None = None
     batch_bots: tuple[str, ...] = ()
+    # The variance-reduction estimator's recorder (``agents.evaluate.variance``): attached to a new
+    # game, it sums each seat's control-variate corrections at chance events (``corrections``,
+    # ``events``, ``model.label``); None: the game has no chance model, only the plain figure.
+    chance_recorder: Callable[[Any], Any] | None = None
 
     def sign(self) -> int:
         """+1 when higher scores are better, -1 when lower are."""

@@ -20,6 +20,7 @@ seed)`` builds a bot by registry name (``agents.registry``).
 | ``openspiel_ismcts`` | ``openspiel-ismcts``: OpenSpiel's information-set MCTS at the table (the ``[openspiel]`` extra) |
 | ``feature_agent`` | ``bc:PATH``: a policy on the ``continental_v1`` observation |
 | ``text`` | the game's part of a text agent's prompt (``agents.text``) |
+| ``chance`` | the stock's draws as chance events, with a frozen value, for the harness's control variates |
 """
 
 from __future__ import annotations
@@ -85,6 +86,13 @@ def _contract_harness_options(
     return {"rules": rules.to_dict()}, rules
 
 
+def _contract_chance(game: Any) -> Any:
+    """The control-variate recorder of one game (``agents.contract.chance``)."""
+    from agents.contract.chance import attach
+
+    return attach(game)
+
+
 def _contract_round_tick(r: int) -> str:
     """``3\\n1T+1R``: the round and its contract (T trios, R runs), for plots."""
     from continental_env.rules import contract_for_round
@@ -141,6 +149,7 @@ GAME = GameSpec(
     # continental_env.batch.BOT_NAMES, written out: importing the batch here would load numpy
     # and the environment for every command (tests/test_evaluate_batched.py checks they agree)
     batch_bots=("greedy", "strong@v1", "strong@v2"),
+    chance_recorder=_contract_chance,
 )
 make_agent = GAME.make_agent  # (name, seed=None): a contract bot by registry name
 AGENT_NAMES = GAME.agent_names

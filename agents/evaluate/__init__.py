@@ -11,6 +11,7 @@ leaderboard.
 | ``checkpoint`` | the JSON-lines checkpoint that ``--resume`` reads back |
 | ``arguments`` | the parser of ``continental evaluate`` and its checks before the first game |
 | ``stats`` | confidence intervals, SPRT, deal counts for a half-width |
+| ``variance`` | the paired difference with control variates at chance events (AIVAT-style), beside the plain one |
 | ``leaderboard`` | every agent on the same deals, ranked (``continental leaderboard``) |
 | ``anchored`` | the leaderboard anchored on ``strong@v1``: each agent's paired difference from its own runs |
 

@@ -16,6 +16,7 @@ from agents.cli import (
 )
 from agents.evaluate.deals import refuse_oracles
 from agents.evaluate.stats import SPRT
+from agents.evaluate.variance import ESTIMATORS
 from agents.games import add_game_arguments, game_arguments
 from agents.text.llm import KEY_VARIABLES, LLMOptions
 
@@ -129,6 +130,11 @@ def build_parser() -> ArgumentParser:
         help="allow diagnostic agents that read the hidden state (names with 'oracle')",
     )  # fmt: skip
     parser.add_argument(
+        "--variance", default=None, choices=ESTIMATORS,
+        help="also report each paired difference with control variates at chance events "
+        "(aivat: the stock's draws against a frozen value; the plain figure still decides)",
+    )  # fmt: skip
+    parser.add_argument(
         "--from-json", default=None, help="print and plot a saved report instead of playing"
     )
     add_llm_arguments(parser)
@@ -176,6 +182,7 @@ def evaluate_arguments(args: argparse.Namespace) -> dict[str, Any]:
         "mixed": mixed,
         "allow_oracle": args.allow_oracle,
         "llm": llm,
+        "variance": args.variance,
     }
 
 

@@ -55,8 +55,9 @@ def can_batch(tasks: Sequence[tuple]) -> bool:
     return spec.new_batch(1, len(seatings[0]), probe) is not None
 
 
-def run_deals_batched(tasks: list, progress: bool) -> Iterator[dict[str, Any]]:
-    """``deals.run_deals`` for tasks that ``can_batch``: each deal's result in deal order."""
+def run_deals_batched(tasks: list, jobs: int, progress: bool) -> Iterator[dict[str, Any]]:
+    """``deals.run_deals`` for tasks that ``can_batch``: each deal's result in deal order, in
+    this process (``jobs`` is not used: one process steps every game)."""
     from tqdm import tqdm
 
     seatings = tasks[0][2]

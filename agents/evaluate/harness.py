@@ -70,6 +70,16 @@ recorded in ``config.llm``. Each text agent's row gives its replies, the fallbac
 named no legal action, or requests that failed after their retries, played by the fallback bot)
 and ``illegal_reply_rate`` = fallbacks / replies, summed over every game, deal and worker.
 
+**Variance reduction.** ``--variance aivat`` (``variance="aivat"``) also reports each paired
+difference with control variates at the game's chance events, AIVAT-style
+(``agents.evaluate.variance``): each game is played with the game's chance recorder, each seat's
+score less its correction (a frozen value's change at each stock draw minus its expectation:
+mean zero by construction) is averaged per deal, and ``report["variance"]`` gives the reduced
+difference, its interval, the plain interval and the ratio of their widths. The plain figure
+decides (``variance.decides``). The corrections are stored in every game's entry (``aivat``), so a
+checkpoint keeps them; resuming with ``--variance`` a checkpoint whose deals lack them is refused.
+Games without a chance model (``GameSpec.chance_recorder``) and oracle diagnostics are refused.
+
 **JSON schema** (``--json PATH``; ``schema`` = ``"continental-eval/1"``)::
 
     {
@@ -78,8 +88,10 @@ and ``illegal_reply_rate`` = fallbacks / replies, summed over every game, deal a
                  "seed": S, "game": "contract", "unit": "points", "higher_is_better": false,
                  "options": {...}, "preset": "...", "rounds": [...], "jobs": J,
                  "llm": {"model": M, "fallback": "greedy", "timeout": t, "retries": r,
-                         "backoff": b}},
-                 # preset and rounds: the contract game only; llm: with a text agent only
+                         "backoff": b},
+                 "variance": "aivat"},
+                 # preset and rounds: the contract game only; llm: with a text agent only;
+                 # variance: with --variance only
       "candidate": "<name>",
       "agents": {
         "<name>": {
@@ -101,7 +113,16 @@ and ``illegal_reply_rate`` = fallbacks / replies, summed over every game, deal a
                                 "by_round": {"1": {"mean_diff": x, "ci95": [lo, hi], "deals": n}}}},
                     # candidate - opponent
       "sequential": {...},   # with --sprt only
-      "mixed": {"lineup": [...], "versions": {...}, "deals": N, "agents": {...}, "paired": {...}},
+      "variance": {"estimator": "aivat", "models": ["aivat_value_v1:<digest>"], "chance_events": n,
+                   "decides": "plain",
+                   "paired": {"<opponent>": {"mean_diff": x, "ci95": [lo, hi], "sd_per_deal": x,
+                                             "plain_mean_diff": x, "plain_ci95": [lo, hi],
+                                             "width_ratio": x, "mean_correction": x,
+                                             "mean_correction_ci95": [lo, hi],
+                                             "correction_sd_per_deal": x}}},
+                    # with --variance only: reduced = plain - mean_correction, deal by deal
+      "mixed": {"lineup": [...], "versions": {...}, "deals": N, "agents": {...}, "paired": {...},
+                "variance": {...}},   # variance: with --variance only
       "rounds": {"rounds": R, "without_closer": K, "without_closer_rate": x,
                  "without_closer_rate_ci95": [lo, hi]},   # contract game only (else null)
       "duplicate": {"rotations": P, "identical_round_deals": f},
@@ -124,7 +145,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any
 
 from agents.bots.ppo_agent import check_table
@@ -168,6 +188,13 @@ from agents.evaluate.report import (
     unit_of,
 )
 from agents.evaluate.stats import SPRT
+from agents.evaluate.variance import (
+    RUNS,
+    check_estimator,
+    check_resumed,
+    model_label,
+    variance_report,
+)
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
 from agents.text.llm import LLMOptions, is_text_agent, llm_options
 from continental_env.rules import RuleConfig, resolve_rules
@@ -228,6 +255,7 @@ def evaluate(
     mixed: Sequence[str | Any] | None = None,
     allow_oracle: bool = False,
     llm: LLMOptions | None = None,
+    variance: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` duplicate deals and return the report (its JSON schema is in the
     docstring of ``agents.evaluate.harness``).
@@ -246,6 +274,8 @@ def evaluate(
     ``mixed``: the candidate is also played at a table of these agents (``report["mixed"]``).
     Agents whose names contain ``oracle`` read the hidden state: refused unless ``allow_oracle``.
     ``llm``: the settings of the text agents ``llm:BASE_URL`` (``agents.text.llm.LLMOptions``).
+    ``variance``: ``"aivat"`` also reports the paired differences with control variates at chance
+    events (``report["variance"]``, ``agents.evaluate.variance``); the plain figures decide.
     """
     spec = game_spec(game)
     labels, given = label_agents([*agents, *(mixed or ())], spec.name)
@@ -255,7 +285,7 @@ def evaluate(
         return _evaluate(
             labels[: len(agents)], players, games, seed, jobs, preset, rounds, progress, spec,
             options, checkpoint, resume, sprt, labels[len(agents) :] if mixed else None,
-            allow_oracle, llm,
+            allow_oracle, llm, variance,
         )  # fmt: skip
 
 
@@ -276,11 +306,13 @@ def _evaluate(
     mixed: list[str] | None,
     allow_oracle: bool,
     llm: LLMOptions | None,
+    variance: str | None = None,
 ) -> dict[str, Any]:
     """``evaluate`` once every agent has its label (``label_agents``)."""
     from openskill.models import PlackettLuce
 
     refuse_oracles(list(agents) + list(mixed or ()), allow_oracle, spec.name)
+    check_estimator(variance, spec, list(agents) + list(mixed or ()))
     game = spec.name
     options, rules = game_options(spec, dict(options or {}), preset, rounds)
     spec.check_options(players, options)
@@ -291,8 +323,10 @@ def _evaluate(
     config = _config(spec, agents, base, names, players, games, seed, options, rules, jobs)
     if any(is_text_agent(n) for n in names):  # which model played is part of the result
         config["llm"] = llm.to_dict() if llm is not None else None
+    # Not in the checkpoint's header: the estimator changes no game.
+    config.update({"variance": variance} if variance is not None else {})
     header = checkpoint_header(config)
-    done = _resumed_deals(checkpoint, header, games) if resume else {}
+    done = _resumed(checkpoint, header, games, resume, variance, spec, options)
     sign = spec.sign()  # +1: higher scores are better
     opponent = names[1] if len(names) > 1 else None
     test = sprt.start() if sprt is not None else None
@@ -301,19 +335,21 @@ def _evaluate(
     start = time.perf_counter()
     deal = (seed, seatings, spec.name, options)
     record = (checkpoint, header) if checkpoint else None
-    results, played = _play(done, games, deal, jobs, progress, decided, record)
+    run = RUNS[variance]  # None: the plain ``_run_deals``
+    results, played = _play(done, games, deal, jobs, progress, decided, record, run)
     seconds = time.perf_counter() - start
     report = aggregate(results, config, seatings, names, candidate, sign, PlackettLuce())
     report["timing"] = timing(results, seconds, len(results) - len(played), played)
     if test is not None:
         report["sequential"] = test.summary(candidate, opponent)
+    report.update(variance_report(results, seatings, names, candidate, report, variance))
     if mixed:
         lineup = [candidate, *mixed]
         sub = evaluate(
             lineup, players, games, seed, jobs, preset, rounds, progress, game,
             None if rules is not None else options,
             checkpoint=checkpoint + ".mixed" if checkpoint else None, resume=resume,
-            allow_oracle=allow_oracle, llm=_llm_for(lineup, llm),
+            allow_oracle=allow_oracle, llm=_llm_for(lineup, llm), variance=variance,
         )  # fmt: skip
         report["mixed"] = _mixed_summary(sub)
     return report
@@ -338,6 +374,26 @@ def check_text_settings(names: Sequence[str], llm: LLMOptions | None, jobs: int)
             f"--jobs {jobs}: the settings of {', '.join(text)} reach worker processes only by "
             "fork, which this system lacks; use --jobs 1"
         )
+
+
+def _resumed(
+    checkpoint: str | None,
+    header: dict[str, Any],
+    games: int,
+    resume: bool,
+    variance: str | None,
+    spec: GameSpec,
+    options: dict[str, Any],
+) -> dict[int, dict[str, Any]]:
+    """The deals to resume (none without ``resume``), checked to carry the estimator's
+    corrections when one is asked for."""
+    if not resume:
+        return {}
+    done = _resumed_deals(checkpoint, header, games)
+    if variance is not None and checkpoint:
+        players = int(header["players"])
+        check_resumed(done, players, checkpoint, model_label(spec, players, options))
+    return done
 
 
 def _resumed_deals(
@@ -474,19 +530,22 @@ def _play(
     progress: bool,
     decided: Callable[[dict[str, Any]], bool],
     record: tuple[str, dict[str, Any]] | None,
+    run: Callable[[list, int, bool], Any] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The deals' results in deal order, and those played now: each deal is taken from the
     checkpoint (``done``, by deal number) or played and appended to it (``record``: its path and
     header), until ``games`` or the sequential test decides. ``deal``: (seed, seatings, game,
-    options)."""
+    options); ``run`` plays the missing ones (``run_deals``, or the estimator's
+    ``variance.run_deals_corrected``)."""
     results: list[dict[str, Any]] = []
     played: list[dict[str, Any]] = []
     missing = [d for d in range(games) if d not in done]
     # Played lazily, in deal order: the loop stops taking them once the test decides.
     tasks = [(d, *deal) for d in missing]
-    # Line-ups of compiled bots play on the game's batch (the same results, in one process).
-    run = run_deals_batched if can_batch(tasks) else partial(_run_deals, jobs=jobs)
-    new = iter(run(tasks, progress=progress) if missing else ())
+    if run is None:  # read at the call: tests replace ``_run_deals``
+        # Line-ups of compiled bots play on the game's batch (the same results, in one process).
+        run = run_deals_batched if can_batch(tasks) else _run_deals
+    new = iter(run(tasks, jobs, progress) if missing else ())
     writer: CheckpointWriter | None = None
     try:
         for d in range(games):
@@ -517,6 +576,7 @@ def _mixed_summary(sub: dict[str, Any]) -> dict[str, Any]:
         "deals": sub["config"]["deals"],
         "agents": sub["agents"],
         "paired": sub["paired"],
+        **({"variance": sub["variance"]} if "variance" in sub else {}),
         "timing": sub["timing"],
     }
 

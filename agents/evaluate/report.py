@@ -84,6 +84,8 @@ def format_report(report: dict[str, Any]) -> str:
     lines += [_agent_line(name, a) for name, a in report["agents"].items()]
     cand = label(report["candidate"], versions.get(report["candidate"]))
     lines += _paired_lines(report["paired"], cand, versions, unit, segment)
+    if report.get("variance"):
+        lines += _variance_lines(report["variance"], cand, versions, unit)
     if report.get("sequential"):
         lines.append(_sequential_line(report["sequential"]))
     if report.get("mixed"):
@@ -133,6 +135,27 @@ def _paired_lines(
                 for seg, r in p["by_round"].items()
             ]
             lines.append(f"  by {segment}: " + "; ".join(parts))
+    return lines
+
+
+def _variance_lines(
+    variance: dict[str, Any], cand: str, versions: dict[str, str], unit: str
+) -> list[str]:
+    """The reduced paired differences beside the plain ones, and which decides."""
+    lines = [
+        f"variance reduction ({variance['estimator']}, value model "
+        f"{', '.join(variance['models'])}, {variance['chance_events']} chance events): the plain "
+        f"figure above decides; the reduced one is an unbiased estimate of the same difference"
+    ]
+    for name, v in variance["paired"].items():
+        ratio = "n/a" if v["width_ratio"] is None else f"{v['width_ratio']:.2f}"
+        sd = "n/a" if v["sd_per_deal"] is None else f"{v['sd_per_deal']:.1f}"
+        lines.append(
+            f"  reduced {cand} - {label(name, versions.get(name))}: {v['mean_diff']:.1f} "
+            f"{unit}/game {ci_text(v['ci95'], '.1f')} (per-deal SD {sd}); plain "
+            f"{ci_text(v['plain_ci95'], '.1f')}; width ratio {ratio}; mean correction "
+            f"{v['mean_correction']:+.1f} {ci_text(v['mean_correction_ci95'], '+.1f')}"
+        )
     return lines
 
 
