@@ -213,10 +213,13 @@ def test_a_start_that_fails_later_leaves_no_run_directory(
         raise RuntimeError("no environments today")
 
     monkeypatch.setattr(train, "make_vec_env", broken)
+    # The handlers as they were before (whatever an earlier test in this worker left them).
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     with pytest.raises(RuntimeError, match="no environments today"):
         train.main(["--runs-dir", str(tmp_path), "--run-name", "doomed", *TINY])
     assert not (tmp_path / "doomed").exists()
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handlers restored
+    after = {sig: signal.getsignal(sig) for sig in before}
+    assert after == before  # the stop handlers were put back
 
 
 def test_a_run_from_before_v1_resumes_on_v0_and_flags_pick_the_observation(
