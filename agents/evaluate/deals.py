@@ -20,7 +20,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from itertools import groupby
 from typing import Any
@@ -239,20 +239,25 @@ def play_seating(
     return {"deal": deal, "game": result, "cpu_s": time.process_time() - cpu}
 
 
-def run_deals(tasks: list, jobs: int, progress: bool) -> Iterable[dict[str, Any]]:
-    """Each deal's result, deal by deal, played seating by seating; the bar counts games."""
+def run_deals(
+    tasks: list, jobs: int, progress: bool, play: Callable[[tuple], dict[str, Any]] | None = None
+) -> Iterable[dict[str, Any]]:
+    """Each deal's result, deal by deal, played seating by seating; the bar counts games.
+    ``play`` is the unit of work, one seating (default ``play_seating``; a module-level function,
+    so worker processes can receive it)."""
     from tqdm import tqdm
 
+    play = play or play_seating
     seat_tasks = [(*task, k) for task in tasks for k in range(len(task[2]))]
     bar = tqdm(total=len(seat_tasks), desc="games", unit="game", disable=not progress,
                file=sys.stderr)  # fmt: skip
     try:
         with ExitStack() as stack:
-            played: Iterable[dict[str, Any]] = map(play_seating, seat_tasks)
+            played: Iterable[dict[str, Any]] = map(play, seat_tasks)
             if jobs > 1:
                 ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
                 pool = stack.enter_context(ctx.Pool(jobs))
-                played = pool.imap(play_seating, seat_tasks, chunksize=1)  # in task order
+                played = pool.imap(play, seat_tasks, chunksize=1)  # in task order
             for deal, group in groupby(played, key=lambda p: p["deal"]):
                 games, cpu = [], 0.0
                 for p in group:

@@ -33,16 +33,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import multiprocessing
-import os
-import sys
 from collections.abc import Callable, Iterable, Sequence
-from contextlib import ExitStack
-from itertools import groupby
 from typing import Any
 
 from agents import is_oracle
-from agents.evaluate.deals import play_seating
+from agents.evaluate.deals import play_seating, run_deals
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, sample_sd
 from agents.games import GameSpec, game_spec
 
@@ -121,27 +116,7 @@ def play_seating_corrected(task: tuple) -> dict[str, Any]:
 
 def run_deals_corrected(tasks: list, jobs: int, progress: bool) -> Iterable[dict[str, Any]]:
     """``deals.run_deals`` with ``play_seating_corrected`` as the worker's unit of work."""
-    from tqdm import tqdm
-
-    seat_tasks = [(*task, k) for task in tasks for k in range(len(task[2]))]
-    bar = tqdm(total=len(seat_tasks), desc="games", unit="game", disable=not progress,
-               file=sys.stderr)  # fmt: skip
-    try:
-        with ExitStack() as stack:
-            played: Iterable[dict[str, Any]] = map(play_seating_corrected, seat_tasks)
-            if jobs > 1:
-                ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
-                pool = stack.enter_context(ctx.Pool(jobs))
-                played = pool.imap(play_seating_corrected, seat_tasks, chunksize=1)
-            for deal, group in groupby(played, key=lambda p: p["deal"]):
-                games, cpu = [], 0.0
-                for p in group:
-                    games.append(p["game"])
-                    cpu += p["cpu_s"]
-                    bar.update()
-                yield {"deal": deal, "games": games, "cpu_s": cpu}
-    finally:
-        bar.close()
+    return run_deals(tasks, jobs, progress, play=play_seating_corrected)
 
 
 # ----------------------------------------------------------------------------- checking
