@@ -5,6 +5,7 @@ and the trained policy at the harness's table."""
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
@@ -133,14 +134,41 @@ def test_the_masked_policy_never_samples_an_illegal_action() -> None:
     mask = torch.rand(2000, 50, generator=generator) < 0.1
     mask[:, 49] = True  # at least one legal action per row
     mask[:, :25] &= torch.arange(2000)[:, None] % 2 == 0  # odd rows: none of the favourites
-    logits = agent.masked_logits(torch.randn(2000, 8, generator=generator), mask)
-    actions = selfplay.sample_actions(logits, generator)
+    obs = torch.randn(2000, 8, generator=generator)
+    legal = selfplay.Legal.of(mask)
+    log_probs = agent.legal_log_probs(obs, legal)
+    actions = legal.actions[legal.sample(log_probs, generator)]
     assert mask[torch.arange(2000), actions].all()
     # Positive control: where a favourite is legal, a favourite is drawn.
     favourite_legal = mask[:, :25].any(dim=1)
     assert favourite_legal.sum() > 500 and (actions[favourite_legal] < 25).all()
-    probs = torch.softmax(logits, -1)
-    assert (probs[~mask] == 0).all()
+    # The legal-only softmax is the masked softmax of the full logits, values and gradients.
+    full = torch.log_softmax(agent.masked_logits(obs, mask), -1)
+    assert torch.allclose(log_probs, full[legal.rows, legal.actions], atol=1e-5)
+    assert (full.exp()[~mask] == 0).all()
+    assert torch.equal(legal.position(actions), torch.searchsorted(
+        legal.rows * 50 + legal.actions, torch.arange(2000) * 50 + actions))
+    picked = log_probs[legal.position(actions)]
+    assert torch.allclose(picked, full.gather(1, actions[:, None]).squeeze(1), atol=1e-5)
+    grads = []
+    for value in (picked.sum(), full.gather(1, actions[:, None]).sum()):
+        agent.zero_grad()
+        value.backward(retain_graph=True)
+        grads.append([q.grad.clone() for q in agent.actor.parameters()])
+    for a, b in zip(*grads, strict=True):
+        assert torch.allclose(a, b, atol=1e-4)
+    # The draw follows the probabilities: one row, 20,000 draws, frequencies within 0.02.
+    one = selfplay.Legal.of(torch.tensor([[True, False, True, True]]).repeat(20000, 1))
+    lp = one.log_softmax(torch.tensor([0.0, 1.0, 2.0]).repeat(20000))
+    drawn = one.actions[one.sample(lp, generator)]
+    freq = torch.bincount(drawn, minlength=4).float() / 20000
+    expected = torch.tensor([1.0, 0.0, math.e, math.e**2]) / (1 + math.e + math.e**2)
+    assert (freq - expected).abs().max() < 0.02
+
+
+def test_a_row_without_a_legal_action_is_refused() -> None:
+    with pytest.raises(ValueError, match="no legal action"):
+        selfplay.Legal.of(torch.tensor([[True, False], [False, False]]))
 
 
 def test_seat_advantages_on_a_hand_made_sequence() -> None:

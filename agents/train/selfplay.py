@@ -7,8 +7,9 @@ of decisions: a decision's reward is what its seat earns from that decision unti
 decision in the same game (or the game's end), and GAE runs along each chain with one discount
 per decision of the seat (``seat_advantages``). The last decision of a chain in a rollout whose
 outcome is not known yet (its seat acts again only after the rollout) is not trained on; its
-value bootstraps the decision before it. Illegal actions' logits are set to a large negative
-number before the softmax, so they are never sampled and carry no gradient.
+value bootstraps the decision before it. The softmax runs over each position's legal actions
+only (``Legal``: about 7 of 1,631, so only their rows of the output layer are multiplied); it
+equals the softmax of the full logits with the illegal ones masked out, which the tests check.
 
     python -m agents.train.selfplay --out runs/sp --num-games 64 --steps-per-rollout 128 \\
         --total-steps 2000000 --seed 1 --observation v0 --players 4 --preset continental
@@ -219,8 +220,19 @@ class Agent(nn.Module):
         return self.critic(obs).squeeze(-1)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        """The actor's logits with every illegal action's set to ``MASKED_LOGIT``."""
+        """The actor's logits with every illegal action's set to ``MASKED_LOGIT`` (the reference
+        that ``legal_log_probs`` is tested against)."""
         return self.actor(obs).masked_fill(~mask, MASKED_LOGIT)
+
+    def legal_log_probs(self, obs: torch.Tensor, legal: Legal) -> torch.Tensor:
+        """``log_softmax(masked_logits(obs, mask))`` at the legal pairs only, one value per pair.
+
+        A position has about 7 legal actions of 1,631, so only the output layer's rows of those
+        actions are multiplied; illegal actions have probability 0 and no gradient either way."""
+        hidden = self.actor[:-1](obs)
+        out = self.actor[-1]
+        logits = (hidden[legal.rows] * out.weight[legal.actions]).sum(-1) + out.bias[legal.actions]
+        return legal.log_softmax(logits)
 
     def numpy_policy(self, meta: dict[str, Any]) -> NumpyPolicy:
         """The actor as the project's numpy policy (``ppo:PATH.npz``)."""
@@ -232,11 +244,53 @@ class Agent(nn.Module):
         return NumpyPolicy(weights, activation=self.activation, meta=meta)
 
 
-def sample_actions(logits: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
-    """One action per row from softmax(logits), by the Gumbel-max trick with the run's own
-    generator (drawn on the CPU, so a run samples the same on any device)."""
-    u = torch.rand(logits.shape, generator=generator).clamp_(min=1e-20).to(logits.device)
-    return torch.argmax(logits - torch.log(-torch.log(u)), dim=-1)
+@dataclass
+class Legal:
+    """The legal (row, action) pairs of a batch of masks, in row-major order (``nonzero``)."""
+
+    rows: torch.Tensor
+    actions: torch.Tensor
+    num_rows: int
+    num_actions: int
+
+    @classmethod
+    def of(cls, mask: torch.Tensor) -> Legal:
+        rows, actions = mask.nonzero(as_tuple=True)
+        legal = cls(rows, actions, mask.shape[0], mask.shape[1])
+        if len(rows) and torch.unique_consecutive(rows).numel() != legal.num_rows:
+            raise ValueError("a row of the mask has no legal action")
+        return legal
+
+    def row_sum(self, values: torch.Tensor) -> torch.Tensor:
+        """Per row, the sum of ``values`` over its legal pairs."""
+        return values.new_zeros(self.num_rows).index_add(0, self.rows, values)
+
+    def row_max(self, values: torch.Tensor) -> torch.Tensor:
+        full = values.new_full((self.num_rows,), -math.inf)
+        return full.scatter_reduce(0, self.rows, values, "amax")
+
+    def log_softmax(self, logits: torch.Tensor) -> torch.Tensor:
+        """Each row's log-softmax over its legal pairs (the shift by the row's maximum is a
+        constant of the result, so it carries no gradient)."""
+        shifted = logits - self.row_max(logits.detach())[self.rows]
+        return shifted - self.row_sum(shifted.exp()).log()[self.rows]
+
+    def position(self, action: torch.Tensor) -> torch.Tensor:
+        """Index of each row's ``action`` among the pairs (the action must be legal)."""
+        keys = self.rows * self.num_actions + self.actions
+        wanted = torch.arange(self.num_rows, device=keys.device) * self.num_actions + action
+        return torch.searchsorted(keys, wanted)
+
+    def sample(self, log_probs: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+        """Position of one pair per row drawn from its probabilities, by the Gumbel-max trick
+        with the run's own generator (drawn on the CPU, so a run samples the same on any
+        device)."""
+        u = torch.rand(log_probs.shape, generator=generator).clamp_(min=1e-20)
+        score = log_probs - torch.log(-torch.log(u.to(log_probs.device)))
+        best = score == self.row_max(score)[self.rows]
+        index = torch.arange(len(score), device=score.device)
+        first = torch.full((self.num_rows,), len(score), device=score.device)
+        return first.scatter_reduce(0, self.rows[best], index[best], "amin")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -561,11 +615,11 @@ def _learn(
             for t in range(t_len):
                 b_obs[t], b_mask[t], b_actor[t] = obs, mask, actor
                 x = torch.from_numpy(obs).to(device)
-                logits = agent.masked_logits(x, torch.from_numpy(mask).to(device))
-                action = sample_actions(logits, generator)
-                logprob = torch.log_softmax(logits, -1).gather(1, action[:, None]).squeeze(1)
-                b_action[t] = action.cpu().numpy()
-                b_logprob[t] = logprob.cpu().numpy()
+                legal = Legal.of(torch.from_numpy(mask).to(device))
+                log_probs = agent.legal_log_probs(x, legal)
+                chosen = legal.sample(log_probs, generator)
+                b_action[t] = legal.actions[chosen].cpu().numpy()
+                b_logprob[t] = log_probs[chosen].cpu().numpy()
                 b_value[t] = agent.value(x).cpu().numpy()
                 obs, mask, actor, rewards, done = batch.step(b_action[t])
                 b_reward[t], b_done[t] = rewards, done
@@ -645,10 +699,10 @@ def _update(
         order = torch.randperm(size, generator=generator).to(device)
         for start in range(0, size, mb_size):
             mb = order[start : start + mb_size]
-            logits = agent.masked_logits(obs[mb], mask[mb])
-            logp_all = torch.log_softmax(logits, -1)
-            new_logprob = logp_all.gather(1, action[mb, None]).squeeze(1)
-            entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+            legal = Legal.of(mask[mb])
+            log_probs = agent.legal_log_probs(obs[mb], legal)
+            new_logprob = log_probs[legal.position(action[mb])]
+            entropy = -legal.row_sum(log_probs.exp() * log_probs).mean()
             log_ratio = new_logprob - old_logprob[mb]
             ratio = log_ratio.exp()
             with torch.no_grad():
