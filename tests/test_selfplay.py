@@ -146,8 +146,10 @@ def test_the_masked_policy_never_samples_an_illegal_action() -> None:
     full = torch.log_softmax(agent.masked_logits(obs, mask), -1)
     assert torch.allclose(log_probs, full[legal.rows, legal.actions], atol=1e-5)
     assert (full.exp()[~mask] == 0).all()
-    assert torch.equal(legal.position(actions), torch.searchsorted(
-        legal.rows * 50 + legal.actions, torch.arange(2000) * 50 + actions))
+    assert torch.equal(
+        legal.position(actions),
+        torch.searchsorted(legal.rows * 50 + legal.actions, torch.arange(2000) * 50 + actions),
+    )
     picked = log_probs[legal.position(actions)]
     assert torch.allclose(picked, full.gather(1, actions[:, None]).squeeze(1), atol=1e-5)
     grads = []
