@@ -17,6 +17,10 @@ importing each tree's own packages. The rows:
     strong,strong,greedy,self, KL-PPO from the shipped model, a fixed number of steps, dummy
     vector env so that every step's CPU is this process's). Each side runs its own recipe
     (``--recipe``, ``--baseline-recipe``): the recipe is part of what changed.
+``selfplay``
+    learner steps per CPU-second of the self-play trainer (``agents.train.selfplay``, every seat
+    the learner) on this tree, against the flagship recipe (``--baseline-recipe``) on the
+    baseline tree, which may predate the trainer.
 ``evaluate``
     games per CPU-second of ``evaluate strong,greedy`` (duplicate deals x 4 seatings).
 ``ppo``
@@ -65,6 +69,13 @@ RECIPE = (
     + " --num-envs 128 --n-steps 64"
 )
 RECIPE_5894364 = f"--num-envs 2 --n-steps 1024 {COMMON}"  # as shipped at 5894364
+# The self-play trainer as the from-scratch run uses it (runs/selfplay_scratch/config.json), for
+# six updates of 256 lanes x 64 steps.
+SELFPLAY_RECIPE = (
+    "--num-games 256 --steps-per-rollout 64 --total-steps 98304 --seed 2027 --observation v1 "
+    "--players 4 --preset continental --hidden 256,256 --update-epochs 2 --num-minibatches 4 "
+    "--checkpoint-every 5"
+)
 
 
 # ============================================================================ one row, one tree
@@ -228,6 +239,25 @@ def row_train(recipe: str, ablate: Sequence[str] = ()) -> dict[str, Any]:
     }
 
 
+def row_selfplay(recipe: str) -> dict[str, Any]:
+    """Decisions per CPU-second of ``agents.train.selfplay`` (every decision is the learner's),
+    counted from the start of training to its last checkpoint."""
+    from agents.train import selfplay
+
+    with tempfile.TemporaryDirectory() as runs:
+        cfg, saved = selfplay.parse_args([*recipe.split(), "--out", str(Path(runs) / "run")])
+        start = time.process_time()
+        counters = selfplay.train(cfg, saved)
+        cpu = time.process_time() - start
+    return {
+        "value": counters["decisions"] / cpu,
+        "unit": "learner steps per CPU-s",
+        "steps": counters["decisions"],
+        "cpu_s": cpu,
+        "recipe": recipe,
+    }
+
+
 def _ours(seed: int) -> Callable[[int], None]:
     import numpy as np
 
@@ -299,7 +329,12 @@ def row_aec(passes: int, decisions: int) -> dict[str, Any]:
     return row
 
 
-ROWS = ("search", "search5", "search5-8p", "label", "train", "evaluate", "ppo", "aec")
+ROWS = (
+    "search", "search5", "search5-8p", "label", "train", "selfplay", "evaluate", "ppo", "aec",
+)  # fmt: skip
+# Rows whose baseline side measures another row: the self-play trainer is compared with the
+# flagship recipe (``--baseline-recipe``) of the baseline tree.
+BASE_ROW = {"selfplay": "train"}
 
 
 def run_row(name: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -308,6 +343,8 @@ def run_row(name: str, args: argparse.Namespace) -> dict[str, Any]:
         return row_search(args.search_games)
     if name == "train":
         return row_train(args.recipe, [a for a in args.ablate.split(",") if a])
+    if name == "selfplay":
+        return row_selfplay(args.selfplay_recipe)
     if name == "search5":
         return row_search5(4, args.search_games)
     if name == "search5-8p":
@@ -372,6 +409,7 @@ def measure(
         cmd += [f"--search-games={args.search_games}", f"--aec-passes={args.aec_passes}"]
         cmd += [f"--label-deals={args.label_deals}"]
         cmd += [f"--aec-decisions={args.aec_decisions}", f"--ablate={ablate}"]
+        cmd += [f"--selfplay-recipe={args.selfplay_recipe}"]
         done = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
         if done.returncode != 0:
             tail = "\n".join(done.stderr.strip().splitlines()[-5:])
@@ -402,6 +440,7 @@ def _fmt(value: float) -> str:
 LABELS = {
     "search": "search (4 worlds) vs 3 strong",
     "train": "flagship training",
+    "selfplay": "self-play trainer (this tree) vs flagship recipe (baseline)",
     "search5": "search@v5 vs 3 strong@v1",
     "search5-8p": "search@v5 vs 7 strong@v1, 8p",
     "label": "expert labels (search@v5)",
@@ -455,6 +494,9 @@ def table(
             )
         if name == "train":
             notes.append("each side its own recipe (see the command)")
+        if name == "selfplay":
+            notes.append("baseline: the flagship recipe (--baseline-recipe); this tree: the "
+                         "self-play trainer (--selfplay-recipe)")  # fmt: skip
         lines.append(
             f"| {LABELS[name]} | {a['unit']} | {_fmt(a['value'])} | {_fmt(b['value'])} | "
             f"**{speedup:.2f}x** | {'; '.join(notes)} |"
@@ -481,6 +523,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--recipe", default=RECIPE, help="train flags of this tree")
     parser.add_argument(
         "--baseline-recipe", default=RECIPE_5894364, help="train flags of the baseline tree"
+    )
+    parser.add_argument(
+        "--selfplay-recipe",
+        default=SELFPLAY_RECIPE,
+        help="selfplay: flags of agents.train.selfplay on this tree (--out is added)",
     )
     parser.add_argument(
         "--ablate",
@@ -539,7 +586,8 @@ def _measure_rows(
             order = ("base", "head") if r % 2 == 0 else ("head", "base")
             for side in order:
                 if side == "base":
-                    runs[side].append(measure(base_tree, row, args, args.baseline_recipe))
+                    base_row = BASE_ROW.get(row, row)
+                    runs[side].append(measure(base_tree, base_row, args, args.baseline_recipe))
                 else:
                     runs[side].append(measure(here, row, args, args.recipe, args.ablate))
                 print(f"  {row}: {side} {runs[side][-1]}", flush=True)

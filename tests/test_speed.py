@@ -79,3 +79,25 @@ def test_each_side_takes_the_median_of_its_runs() -> None:
     assert merged["value"] == 2.0 and merged["vs_openspiel"] == pytest.approx(0.8)
     assert merged["runs"] == [3.0, 1.0]
     assert "error" in speed._median_run([*runs, {"error": "exit 1"}])
+
+
+def test_the_selfplay_row_sets_the_trainer_against_the_baseline_flagship_recipe(
+    monkeypatch,
+) -> None:
+    calls = []
+
+    def fake_measure(tree: Path, row: str, args, recipe: str, ablate: str = "") -> dict:
+        calls.append((tree.name, row, recipe))
+        return {"value": 10.0 if tree.name == "head" else 1.0, "unit": "learner steps per CPU-s"}
+
+    monkeypatch.setattr(speed, "measure", fake_measure)
+    args = speed.build_parser().parse_args(["--rows", "selfplay,train", "--baseline-recipe", "B"])
+    results = speed._measure_rows(["selfplay", "train"], args, Path("head"), Path("base"))
+    assert ("base", "train", "B") in calls and ("head", "selfplay", args.recipe) in calls
+    assert ("base", "selfplay", "B") not in calls  # the baseline may predate the trainer
+    assert calls.count(("base", "train", "B")) == 2  # once for each row
+    lines, rows = speed.table(results, "base", "head")
+    assert rows[0]["speedup"] == 10.0 and "self-play trainer" in lines[2]
+    # The row itself runs the trainer's own command line, which refuses a bad flag first.
+    with pytest.raises(SystemExit):
+        speed.row_selfplay("--num-games 0")

@@ -59,6 +59,7 @@ from continental_env.rules import PRESETS
 
 DESCRIPTION = "Self-play masked PPO on BatchGame: every seat played by the current policy."
 MASKED_LOGIT = -1e9  # an illegal action's logit: exp() is 0 in float32, and 0 * logit stays finite
+VALUE_CHUNK = 4096  # rows of the rollout's observations per critic product
 CHECKPOINT_FILES = (".pt", ".rng.json", ".lanes.json", ".json")  # moved in this order: .json last
 
 
@@ -620,7 +621,6 @@ def _learn(
                 chosen = legal.sample(log_probs, generator)
                 b_action[t] = legal.actions[chosen].cpu().numpy()
                 b_logprob[t] = log_probs[chosen].cpu().numpy()
-                b_value[t] = agent.value(x).cpu().numpy()
                 obs, mask, actor, rewards, done = batch.step(b_action[t])
                 b_reward[t], b_done[t] = rewards, done
                 ended = batch.round_end
@@ -628,6 +628,11 @@ def _learn(
                 reward_sum += float(rewards[ended].sum())
                 seat_rounds += p * int(ended.sum())
                 games += int(done.sum())
+            # The values after the rollout, in large products (the critic did not change).
+            flat_obs = b_obs.reshape(n * t_len, -1)
+            for start in range(0, n * t_len, VALUE_CHUNK):
+                chunk = torch.from_numpy(flat_obs[start : start + VALUE_CHUNK]).to(device)
+                b_value.reshape(-1)[start : start + VALUE_CHUNK] = agent.value(chunk).cpu().numpy()
             next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
 
         # ---- advantages along each (lane, seat) chain
@@ -699,8 +704,8 @@ def _update(
         order = torch.randperm(size, generator=generator).to(device)
         for start in range(0, size, mb_size):
             mb = order[start : start + mb_size]
-            legal = Legal.of(mask[mb])
-            log_probs = agent.legal_log_probs(obs[mb], legal)
+            x, legal = obs[mb], Legal.of(mask[mb])
+            log_probs = agent.legal_log_probs(x, legal)
             new_logprob = log_probs[legal.position(action[mb])]
             entropy = -legal.row_sum(log_probs.exp() * log_probs).mean()
             log_ratio = new_logprob - old_logprob[mb]
@@ -713,7 +718,7 @@ def _update(
             pg_loss = torch.max(
                 -mb_adv * ratio, -mb_adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)
             ).mean()
-            v_loss = 0.5 * ((agent.value(obs[mb]) - ret[mb]) ** 2).mean()
+            v_loss = 0.5 * ((agent.value(x) - ret[mb]) ** 2).mean()
             loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
