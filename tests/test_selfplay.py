@@ -257,3 +257,38 @@ def test_the_policy_plays_at_the_harness_table(runs: dict[str, Path]) -> None:
     assert report["config"]["deals"] == 1
     played = report["agents"][f"ppo:{path}"]
     assert played["games"] == 4 and np.isfinite(played["mean_points"])  # one deal, 4 seatings
+
+
+def test_a_shared_trunk_runs_once_for_both_heads_and_resumes_exactly(tmp_path: Path) -> None:
+    torch.manual_seed(0)
+    agent = selfplay.Agent(obs_dim=8, num_actions=20, hidden=[6, 5], activation="relu",
+                           shared=True)  # fmt: skip
+    separate = selfplay.Agent(obs_dim=8, num_actions=20, hidden=[6, 5], activation="relu")
+    # One copy of the hidden layers: the parameters the optimiser sees are the actor's and a
+    # value head (positive control: separate networks have two sets).
+    count = sum(p.numel() for p in agent.parameters())
+    actor = sum(p.numel() for p in agent.actor.parameters())
+    assert count == actor + 5 + 1
+    assert sum(p.numel() for p in separate.parameters()) > 2 * actor - 20 * 6
+    obs = torch.randn(30, 8)
+    mask = torch.rand(30, 20) < 0.3
+    mask[:, 0] = True
+    legal = selfplay.Legal.of(mask)
+    for net in (agent, separate):
+        log_probs, value = net.evaluate(obs, legal)
+        assert torch.allclose(log_probs, net.legal_log_probs(obs, legal))
+        assert torch.allclose(value, net.value(obs))
+    # A shared run trains, is recorded in its config, and resumes to the same network.
+    argv = [*TINY, "--shared-trunk", "--seed", "4"]
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    for out, steps in ((whole, 3), (split, 2)):
+        cfg, saved = selfplay.parse_args([*argv, "--out", str(out), "--total-steps",
+                                          str(steps * UPDATE)])  # fmt: skip
+        selfplay.train(cfg, saved)
+    cfg, saved = selfplay.parse_args(["--out", str(split), "--resume", "--total-steps",
+                                      str(3 * UPDATE)])  # fmt: skip
+    assert cfg.shared_trunk
+    selfplay.train(cfg, saved)
+    a, b = params(whole), params(split)
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    assert torch.equal(a["critic.0.weight"], a["actor.0.weight"])  # one tensor, saved twice

@@ -82,6 +82,7 @@ class SelfPlayConfig:
     device: str = opt("cpu", "torch device: cpu or cuda")
     threads: int = opt(1, "torch.set_num_threads (1 suits a shared 2-core machine)")
     hidden: str = opt("256,256", "hidden layer sizes of the actor and of the critic")
+    shared_trunk: bool = opt(False, "the critic shares the actor's hidden layers (one pass)")
     activation: str = opt("relu", "hidden activation: relu or tanh")
     learning_rate: float = opt(2.5e-4, "Adam learning rate")
     gamma: float = opt(0.995, "discount per decision of a seat")
@@ -209,16 +210,32 @@ def mlp(sizes: list[int], activation: str, out_std: float) -> nn.Sequential:
 
 
 class Agent(nn.Module):
-    """Separate actor and critic MLPs over the observation vector."""
+    """An actor MLP and a critic MLP over the observation vector: separate (the default), or
+    sharing their hidden layers (``shared=True``: ``critic`` is the actor's hidden layers and a
+    value head, and the hidden layers run once for both)."""
 
-    def __init__(self, obs_dim: int, num_actions: int, hidden: list[int], activation: str) -> None:
+    def __init__(
+        self, obs_dim: int, num_actions: int, hidden: list[int], activation: str,
+        shared: bool = False,
+    ) -> None:  # fmt: skip
         super().__init__()
         self.activation = activation
+        self.shared = shared
         self.actor = mlp([obs_dim, *hidden, num_actions], activation, out_std=0.01)
-        self.critic = mlp([obs_dim, *hidden, 1], activation, out_std=1.0)
+        if shared:
+            head = layer_init(nn.Linear(hidden[-1], 1), std=1.0)
+            self.critic = nn.Sequential(*self.actor[:-1], head)
+        else:
+            self.critic = mlp([obs_dim, *hidden, 1], activation, out_std=1.0)
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.critic(obs).squeeze(-1)
+
+    def evaluate(self, obs: torch.Tensor, legal: Legal) -> tuple[torch.Tensor, torch.Tensor]:
+        """``legal_log_probs(obs, legal)`` and ``value(obs)``, the shared layers run once."""
+        hidden = self.actor[:-1](obs)
+        value = self.critic[-1](hidden) if self.shared else self.critic(obs)
+        return self._legal_log_probs(hidden, legal), value.squeeze(-1)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """The actor's logits with every illegal action's set to ``MASKED_LOGIT`` (the reference
@@ -230,7 +247,9 @@ class Agent(nn.Module):
 
         A position has about 7 legal actions of 1,631, so only the output layer's rows of those
         actions are multiplied; illegal actions have probability 0 and no gradient either way."""
-        hidden = self.actor[:-1](obs)
+        return self._legal_log_probs(self.actor[:-1](obs), legal)
+
+    def _legal_log_probs(self, hidden: torch.Tensor, legal: Legal) -> torch.Tensor:
         out = self.actor[-1]
         logits = (hidden[legal.rows] * out.weight[legal.actions]).sum(-1) + out.bias[legal.actions]
         return legal.log_softmax(logits)
@@ -526,7 +545,8 @@ def train(cfg: SelfPlayConfig, saved: dict[str, Any] | None = None) -> dict[str,
     generator = torch.Generator().manual_seed(cfg.seed)
     batch = make_batch(cfg)
     obs, mask, actor = batch.reset()
-    agent = Agent(batch.obs_dim, batch.num_actions, parse_ints(cfg.hidden), cfg.activation)
+    agent = Agent(batch.obs_dim, batch.num_actions, parse_ints(cfg.hidden), cfg.activation,
+                  shared=cfg.shared_trunk)  # fmt: skip
     agent.to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
     counters = {"update": 0, "decisions": 0, "cpu_s": 0.0, "wall_s": 0.0, "games": 0}
@@ -617,7 +637,11 @@ def _learn(
                 b_obs[t], b_mask[t], b_actor[t] = obs, mask, actor
                 x = torch.from_numpy(obs).to(device)
                 legal = Legal.of(torch.from_numpy(mask).to(device))
-                log_probs = agent.legal_log_probs(x, legal)
+                if agent.shared:
+                    log_probs, value = agent.evaluate(x, legal)
+                    b_value[t] = value.cpu().numpy()
+                else:  # the critic's values after the rollout, in larger products
+                    log_probs = agent.legal_log_probs(x, legal)
                 chosen = legal.sample(log_probs, generator)
                 b_action[t] = legal.actions[chosen].cpu().numpy()
                 b_logprob[t] = log_probs[chosen].cpu().numpy()
@@ -630,7 +654,7 @@ def _learn(
                 games += int(done.sum())
             # The values after the rollout, in large products (the critic did not change).
             flat_obs = b_obs.reshape(n * t_len, -1)
-            for start in range(0, n * t_len, VALUE_CHUNK):
+            for start in range(0, 0 if agent.shared else n * t_len, VALUE_CHUNK):
                 chunk = torch.from_numpy(flat_obs[start : start + VALUE_CHUNK]).to(device)
                 b_value.reshape(-1)[start : start + VALUE_CHUNK] = agent.value(chunk).cpu().numpy()
             next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
@@ -704,8 +728,8 @@ def _update(
         order = torch.randperm(size, generator=generator).to(device)
         for start in range(0, size, mb_size):
             mb = order[start : start + mb_size]
-            x, legal = obs[mb], Legal.of(mask[mb])
-            log_probs = agent.legal_log_probs(x, legal)
+            legal = Legal.of(mask[mb])
+            log_probs, new_value = agent.evaluate(obs[mb], legal)
             new_logprob = log_probs[legal.position(action[mb])]
             entropy = -legal.row_sum(log_probs.exp() * log_probs).mean()
             log_ratio = new_logprob - old_logprob[mb]
@@ -718,7 +742,7 @@ def _update(
             pg_loss = torch.max(
                 -mb_adv * ratio, -mb_adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)
             ).mean()
-            v_loss = 0.5 * ((agent.value(x) - ret[mb]) ** 2).mean()
+            v_loss = 0.5 * ((new_value - ret[mb]) ** 2).mean()
             loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
