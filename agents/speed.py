@@ -69,12 +69,12 @@ RECIPE = (
     + " --num-envs 128 --n-steps 64"
 )
 RECIPE_5894364 = f"--num-envs 2 --n-steps 1024 {COMMON}"  # as shipped at 5894364
-# The self-play trainer as the from-scratch run uses it (runs/selfplay_scratch/config.json), for
-# six updates of 256 lanes x 64 steps.
+# The self-play trainer as the from-scratch run uses it (docs/training.md), for six updates of
+# 256 lanes x 64 steps.
 SELFPLAY_RECIPE = (
-    "--num-games 256 --steps-per-rollout 64 --total-steps 98304 --seed 2027 --observation v1 "
-    "--players 4 --preset continental --hidden 256,256 --update-epochs 2 --num-minibatches 4 "
-    "--checkpoint-every 5"
+    "--num-games 256 --steps-per-rollout 64 --total-steps 98304 --seed 2028 --observation v1 "
+    "--players 4 --preset continental --hidden 256,256 --shared-trunk --update-epochs 2 "
+    "--num-minibatches 4 --ent-coef 0.03 --checkpoint-every 5"
 )
 
 
