@@ -14,6 +14,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from agents.bots.ppo_agent import NumpyPolicy  # noqa: E402
 from agents.train import selfplay  # noqa: E402  (after the skip: it needs torch)
 from continental_env.batch import BatchGame  # noqa: E402
 from continental_env.contract.aec import encode_observation  # noqa: E402
@@ -292,3 +293,33 @@ def test_a_shared_trunk_runs_once_for_both_heads_and_resumes_exactly(tmp_path: P
     a, b = params(whole), params(split)
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     assert torch.equal(a["critic.0.weight"], a["actor.0.weight"])  # one tensor, saved twice
+
+
+def test_policy_every_keeps_copies_that_the_curve_script_evaluates(tmp_path: Path) -> None:
+    import importlib.util
+
+    out = tmp_path / "run"
+    cfg, saved = selfplay.parse_args([*TINY, "--out", str(out), "--total-steps",
+                                      str(4 * UPDATE), "--policy-every", "2"])  # fmt: skip
+    selfplay.train(cfg, saved)
+    kept = sorted((out / "policies").glob("*.npz"))
+    assert [p.name for p in kept] == [f"policy_{2 * UPDATE:012d}.npz",
+                                      f"policy_{4 * UPDATE:012d}.npz"]  # fmt: skip
+    metas = [NumpyPolicy.load_npz(str(p)).meta for p in kept]
+    assert [m["decisions"] for m in metas] == [2 * UPDATE, 4 * UPDATE]
+    assert 0 < metas[0]["cpu_s"] < metas[1]["cpu_s"]
+    spec = importlib.util.spec_from_file_location(
+        "selfplay_curve", Path(__file__).resolve().parent.parent / "scripts" / "selfplay_curve.py"
+    )
+    curve = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(curve)
+    report = tmp_path / "curve.json"
+    argv = [str(out), "--opponents", "greedy", "--deals", "2", "--rounds", "1", "--json",
+            str(report), "--plot", str(tmp_path / "curve.png")]  # fmt: skip
+    assert curve.main(argv) == 0
+    points = json.loads(report.read_text())["points"]
+    assert [p["policy"] for p in points] == [p.name for p in kept]
+    assert all(p["opponent"] == "greedy" and np.isfinite(p["mean_diff"]) for p in points)
+    assert (tmp_path / "curve.png").stat().st_size > 0
+    with pytest.raises(SystemExit):  # a run without kept policies is refused in one line
+        curve.main([str(tmp_path)])

@@ -94,12 +94,13 @@ class SelfPlayConfig:
     vf_coef: float = opt(0.5, "value loss coefficient")
     max_grad_norm: float = opt(0.5, "gradient clipping norm")
     checkpoint_every: int = opt(10, "updates between checkpoints (and one at the end)")
+    policy_every: int = opt(0, "updates between kept copies of the policy in policies/ (0: none)")
     resume: bool = opt(False, "continue the run in --out from its newest readable checkpoint")
 
 
 # The flags a resumed run may change; the others fix the network, the lanes or the updates.
 RESUME_MAY_CHANGE = frozenset(
-    {"out", "total_steps", "device", "threads", "checkpoint_every", "resume"}
+    {"out", "total_steps", "device", "threads", "checkpoint_every", "policy_every", "resume"}
 )
 
 
@@ -131,6 +132,7 @@ def validate(cfg: SelfPlayConfig) -> None:
     for name in ("num_games", "steps_per_rollout", "total_steps", "threads", "num_minibatches",
                  "update_epochs", "checkpoint_every"):  # fmt: skip
         need(getattr(cfg, name) >= 1, name, "must be at least 1")
+    need(cfg.policy_every >= 0, "policy_every", "must be at least 0")
     need(0 <= cfg.seed < 2**63, "seed", "must be in 0 .. 2**63 - 1")
     need(cfg.observation in ("v0", "v1"), "observation", "choose v0 or v1")
     need(cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
@@ -523,11 +525,17 @@ def write_progress(path: Path, rows: list[dict[str, Any]], mode: str = "a") -> N
 # ---------------------------------------------------------------------------------------------
 # Training: seeding, lanes, network, then rollout / advantages / update until --total-steps.
 # ---------------------------------------------------------------------------------------------
-def policy_meta(cfg: SelfPlayConfig, decisions: int) -> dict[str, Any]:
+def policy_meta(cfg: SelfPlayConfig, decisions: int, cpu_s: float | None = None) -> dict[str, Any]:
     """What the exported policy was trained for (``model_metadata``), and by what."""
     version = int(cfg.observation[1])
     meta = model_metadata(cfg.players, cfg.preset, parse_rounds(cfg.rounds), version)
-    return {**meta, "trainer": "selfplay", "decisions": decisions}
+    meta = {**meta, "trainer": "selfplay", "decisions": decisions}
+    return meta if cpu_s is None else {**meta, "cpu_s": round(cpu_s, 3)}
+
+
+def kept_policy_path(run_dir: Path, decisions: int) -> Path:
+    """Where ``--policy-every`` keeps the policy after ``decisions`` (sorted by name = by age)."""
+    return run_dir / "policies" / f"policy_{decisions:012d}.npz"
 
 
 def train(cfg: SelfPlayConfig, saved: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -614,7 +622,7 @@ def _learn(
     def checkpoint() -> None:
         nonlocal saved_update
         save_checkpoint(run_dir / "checkpoints", agent, optimizer, generator, batch, meta())
-        agent.numpy_policy(policy_meta(cfg, counters["decisions"])).save_npz(
+        agent.numpy_policy(policy_meta(cfg, counters["decisions"], counters["cpu_s"])).save_npz(
             str(run_dir / "policy.npz")
         )
         saved_update = counters["update"]
@@ -690,6 +698,11 @@ def _learn(
             print(progress_text(row, cfg.total_steps, decisions0, now - t0), flush=True)
         if counters["update"] % cfg.checkpoint_every == 0:
             checkpoint()
+        if cfg.policy_every and counters["update"] % cfg.policy_every == 0:
+            path = kept_policy_path(run_dir, counters["decisions"])
+            path.parent.mkdir(exist_ok=True)
+            kept = policy_meta(cfg, counters["decisions"], counters["cpu_s"])
+            agent.numpy_policy(kept).save_npz(str(path))
     if saved_update != counters["update"] or not (run_dir / "policy.npz").exists():
         checkpoint()
     return counters
