@@ -240,3 +240,44 @@ def test_observe_own_gives_the_search_the_lay_down_turn_really_played() -> None:
     assert teacher._laid == (view.round, view.turn, view.seat)
     teacher.observe_own(view, view.legal_actions[0] if view.legal_actions[0] != LAYDOWN else -1)
     assert teacher._laid == (view.round, view.turn, view.seat)  # other moves leave it
+
+
+def test_labels_carry_the_searched_candidates_and_their_mean_outcomes(
+    labels: Path, tmp_path: Path
+) -> None:
+    deviations = 0
+    for f in sorted(labels.glob("deal-*.npz")):
+        with np.load(f) as part:
+            sizes, flat, values = part["cand_sizes"], part["cand_flat"], part["cand_values"]
+            assert len(sizes) == len(part["actions"]) == len(part["cand_worlds"])
+            assert ((sizes > 0) == part["searched"]).all()  # soft targets where it searched
+            assert ((part["cand_worlds"] > 0) == part["searched"]).all()
+            starts = np.concatenate([[0], np.cumsum(sizes)])
+            assert starts[-1] == len(flat) == len(values)
+            for i in np.flatnonzero(part["searched"]):
+                cands = flat[starts[i] : starts[i + 1]].tolist()
+                means = values[starts[i] : starts[i + 1]]
+                action = int(part["actions"][i])
+                assert action in cands and len(cands) >= 2
+                if part["deviated"][i]:  # the search left strong's move for a better mean
+                    deviations += 1
+                    assert cands[0] != action and means[cands.index(action)] < means[0]
+                else:
+                    assert cands[0] == action
+    assert deviations > 0  # positive control: the branch above ran
+    # A deal labelled before the soft targets were kept merges as searched without candidates.
+    old = tmp_path / "old"
+    shutil.copytree(labels, old)
+    with np.load(old / "deal-000001.npz") as part:
+        kept = {k: part[k] for k in part.files if not k.startswith("cand_")}
+    np.savez_compressed(old / "deal-000001.npz", **kept)
+    merged = {}
+    for name, directory in (("new", labels), ("old", old)):
+        expert.merge(str(directory), str(tmp_path / f"{name}.npz"))
+        merged[name] = imitation.load_dataset(str(tmp_path / f"{name}.npz"))
+    new, before = merged["new"], merged["old"]
+    sizes_new, sizes_old = np.diff(new["cand_offsets"]), np.diff(before["cand_offsets"])
+    in_deal_1 = new["deal"] == 1
+    assert (sizes_old[in_deal_1] == 0).all() and sizes_new[in_deal_1].sum() > 0
+    assert (sizes_old[~in_deal_1] == sizes_new[~in_deal_1]).all()
+    assert new["cand_offsets"][-1] == len(new["cand_flat"]) == len(new["cand_values"])

@@ -271,6 +271,10 @@ class SearchAgent(SeededAgent):
         values = self.evaluate(view, cands, rng)
         best = self.choose(values)
         self.deviations += best != 0
+        # What the search saw, for labels with soft targets (``agents.train.expert``): each
+        # candidate's mean rollout outcome (the seat's round points less the others' mean;
+        # lower is better) over the worlds played.
+        self.last_search = (list(cands), [sum(v) / len(v) for v in values], len(values[0]))
         return self._note(view, cands[best])
 
     def evaluate(self, view: PlayerView, cands: list[int], rng: random.Random) -> list[list[float]]:

@@ -73,9 +73,8 @@ def label_deal(task: tuple) -> dict[str, Any]:
     ]
     teacher = bots[teacher_seat]
     driver = make_agent(driver_name, seed=game_seed % 2**31 + players) if driver_name else None
-    rows: dict[str, list] = {
-        k: [] for k in ("obs", "legal", "actions", "round", "searched", "deviated")
-    }
+    names = ("obs", "legal", "actions", "round", "searched", "deviated", "cands", "means", "worlds")
+    rows: dict[str, list] = {k: [] for k in names}
     while not game.is_over:
         seat = game.actor
         choices = game.legal_actions()
@@ -93,6 +92,12 @@ def label_deal(task: tuple) -> dict[str, Any]:
         rows["round"].append(len(game.round_history))
         rows["searched"].append(getattr(teacher, "decisions", 0) > searched)
         rows["deviated"].append(getattr(teacher, "deviations", 0) > deviated)
+        # Soft targets: the searched candidates and their mean outcomes (none when not searched).
+        cands, means, worlds = (getattr(teacher, "last_search", None) if rows["searched"][-1]
+                                else None) or ([], [], 0)  # fmt: skip
+        rows["cands"].append(np.array(cands, dtype=np.int16))
+        rows["means"].append(np.array(means, dtype=np.float32))
+        rows["worlds"].append(worlds)
         if driver is not None:  # the student plays; the teacher only labels its states
             played = driver.act(PlayerView(game, seat))
             if hasattr(teacher, "observe_own"):
@@ -116,6 +121,10 @@ def label_deal(task: tuple) -> dict[str, Any]:
         "values": np.array(values, dtype=np.float32),
         "searched": np.array(rows["searched"], dtype=bool),
         "deviated": np.array(rows["deviated"], dtype=bool),
+        "cand_flat": np.concatenate(rows["cands"] or [np.zeros(0)]).astype(np.int16),
+        "cand_values": np.concatenate(rows["means"] or [np.zeros(0)]).astype(np.float32),
+        "cand_sizes": np.array([len(c) for c in rows["cands"]], dtype=np.int64),
+        "cand_worlds": np.array(rows["worlds"], dtype=np.int64),
         "score": np.array(game.scores, dtype=np.int64),
         "seat": np.array(teacher_seat),
     }
@@ -298,6 +307,26 @@ def _concatenate(parts: list[dict[str, Any]]) -> dict[str, Any]:
         "searched": np.concatenate([p["searched"] for p in parts]),
         "deviated": np.concatenate([p["deviated"] for p in parts]),
         "deal": np.concatenate([np.full(len(p["actions"]), p["deal"], np.int32) for p in parts]),
+        **_soft_targets(parts),
+    }
+
+
+def _soft_targets(parts: list[dict[str, Any]]) -> dict[str, np.ndarray]:
+    """The searched candidates and their mean outcomes, flat with offsets (``cand_offsets``);
+    a deal labelled before they were recorded counts as searched without candidates."""
+    flat, values, sizes, worlds = [], [], [], []
+    for p in parts:
+        n = len(p["actions"])
+        flat.append(p.get("cand_flat", np.zeros(0, np.int16)))
+        values.append(p.get("cand_values", np.zeros(0, np.float32)))
+        sizes.append(p.get("cand_sizes", np.zeros(n, np.int64)))
+        worlds.append(p.get("cand_worlds", np.zeros(n, np.int64)))
+    size = np.concatenate(sizes)
+    return {
+        "cand_flat": np.concatenate(flat).astype(np.int16),
+        "cand_values": np.concatenate(values).astype(np.float32),
+        "cand_offsets": np.concatenate([[0], np.cumsum(size)]).astype(np.int64),
+        "cand_worlds": np.concatenate(worlds).astype(np.int64),
     }
 
 
