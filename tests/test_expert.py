@@ -281,3 +281,61 @@ def test_labels_carry_the_searched_candidates_and_their_mean_outcomes(
     assert (sizes_old[in_deal_1] == 0).all() and sizes_new[in_deal_1].sum() > 0
     assert (sizes_old[~in_deal_1] == sizes_new[~in_deal_1]).all()
     assert new["cand_offsets"][-1] == len(new["cand_flat"]) == len(new["cand_values"])
+
+
+def test_soft_targets_spread_a_share_over_the_candidates_by_their_outcomes() -> None:
+    from agents.train.cloning import soft_targets
+
+    ids, probs = soft_targets(np.array([7, 3]), [np.array([3, 9, 4]), np.array([])],
+                              [np.array([1.0, 1.0 + 5 * np.log(2), 1.0]), np.array([])],
+                              weight=0.5, temperature=5.0)  # fmt: skip
+    assert ids.shape == probs.shape == (2, 4)
+    assert ids[0].tolist() == [7, 3, 9, 4] and ids[1, 0] == 3
+    # exp(-0), exp(-log 2), exp(-0) -> 2/5, 1/5, 2/5 of the half
+    assert probs[0].tolist() == pytest.approx([0.5, 0.2, 0.1, 0.2])
+    assert probs[1].tolist() == pytest.approx([1.0, 0.0, 0.0, 0.0])  # not searched: hard
+    assert probs.sum(1) == pytest.approx([1.0, 1.0])
+
+
+def test_a_clone_with_soft_targets_moves_probability_to_the_better_candidates(
+    labels: Path, tmp_path: Path
+) -> None:
+    import torch
+
+    from agents.train.cloning import clone_step, soft_targets
+
+    data = tmp_path / "labels.npz"
+    expert.merge(str(labels), str(data))
+    loaded = imitation.load_dataset(str(data))
+    # With weight 0 the soft loss is the hard one, on a real policy: same log-likelihoods.
+    model = imitation.build_model(3, "continental", True, (32,), seed=0)
+    policy = model.policy
+    idx = np.arange(40)
+    obs = torch.as_tensor(loaded["obs"][idx].astype(np.float32))
+    actions = torch.as_tensor(loaded["actions"][idx])
+    masks = imitation.masks_for(loaded, idx, model.action_space.n)
+    spans = [slice(loaded["cand_offsets"][i], loaded["cand_offsets"][i + 1]) for i in idx]
+    cands = [loaded["cand_flat"][s] for s in spans]
+    means = [loaded["cand_values"][s] for s in spans]
+    frozen = torch.optim.SGD(policy.parameters(), lr=0.0)
+    outs = []
+    for weight in (None, 0.0, 0.8):
+        targets = None
+        if weight is not None:
+            ids, probs = soft_targets(loaded["actions"][idx], cands, means, weight, 5.0)
+            targets = (torch.as_tensor(ids), torch.as_tensor(probs))
+        outs.append(clone_step(policy, frozen, obs, actions, torch.zeros(40), masks,
+                               vf_coef=0.0, max_grad_norm=1.0, targets=targets))  # fmt: skip
+    assert torch.allclose(outs[0]["log_prob"], outs[1]["log_prob"], atol=1e-5)
+    searched = torch.as_tensor(np.diff(loaded["cand_offsets"])[idx] > 0)
+    assert searched.any()  # positive control: where a decision was searched, the loss differs
+    assert not torch.allclose(outs[0]["log_prob"][searched], outs[2]["log_prob"][searched])
+    assert torch.allclose(outs[0]["log_prob"][~searched], outs[2]["log_prob"][~searched])
+    report = imitation.clone(str(data), str(tmp_path / "soft.zip"), epochs=1, net_arch=(32,),
+                             holdout=0.3, soft_weight=0.5, soft_temperature=5.0)  # fmt: skip
+    assert report["soft_weight"] == 0.5 and (tmp_path / "soft.zip").is_file()
+    for bad, match in (({"soft_weight": 1.5}, "soft_weight"),
+                       ({"soft_weight": 0.5, "soft_temperature": 0.0}, "soft_temperature")):  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            imitation.clone(str(data), str(tmp_path / "x.zip"), epochs=1, net_arch=(32,),
+                            holdout=0.3, **bad)  # fmt: skip

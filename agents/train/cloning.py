@@ -17,6 +17,44 @@ import numpy as np
 import torch
 
 
+def _soft_log_likelihood(
+    policy: Any, obs: torch.Tensor, masks: np.ndarray, ids: torch.Tensor, probs: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(values, sum_k p_k log pi(a_k | obs), entropy) for a MaskablePPO policy."""
+    dist = policy.get_distribution(obs, action_masks=masks)
+    log_all = torch.log_softmax(dist.distribution.logits, dim=-1)
+    picked = log_all.gather(1, ids)
+    log_lik = (probs * torch.where(probs > 0, picked, torch.zeros_like(picked))).sum(1)
+    return policy.predict_values(obs), log_lik, dist.entropy()
+
+
+def soft_targets(
+    actions: np.ndarray,
+    cands: Sequence[np.ndarray],
+    means: Sequence[np.ndarray],
+    weight: float,
+    temperature: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per decision, up to K action ids and their target probabilities (both (B, K), padded
+    with probability 0): ``1 - weight`` on the teacher's action plus ``weight`` spread over the
+    searched candidates as softmax(-mean / temperature) (a lower mean outcome is better). A
+    decision without candidates keeps all of it on the teacher's action."""
+    width = max([1 + len(c) for c in cands] or [1])
+    ids = np.zeros((len(actions), width), dtype=np.int64)
+    probs = np.zeros((len(actions), width), dtype=np.float32)
+    ids[:, 0] = actions
+    probs[:, 0] = 1.0
+    for row, (c, m) in enumerate(zip(cands, means, strict=True)):
+        if len(c) == 0:
+            continue
+        z = -(np.asarray(m, dtype=np.float64) - np.min(m)) / temperature
+        q = np.exp(z) / np.exp(z).sum()
+        probs[row, 0] = 1.0 - weight
+        ids[row, 1 : 1 + len(c)] = c
+        probs[row, 1 : 1 + len(c)] = weight * q
+    return ids, probs
+
+
 def legal_masks(rows: Sequence[Sequence[int]], num_actions: int) -> np.ndarray:
     """One boolean mask row per decision from its legal action ids."""
     masks = np.zeros((len(rows), num_actions), dtype=bool)
@@ -37,14 +75,21 @@ def clone_step(
     max_grad_norm: float,
     ent_coef: float = 0.0,
     weights: torch.Tensor | None = None,
+    targets: tuple[torch.Tensor, torch.Tensor] | None = None,
 ) -> dict[str, torch.Tensor]:
     """One gradient step on a batch; the losses and the teacher's actions' log-probabilities.
 
     ``weights`` (one per decision) weigh the policy loss: a weighted mean of the log-likelihoods.
+    ``targets`` (``soft_targets``: action ids and probabilities, each (B, K)) replace the one
+    teacher action by a distribution over K actions: the log-likelihood is then
+    sum_k p_k log pi(a_k) (with p one-hot on the teacher's action it is the hard loss).
 
     FloatingPointError (the policy unchanged) if the loss is not finite.
     """
-    values, log_prob, entropy = policy.evaluate_actions(obs, actions, masks)
+    if targets is not None:
+        values, log_prob, entropy = _soft_log_likelihood(policy, obs, masks, *targets)
+    else:
+        values, log_prob, entropy = policy.evaluate_actions(obs, actions, masks)
     if weights is None:
         policy_loss = -log_prob.mean()
     else:

@@ -248,8 +248,14 @@ def clone(
     drop: Sequence[str] = (),
     init: str | None = None,
     searched_weight: float = 1.0,
+    soft_weight: float = 0.0,
+    soft_temperature: float = 5.0,
 ) -> dict[str, Any]:
     """Behaviour cloning of the teacher's decisions; the model saved atomically to ``out``.
+
+    ``soft_weight`` moves that share of each searched decision's target from the teacher's
+    action to the candidates it weighed, as softmax(-mean outcome / ``soft_temperature``) (the
+    soft targets of ``agents.train.expert``'s labels; outcomes in points, lower is better).
 
     ``init`` starts from a model's weights (a ``continental_v1`` MaskablePPO zip for the data's
     table) instead of a fresh network; ``searched_weight`` weighs the decisions a search teacher
@@ -265,7 +271,13 @@ def clone(
     _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
     if not (math.isfinite(searched_weight) and searched_weight > 0):
         raise ValueError(f"searched_weight={searched_weight}: must be a finite number > 0")
+    if not (math.isfinite(soft_weight) and 0 <= soft_weight <= 1):
+        raise ValueError(f"soft_weight={soft_weight}: must be in [0, 1]")
+    if not (math.isfinite(soft_temperature) and soft_temperature > 0):
+        raise ValueError(f"soft_temperature={soft_temperature}: must be a finite number > 0")
     data, features = _clone_data(data_path, searched_weight, v0_only, drop)
+    if soft_weight and "cand_offsets" not in data:
+        raise ValueError(f"soft_weight={soft_weight}: {data_path} has no soft targets")
     players, preset = data["meta"]["players"], data["meta"]["preset"]
     torch.manual_seed(seed)
     torch.set_num_threads(1)
@@ -293,9 +305,10 @@ def clone(
         before = _by_kind(policy, obs, actions, data, test_idx, n_actions)
         print(json.dumps({"init": init, "heldout_by_kind": before}), flush=True)
     t0 = time.time()
+    soft = (soft_weight, soft_temperature) if soft_weight else None
     history = _fit(policy, data, (obs, actions, values, weights), (train_idx, test_idx),
                    epochs=epochs, batch_size=batch_size, lr=lr, seed=seed, vf_coef=vf_coef,
-                   ent_coef=ent_coef, n_actions=n_actions)  # fmt: skip
+                   ent_coef=ent_coef, n_actions=n_actions, soft=soft)  # fmt: skip
     _save_clone(model, out, players, preset, features, drop)
     report = {
         "data": data_path,
@@ -305,6 +318,8 @@ def clone(
         "model": out,
         "init": init,
         "searched_weight": searched_weight,
+        "soft_weight": soft_weight,
+        "soft_temperature": soft_temperature,
     }
     if "searched" in data:
         report["heldout_by_kind"] = _by_kind(policy, obs, actions, data, test_idx, n_actions)
@@ -363,13 +378,14 @@ def _fit(
     vf_coef: float,
     ent_coef: float,
     n_actions: int,
+    soft: tuple[float, float] | None = None,
 ) -> list[dict[str, Any]]:
     """``clone``'s epochs over the training decisions (``tensors``: observations, actions,
     values and the loss weights or None; ``split``: training and held-out indices), each
     printed as a JSON line and returned."""
     import torch
 
-    from agents.train.cloning import clone_step
+    from agents.train.cloning import clone_step, soft_targets
 
     obs, actions, values, weights = tensors
     train_idx, test_idx = split
@@ -383,10 +399,18 @@ def _fit(
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size]
             masks = masks_for(data, idx, n_actions)
+            targets = None
+            if soft is not None:
+                offsets, flat, means = data["cand_offsets"], data["cand_flat"], data["cand_values"]
+                spans = [slice(offsets[i], offsets[i + 1]) for i in idx]
+                ids, probs = soft_targets(data["actions"][idx], [flat[s] for s in spans],
+                                          [means[s] for s in spans], *soft)  # fmt: skip
+                targets = (torch.as_tensor(ids), torch.as_tensor(probs))
             try:
                 fitted = clone_step(policy, optimizer, obs[idx], actions[idx], values[idx], masks,
                                  vf_coef=vf_coef, max_grad_norm=0.5, ent_coef=ent_coef,
-                                 weights=None if weights is None else weights[idx])  # fmt: skip
+                                 weights=None if weights is None else weights[idx],
+                                 targets=targets)  # fmt: skip
             except FloatingPointError as exc:
                 raise FloatingPointError(f"epoch {epoch + 1}: {exc}") from None
             losses.append(fitted["loss"].item())
@@ -622,6 +646,11 @@ def build_parser() -> Any:
     b.add_argument("--init", default=None, help="start from this model's weights (a v1 .zip)")
     b.add_argument("--searched-weight", type=float, default=1.0,
                    help="weight of the decisions a search teacher searched (expert datasets)")  # fmt: skip
+    b.add_argument("--soft-weight", type=float, default=0.0,
+                   help="share of a searched decision's target spread over its candidates by "
+                        "their mean outcomes (expert datasets with soft targets)")  # fmt: skip
+    b.add_argument("--soft-temperature", type=float, default=5.0,
+                   help="points: the candidates' target is softmax(-mean / temperature)")  # fmt: skip
     e = sub.add_parser("evaluate", help="duplicate deals of bc:PATH / ppo:PATH against bots")
     e.add_argument("--agents", required=True, help="comma separated, the candidate first")
     e.add_argument("--deals", type=int, default=50)
@@ -668,7 +697,8 @@ def _run_clone(args: argparse.Namespace) -> None:
                    ent_coef=args.ent_coef, batch_size=args.batch_size, net_arch=arch,
                    seed=args.seed, v0_only=args.v0_only,
                    drop=[g for g in args.drop.split(",") if g], init=args.init,
-                   searched_weight=args.searched_weight)  # fmt: skip
+                   searched_weight=args.searched_weight, soft_weight=args.soft_weight,
+                   soft_temperature=args.soft_temperature)  # fmt: skip
     _write_json(args.json, report)
 
 
