@@ -323,3 +323,51 @@ def test_policy_every_keeps_copies_that_the_curve_script_evaluates(tmp_path: Pat
     assert (tmp_path / "curve.png").stat().st_size > 0
     with pytest.raises(SystemExit):  # a run without kept policies is refused in one line
         curve.main([str(tmp_path)])
+
+
+def test_seat_advantages_skip_the_bots_decisions_but_count_their_rewards() -> None:
+    # One lane, two seats alternating 0, 1, 0, 1, 0; seat 1 is a bot. Seat 0's rewards arrive
+    # on the bot's steps (+1 at step 1, +2 at step 3); seat 0 acts next after the rollout.
+    actor = np.array([[0], [1], [0], [1], [0]])
+    rewards = np.zeros((5, 1, 2))
+    rewards[1, 0] = [1.0, -1.0]
+    rewards[3, 0] = [2.0, -2.0]
+    done = np.zeros((5, 1), dtype=bool)
+    values = np.array([[1.0], [7.0], [3.0], [7.0], [5.0]])
+    learner = actor == 0
+    adv, trained = selfplay.seat_advantages(actor, rewards, done, values, np.array([0]),
+                                            np.array([10.0]), 0.9, 0.5, learner)  # fmt: skip
+    # seat 0's chain: t=4 -> next value 10: 0 + 9 - 5 = 4
+    #                 t=2 -> +2, next v=5: 2 + 4.5 - 3 = 3.5, + 0.45 * 4 = 5.3
+    #                 t=0 -> +1, next v=3: 1 + 2.7 - 1 = 2.7, + 0.45 * 5.3 = 5.085
+    assert np.allclose(adv[:, 0], [5.085, 0.0, 5.3, 0.0, 4.0])
+    assert trained[:, 0].tolist() == [True, False, True, False, True]
+    # Positive control: without the mask the bot's steps are decisions of seat 1's chain.
+    _adv, every = selfplay.seat_advantages(actor, rewards, done, values, np.array([0]),
+                                           np.array([10.0]), 0.9, 0.5)  # fmt: skip
+    assert every[1, 0] and not every[3, 0]  # seat 1's last decision has no known outcome
+
+
+@pytest.mark.skipif(BatchGame(num_games=1).backend != "compiled", reason="needs the C core")
+def test_opponents_fill_every_seat_but_the_learners_and_resume_exactly(tmp_path: Path) -> None:
+    base = ["compiled" if a == "reference" else a for a in TINY]
+    argv = [*base, "--opponents", "greedy,strong@v1", "--seed", "3"]
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    for out, steps in ((whole, 3), (split, 2)):
+        cfg, saved = selfplay.parse_args([*argv, "--out", str(out), "--total-steps",
+                                          str(steps * UPDATE)])  # fmt: skip
+        selfplay.train(cfg, saved)
+    cfg, saved = selfplay.parse_args(["--out", str(split), "--resume", "--total-steps",
+                                      str(3 * UPDATE)])  # fmt: skip
+    assert cfg.opponents == "greedy,strong@v1"
+    selfplay.train(cfg, saved)
+    a, b = params(whole), params(split)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    rows = (whole / "progress.csv").read_text().splitlines()[1:]
+    trained = [int(r.split(",")[2]) for r in rows]
+    # Only the learner's seat (one of four) is trained: about a quarter of the decisions.
+    assert all(0 < k <= UPDATE // 2 for k in trained)
+    with pytest.raises(SystemExit):
+        selfplay.parse_args([*base, "--opponents", "nobody", "--out", str(tmp_path / "x")])
+    with pytest.raises(SystemExit):  # the reference backend has no bots to ask
+        selfplay.parse_args([*TINY, "--opponents", "greedy", "--out", str(tmp_path / "y")])

@@ -52,7 +52,7 @@ from agents.cli import ArgumentParser, parse_rounds
 from agents.train.callback import PROGRESS_EVERY_S, StopRequest, progress_line
 from agents.train.checkpoints import RESUME_ORDER, read_rng, restore_rng, rng_state
 from agents.train.config import check_writable_dir, opt, parse_ints
-from continental_env.batch import BACKENDS, BatchGame
+from continental_env.batch import BACKENDS, BOT_NAMES, BatchGame
 from continental_env.contract.aec import encode_observation
 from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
@@ -78,6 +78,11 @@ class SelfPlayConfig:
     preset: str = opt("continental", "rules preset")
     rounds: str = opt("all", "rounds to play: 'all', one round ('1') or a list ('1,2,3')")
     reward: str = opt("relative", "reward mode: relative, points or win (as the AEC env)")
+    opponents: str = opt(
+        "",
+        "compiled bots at every seat but each lane's learner seat (lane i: seat i %% players), "
+        "named in turn from this list (greedy, strong@v1, strong@v2); empty: self-play",
+    )
     backend: str = opt("auto", "BatchGame backend: auto, compiled or reference")
     device: str = opt("cpu", "torch device: cpu or cuda")
     threads: int = opt(1, "torch.set_num_threads (1 suits a shared 2-core machine)")
@@ -138,6 +143,8 @@ def validate(cfg: SelfPlayConfig) -> None:
     need(cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
     need(cfg.reward in ("relative", "points", "win"), "reward", "choose relative, points or win")
     need(cfg.backend in BACKENDS, "backend", f"choose one of {', '.join(BACKENDS)}")
+    unknown = [b for b in cfg.opponents.split(",") if b not in BOT_NAMES] if cfg.opponents else []
+    need(not unknown, "opponents", f"choose among {', '.join(BOT_NAMES)}")
     need(cfg.device in ("cpu", "cuda"), "device", "choose cpu or cuda")
     need(cfg.device != "cuda" or torch.cuda.is_available(), "device", "no CUDA device here")
     try:
@@ -158,10 +165,12 @@ def validate(cfg: SelfPlayConfig) -> None:
     need(cfg.max_grad_norm > 0, "max_grad_norm", "must be positive")
     parse_rounds(cfg.rounds)  # its message names the flag
     try:  # the table, the rounds and the backend, as BatchGame checks them
-        make_batch(cfg)
+        batch = make_batch(cfg)
     except (ValueError, RuntimeError) as exc:
         flags = f"--players {cfg.players} --rounds {cfg.rounds!r} --backend {cfg.backend!r}"
         raise ValueError(f"{flags}: {exc}") from None
+    need(not cfg.opponents or batch.backend == "compiled", "opponents",
+         "the bots decide on the compiled core, and this batch runs the reference")  # fmt: skip
     check_writable_dir(cfg.out, "--out")
 
 
@@ -327,8 +336,12 @@ def seat_advantages(
     next_value: np.ndarray,
     gamma: float,
     gae_lambda: float,
+    learner: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """GAE advantages (T, N) and which decisions have a known outcome (T, N) bool.
+
+    ``learner`` (T, N) bool, when given, marks the decisions the policy made; the others (a
+    bot's) are no decisions of any chain: their steps' rewards still count for every seat.
 
     ``actor`` (T, N): the seat deciding at step t in lane i; ``rewards`` (T, N, P): what each
     seat earned by that step's action; ``done`` (T, N): the game ended with it; ``values``
@@ -358,15 +371,17 @@ def seat_advantages(
         known[ended] = True
         acc += rewards[t]
         seat = actor[t]
-        ok = known[lane, seat]
+        mine = np.ones(lanes, dtype=bool) if learner is None else learner[t]
+        ok = known[lane, seat] & mine
         delta = acc[lane, seat] + gamma * next_v[lane, seat] - values[t]
         adv = np.where(ok, delta + gamma * gae_lambda * next_adv[lane, seat], 0.0)
         advantages[t] = adv
         trained[t] = ok
-        next_v[lane, seat] = values[t]
-        next_adv[lane, seat] = adv
-        known[lane, seat] = True
-        acc[lane, seat] = 0.0
+        at, seat = lane[mine], seat[mine]
+        next_v[at, seat] = values[t][mine]
+        next_adv[at, seat] = adv[mine]
+        known[at, seat] = True
+        acc[at, seat] = 0.0
     return advantages, trained
 
 
@@ -635,6 +650,14 @@ def _learn(
     b_value = np.zeros((t_len, n), dtype=np.float32)
     b_reward = np.zeros((t_len, n, p), dtype=np.float32)
     b_done = np.zeros((t_len, n), dtype=bool)
+    b_learner = np.ones((t_len, n), dtype=bool)
+    # With --opponents: lane i's learner seat is i % players, its other seats compiled bots.
+    seat_of, kinds = None, None
+    if cfg.opponents:
+        names = cfg.opponents.split(",")
+        seat_of = np.arange(n) % p
+        rows = [[names[(i + s) % len(names)] for s in range(p)] for i in range(n)]
+        kinds = batch.bot_kinds(rows)  # the learner's own seat's entry is never asked
 
     while counters["decisions"] < cfg.total_steps and not stop.requested:
         # ---- rollout: every lane's seat to act is played by the current policy
@@ -643,22 +666,32 @@ def _learn(
         with torch.no_grad():
             for t in range(t_len):
                 b_obs[t], b_mask[t], b_actor[t] = obs, mask, actor
-                x = torch.from_numpy(obs).to(device)
-                legal = Legal.of(torch.from_numpy(mask).to(device))
+                mine = None if seat_of is None else actor == seat_of  # the policy's lanes
+                if mine is not None:
+                    b_learner[t] = mine
+                    b_action[t] = batch.bot_actions(kinds, active=~mine)  # -1 where mine
+                rows = slice(None) if mine is None else np.flatnonzero(mine)
+                x = torch.from_numpy(obs[rows]).to(device)
+                legal = Legal.of(torch.from_numpy(mask[rows]).to(device))
                 if agent.shared:
                     log_probs, value = agent.evaluate(x, legal)
-                    b_value[t] = value.cpu().numpy()
+                    b_value[t, rows] = value.cpu().numpy()
                 else:  # the critic's values after the rollout, in larger products
                     log_probs = agent.legal_log_probs(x, legal)
                 chosen = legal.sample(log_probs, generator)
-                b_action[t] = legal.actions[chosen].cpu().numpy()
-                b_logprob[t] = log_probs[chosen].cpu().numpy()
+                b_action[t, rows] = legal.actions[chosen].cpu().numpy()
+                b_logprob[t, rows] = log_probs[chosen].cpu().numpy()
                 obs, mask, actor, rewards, done = batch.step(b_action[t])
                 b_reward[t], b_done[t] = rewards, done
                 ended = batch.round_end
-                points += float(batch.round_points[ended].sum())
-                reward_sum += float(rewards[ended].sum())
-                seat_rounds += p * int(ended.sum())
+                if seat_of is None:  # every seat's points
+                    points += float(batch.round_points[ended].sum())
+                    reward_sum += float(rewards[ended].sum())
+                    seat_rounds += p * int(ended.sum())
+                else:  # the learner's
+                    points += float(batch.round_points[ended, seat_of[ended]].sum())
+                    reward_sum += float(rewards[ended, seat_of[ended]].sum())
+                    seat_rounds += int(ended.sum())
                 games += int(done.sum())
             # The values after the rollout, in large products (the critic did not change).
             flat_obs = b_obs.reshape(n * t_len, -1)
@@ -668,8 +701,17 @@ def _learn(
             next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
 
         # ---- advantages along each (lane, seat) chain
-        advantages, trained = seat_advantages(b_actor, b_reward, b_done, b_value, actor,
-                                              next_value, cfg.gamma, cfg.gae_lambda)  # fmt: skip
+        advantages, trained = seat_advantages(
+            b_actor,
+            b_reward,
+            b_done,
+            b_value,
+            actor,
+            next_value,
+            cfg.gamma,
+            cfg.gae_lambda,
+            None if seat_of is None else b_learner,
+        )
         returns = advantages + b_value
         keep = np.flatnonzero(trained.reshape(-1))
         stats = _update(cfg, agent, optimizer, generator, device, keep, b_obs, b_mask, b_action,
