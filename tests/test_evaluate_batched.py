@@ -99,3 +99,35 @@ def test_play_out_without_restart_keeps_a_finished_game_as_it_ended() -> None:
     b.play_out("strong@v1", restart=True)  # restart only applies when a game ends in the call
     assert all(b.export(i)["phase"] == "game_over" for i in range(3))
     assert b.game(0).is_over and b.game(0).state.scores == raws[0]["scores"]
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("agents", "players"),
+    [(["greedy", "strong@v1", "strong@v2", "strong"], 3), (["strong@v1", "greedy"], 4)],
+)
+def test_batched_leaderboards_equal_game_by_game(monkeypatch, agents, players) -> None:
+    from agents.evaluate import leaderboard as board_module
+    from agents.evaluate.batched import can_batch_lineups
+    from agents.games import game_spec
+
+    played = []
+    real = board_module._batched
+
+    def spy(*args: Any) -> Any:
+        played.append(True)
+        return real(*args)
+
+    monkeypatch.setattr(board_module, "_batched", spy)
+    batched = board_module.leaderboard(agents, deals=3, players=players, seed=41)
+    assert played  # positive control: the batch played these
+    monkeypatch.setattr(batched_module, "BATCHED", False)
+    one_by_one = board_module.leaderboard(agents, deals=3, players=players, seed=41)
+    for report in (batched, one_by_one):
+        report.pop("timing")
+    assert batched == one_by_one
+    # A line-up with a bot the batch does not decide plays game by game.
+    monkeypatch.setattr(batched_module, "BATCHED", True)
+    spec = game_spec("contract")
+    assert not can_batch_lineups([["greedy", "random", "strong@v1"]], spec, 3, {})
+    assert can_batch_lineups([["greedy", "strong@v1", "strong@v2"]], spec, 3, {})

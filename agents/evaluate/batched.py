@@ -55,6 +55,46 @@ def can_batch(tasks: Sequence[tuple]) -> bool:
     return spec.new_batch(1, len(seatings[0]), probe) is not None
 
 
+def can_batch_lineups(
+    lineups: Sequence[Sequence[str]], spec: GameSpec, players: int, options: dict | None
+) -> bool:
+    """Whether games of these line-ups can be played on the game's compiled batch: every
+    name a bot it decides, the batch built for this table (the leaderboard asks)."""
+    if not BATCHED or any(compiled_bot(n, spec) is None for lineup in lineups for n in lineup):
+        return False
+    assert spec.new_batch is not None  # compiled_bot said so
+    probe = spec.new_game(players, 0, dict(options or {}))
+    return spec.new_batch(1, players, probe) is not None
+
+
+def play_games_batched(
+    spec: GameSpec,
+    players: int,
+    options: dict | None,
+    games: Sequence[tuple[int, Sequence[str]]],
+    bar: Any,
+) -> Iterator[dict[str, Any]]:
+    """Each game ``(game seed, seat names)`` of compiled bots as ``deals.play_game`` plays it
+    (scores, rounds, closers, decisions, fingerprints), in order, ``CHUNK_GAMES`` per batch."""
+    for lo in range(0, len(games), CHUNK_GAMES):
+        chunk = games[lo : lo + CHUNK_GAMES]
+        states = [spec.new_game(players, seed, dict(options or {})) for seed, _names in chunk]
+        yield from _play_states(spec, players, states, [names for _s, names in chunk], bar)
+
+
+def _play_states(
+    spec: GameSpec, players: int, states: list, seatings: list, bar: Any
+) -> list[dict[str, Any]]:
+    """Games in play (``new_game``'s, one per lane; the same object may serve several lanes:
+    ``set_game`` copies) played to their end by the compiled bots named per seat."""
+    assert spec.new_batch is not None
+    batch = spec.new_batch(len(states), players, states[0])
+    for lane, g in enumerate(states):
+        batch.set_game(lane, g)
+    kinds = batch.bot_kinds([[compiled_bot(n, spec) for n in names] for names in seatings])
+    return _play_games(batch, kinds, states, spec, bar)
+
+
 def run_deals_batched(tasks: list, jobs: int, progress: bool) -> Iterator[dict[str, Any]]:
     """``deals.run_deals`` for tasks that ``can_batch``: each deal's result in deal order, in
     this process (``jobs`` is not used: one process steps every game)."""
@@ -82,13 +122,7 @@ def _play_chunk(chunk: list, bar: Any) -> Iterable[dict[str, Any]]:
     for task in chunk:
         g = spec.new_game(players, derive_seed(seed, "deal", task[0]), dict(options or {}))
         games.extend([g] * len(seatings))  # set_game copies: one game serves every seating
-    assert spec.new_batch is not None  # can_batch said so
-    batch = spec.new_batch(len(games), players, games[0])
-    for lane, g in enumerate(games):
-        batch.set_game(lane, g)
-    kinds = batch.bot_kinds([[compiled_bot(n, spec) for n in names]
-                             for _task in chunk for names in seatings])  # fmt: skip
-    played = _play_games(batch, kinds, games, spec, bar)
+    played = _play_states(spec, players, games, [n for _t in chunk for n in seatings], bar)
     # The chunk's CPU shared among its games by their decisions.
     cpu = time.process_time() - cpu
     total = sum(g["decisions"] for g in played) or 1
@@ -132,4 +166,6 @@ def _play_games(
     return [r for r in out if r is not None]
 
 
-__all__ = ["can_batch", "compiled_bot", "run_deals_batched"]
+__all__ = [
+    "can_batch", "can_batch_lineups", "compiled_bot", "play_games_batched", "run_deals_batched",
+]  # fmt: skip

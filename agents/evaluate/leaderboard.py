@@ -135,14 +135,33 @@ def _play_one(task: _Task) -> dict[str, Any]:
     return out
 
 
-def _run(tasks: list, jobs: int, progress: bool) -> Iterable[list[dict[str, Any]]]:
-    """The games of each deal, deal by deal; the progress bar counts games."""
+def _batched(tasks: list[_Task], spec: GameSpec, bar: Any) -> Iterable[dict[str, Any]]:
+    """``_play_one`` of every task, played on the game's compiled batch (every seat a bot it
+    decides): the same scores, many games per call (``agents.evaluate.batched``)."""
+    from agents.evaluate.batched import play_games_batched
+
+    seed, _index, _t, _r, _names, _game, options, players = tasks[0]
+    games = [(derive_seed(seed, "deal", index), names) for _s, index, _t, _r, names, *_ in tasks]
+    played = play_games_batched(spec, players, options, games, bar)
+    for task, result in zip(tasks, played, strict=True):
+        yield {"deal": task[1], "names": list(task[4]), "scores": list(result["scores"])}
+
+
+def _run(
+    tasks: list, jobs: int, progress: bool, batched: GameSpec | None = None
+) -> Iterable[list[dict[str, Any]]]:
+    """The games of each deal, deal by deal; the progress bar counts games. ``batched``: the
+    game whose compiled batch plays them all (``can_batch_lineups`` said it can)."""
     from tqdm import tqdm
 
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, file=sys.stderr)
     try:
         with ExitStack() as stack:
             games: Iterable[dict[str, Any]] = map(_play_one, tasks)
+            if batched is not None:  # its own bar updates: one per game finished
+                for _deal, group in groupby(_batched(tasks, batched, bar), key=lambda g: g["deal"]):
+                    yield list(group)
+                return
             if jobs > 1:
                 ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
                 pool = stack.enter_context(ctx.Pool(jobs))
@@ -216,7 +235,10 @@ def _leaderboard(
     tally = _Tally(agents, PlackettLuce(), sign, spec)
     cpu = time.process_time()
     start = time.perf_counter()
-    for games in _run(tasks, jobs, progress):
+    from agents.evaluate.batched import can_batch_lineups
+
+    batched = spec if can_batch_lineups(lineups, spec, players, options) else None
+    for games in _run(tasks, jobs, progress, batched):
         tally.add_deal(games)
     seconds = time.perf_counter() - start
     rows = {n: tally.row(n) for n in agents}
