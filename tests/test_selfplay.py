@@ -260,6 +260,20 @@ def test_the_policy_plays_at_the_harness_table(runs: dict[str, Path]) -> None:
     assert played["games"] == 4 and np.isfinite(played["mean_points"])  # one deal, 4 seatings
 
 
+def three_updates_whole_and_resumed(argv: list[str], tmp_path: Path) -> tuple[Path, Path, object]:
+    """Runs ``argv`` for three updates in one go (``whole``) and for two then one more with
+    ``--resume`` (``split``); the resumed run's config."""
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    for out, steps in ((whole, 3), (split, 2)):
+        cfg, saved = selfplay.parse_args([*argv, "--out", str(out), "--total-steps",
+                                          str(steps * UPDATE)])  # fmt: skip
+        selfplay.train(cfg, saved)
+    cfg, saved = selfplay.parse_args(["--out", str(split), "--resume", "--total-steps",
+                                      str(3 * UPDATE)])  # fmt: skip
+    selfplay.train(cfg, saved)
+    return whole, split, cfg
+
+
 def test_a_shared_trunk_runs_once_for_both_heads_and_resumes_exactly(tmp_path: Path) -> None:
     torch.manual_seed(0)
     agent = selfplay.Agent(obs_dim=8, num_actions=20, hidden=[6, 5], activation="relu",
@@ -280,16 +294,9 @@ def test_a_shared_trunk_runs_once_for_both_heads_and_resumes_exactly(tmp_path: P
         assert torch.allclose(log_probs, net.legal_log_probs(obs, legal))
         assert torch.allclose(value, net.value(obs))
     # A shared run trains, is recorded in its config, and resumes to the same network.
-    argv = [*TINY, "--shared-trunk", "--seed", "4"]
-    whole, split = tmp_path / "whole", tmp_path / "split"
-    for out, steps in ((whole, 3), (split, 2)):
-        cfg, saved = selfplay.parse_args([*argv, "--out", str(out), "--total-steps",
-                                          str(steps * UPDATE)])  # fmt: skip
-        selfplay.train(cfg, saved)
-    cfg, saved = selfplay.parse_args(["--out", str(split), "--resume", "--total-steps",
-                                      str(3 * UPDATE)])  # fmt: skip
+    whole, split, cfg = three_updates_whole_and_resumed([*TINY, "--shared-trunk", "--seed", "4"],
+                                                        tmp_path)  # fmt: skip
     assert cfg.shared_trunk
-    selfplay.train(cfg, saved)
     a, b = params(whole), params(split)
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
     assert torch.equal(a["critic.0.weight"], a["actor.0.weight"])  # one tensor, saved twice
@@ -352,15 +359,8 @@ def test_seat_advantages_skip_the_bots_decisions_but_count_their_rewards() -> No
 def test_opponents_fill_every_seat_but_the_learners_and_resume_exactly(tmp_path: Path) -> None:
     base = ["compiled" if a == "reference" else a for a in TINY]
     argv = [*base, "--opponents", "greedy,strong@v1", "--seed", "3"]
-    whole, split = tmp_path / "whole", tmp_path / "split"
-    for out, steps in ((whole, 3), (split, 2)):
-        cfg, saved = selfplay.parse_args([*argv, "--out", str(out), "--total-steps",
-                                          str(steps * UPDATE)])  # fmt: skip
-        selfplay.train(cfg, saved)
-    cfg, saved = selfplay.parse_args(["--out", str(split), "--resume", "--total-steps",
-                                      str(3 * UPDATE)])  # fmt: skip
+    whole, split, cfg = three_updates_whole_and_resumed(argv, tmp_path)
     assert cfg.opponents == "greedy,strong@v1"
-    selfplay.train(cfg, saved)
     a, b = params(whole), params(split)
     assert all(torch.equal(a[k], b[k]) for k in a)
     rows = (whole / "progress.csv").read_text().splitlines()[1:]
