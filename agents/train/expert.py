@@ -81,29 +81,42 @@ def label_deal(task: tuple) -> dict[str, Any]:
         if seat != teacher_seat or len(choices) < 2:
             game.apply(bots[seat].act(PlayerView(game, seat)))
             continue
-        x = feature_observation(game, seat)
-        searched = getattr(teacher, "decisions", 0)
-        deviated = getattr(teacher, "deviations", 0)
-        view = PlayerView(game, seat)
-        action = teacher.act(view)
-        rows["obs"].append(x.astype(np.float16))
-        rows["legal"].append(np.array(choices, dtype=np.int16))
-        rows["actions"].append(action)
-        rows["round"].append(len(game.round_history))
-        rows["searched"].append(getattr(teacher, "decisions", 0) > searched)
-        rows["deviated"].append(getattr(teacher, "deviations", 0) > deviated)
-        # Soft targets: the searched candidates and their mean outcomes (none when not searched).
-        cands, means, worlds = (getattr(teacher, "last_search", None) if rows["searched"][-1]
-                                else None) or ([], [], 0)  # fmt: skip
-        rows["cands"].append(np.array(cands, dtype=np.int16))
-        rows["means"].append(np.array(means, dtype=np.float32))
-        rows["worlds"].append(worlds)
+        action = _label_decision(game, seat, teacher, choices, rows)
         if driver is not None:  # the student plays; the teacher only labels its states
             played = driver.act(PlayerView(game, seat))
             if hasattr(teacher, "observe_own"):
                 teacher.observe_own(PlayerView(game, seat), played)
             action = played
         game.apply(action)
+    return _deal_arrays(deal, game, teacher_seat, players, rows)
+
+
+def _label_decision(game: Game, seat: int, teacher: Any, choices: list[int], rows: dict) -> int:
+    """The teacher's action at ``seat``, its row appended to ``rows`` (the observation, the
+    legal actions, whether it searched and left ``strong``'s move, and its soft targets)."""
+    x = feature_observation(game, seat)
+    searched = getattr(teacher, "decisions", 0)
+    deviated = getattr(teacher, "deviations", 0)
+    action = teacher.act(PlayerView(game, seat))
+    rows["obs"].append(x.astype(np.float16))
+    rows["legal"].append(np.array(choices, dtype=np.int16))
+    rows["actions"].append(action)
+    rows["round"].append(len(game.round_history))
+    rows["searched"].append(getattr(teacher, "decisions", 0) > searched)
+    rows["deviated"].append(getattr(teacher, "deviations", 0) > deviated)
+    # Soft targets: the searched candidates and their mean outcomes (none when not searched).
+    last = getattr(teacher, "last_search", None) if rows["searched"][-1] else None
+    cands, means, worlds = last or ([], [], 0)
+    rows["cands"].append(np.array(cands, dtype=np.int16))
+    rows["means"].append(np.array(means, dtype=np.float32))
+    rows["worlds"].append(worlds)
+    return action
+
+
+def _deal_arrays(
+    deal: int, game: Game, teacher_seat: int, players: int, rows: dict[str, list]
+) -> dict[str, Any]:
+    """One labelled deal's arrays: ``rows`` with each decision's round reward."""
     values = []
     for r in rows["round"]:
         points = game.round_history[r]["points"]

@@ -233,6 +233,16 @@ def _check_clone_settings(epochs: int, batch_size: int, holdout: float, **rates:
             raise ValueError(f"{name}={value}: must be a finite number >= 0")
 
 
+def _check_label_weights(searched_weight: float, soft_weight: float, temperature: float) -> None:
+    """ValueError naming the first weight of the expert labels ``clone`` cannot use."""
+    if not (math.isfinite(searched_weight) and searched_weight > 0):
+        raise ValueError(f"searched_weight={searched_weight}: must be a finite number > 0")
+    if not (math.isfinite(soft_weight) and 0 <= soft_weight <= 1):
+        raise ValueError(f"soft_weight={soft_weight}: must be in [0, 1]")
+    if not (math.isfinite(temperature) and temperature > 0):
+        raise ValueError(f"soft_temperature={temperature}: must be a finite number > 0")
+
+
 def clone(
     data_path: str,
     out: str,
@@ -269,12 +279,7 @@ def clone(
     import torch
 
     _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
-    if not (math.isfinite(searched_weight) and searched_weight > 0):
-        raise ValueError(f"searched_weight={searched_weight}: must be a finite number > 0")
-    if not (math.isfinite(soft_weight) and 0 <= soft_weight <= 1):
-        raise ValueError(f"soft_weight={soft_weight}: must be in [0, 1]")
-    if not (math.isfinite(soft_temperature) and soft_temperature > 0):
-        raise ValueError(f"soft_temperature={soft_temperature}: must be a finite number > 0")
+    _check_label_weights(searched_weight, soft_weight, soft_temperature)
     data, features = _clone_data(data_path, searched_weight, v0_only, drop)
     if soft_weight and "cand_offsets" not in data:
         raise ValueError(f"soft_weight={soft_weight}: {data_path} has no soft targets")

@@ -642,85 +642,29 @@ def _learn(
         )
         saved_update = counters["update"]
 
-    b_obs = np.zeros((t_len, n, batch.obs_dim), dtype=np.float32)
-    b_mask = np.zeros((t_len, n, batch.num_actions), dtype=bool)
-    b_actor = np.zeros((t_len, n), dtype=np.int64)
-    b_action = np.zeros((t_len, n), dtype=np.int64)
-    b_logprob = np.zeros((t_len, n), dtype=np.float32)
-    b_value = np.zeros((t_len, n), dtype=np.float32)
-    b_reward = np.zeros((t_len, n, p), dtype=np.float32)
-    b_done = np.zeros((t_len, n), dtype=bool)
-    b_learner = np.ones((t_len, n), dtype=bool)
-    # With --opponents: lane i's learner seat is i % players, its other seats compiled bots.
-    seat_of, kinds = None, None
-    if cfg.opponents:
-        names = cfg.opponents.split(",")
-        seat_of = np.arange(n) % p
-        rows = [[names[(i + s) % len(names)] for s in range(p)] for i in range(n)]
-        kinds = batch.bot_kinds(rows)  # the learner's own seat's entry is never asked
+    buf = Buffers.empty(t_len, n, p, batch.obs_dim, batch.num_actions)
+    seat_of, kinds = _learner_seats(cfg, batch)
 
     while counters["decisions"] < cfg.total_steps and not stop.requested:
-        # ---- rollout: every lane's seat to act is played by the current policy
-        points = reward_sum = seat_rounds = 0.0
-        games = 0
-        with torch.no_grad():
-            for t in range(t_len):
-                b_obs[t], b_mask[t], b_actor[t] = obs, mask, actor
-                mine = None if seat_of is None else actor == seat_of  # the policy's lanes
-                if mine is not None:
-                    b_learner[t] = mine
-                    b_action[t] = batch.bot_actions(kinds, active=~mine)  # -1 where mine
-                rows = slice(None) if mine is None else np.flatnonzero(mine)
-                x = torch.from_numpy(obs[rows]).to(device)
-                legal = Legal.of(torch.from_numpy(mask[rows]).to(device))
-                if agent.shared:
-                    log_probs, value = agent.evaluate(x, legal)
-                    b_value[t, rows] = value.cpu().numpy()
-                else:  # the critic's values after the rollout, in larger products
-                    log_probs = agent.legal_log_probs(x, legal)
-                chosen = legal.sample(log_probs, generator)
-                b_action[t, rows] = legal.actions[chosen].cpu().numpy()
-                b_logprob[t, rows] = log_probs[chosen].cpu().numpy()
-                obs, mask, actor, rewards, done = batch.step(b_action[t])
-                b_reward[t], b_done[t] = rewards, done
-                ended = batch.round_end
-                if seat_of is None:  # every seat's points
-                    points += float(batch.round_points[ended].sum())
-                    reward_sum += float(rewards[ended].sum())
-                    seat_rounds += p * int(ended.sum())
-                else:  # the learner's
-                    points += float(batch.round_points[ended, seat_of[ended]].sum())
-                    reward_sum += float(rewards[ended, seat_of[ended]].sum())
-                    seat_rounds += int(ended.sum())
-                games += int(done.sum())
-            # The values after the rollout, in large products (the critic did not change).
-            flat_obs = b_obs.reshape(n * t_len, -1)
-            for start in range(0, 0 if agent.shared else n * t_len, VALUE_CHUNK):
-                chunk = torch.from_numpy(flat_obs[start : start + VALUE_CHUNK]).to(device)
-                b_value.reshape(-1)[start : start + VALUE_CHUNK] = agent.value(chunk).cpu().numpy()
-            next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
+        # ---- rollout: every lane's seat to act is played by the current policy (or a bot)
+        obs, mask, actor, next_value, tally = _rollout(
+            batch, agent, generator, device, buf, seat_of, kinds, obs, mask, actor
+        )
 
         # ---- advantages along each (lane, seat) chain
         advantages, trained = seat_advantages(
-            b_actor,
-            b_reward,
-            b_done,
-            b_value,
-            actor,
-            next_value,
-            cfg.gamma,
-            cfg.gae_lambda,
-            None if seat_of is None else b_learner,
-        )
-        returns = advantages + b_value
+            buf.actor, buf.reward, buf.done, buf.value, actor, next_value, cfg.gamma,
+            cfg.gae_lambda, None if seat_of is None else buf.learner,
+        )  # fmt: skip
+        returns = advantages + buf.value
         keep = np.flatnonzero(trained.reshape(-1))
-        stats = _update(cfg, agent, optimizer, generator, device, keep, b_obs, b_mask, b_action,
-                        b_logprob, b_value, advantages, returns)  # fmt: skip
+        stats = _update(cfg, agent, optimizer, generator, device, keep, buf.obs, buf.mask,
+                        buf.action, buf.logprob, buf.value, advantages, returns)  # fmt: skip
 
         # ---- counters, progress, checkpoints
         counters["update"] += 1
         counters["decisions"] += n * t_len
-        counters["games"] += games
+        counters["games"] += tally["games"]
         counters["wall_s"] = base_wall + time.time() - t0
         counters["cpu_s"] = base_cpu + time.process_time() - cpu0
         row = {
@@ -729,8 +673,8 @@ def _learn(
             "wall_s": round(counters["wall_s"], 3),
             "decisions_per_cpu_s": round(counters["decisions"] / max(counters["cpu_s"], 1e-9), 1),
             "trained_decisions": len(keep),
-            "round_points": points / seat_rounds if seat_rounds else "",
-            "round_reward": reward_sum / seat_rounds if seat_rounds else "",
+            "round_points": tally["points"] / tally["seat_rounds"] if tally["seat_rounds"] else "",
+            "round_reward": tally["reward"] / tally["seat_rounds"] if tally["seat_rounds"] else "",
             **stats,
         }
         write_progress(run_dir / "progress.csv", [row])
@@ -748,6 +692,100 @@ def _learn(
     if saved_update != counters["update"] or not (run_dir / "policy.npz").exists():
         checkpoint()
     return counters
+
+
+@dataclass
+class Buffers:
+    """One rollout's arrays, (steps, lanes, ...): what each step's lanes saw and did."""
+
+    obs: np.ndarray
+    mask: np.ndarray
+    actor: np.ndarray
+    action: np.ndarray
+    logprob: np.ndarray
+    value: np.ndarray
+    reward: np.ndarray
+    done: np.ndarray
+    learner: np.ndarray  # whether the policy made that decision (not a bot)
+
+    @classmethod
+    def empty(cls, steps: int, lanes: int, players: int, obs_dim: int, actions: int) -> Buffers:
+        shape = (steps, lanes)
+        return cls(
+            obs=np.zeros((*shape, obs_dim), dtype=np.float32),
+            mask=np.zeros((*shape, actions), dtype=bool),
+            actor=np.zeros(shape, dtype=np.int64),
+            action=np.zeros(shape, dtype=np.int64),
+            logprob=np.zeros(shape, dtype=np.float32),
+            value=np.zeros(shape, dtype=np.float32),
+            reward=np.zeros((*shape, players), dtype=np.float32),
+            done=np.zeros(shape, dtype=bool),
+            learner=np.ones(shape, dtype=bool),
+        )
+
+
+def _learner_seats(cfg: SelfPlayConfig, batch: BatchGame) -> tuple[Any, Any]:
+    """With ``--opponents``: each lane's learner seat (lane i: i % players) and the bots'
+    kinds at every seat (the learner's own entry is never asked); (None, None) in self-play."""
+    if not cfg.opponents:
+        return None, None
+    names = cfg.opponents.split(",")
+    n, p = cfg.num_games, cfg.players
+    rows = [[names[(i + s) % len(names)] for s in range(p)] for i in range(n)]
+    return np.arange(n) % p, batch.bot_kinds(rows)
+
+
+def _rollout(
+    batch: BatchGame,
+    agent: Agent,
+    generator: torch.Generator,
+    device: torch.device,
+    buf: Buffers,
+    seat_of: np.ndarray | None,
+    kinds: np.ndarray | None,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    actor: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
+    """One rollout into ``buf``: the position after it (obs, mask, actor), the value of its
+    next decision, and the round points, rewards, seat-rounds and games it finished (the
+    learner's, with bots at the table)."""
+    tally = {"points": 0.0, "reward": 0.0, "seat_rounds": 0.0, "games": 0}
+    p = batch.num_players
+    with torch.no_grad():
+        for t in range(len(buf.obs)):
+            buf.obs[t], buf.mask[t], buf.actor[t] = obs, mask, actor
+            mine = None if seat_of is None else actor == seat_of  # the policy's lanes
+            if mine is not None:
+                buf.learner[t] = mine
+                buf.action[t] = batch.bot_actions(kinds, active=~mine)  # -1 where mine
+            rows = slice(None) if mine is None else np.flatnonzero(mine)
+            x = torch.from_numpy(obs[rows]).to(device)
+            legal = Legal.of(torch.from_numpy(mask[rows]).to(device))
+            if agent.shared:
+                log_probs, value = agent.evaluate(x, legal)
+                buf.value[t, rows] = value.cpu().numpy()
+            else:  # the critic's values after the rollout, in larger products
+                log_probs = agent.legal_log_probs(x, legal)
+            chosen = legal.sample(log_probs, generator)
+            buf.action[t, rows] = legal.actions[chosen].cpu().numpy()
+            buf.logprob[t, rows] = log_probs[chosen].cpu().numpy()
+            obs, mask, actor, rewards, done = batch.step(buf.action[t])
+            buf.reward[t], buf.done[t] = rewards, done
+            ended = batch.round_end
+            seats = slice(None) if seat_of is None else seat_of[ended]  # every seat's, or mine
+            tally["points"] += float(batch.round_points[ended, seats].sum())
+            tally["reward"] += float(rewards[ended, seats].sum())
+            tally["seat_rounds"] += (p if seat_of is None else 1) * int(ended.sum())
+            tally["games"] += int(done.sum())
+        if not agent.shared:  # the values after the rollout (the critic did not change)
+            flat_obs = buf.obs.reshape(-1, buf.obs.shape[-1])
+            flat_value = buf.value.reshape(-1)
+            for start in range(0, len(flat_obs), VALUE_CHUNK):
+                chunk = torch.from_numpy(flat_obs[start : start + VALUE_CHUNK]).to(device)
+                flat_value[start : start + VALUE_CHUNK] = agent.value(chunk).cpu().numpy()
+        next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
+    return obs, mask, actor, next_value, tally
 
 
 def _update(
