@@ -44,15 +44,10 @@ def compiled_bot(name: str, spec: GameSpec) -> str | None:
 def can_batch(tasks: Sequence[tuple]) -> bool:
     """Whether every game of these deal tasks ((deal, seed, seatings, game, options)) can be
     played on a compiled batch: every seat a bot the game's batch decides, the batch built."""
-    if not tasks or not BATCHED:
+    if not tasks:
         return False
-    _deal, seed, seatings, game, options = tasks[0]
-    spec = game_spec(game)
-    if any(compiled_bot(n, spec) is None for seating in seatings for n in seating):
-        return False
-    assert spec.new_batch is not None  # compiled_bot said so
-    probe = spec.new_game(len(seatings[0]), derive_seed(seed, "deal", 0), dict(options or {}))
-    return spec.new_batch(1, len(seatings[0]), probe) is not None
+    _deal, _seed, seatings, game, options = tasks[0]
+    return can_batch_lineups(seatings, game_spec(game), len(seatings[0]), options)
 
 
 def can_batch_lineups(

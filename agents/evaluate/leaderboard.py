@@ -156,12 +156,12 @@ def _run(
 
     bar = tqdm(total=len(tasks), desc="games", unit="game", disable=not progress, file=sys.stderr)
     try:
+        if batched is not None:  # its own bar updates: one per game finished
+            for _deal, group in groupby(_batched(tasks, batched, bar), key=lambda g: g["deal"]):
+                yield list(group)
+            return
         with ExitStack() as stack:
             games: Iterable[dict[str, Any]] = map(_play_one, tasks)
-            if batched is not None:  # its own bar updates: one per game finished
-                for _deal, group in groupby(_batched(tasks, batched, bar), key=lambda g: g["deal"]):
-                    yield list(group)
-                return
             if jobs > 1:
                 ctx = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
                 pool = stack.enter_context(ctx.Pool(jobs))
