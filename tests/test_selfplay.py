@@ -371,3 +371,106 @@ def test_opponents_fill_every_seat_but_the_learners_and_resume_exactly(tmp_path:
         selfplay.parse_args([*base, "--opponents", "nobody", "--out", str(tmp_path / "x")])
     with pytest.raises(SystemExit):  # the reference backend has no bots to ask
         selfplay.parse_args([*TINY, "--opponents", "greedy", "--out", str(tmp_path / "y")])
+
+
+def test_parse_pool_reads_weights_and_refuses_bad_entries_in_one_line() -> None:
+    assert selfplay.parse_pool("self:2,strong@v1,greedy:1") == [
+        ("self", 2), ("strong@v1", 1), ("greedy", 1),
+    ]  # fmt: skip
+    for bad, why in (("nobody:1", "choose self"), ("self:0", "whole number"),
+                     ("greedy:x", "whole number")):  # fmt: skip
+        with pytest.raises(ValueError, match=why) as exc:
+            selfplay.parse_pool(bad)
+        assert repr(bad) in str(exc.value) and "\n" not in str(exc.value)
+
+
+@pytest.mark.skipif(BatchGame(num_games=1).backend != "compiled", reason="needs the C core")
+def test_a_pool_gives_self_lanes_every_seat_and_bot_lanes_one(tmp_path: Path) -> None:
+    base = ["compiled" if a == "reference" else a for a in TINY]
+    cfg, _ = selfplay.parse_args([*base, "--num-games", "12", "--pool", "self,greedy:2",
+                                  "--out", str(tmp_path / "p")])  # fmt: skip
+    batch = selfplay.make_batch(cfg)
+    policy, kinds = selfplay._learner_seats(cfg, batch)
+    # Blocks of four lanes take self, greedy, greedy in turn.
+    assert policy[:4].all()
+    for i in range(4, 12):
+        assert policy[i].tolist() == [s == i % 4 for s in range(4)]
+        assert (kinds[i] == batch.bot_kinds("greedy")[0]).all()
+    # --opponents keeps its own layout: one learner seat in every lane (positive control).
+    cfg2, _ = selfplay.parse_args([*base, "--num-games", "12", "--opponents", "greedy",
+                                   "--out", str(tmp_path / "q")])  # fmt: skip
+    policy2, _ = selfplay._learner_seats(cfg2, batch)
+    assert policy2.sum(axis=1).tolist() == [1] * 12
+    for argv in (["--pool", "self,nobody"], ["--pool", "self", "--opponents", "greedy"]):
+        with pytest.raises(SystemExit):
+            selfplay.parse_args([*base, *argv, "--out", str(tmp_path / "x")])
+    with pytest.raises(SystemExit):  # the reference backend has no bots to ask
+        selfplay.parse_args([*TINY, "--pool", "self,greedy", "--out", str(tmp_path / "y")])
+
+
+@pytest.mark.skipif(BatchGame(num_games=1).backend != "compiled", reason="needs the C core")
+def test_a_pool_run_trains_self_and_learner_seats_and_resumes_exactly(tmp_path: Path) -> None:
+    base = ["compiled" if a == "reference" else a for a in TINY]
+    argv = [*base, "--num-games", "8", "--pool", "self,strong@v1", "--win-bonus", "0.5",
+            "--seed", "5"]  # fmt: skip
+    whole, split, cfg = three_updates_whole_and_resumed(argv, tmp_path)
+    assert cfg.pool == "self,strong@v1" and cfg.win_bonus == 0.5
+    a, b = params(whole), params(split)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    rows = (whole / "progress.csv").read_text().splitlines()[1:]
+    trained = [int(r.split(",")[2]) for r in rows]
+    # Half the lanes are self-play (every decision is the policy's), half have one learner
+    # seat: more than the quarter of one learner per lane, less than every decision.
+    per_update = 8 * 16
+    assert all(per_update // 4 < k < per_update for k in trained)
+
+
+def test_win_bonus_is_the_win_reward_of_the_games_that_ended() -> None:
+    batch = BatchGame(num_games=6, num_players=3, seed=2, rounds=[1], backend="reference")
+    rng = np.random.default_rng(0)
+    obs, mask, actor = batch.reset()
+    seen = 0
+    for _ in range(4000):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, mask, actor, rewards, done = batch.step(actions)
+        bonus = selfplay.win_bonus(batch, done, 0.5)
+        assert not bonus[~done].any()  # only the lanes whose game ended
+        for i in np.flatnonzero(done):
+            scores = batch.final_scores[i]
+            won = scores == scores.min()
+            assert np.allclose(bonus[i][won], 0.5 / won.sum())
+            if (~won).any():
+                assert np.allclose(bonus[i][~won], -0.5 / (~won).sum())
+            assert abs(bonus[i].sum()) < 1e-6  # zero-sum
+            seen += 1
+        if seen >= 10:
+            break
+    assert seen >= 10
+    assert not selfplay.win_bonus(batch, done, 0.0).any()  # weight 0: nothing added
+
+
+def test_init_starts_from_another_runs_network_and_counts_its_cost(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    out = tmp_path / "fork"
+    argv = [*TINY, "--out", str(out), "--total-steps", str(UPDATE), "--init", str(runs["whole"])]
+    cfg, saved = selfplay.parse_args(argv)
+    batch = selfplay.make_batch(cfg)
+    agent = selfplay.Agent(batch.obs_dim, batch.num_actions, [16], "relu")
+    start = selfplay.init_network(agent, cfg)
+    source = params(runs["whole"])
+    assert all(torch.equal(agent.state_dict()[k], source[k]) for k in source)
+    selfplay.train(cfg, saved)
+    after = params(out)
+    assert any(not torch.equal(after[k], source[k]) for k in source)  # it trained on from there
+    meta = NumpyPolicy.load_npz(str(out / "policy.npz")).meta
+    assert meta["decisions"] == UPDATE
+    assert meta["total_decisions"] == UPDATE + start["decisions"] == 4 * UPDATE
+    assert meta["init_runs"] == [str(runs["whole"])]
+    # A run whose network differs is refused in one line; so is a directory with no run.
+    for bad, why in ((["--hidden", "32"], "--hidden '16'"), (["--init", str(tmp_path)], "")):
+        with pytest.raises(SystemExit):
+            selfplay.parse_args([*argv[:-2], "--out", str(tmp_path / "x"), *bad,
+                                 *([] if "--init" in bad else argv[-2:])])  # fmt: skip
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert "--init" in err and why in err

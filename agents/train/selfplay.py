@@ -55,6 +55,7 @@ from agents.train.config import check_writable_dir, opt, parse_ints
 from continental_env.batch import BACKENDS, BOT_NAMES, BatchGame
 from continental_env.contract.aec import encode_observation
 from continental_env.contract.game import Game
+from continental_env.rewards import win_rewards
 from continental_env.rules import PRESETS
 
 DESCRIPTION = "Self-play masked PPO on BatchGame: every seat played by the current policy."
@@ -83,6 +84,21 @@ class SelfPlayConfig:
         "compiled bots at every seat but each lane's learner seat (lane i: seat i %% players), "
         "named in turn from this list (greedy, strong@v1, strong@v2); empty: self-play",
     )
+    pool: str = opt(
+        "",
+        "tables by lane, instead of --opponents: 'self:2,strong@v1:1,greedy:1' gives each block "
+        "of --players lanes the next entry in turn, each entry as many blocks as its weight; "
+        "'self': the policy at every seat; a bot: the policy at one seat (lane i: seat i %% "
+        "players) and that bot at the others",
+    )
+    win_bonus: float = opt(
+        0.0, "added to the reward at every game's end: this times the win reward (the winners "
+        "share +1, the others -1)"
+    )  # fmt: skip
+    init: str = opt(
+        "", "a run directory: start from the network of its newest checkpoint (a new run, with "
+        "its own optimizer, lanes and counters; the network's shape must match)"
+    )  # fmt: skip
     backend: str = opt("auto", "BatchGame backend: auto, compiled or reference")
     device: str = opt("cpu", "torch device: cpu or cuda")
     threads: int = opt(1, "torch.set_num_threads (1 suits a shared 2-core machine)")
@@ -143,8 +159,6 @@ def validate(cfg: SelfPlayConfig) -> None:
     need(cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
     need(cfg.reward in ("relative", "points", "win"), "reward", "choose relative, points or win")
     need(cfg.backend in BACKENDS, "backend", f"choose one of {', '.join(BACKENDS)}")
-    unknown = [b for b in cfg.opponents.split(",") if b not in BOT_NAMES] if cfg.opponents else []
-    need(not unknown, "opponents", f"choose among {', '.join(BOT_NAMES)}")
     need(cfg.device in ("cpu", "cuda"), "device", "choose cpu or cuda")
     need(cfg.device != "cuda" or torch.cuda.is_available(), "device", "no CUDA device here")
     try:
@@ -169,9 +183,39 @@ def validate(cfg: SelfPlayConfig) -> None:
     except (ValueError, RuntimeError) as exc:
         flags = f"--players {cfg.players} --rounds {cfg.rounds!r} --backend {cfg.backend!r}"
         raise ValueError(f"{flags}: {exc}") from None
-    need(not cfg.opponents or batch.backend == "compiled", "opponents",
-         "the bots decide on the compiled core, and this batch runs the reference")  # fmt: skip
+    _validate_tables(cfg, need, batch.backend)
     check_writable_dir(cfg.out, "--out")
+
+
+def _validate_tables(cfg: SelfPlayConfig, need: Any, backend: str) -> None:
+    """The checks of --opponents, --pool and --win-bonus (``need`` as ``validate``'s)."""
+    unknown = [b for b in cfg.opponents.split(",") if b not in BOT_NAMES] if cfg.opponents else []
+    need(not unknown, "opponents", f"choose among {', '.join(BOT_NAMES)}")
+    compiled = "the bots decide on the compiled core, and this batch runs the reference"
+    need(not cfg.opponents or backend == "compiled", "opponents", compiled)
+    if cfg.pool:
+        need(not cfg.opponents, "pool", "give --pool or --opponents, not both")
+        try:
+            bots = [name for name, _ in parse_pool(cfg.pool) if name != "self"]
+        except ValueError as exc:
+            need(False, "pool", str(exc))
+        need(not bots or backend == "compiled", "pool", compiled)
+    need(math.isfinite(cfg.win_bonus) and cfg.win_bonus >= 0, "win_bonus",
+         "must be a finite number, at least 0")  # fmt: skip
+
+
+def parse_pool(text: str) -> list[tuple[str, int]]:
+    """``'self:2,strong@v1:1'`` as ``[("self", 2), ("strong@v1", 1)]``; a name without a weight
+    weighs 1. ValueError (one line) naming the bad entry."""
+    pool = []
+    for entry in text.split(","):
+        name, _, weight = entry.partition(":")
+        if name != "self" and name not in BOT_NAMES:
+            raise ValueError(f"entry {entry!r}: choose self or one of {', '.join(BOT_NAMES)}")
+        if weight and not (weight.isdigit() and int(weight) >= 1):
+            raise ValueError(f"entry {entry!r}: the weight is a whole number of at least 1")
+        pool.append((name, int(weight) if weight else 1))
+    return pool
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[SelfPlayConfig, dict[str, Any] | None]:
@@ -196,9 +240,42 @@ def parse_args(argv: list[str] | None = None) -> tuple[SelfPlayConfig, dict[str,
         elif (Path(cfg.out) / "checkpoints" / "last.json").exists():
             raise ValueError(f"--out {cfg.out!r}: holds a run already; continue it with --resume")
         validate(cfg)
+        if cfg.init and saved is None:
+            check_init(cfg)
     except ValueError as exc:
         parser.error(str(exc))
     return cfg, saved
+
+
+# The flags that fix the network's shape: an --init run must share them.
+NETWORK_FLAGS = ("observation", "players", "preset", "hidden", "shared_trunk", "activation")
+
+
+def check_init(cfg: SelfPlayConfig) -> dict[str, Any]:
+    """The --init run's newest checkpoint meta; ValueError (one line) if it has none or its
+    network differs from this run's."""
+    try:
+        meta = find_checkpoint(Path(cfg.init))["meta"]
+    except ValueError as exc:
+        raise ValueError(f"--init {cfg.init!r}: {str(exc).split(': ', 1)[-1]}") from None
+    theirs = meta["config"]
+    for name in NETWORK_FLAGS:
+        if theirs.get(name, getattr(SelfPlayConfig, name)) != getattr(cfg, name):
+            raise ValueError(
+                f"--init {cfg.init!r}: its network was trained with --{name.replace('_', '-')} "
+                f"{theirs.get(name)!r}, this run has {getattr(cfg, name)!r}"
+            )
+    return meta
+
+
+def init_network(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
+    """Load the --init run's newest network into ``agent``; what it started from (the run, and
+    that run's update, decisions and CPU seconds) for the checkpoints and policies."""
+    found = find_checkpoint(Path(cfg.init))
+    agent.load_state_dict(found["state"]["model"])
+    meta = found["meta"]
+    start = {k: meta[k] for k in ("update", "decisions", "cpu_s")}
+    return {"run": cfg.init, "tag": found["tag"], **start, "init": meta.get("init")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -540,12 +617,23 @@ def write_progress(path: Path, rows: list[dict[str, Any]], mode: str = "a") -> N
 # ---------------------------------------------------------------------------------------------
 # Training: seeding, lanes, network, then rollout / advantages / update until --total-steps.
 # ---------------------------------------------------------------------------------------------
-def policy_meta(cfg: SelfPlayConfig, decisions: int, cpu_s: float | None = None) -> dict[str, Any]:
-    """What the exported policy was trained for (``model_metadata``), and by what."""
+def policy_meta(
+    cfg: SelfPlayConfig, decisions: int, cpu_s: float | None = None, init: Any = None
+) -> dict[str, Any]:
+    """What the exported policy was trained for (``model_metadata``), and by what: with
+    ``init`` (an --init run's start), also the decisions and CPU seconds in all."""
     version = int(cfg.observation[1])
     meta = model_metadata(cfg.players, cfg.preset, parse_rounds(cfg.rounds), version)
     meta = {**meta, "trainer": "selfplay", "decisions": decisions}
-    return meta if cpu_s is None else {**meta, "cpu_s": round(cpu_s, 3)}
+    if cpu_s is not None:
+        meta["cpu_s"] = round(cpu_s, 3)
+    while init:  # a chain of --init runs: add each start
+        meta["init_runs"] = [*meta.get("init_runs", []), init["run"]]
+        meta["total_decisions"] = meta.get("total_decisions", decisions) + init["decisions"]
+        if cpu_s is not None:
+            meta["total_cpu_s"] = round(meta.get("total_cpu_s", cpu_s) + init["cpu_s"], 3)
+        init = init.get("init")
+    return meta
 
 
 def kept_policy_path(run_dir: Path, decisions: int) -> Path:
@@ -572,7 +660,11 @@ def train(cfg: SelfPlayConfig, saved: dict[str, Any] | None = None) -> dict[str,
                   shared=cfg.shared_trunk)  # fmt: skip
     agent.to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
-    counters = {"update": 0, "decisions": 0, "cpu_s": 0.0, "wall_s": 0.0, "games": 0}
+    counters: dict[str, Any] = {"update": 0, "decisions": 0, "cpu_s": 0.0, "wall_s": 0.0,
+                                "games": 0, "init": None}  # fmt: skip
+    if saved is None and cfg.init:
+        counters["init"] = init_network(agent, cfg)
+        print(f"starting from {cfg.init} ({counters['init']['decisions']:,} decisions)")
     if saved is not None:
         state = saved["state"]
         agent.load_state_dict(state["model"])
@@ -580,7 +672,7 @@ def train(cfg: SelfPlayConfig, saved: dict[str, Any] | None = None) -> dict[str,
         generator.set_state(state["generator"])
         restore_rng(ckpt_dir, saved["tag"])
         obs, mask, actor = restore_lanes(batch, state["lanes"])
-        counters = {k: saved["meta"][k] for k in counters}
+        counters = {k: saved["meta"].get(k) for k in counters}
         keep_progress_rows(run_dir / "progress.csv", counters["update"])
         for problem in saved["skipped"]:
             print(f"warning: {problem}; resuming from the {saved['tag']} checkpoint", flush=True)
@@ -637,24 +729,24 @@ def _learn(
     def checkpoint() -> None:
         nonlocal saved_update
         save_checkpoint(run_dir / "checkpoints", agent, optimizer, generator, batch, meta())
-        agent.numpy_policy(policy_meta(cfg, counters["decisions"], counters["cpu_s"])).save_npz(
-            str(run_dir / "policy.npz")
-        )
+        agent.numpy_policy(
+            policy_meta(cfg, counters["decisions"], counters["cpu_s"], counters["init"])
+        ).save_npz(str(run_dir / "policy.npz"))
         saved_update = counters["update"]
 
     buf = Buffers.empty(t_len, n, p, batch.obs_dim, batch.num_actions)
-    seat_of, kinds = _learner_seats(cfg, batch)
+    policy, kinds = _learner_seats(cfg, batch)
 
     while counters["decisions"] < cfg.total_steps and not stop.requested:
         # ---- rollout: every lane's seat to act is played by the current policy (or a bot)
         obs, mask, actor, next_value, tally = _rollout(
-            batch, agent, generator, device, buf, seat_of, kinds, obs, mask, actor
+            batch, agent, generator, device, buf, policy, kinds, obs, mask, actor, cfg.win_bonus
         )
 
         # ---- advantages along each (lane, seat) chain
         advantages, trained = seat_advantages(
             buf.actor, buf.reward, buf.done, buf.value, actor, next_value, cfg.gamma,
-            cfg.gae_lambda, None if seat_of is None else buf.learner,
+            cfg.gae_lambda, None if policy is None else buf.learner,
         )  # fmt: skip
         returns = advantages + buf.value
         keep = np.flatnonzero(trained.reshape(-1))
@@ -687,7 +779,7 @@ def _learn(
         if cfg.policy_every and counters["update"] % cfg.policy_every == 0:
             path = kept_policy_path(run_dir, counters["decisions"])
             path.parent.mkdir(exist_ok=True)
-            kept = policy_meta(cfg, counters["decisions"], counters["cpu_s"])
+            kept = policy_meta(cfg, counters["decisions"], counters["cpu_s"], counters["init"])
             agent.numpy_policy(kept).save_npz(str(path))
     if saved_update != counters["update"] or not (run_dir / "policy.npz").exists():
         checkpoint()
@@ -725,14 +817,37 @@ class Buffers:
 
 
 def _learner_seats(cfg: SelfPlayConfig, batch: BatchGame) -> tuple[Any, Any]:
-    """With ``--opponents``: each lane's learner seat (lane i: i % players) and the bots'
-    kinds at every seat (the learner's own entry is never asked); (None, None) in self-play."""
-    if not cfg.opponents:
+    """The seats the policy plays, (lanes, players) bool, and the bots' kinds at every seat
+    (the policy's entries are never asked); (None, None) in self-play.
+
+    ``--opponents``: lane i's learner seat is i % players, and the bots are named in turn by
+    seat. ``--pool``: each block of ``players`` lanes takes the next entry in turn; a ``self``
+    lane is the policy at every seat, a bot's lane has the learner at seat i % players."""
+    if not cfg.opponents and not cfg.pool:
         return None, None
-    names = cfg.opponents.split(",")
     n, p = cfg.num_games, cfg.players
-    rows = [[names[(i + s) % len(names)] for s in range(p)] for i in range(n)]
-    return np.arange(n) % p, batch.bot_kinds(rows)
+    policy = np.zeros((n, p), dtype=bool)
+    policy[np.arange(n), np.arange(n) % p] = True
+    if cfg.opponents:
+        names = cfg.opponents.split(",")
+        rows = [[names[(i + s) % len(names)] for s in range(p)] for i in range(n)]
+    else:
+        turns = [name for name, weight in parse_pool(cfg.pool) for _ in range(weight)]
+        tables = [turns[(i // p) % len(turns)] for i in range(n)]
+        policy[[t == "self" for t in tables]] = True
+        rows = [[BOT_NAMES[0] if t == "self" else t] * p for t in tables]
+    return policy, batch.bot_kinds(rows)
+
+
+def win_bonus(batch: BatchGame, done: np.ndarray, weight: float) -> np.ndarray:
+    """(lanes, players): ``weight`` times the win reward of every game that just ended (the
+    lowest total wins; the winners share +1, the others -1), 0 elsewhere."""
+    bonus = np.zeros((batch.num_games, batch.num_players), dtype=np.float32)
+    for i in np.flatnonzero(done):
+        scores = batch.final_scores[i]
+        winners = np.flatnonzero(scores == scores.min()).tolist()
+        bonus[i] = win_rewards(batch.num_players, winners)
+    return weight * bonus
 
 
 def _rollout(
@@ -741,21 +856,22 @@ def _rollout(
     generator: torch.Generator,
     device: torch.device,
     buf: Buffers,
-    seat_of: np.ndarray | None,
+    policy: np.ndarray | None,
     kinds: np.ndarray | None,
     obs: np.ndarray,
     mask: np.ndarray,
     actor: np.ndarray,
+    bonus: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
     """One rollout into ``buf``: the position after it (obs, mask, actor), the value of its
     next decision, and the round points, rewards, seat-rounds and games it finished (the
     learner's, with bots at the table)."""
     tally = {"points": 0.0, "reward": 0.0, "seat_rounds": 0.0, "games": 0}
-    p = batch.num_players
+    lanes = np.arange(batch.num_games)
     with torch.no_grad():
         for t in range(len(buf.obs)):
             buf.obs[t], buf.mask[t], buf.actor[t] = obs, mask, actor
-            mine = None if seat_of is None else actor == seat_of  # the policy's lanes
+            mine = None if policy is None else policy[lanes, actor]  # the policy's lanes
             if mine is not None:
                 buf.learner[t] = mine
                 buf.action[t] = batch.bot_actions(kinds, active=~mine)  # -1 where mine
@@ -771,13 +887,10 @@ def _rollout(
             buf.action[t, rows] = legal.actions[chosen].cpu().numpy()
             buf.logprob[t, rows] = log_probs[chosen].cpu().numpy()
             obs, mask, actor, rewards, done = batch.step(buf.action[t])
+            _tally(tally, batch, rewards, done, policy)  # the rounds' rewards, without a bonus
+            if bonus and done.any():
+                rewards = rewards + win_bonus(batch, done, bonus)
             buf.reward[t], buf.done[t] = rewards, done
-            ended = batch.round_end
-            seats = slice(None) if seat_of is None else seat_of[ended]  # every seat's, or mine
-            tally["points"] += float(batch.round_points[ended, seats].sum())
-            tally["reward"] += float(rewards[ended, seats].sum())
-            tally["seat_rounds"] += (p if seat_of is None else 1) * int(ended.sum())
-            tally["games"] += int(done.sum())
         if not agent.shared:  # the values after the rollout (the critic did not change)
             flat_obs = buf.obs.reshape(-1, buf.obs.shape[-1])
             flat_value = buf.value.reshape(-1)
@@ -786,6 +899,28 @@ def _rollout(
                 flat_value[start : start + VALUE_CHUNK] = agent.value(chunk).cpu().numpy()
         next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
     return obs, mask, actor, next_value, tally
+
+
+def _tally(
+    tally: dict[str, float],
+    batch: BatchGame,
+    rewards: np.ndarray,
+    done: np.ndarray,
+    policy: np.ndarray | None,
+) -> None:
+    """Add one step's ended rounds (points, rewards and seat-rounds of the policy's seats)
+    and finished games to ``tally``."""
+    ended = batch.round_end
+    if policy is None:  # every seat is the policy's
+        tally["points"] += float(batch.round_points[ended].sum())
+        tally["reward"] += float(rewards[ended].sum())
+        tally["seat_rounds"] += batch.num_players * int(ended.sum())
+    else:
+        seats = policy[ended]
+        tally["points"] += float(batch.round_points[ended][seats].sum())
+        tally["reward"] += float(rewards[ended][seats].sum())
+        tally["seat_rounds"] += int(seats.sum())
+    tally["games"] += int(done.sum())
 
 
 def _update(
