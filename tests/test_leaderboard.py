@@ -106,3 +106,45 @@ def test_oracle_agents_are_refused_unless_allowed(capsys) -> None:  # type: igno
     with pytest.raises(SystemExit):
         main(["--agents", "search-oracle,random", "--no-progress"])
     assert "--allow-oracle" in capsys.readouterr().err
+
+
+def test_head_to_head_is_the_paired_gap_at_shared_tables_on_hand_made_games() -> None:
+    from openskill.models import PlackettLuce
+
+    from agents.evaluate.leaderboard import _Tally
+
+    tally = _Tally(["a", "b", "c"], PlackettLuce())
+    # Two-player tables: (a, b), (a, c), (b, c); a beats b by 10 and 30 on the two deals, c
+    # ties a, and c's table with b is the only one where b and c meet.
+    deals = [
+        [(["a", "b"], [100, 110]), (["a", "c"], [50, 50]), (["b", "c"], [70, 60])],
+        [(["a", "b"], [90, 120]), (["a", "c"], [40, 40]), (["b", "c"], [80, 60])],
+    ]
+    for games in deals:
+        tally.add_deal([{"names": n, "scores": s} for n, s in games])
+    h = tally.head_to_head()
+    assert h["a"]["b"]["mean_diff"] == pytest.approx(-20.0)
+    assert h["b"]["a"]["mean_diff"] == pytest.approx(20.0)
+    assert h["a"]["c"]["mean_diff"] == pytest.approx(0.0)
+    assert h["b"]["c"]["mean_diff"] == pytest.approx(15.0)
+    lo, hi = h["b"]["a"]["ci95"]
+    assert lo <= 20.0 <= hi and [-hi, -lo] == pytest.approx(h["a"]["b"]["ci95"])
+    # Lower is better: b is behind c only if the whole interval is above 0 (here 10 and 20).
+    assert h["b"]["c"]["behind"] == (h["b"]["c"]["ci95"][0] > 0)
+    assert not h["c"]["b"]["behind"] and not h["a"]["c"]["behind"]
+    # Where higher is better, the same numbers put the other side behind (positive control).
+    side = _Tally(["a", "b", "c"], PlackettLuce(), sign=1)
+    for games in deals:
+        side.add_deal([{"names": n, "scores": s} for n, s in games])
+    hs = side.head_to_head()
+    assert hs["c"]["b"]["behind"] == (hs["b"]["c"]["ci95"][0] > 0)
+    assert not hs["b"]["c"]["behind"]
+
+
+def test_the_markdown_shows_the_head_to_head_table() -> None:
+    report = leaderboard(["random", "greedy", "strong"], 2, players=2, seed=3, jobs=1)
+    h = report["head_to_head"]
+    assert h["random"]["greedy"]["behind"] and not h["greedy"]["random"]["behind"]
+    behind = sum(cell["behind"] for row in h.values() for cell in row.values())
+    text = markdown(report)
+    assert "Head to head" in text and text.count("| **+") == behind >= 1  # bold = behind

@@ -428,11 +428,11 @@ def test_a_pool_run_trains_self_and_learner_seats_and_resumes_exactly(tmp_path: 
 def test_win_bonus_is_the_win_reward_of_the_games_that_ended() -> None:
     batch = BatchGame(num_games=6, num_players=3, seed=2, rounds=[1], backend="reference")
     rng = np.random.default_rng(0)
-    obs, mask, actor = batch.reset()
+    _, mask, _ = batch.reset()
     seen = 0
     for _ in range(4000):
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        obs, mask, actor, rewards, done = batch.step(actions)
+        _, mask, _, _, done = batch.step(actions)
         bonus = selfplay.win_bonus(batch, done, 0.5)
         assert not bonus[~done].any()  # only the lanes whose game ended
         for i in np.flatnonzero(done):

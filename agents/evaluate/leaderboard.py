@@ -269,6 +269,7 @@ def _leaderboard(
         },
         "ranking": ranking,
         "agents": rows,
+        "head_to_head": tally.head_to_head(),
         # CPU of this process only: with --jobs > 1 the games' CPU is the workers'.
         "timing": {"seconds": seconds, "cpu_seconds_main": time.process_time() - cpu},
     }
@@ -328,6 +329,11 @@ class _Tally:
         self.win_deal: dict[str, list[float]] = {n: [] for n in agents}
         self.seat_games = dict.fromkeys(agents, 0)
         self.text: dict[str, dict[str, int]] = {}  # text agents' replies and fallbacks
+        # (a, b), a before b in ``agents``: per deal, the mean of a's minus b's score over the
+        # games where both sat at the table.
+        self.pair_deal: dict[tuple[str, str], list[float]] = {
+            (a, b): [] for i, a in enumerate(agents) for b in agents[i + 1 :]
+        }
 
     def add_deal(self, games: list[dict[str, Any]]) -> None:
         """Every game of one deal (every table and rotation), in play order."""
@@ -345,6 +351,30 @@ class _Tally:
         for n in self.agents:
             self.per_deal[n].append(sum(points[n]) / len(points[n]))
             self.win_deal[n].append(sum(won[n]) / len(won[n]))
+        for (a, b), series in self.pair_deal.items():
+            diffs = [
+                _seat_mean(g, a) - _seat_mean(g, b)
+                for g in games
+                if a in g["names"] and b in g["names"]
+            ]
+            if diffs:
+                series.append(sum(diffs) / len(diffs))
+
+    def head_to_head(self) -> dict[str, dict[str, Any]]:
+        """``report["head_to_head"][a][b]``: a's score minus b's at the tables where both sat,
+        the paired per-deal mean with its 95% t interval, and whether a is behind (the interval
+        above 0 in the contract game, below 0 where higher is better)."""
+        out: dict[str, dict[str, Any]] = {n: {} for n in self.agents}
+        for (a, b), series in self.pair_deal.items():
+            if len(series) < 2:
+                continue
+            m, lo, hi = mean_ci95(series)
+            for x, y, sign in ((a, b, 1), (b, a, -1)):
+                low, high = sorted((sign * lo, sign * hi))
+                behind = low > 0 if self.sign < 0 else high < 0
+                out[x][y] = {"mean_diff": sign * m, "ci95": [low, high], "behind": behind,
+                             "deals": len(series)}  # fmt: skip
+        return out
 
     def row(self, n: str) -> dict[str, Any]:
         """Agent ``n``'s entry of ``report["agents"]`` (without its comparison to the next)."""
@@ -364,6 +394,12 @@ class _Tally:
             "openskill": {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()},
             **text,
         }
+
+
+def _seat_mean(game: dict[str, Any], name: str) -> float:
+    """``name``'s mean score over its seats of one game (a line-up may repeat an agent)."""
+    scores = [s for n, s in zip(game["names"], game["scores"], strict=True) if n == name]
+    return sum(scores) / len(scores)
 
 
 def describe_game(cfg: dict[str, Any]) -> str:
@@ -411,10 +447,40 @@ def markdown(report: dict[str, Any]) -> str:
             f"{a['mean_points']:.1f} [{lo:.1f}, {hi:.1f}] | "
             f"{a['win_rate']:.3f} [{wlo:.3f}, {whi:.3f}] | {a['openskill']['ordinal']:.2f} | {sep} |"
         )
+    lines += head_to_head_lines(report)
     text = text_lines(report["agents"], cfg.get("llm"))
     if text:
         lines += ["", *text]
     return "\n".join(lines) + "\n"
+
+
+def head_to_head_lines(report: dict[str, Any]) -> list[str]:
+    """The head-to-head table: row minus column at the tables where both sat (none in reports
+    written before it, or with a single table)."""
+    pairs = report.get("head_to_head") or {}
+    names = [n for n in report["ranking"] if pairs.get(n)]
+    if not names:
+        return []
+    unit, _ = _unit(report["config"])
+    lines = [
+        "",
+        f"Head to head: the row's {unit} minus the column's at the tables where both sat, per "
+        "deal, [95% CI]; **bold**: the row is behind.",
+        "",
+        "| | " + " | ".join(f"`{n.split('/')[-1]}`" for n in names) + " |",
+        "|---|" + "---|" * len(names),
+    ]
+    for a in names:
+        cells = []
+        for b in names:
+            h = pairs[a].get(b)
+            if h is None:
+                cells.append("")
+                continue
+            cell = f"{h['mean_diff']:+.1f} [{h['ci95'][0]:+.1f}, {h['ci95'][1]:+.1f}]"
+            cells.append(f"**{cell}**" if h["behind"] else cell)
+        lines.append(f"| `{a.split('/')[-1]}` | " + " | ".join(cells) + " |")
+    return lines
 
 
 def plot(report: dict[str, Any], path: str) -> None:
