@@ -374,11 +374,11 @@ def test_opponents_fill_every_seat_but_the_learners_and_resume_exactly(tmp_path:
 
 
 def test_parse_pool_reads_weights_and_refuses_bad_entries_in_one_line() -> None:
-    assert selfplay.parse_pool("self:2,strong@v1,greedy:1") == [
-        ("self", 2), ("strong@v1", 1), ("greedy", 1),
+    assert selfplay.parse_pool("self:2,strong@v1,greedy:1,ppo:a/b.npz,ppo:c.npz:3") == [
+        ("self", 2), ("strong@v1", 1), ("greedy", 1), ("ppo:a/b.npz", 1), ("ppo:c.npz", 3),
     ]  # fmt: skip
     for bad, why in (("nobody:1", "choose self"), ("self:0", "whole number"),
-                     ("greedy:x", "whole number")):  # fmt: skip
+                     ("greedy:x", "choose self")):  # fmt: skip
         with pytest.raises(ValueError, match=why) as exc:
             selfplay.parse_pool(bad)
         assert repr(bad) in str(exc.value) and "\n" not in str(exc.value)
@@ -390,7 +390,9 @@ def test_a_pool_gives_self_lanes_every_seat_and_bot_lanes_one(tmp_path: Path) ->
     cfg, _ = selfplay.parse_args([*base, "--num-games", "12", "--pool", "self,greedy:2",
                                   "--out", str(tmp_path / "p")])  # fmt: skip
     batch = selfplay.make_batch(cfg)
-    policy, kinds = selfplay._learner_seats(cfg, batch)
+    seats = selfplay._learner_seats(cfg, batch)
+    policy, kinds = seats.policy, seats.kinds
+    assert (seats.nets == -1).all() and not seats.models
     # Blocks of four lanes take self, greedy, greedy in turn.
     assert policy[:4].all()
     for i in range(4, 12):
@@ -399,7 +401,7 @@ def test_a_pool_gives_self_lanes_every_seat_and_bot_lanes_one(tmp_path: Path) ->
     # --opponents keeps its own layout: one learner seat in every lane (positive control).
     cfg2, _ = selfplay.parse_args([*base, "--num-games", "12", "--opponents", "greedy",
                                    "--out", str(tmp_path / "q")])  # fmt: skip
-    policy2, _ = selfplay._learner_seats(cfg2, batch)
+    policy2 = selfplay._learner_seats(cfg2, batch).policy
     assert policy2.sum(axis=1).tolist() == [1] * 12
     for argv in (["--pool", "self,nobody"], ["--pool", "self", "--opponents", "greedy"]):
         with pytest.raises(SystemExit):
@@ -474,3 +476,36 @@ def test_init_starts_from_another_runs_network_and_counts_its_cost(
                                  *([] if "--init" in bad else argv[-2:])])  # fmt: skip
         err = capsys.readouterr().err.strip().splitlines()[-1]
         assert "--init" in err and why in err
+
+
+def test_a_frozen_network_in_the_pool_plays_its_seats_as_the_harness_would(
+    runs: dict[str, Path], tmp_path: Path
+) -> None:
+    net = f"ppo:{runs['other'] / 'policy.npz'}"
+    argv = [*TINY, "--num-games", "8", "--pool", f"self,{net}", "--seed", "4"]
+    cfg, _ = selfplay.parse_args([*argv, "--out", str(tmp_path / "p")])
+    batch = selfplay.make_batch(cfg)
+    seats = selfplay._learner_seats(cfg, batch)
+    assert seats.policy[:4].all() and len(seats.models) == 1
+    for i in range(4, 8):  # the network at every seat but the learner's
+        assert seats.nets[i].tolist() == [-1 if s == i % 4 else 0 for s in range(4)]
+    obs, mask, actor = batch.reset()
+    lanes = np.arange(8)
+    mine = seats.policy[lanes, actor]
+    actions = seats.actions(batch, lanes, mine, obs, mask, actor)
+    model = seats.models[0]
+    for i in range(8):
+        if mine[i]:
+            assert actions[i] == -1
+        else:  # what ppo:PATH plays from this observation (deterministic)
+            legal = np.flatnonzero(mask[i]).tolist()
+            assert actions[i] == model.act_from_observation(obs[i], legal)
+            assert mask[i, actions[i]]
+    whole, split, _ = three_updates_whole_and_resumed(argv, tmp_path)
+    a, b = params(whole), params(split)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    # A network of another table is refused in one line before any game (positive control:
+    # the same file plays above).
+    with pytest.raises(SystemExit):
+        selfplay.parse_args([*argv[:-4], "--pool", f"self,{net}", "--players", "3",
+                             "--out", str(tmp_path / "x")])  # fmt: skip

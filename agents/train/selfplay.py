@@ -183,11 +183,13 @@ def validate(cfg: SelfPlayConfig) -> None:
     except (ValueError, RuntimeError) as exc:
         flags = f"--players {cfg.players} --rounds {cfg.rounds!r} --backend {cfg.backend!r}"
         raise ValueError(f"{flags}: {exc}") from None
-    _validate_tables(cfg, need, batch.backend)
+    _validate_tables(cfg, need, batch.backend, batch.obs_dim, batch.num_actions)
     check_writable_dir(cfg.out, "--out")
 
 
-def _validate_tables(cfg: SelfPlayConfig, need: Any, backend: str) -> None:
+def _validate_tables(
+    cfg: SelfPlayConfig, need: Any, backend: str, obs_dim: int, num_actions: int
+) -> None:
     """The checks of --opponents, --pool and --win-bonus (``need`` as ``validate``'s)."""
     unknown = [b for b in cfg.opponents.split(",") if b not in BOT_NAMES] if cfg.opponents else []
     need(not unknown, "opponents", f"choose among {', '.join(BOT_NAMES)}")
@@ -196,26 +198,52 @@ def _validate_tables(cfg: SelfPlayConfig, need: Any, backend: str) -> None:
     if cfg.pool:
         need(not cfg.opponents, "pool", "give --pool or --opponents, not both")
         try:
-            bots = [name for name, _ in parse_pool(cfg.pool) if name != "self"]
+            names = [name for name, _ in parse_pool(cfg.pool)]
         except ValueError as exc:
             need(False, "pool", str(exc))
-        need(not bots or backend == "compiled", "pool", compiled)
+        need(not set(names) & set(BOT_NAMES) or backend == "compiled", "pool", compiled)
+        for name in names:
+            if name.startswith("ppo:"):
+                try:
+                    pool_network(name, cfg, obs_dim, num_actions)
+                except ValueError as exc:
+                    need(False, "pool", str(exc))
     need(math.isfinite(cfg.win_bonus) and cfg.win_bonus >= 0, "win_bonus",
          "must be a finite number, at least 0")  # fmt: skip
 
 
 def parse_pool(text: str) -> list[tuple[str, int]]:
-    """``'self:2,strong@v1:1'`` as ``[("self", 2), ("strong@v1", 1)]``; a name without a weight
-    weighs 1. ValueError (one line) naming the bad entry."""
+    """``'self:2,strong@v1:1,ppo:PATH'`` as ``[("self", 2), ("strong@v1", 1), ("ppo:PATH", 1)]``:
+    the weight follows the last colon; an entry without one weighs 1. ValueError (one line)
+    naming the bad entry."""
     pool = []
     for entry in text.split(","):
-        name, _, weight = entry.partition(":")
-        if name != "self" and name not in BOT_NAMES:
-            raise ValueError(f"entry {entry!r}: choose self or one of {', '.join(BOT_NAMES)}")
-        if weight and not (weight.isdigit() and int(weight) >= 1):
+        name, _, weight = entry.rpartition(":")
+        if not name or not weight.isdigit():  # no weight given
+            name, weight = entry, "1"
+        if name != "self" and name not in BOT_NAMES and not name.startswith("ppo:"):
+            raise ValueError(
+                f"entry {entry!r}: choose self, ppo:PATH or one of {', '.join(BOT_NAMES)}"
+            )
+        if int(weight) < 1:
             raise ValueError(f"entry {entry!r}: the weight is a whole number of at least 1")
-        pool.append((name, int(weight) if weight else 1))
+        pool.append((name, int(weight)))
     return pool
+
+
+def pool_network(name: str, cfg: SelfPlayConfig, obs_dim: int, num_actions: int) -> NumpyPolicy:
+    """A ``ppo:PATH`` pool entry as the frozen network it names (``load_agent``: deterministic,
+    as ``ppo:PATH`` plays in the harness); ValueError if it cannot play this run's table."""
+    from agents.bots.ppo_agent import load_agent
+
+    model = load_agent(name.removeprefix("ppo:"))
+    if model.obs_size != obs_dim or model.num_actions != num_actions:
+        raise ValueError(
+            f"{name}: the network takes {model.obs_size} inputs and {model.num_actions} actions, "
+            f"this run's table ({cfg.players} players, observation {cfg.observation}) gives "
+            f"{obs_dim} and {num_actions}"
+        )
+    return model
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[SelfPlayConfig, dict[str, Any] | None]:
@@ -735,18 +763,18 @@ def _learn(
         saved_update = counters["update"]
 
     buf = Buffers.empty(t_len, n, p, batch.obs_dim, batch.num_actions)
-    policy, kinds = _learner_seats(cfg, batch)
+    seats = _learner_seats(cfg, batch)
 
     while counters["decisions"] < cfg.total_steps and not stop.requested:
         # ---- rollout: every lane's seat to act is played by the current policy (or a bot)
         obs, mask, actor, next_value, tally = _rollout(
-            batch, agent, generator, device, buf, policy, kinds, obs, mask, actor, cfg.win_bonus
+            batch, agent, generator, device, buf, seats, obs, mask, actor, cfg.win_bonus
         )
 
         # ---- advantages along each (lane, seat) chain
         advantages, trained = seat_advantages(
             buf.actor, buf.reward, buf.done, buf.value, actor, next_value, cfg.gamma,
-            cfg.gae_lambda, None if policy is None else buf.learner,
+            cfg.gae_lambda, None if seats is None else buf.learner,
         )  # fmt: skip
         returns = advantages + buf.value
         keep = np.flatnonzero(trained.reshape(-1))
@@ -816,27 +844,64 @@ class Buffers:
         )
 
 
-def _learner_seats(cfg: SelfPlayConfig, batch: BatchGame) -> tuple[Any, Any]:
-    """The seats the policy plays, (lanes, players) bool, and the bots' kinds at every seat
-    (the policy's entries are never asked); (None, None) in self-play.
+@dataclass
+class Seats:
+    """Who plays each (lane, seat) when not every seat is the policy: ``policy`` (lanes,
+    players) bool, the learner's seats; ``kinds`` the compiled bots' kinds at every seat (None
+    without bots; only the bots' entries are asked); ``nets`` (lanes, players) the index of a
+    frozen network in ``models`` at that seat, -1 elsewhere."""
+
+    policy: np.ndarray
+    kinds: np.ndarray | None
+    nets: np.ndarray
+    models: list[NumpyPolicy]
+
+    def actions(self, batch: BatchGame, lanes: np.ndarray, mine: np.ndarray, obs: np.ndarray,
+                mask: np.ndarray, actor: np.ndarray) -> np.ndarray:  # fmt: skip
+        """The bots' and the frozen networks' actions at their lanes, -1 at the learner's."""
+        net = self.nets[lanes, actor]
+        if self.kinds is None:
+            out = np.full(len(lanes), -1, dtype=np.int64)
+        else:
+            out = batch.bot_actions(self.kinds, active=~mine & (net < 0))
+        for k, model in enumerate(self.models):
+            rows = np.flatnonzero(net == k)
+            if rows.size:
+                out[rows] = model.batch_actions(obs[rows], mask[rows])
+        return out
+
+
+def _learner_seats(cfg: SelfPlayConfig, batch: BatchGame) -> Seats | None:
+    """Who plays each seat (``Seats``); None in self-play.
 
     ``--opponents``: lane i's learner seat is i % players, and the bots are named in turn by
     seat. ``--pool``: each block of ``players`` lanes takes the next entry in turn; a ``self``
-    lane is the policy at every seat, a bot's lane has the learner at seat i % players."""
+    lane is the policy at every seat, a bot's or a network's lane has the learner at seat
+    i % players and that bot or network at the others."""
     if not cfg.opponents and not cfg.pool:
-        return None, None
+        return None
     n, p = cfg.num_games, cfg.players
     policy = np.zeros((n, p), dtype=bool)
     policy[np.arange(n), np.arange(n) % p] = True
+    nets = np.full((n, p), -1, dtype=np.int64)
+    models: list[NumpyPolicy] = []
     if cfg.opponents:
         names = cfg.opponents.split(",")
         rows = [[names[(i + s) % len(names)] for s in range(p)] for i in range(n)]
-    else:
-        turns = [name for name, weight in parse_pool(cfg.pool) for _ in range(weight)]
-        tables = [turns[(i // p) % len(turns)] for i in range(n)]
-        policy[[t == "self" for t in tables]] = True
-        rows = [[BOT_NAMES[0] if t == "self" else t] * p for t in tables]
-    return policy, batch.bot_kinds(rows)
+        return Seats(policy, batch.bot_kinds(rows), nets, models)
+    entries = parse_pool(cfg.pool)
+    turns = [name for name, weight in entries for _ in range(weight)]
+    tables = [turns[(i // p) % len(turns)] for i in range(n)]
+    networks = [name for name, _ in entries if name.startswith("ppo:")]
+    models = [pool_network(name, cfg, batch.obs_dim, batch.num_actions) for name in networks]
+    for i, table in enumerate(tables):
+        if table == "self":
+            policy[i] = True
+        elif table in networks:
+            nets[i][~policy[i]] = networks.index(table)
+    bots = [[t if t in BOT_NAMES else BOT_NAMES[0]] * p for t in tables]
+    kinds = batch.bot_kinds(bots) if set(tables) & set(BOT_NAMES) else None
+    return Seats(policy, kinds, nets, models)
 
 
 def win_bonus(batch: BatchGame, done: np.ndarray, weight: float) -> np.ndarray:
@@ -856,8 +921,7 @@ def _rollout(
     generator: torch.Generator,
     device: torch.device,
     buf: Buffers,
-    policy: np.ndarray | None,
-    kinds: np.ndarray | None,
+    seats: Seats | None,
     obs: np.ndarray,
     mask: np.ndarray,
     actor: np.ndarray,
@@ -871,10 +935,10 @@ def _rollout(
     with torch.no_grad():
         for t in range(len(buf.obs)):
             buf.obs[t], buf.mask[t], buf.actor[t] = obs, mask, actor
-            mine = None if policy is None else policy[lanes, actor]  # the policy's lanes
-            if mine is not None:
+            mine = None if seats is None else seats.policy[lanes, actor]  # the policy's lanes
+            if seats is not None:
                 buf.learner[t] = mine
-                buf.action[t] = batch.bot_actions(kinds, active=~mine)  # -1 where mine
+                buf.action[t] = seats.actions(batch, lanes, mine, obs, mask, actor)
             rows = slice(None) if mine is None else np.flatnonzero(mine)
             x = torch.from_numpy(obs[rows]).to(device)
             legal = Legal.of(torch.from_numpy(mask[rows]).to(device))
@@ -887,7 +951,7 @@ def _rollout(
             buf.action[t, rows] = legal.actions[chosen].cpu().numpy()
             buf.logprob[t, rows] = log_probs[chosen].cpu().numpy()
             obs, mask, actor, rewards, done = batch.step(buf.action[t])
-            _tally(tally, batch, rewards, done, policy)  # the rounds' rewards, without a bonus
+            _tally(tally, batch, rewards, done, None if seats is None else seats.policy)
             if bonus and done.any():
                 rewards = rewards + win_bonus(batch, done, bonus)
             buf.reward[t], buf.done[t] = rewards, done
