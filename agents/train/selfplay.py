@@ -889,6 +889,14 @@ def _learner_seats(cfg: SelfPlayConfig, batch: BatchGame) -> Seats | None:
         names = cfg.opponents.split(",")
         rows = [[names[(i + s) % len(names)] for s in range(p)] for i in range(n)]
         return Seats(policy, batch.bot_kinds(rows), nets, models)
+    return _pool_seats(cfg, batch, policy, nets)
+
+
+def _pool_seats(
+    cfg: SelfPlayConfig, batch: BatchGame, policy: np.ndarray, nets: np.ndarray
+) -> Seats:
+    """``_learner_seats`` for ``--pool``, from the learner's seats and no networks."""
+    n, p = cfg.num_games, cfg.players
     entries = parse_pool(cfg.pool)
     turns = [name for name, weight in entries for _ in range(weight)]
     tables = [turns[(i // p) % len(turns)] for i in range(n)]
