@@ -236,3 +236,23 @@ def test_batch_actions_choose_what_act_from_observation_chooses() -> None:
     assert mask[np.arange(64), sampled].all()
     with pytest.raises(ValueError, match=r"observations of shape \(2, 3\)"):
         policy.batch_actions(np.zeros((2, 3), np.float32), mask[:2])
+
+
+def test_a_shipped_name_finds_a_zip_first_and_an_npz_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.resources
+
+    from agents.bots.ppo_agent import shipped_model
+
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "both_4p.zip").write_bytes(b"z")
+    (models / "both_4p.npz").write_bytes(b"n")
+    (models / "alone_4p.npz").write_bytes(b"n")
+    monkeypatch.setattr(importlib.resources, "files", lambda _package: tmp_path)
+    assert shipped_model("both_4p") == str(models / "both_4p.zip")
+    assert shipped_model("both_4p.zip") == str(models / "both_4p.zip")
+    assert shipped_model("both_4p.npz") == str(models / "both_4p.npz")
+    assert shipped_model("alone_4p") == str(models / "alone_4p.npz")  # a network without a zip
+    assert shipped_model("nothing_4p") == "nothing_4p"  # unknown names stay as given

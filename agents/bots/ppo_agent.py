@@ -411,16 +411,20 @@ def _zip_through_torch(path: str) -> NumpyPolicy:
 
 def shipped_model(path: str) -> str:
     """``path`` when it is a file; else, when it names a model shipped in the package
-    (``ppo_continental_4p``, ``ppo_fifteen_4p``, ``ppo_knock_4p``, with or without ``.zip``), that
-    model's file in the installed ``agents/models/``, so ``ppo:ppo_continental_4p`` plays from an
-    installed wheel as well as from a checkout; else ``path`` unchanged."""
+    (``ppo_continental_4p``, ``ppo_fifteen_4p``, ``ppo_knock_4p``, with or without ``.zip``; a
+    network trained outside SB3, such as ``selfplay_continental_4p``, ships as ``.npz`` alone),
+    that model's file in the installed ``agents/models/``, so ``ppo:ppo_continental_4p`` plays
+    from an installed wheel as well as from a checkout; else ``path`` unchanged."""
     if os.path.isfile(path) or os.sep in path or "/" in path:
         return path
     from importlib.resources import files
 
-    stem = path.removesuffix(".zip")
-    candidate = files("agents") / "models" / f"{stem}.zip"
-    return str(candidate) if candidate.is_file() else path
+    stem = path.removesuffix(".zip").removesuffix(".npz")
+    for suffix in (".npz", ".zip") if path.endswith(".npz") else (".zip", ".npz"):
+        candidate = files("agents") / "models" / f"{stem}{suffix}"
+        if candidate.is_file():
+            return str(candidate)
+    return path
 
 
 def load_agent(path: str, seed: int | None = None, deterministic: bool = True) -> NumpyPolicy:
