@@ -45,7 +45,12 @@ def test_the_compiled_kernels_were_built_and_run() -> None:
 
 @pytest.mark.parametrize(
     ("name", "game"),
-    [("ppo_continental_4p", "contract"), ("ppo_fifteen_4p", "fifteen"), ("ppo_knock_4p", "knock")],
+    [
+        ("ppo_continental_4p", "contract"),
+        ("selfplay_continental_4p", "contract"),
+        ("ppo_fifteen_4p", "fifteen"),
+        ("ppo_knock_4p", "knock"),
+    ],
 )
 def test_a_shipped_agent_loads_by_name_without_torch(name: str, game: str) -> None:
     from agents import make_agent
