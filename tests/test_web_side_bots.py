@@ -30,6 +30,7 @@ from continental_web.opponents import Opponents, default_models_dir, model_table
 BASE = "http://127.0.0.1"
 SHIPPED = default_models_dir()
 MODEL = {"contract": "ppo_continental_4p", "fifteen": "ppo_fifteen_4p", "knock": "ppo_knock_4p"}
+ALSO = {"contract": ["selfplay_continental_4p"]}  # further shipped models (numpy alone)
 
 
 def export(name: str) -> Path:
@@ -56,17 +57,20 @@ def client(app) -> TestClient:  # type: ignore[no-untyped-def]
 
 def test_each_model_is_offered_at_its_own_games_table_only(client: TestClient) -> None:
     opts = client.get("/api/options").json()
-    for kind, model in MODEL.items():
+    every = {k: [m, *ALSO.get(k, [])] for k, m in MODEL.items()}
+    for kind, models in every.items():
         offered = opts["games"][kind]["opponents"]
-        assert model in offered, (kind, offered)
-        others = [m for k, m in MODEL.items() if k != kind]
+        others = [m for k, ms in every.items() if k != kind for m in ms]
         assert not set(others) & set(offered), (kind, offered)  # never another game's model
-        label = opts["games"][kind]["labels"][model]
-        assert label["label"] == "Trained" and model in label["about"]
-        assert "/" not in label["about"]  # a name, never a server path
+        for model in models:
+            assert model in offered, (kind, offered)
+            label = opts["games"][kind]["labels"][model]
+            assert label["label"] == "Trained" and model in label["about"]
+            assert "/" not in label["about"]  # a name, never a server path
     assert opts["games"]["fifteen"]["opponents"][:3] == ["random", "greedy", "strong"]
-    assert set(opts["models"]) == set(MODEL.values())
-    assert set(opts["opponents"]) & set(MODEL.values()) == {"ppo_continental_4p"}
+    shipped = {m for ms in every.values() for m in ms}
+    assert set(opts["models"]) == shipped
+    assert set(opts["opponents"]) & shipped == {"ppo_continental_4p", "selfplay_continental_4p"}
     # Another game's model is refused at a table, in one line naming it and the table's names.
     for kind, model in (("knock", "ppo_fifteen_4p"), ("fifteen", "ppo_knock_4p"),
                         ("knock", "ppo_continental_4p"), ("contract", "ppo_knock_4p")):  # fmt: skip
