@@ -55,7 +55,6 @@ from agents.train.config import check_writable_dir, opt, parse_ints
 from continental_env.batch import BACKENDS, BOT_NAMES, BatchGame
 from continental_env.contract.aec import encode_observation
 from continental_env.contract.game import Game
-from continental_env.rewards import win_rewards
 from continental_env.rules import PRESETS
 
 DESCRIPTION = "Self-play masked PPO on BatchGame: every seat played by the current policy."
@@ -913,14 +912,9 @@ def _pool_seats(
 
 
 def win_bonus(batch: BatchGame, done: np.ndarray, weight: float) -> np.ndarray:
-    """(lanes, players): ``weight`` times the win reward of every game that just ended (the
-    lowest total wins; the winners share +1, the others -1), 0 elsewhere."""
-    bonus = np.zeros((batch.num_games, batch.num_players), dtype=np.float32)
-    for i in np.flatnonzero(done):
-        scores = batch.final_scores[i]
-        winners = np.flatnonzero(scores == scores.min()).tolist()
-        bonus[i] = win_rewards(batch.num_players, winners)
-    return weight * bonus
+    """(lanes, players): ``weight`` times the win reward of every game that just ended, 0
+    elsewhere (``BatchGame.win_rewards``)."""
+    return weight * batch.win_rewards(done)
 
 
 def _rollout(

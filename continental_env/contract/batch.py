@@ -537,15 +537,21 @@ class BatchGame:
             )
         return np.ascontiguousarray(lanes)
 
-    def _rewards(self, done: np.ndarray) -> np.ndarray:
+    def win_rewards(self, done: np.ndarray) -> np.ndarray:
+        """(lanes, players) float32: the win reward of every game in ``done`` (the lowest total
+        wins; the winners share +1, the others -1) from ``final_scores``, 0 in other lanes."""
         p = self.num_players
         rewards = np.zeros((self.num_games, p), dtype=np.float32)
+        for i in np.flatnonzero(done):
+            scores = self.final_scores[i]
+            rewards[i] = win_rewards(p, np.flatnonzero(scores == scores.min()).tolist())
+        return rewards
+
+    def _rewards(self, done: np.ndarray) -> np.ndarray:
         if self.reward == "win":
-            for i in np.flatnonzero(done):
-                scores = self.final_scores[i]
-                best = scores.min()
-                rewards[i] = win_rewards(p, [s for s in range(p) if scores[s] == best])
-            return rewards
+            return self.win_rewards(done)
+        p = self.num_players
+        rewards = np.zeros((self.num_games, p), dtype=np.float32)
         lanes = np.flatnonzero(self.round_end)
         if lanes.size:
             points = self.round_points[lanes].astype(np.float64)
