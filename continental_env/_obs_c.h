@@ -60,20 +60,26 @@ static inline int obs_input_ok(const ObsInput *in) {
     return 1;
 }
 
+/* One count plane: NT int counts as floats, then the plane's unused tail zeroed. */
+static inline void obs_count_plane(float *restrict plane, const int *restrict counts) {
+    for (int k = 0; k < NT; k++) plane[k] = (float)counts[k];
+    for (int k = NT; k < OBS_PLANE; k++) plane[k] = 0.0f;
+}
+
 /* aec.encode_observation(game, seat, observation_layout(p, 0)) of `in` into `obs`
- * (obs_v0_size(p) floats, overwritten). */
-static inline void obs_v0_write(const ObsInput *in, float *obs) {
+ * (obs_v0_size(p) floats, overwritten). Every float is written once: the count planes whole,
+ * the sparse parts (the discard plane, the meld planes, the scalars) zeroed and then set. */
+static inline void obs_v0_write(const ObsInput *in, float *restrict obs) {
     const int P = in->p, seat = in->seat, PL = OBS_PLANE;
-    memset(obs, 0, (size_t)obs_v0_size(P) * sizeof(float));
-    for (int k = 0; k < NT; k++) obs[k] = (float)in->hand[k];
+    obs_count_plane(obs, in->hand);
+    memset(obs + PL, 0, (size_t)PL * sizeof(float));
     if (in->discard_top >= 0) obs[PL + in->discard_top] = 1.0f;
-    for (int k = 0; k < NT; k++) obs[2 * PL + k] = (float)in->seen[k];
+    obs_count_plane(obs + 2 * PL, in->seen);
     int base = 3 * PL;
-    for (int j = 1; j < P; j++) {
-        const int *kn = in->known + (size_t)((seat + j) % P) * NT;
-        for (int k = 0; k < NT; k++) obs[base + PL * (j - 1) + k] = (float)kn[k];
-    }
+    for (int j = 1; j < P; j++)
+        obs_count_plane(obs + base + PL * (j - 1), in->known + (size_t)((seat + j) % P) * NT);
     base = PL * (P + 2);
+    memset(obs + base, 0, (size_t)(PL * P) * sizeof(float));
     for (int m = 0; m < in->n_melds; m++) {
         int rel = ((in->meld_owner[m] - seat) % P + P) % P;
         float *plane = obs + base + PL * rel;
@@ -81,7 +87,8 @@ static inline void obs_v0_write(const ObsInput *in, float *obs) {
         for (int i = 0; i < in->meld_len[m]; i++) plane[cards[i]] += 1.0f;
     }
     base = PL * (2 * P + 2);
-    for (int k = 0; k < NT; k++) obs[base + k] = (float)in->fits[k];
+    obs_count_plane(obs + base, in->fits);
+    memset(obs + PL * (2 * P + 3), 0, (size_t)(obs_v0_size(P) - PL * (2 * P + 3)) * sizeof(float));
     float *s = obs + PL * (2 * P + 3);
     s[in->round - 1] = 1.0f;
     if (in->phase >= 0) s[7 + in->phase] = 1.0f;
