@@ -1399,6 +1399,29 @@ done:
 
 /* One uniformly random legal action per lane: the k-th legal id (ascending), k = floor(u * n)
  * for the lane's uniform u in [0, 1) (BatchGame.random_legal; the reference does the same). */
+/* Privileged: every other seat's hand as card counts, seats in order after the lane's actor
+ * (out float32, (N, (P - 1) * NT); zeros in a lane loaded with a finished game). What no
+ * observation shows: for a critic during training, never for a decision. */
+static PyObject *core_hidden_hands(Core *c, PyObject *args) {
+    PyObject *o_out;
+    if (!PyArg_ParseTuple(args, "O", &o_out)) return NULL;
+    if (core_busy(c)) return NULL;
+    Buf b;
+    if (get_buf(o_out, &b, "out", 'f', c->N, (Py_ssize_t)(c->P - 1) * NT, 1) < 0) return NULL;
+    float *out = b.view.buf;
+    for (int i = 0; i < c->N; i++) {
+        const Lane *L = &c->lanes[i];
+        float *row = out + (size_t)i * (c->P - 1) * NT;
+        int seat = actor_of(L);
+        for (int j = 1; j < c->P; j++) {
+            const int *hand = L->hands[seat < 0 ? 0 : (seat + j) % c->P];
+            for (int k = 0; k < NT; k++) row[(j - 1) * NT + k] = seat < 0 ? 0.0f : (float)hand[k];
+        }
+    }
+    buf_release(&b);
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_sample_legal(Core *c, PyObject *args) {
     PyObject *o_u, *o_out;
     if (!PyArg_ParseTuple(args, "OO", &o_u, &o_out)) return NULL;
@@ -2304,6 +2327,9 @@ static PyMethodDef core_methods[] = {
      "lane starts its next game at once. If has_contract_slow raises, the error propagates: the "
      "lanes before have stepped, those after have not. active (bool, one per lane): only those "
      "lanes step; the others report nothing and their rows show their position."},
+    {"hidden_hands", (PyCFunction)core_hidden_hands, METH_VARARGS,
+     "hidden_hands(out): privileged: every other seat's hand as card counts, seats in order "
+     "after each lane's actor (float32, (N, (P - 1) * 53); zeros where the game is over)."},
     {"sample_legal", (PyCFunction)core_sample_legal, METH_VARARGS,
      "sample_legal(uniform, out): per lane the k-th legal id, k = floor(uniform[i] * count)."},
     {"bot_actions", (PyCFunction)(void (*)(void))core_bot_actions, METH_FASTCALL,

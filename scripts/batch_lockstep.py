@@ -82,6 +82,8 @@ def lockstep(
             if not np.array_equal(x, y):
                 lane = int(np.flatnonzero((x != y).reshape(lanes, -1).any(axis=1))[0])
                 return actions, f"step {step}, lane {lane}: {name} differs"
+        if not np.array_equal(compiled.hidden_hands(), reference.hidden_hands()):
+            return actions, f"step {step}: hidden_hands differs"
         if full_every and step % full_every == 0:
             for i in range(lanes):
                 where = first_difference(compiled.game(i).to_dict(), reference.game(i).to_dict())

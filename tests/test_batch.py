@@ -220,6 +220,33 @@ def test_compiled_core_steps_only_the_active_lanes_in_lockstep() -> None:
     assert 0 < n < 6 * 300  # some lanes sat out some steps
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("players", [2, 4, 7])
+def test_hidden_hands_are_the_other_seats_hands_after_the_actor(backend: str, players: int) -> None:
+    b = BatchGame(5, players, seed=4, backend=backend)
+    _, mask, actor = b.reset()
+    rng = np.random.default_rng(players)
+    for _ in range(80):
+        hidden = b.hidden_hands()
+        assert hidden.shape == (5, players - 1, 53) and hidden.dtype == np.float32
+        for i in range(5):
+            state = b.game(i).state
+            others = [state.hands[(actor[i] + j) % players] for j in range(1, players)]
+            np.testing.assert_array_equal(hidden[i], np.array(others, dtype=np.float32))
+        _, mask, actor, _, _ = b.step(_random_actions(mask, rng))
+    # the positive control: a card moved from the next seat's hand to the actor's shows there
+    game = b.game(2)
+    seat, after = game.actor, (game.actor + 1) % players
+    card = int(np.flatnonzero(game.state.hands[after])[0])
+    before = b.hidden_hands()[2, 0, card]
+    game.state.hands[after][card] -= 1
+    game.state.hands[seat][card] += 1
+    game.state.hand_sizes[after] -= 1
+    game.state.hand_sizes[seat] += 1
+    b.set_game(2, game)
+    assert b.hidden_hands()[2, 0, card] == before - 1
+
+
 @needs_core
 def test_random_legal_refuses_a_uniform_outside_0_1() -> None:
     b = BatchGame(3, 4, seed=2, backend="compiled")

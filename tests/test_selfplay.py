@@ -509,3 +509,75 @@ def test_a_frozen_network_in_the_pool_plays_its_seats_as_the_harness_would(
     with pytest.raises(SystemExit):
         selfplay.parse_args([*argv[:-4], "--pool", f"self,{net}", "--players", "3",
                              "--out", str(tmp_path / "x")])  # fmt: skip
+
+
+def test_a_privileged_critic_sees_the_hidden_hands_and_the_policy_never_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = [*TINY, "--privileged-critic", "--seed", "5"]
+    whole, split, cfg = three_updates_whole_and_resumed(argv, tmp_path)
+    assert cfg.privileged_critic
+    a, b = params(whole), params(split)
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)  # exact resume
+    batch = selfplay.make_batch(cfg)
+    extra = 3 * 53  # the three other seats' hands
+    assert a["critic.0.weight"].shape[1] == batch.obs_dim + extra
+    assert a["actor.0.weight"].shape[1] == batch.obs_dim  # the policy's input: the observation
+    policy = NumpyPolicy.load_npz(str(whole / "policy.npz"))
+    assert policy.obs_size == batch.obs_dim
+
+    # One rollout twice from the same state, the second with scrambled hidden hands: the same
+    # decisions (the policy never reads them), other values (the critic does: the control).
+    agent = selfplay.Agent(batch.obs_dim, batch.num_actions, [16], "relu", critic_extra=extra)
+    agent.load_state_dict(a)
+
+    def rollout(scramble: bool) -> selfplay.Buffers:
+        batch = selfplay.make_batch(cfg)
+        obs, mask, actor = batch.reset()
+        if scramble:
+            real = batch.hidden_hands
+            monkeypatch.setattr(batch, "hidden_hands", lambda: real()[:, ::-1, ::-1] + 1)
+        buf = selfplay.Buffers.empty(16, cfg.num_games, 4, batch.obs_dim, batch.num_actions,
+                                     extra)  # fmt: skip
+        generator = torch.Generator().manual_seed(0)
+        selfplay._rollout(batch, agent, generator, torch.device("cpu"), buf, None, obs, mask,
+                          actor)  # fmt: skip
+        return buf
+
+    plain, scrambled = rollout(False), rollout(True)
+    np.testing.assert_array_equal(plain.action, scrambled.action)
+    np.testing.assert_array_equal(plain.logprob, scrambled.logprob)
+    assert not np.allclose(plain.value, scrambled.value)
+    assert plain.extra.any() and not np.array_equal(plain.extra, scrambled.extra)
+
+
+def test_privileged_critic_refusals_and_init_from_a_shared_run(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    with pytest.raises(SystemExit):
+        selfplay.parse_args([*TINY, "--out", str(tmp_path / "x"), "--privileged-critic",
+                             "--shared-trunk"])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "privileged" in err and "--shared-trunk" in err
+    # --init from a run without it: the actor is loaded, and the critic with zero weights on
+    # the hidden hands, so it starts as the same function of the observation
+    out = tmp_path / "fork"
+    cfg, _ = selfplay.parse_args([*TINY, "--out", str(out), "--total-steps", str(UPDATE),
+                                  "--privileged-critic", "--init", str(runs["whole"])])  # fmt: skip
+    batch = selfplay.make_batch(cfg)
+    agent = selfplay.Agent(batch.obs_dim, batch.num_actions, [16], "relu",
+                           critic_extra=selfplay.critic_extra(cfg))  # fmt: skip
+    selfplay.init_network(agent, cfg)
+    source, now = params(runs["whole"]), agent.state_dict()
+    assert all(torch.equal(now[k], source[k]) for k in now if k != "critic.0.weight")
+    first = now["critic.0.weight"]
+    assert torch.equal(first[:, : batch.obs_dim], source["critic.0.weight"])
+    assert not first[:, batch.obs_dim :].any()
+    plain = selfplay.Agent(batch.obs_dim, batch.num_actions, [16], "relu")
+    plain.load_state_dict(source)
+    obs, hands = torch.randn(7, batch.obs_dim), torch.rand(7, 3 * 53) * 3
+    with torch.no_grad():
+        assert torch.allclose(agent.value(torch.cat([obs, hands], 1)), plain.value(obs))
+    # the control: a critic of other layers is refused, not loaded
+    other = {**source, "critic.2.weight": torch.zeros(5, 16)}
+    assert selfplay.init_critic(agent.state_dict(), other) is None

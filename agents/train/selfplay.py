@@ -53,6 +53,7 @@ from agents.train.callback import PROGRESS_EVERY_S, StopRequest, progress_line
 from agents.train.checkpoints import RESUME_ORDER, read_rng, restore_rng, rng_state
 from agents.train.config import check_writable_dir, opt, parse_ints
 from continental_env.batch import BACKENDS, BOT_NAMES, BatchGame
+from continental_env.cards import NUM_TYPES
 from continental_env.contract.aec import encode_observation
 from continental_env.contract.game import Game
 from continental_env.rules import PRESETS
@@ -103,6 +104,11 @@ class SelfPlayConfig:
     threads: int = opt(1, "torch.set_num_threads (1 suits a shared 2-core machine)")
     hidden: str = opt("256,256", "hidden layer sizes of the actor and of the critic")
     shared_trunk: bool = opt(False, "the critic shares the actor's hidden layers (one pass)")
+    privileged_critic: bool = opt(
+        False,
+        "the critic also sees every other seat's hand (BatchGame.hidden_hands), as PerfectDou's "
+        "and Suphx's do: training only, the policy never sees them",
+    )
     activation: str = opt("relu", "hidden activation: relu or tanh")
     learning_rate: float = opt(2.5e-4, "Adam learning rate")
     gamma: float = opt(0.995, "discount per decision of a seat")
@@ -207,6 +213,8 @@ def _validate_tables(
                     pool_network(name, cfg, obs_dim, num_actions)
                 except ValueError as exc:
                     need(False, "pool", str(exc))
+    need(not (cfg.privileged_critic and cfg.shared_trunk), "privileged_critic",
+         "the privileged critic is a network of its own: drop --shared-trunk")  # fmt: skip
     need(math.isfinite(cfg.win_bonus) and cfg.win_bonus >= 0, "win_bonus",
          "must be a finite number, at least 0")  # fmt: skip
 
@@ -255,7 +263,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[SelfPlayConfig, dict[str,
     try:
         if cfg.resume:
             saved = find_checkpoint(Path(cfg.out))
-            merged = dict(saved["meta"]["config"])
+            # a flag newer than the run: the run was trained with its default
+            defaults = {f.name: f.default for f in dataclasses.fields(SelfPlayConfig)}
+            merged = {**defaults, **saved["meta"]["config"]}
             for name, value in given.items():
                 if name not in RESUME_MAY_CHANGE and value != merged.get(name):
                     raise ValueError(
@@ -274,8 +284,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[SelfPlayConfig, dict[str,
     return cfg, saved
 
 
-# The flags that fix the network's shape: an --init run must share them.
-NETWORK_FLAGS = ("observation", "players", "preset", "hidden", "shared_trunk", "activation")
+# The flags that fix the actor's shape: an --init run must share them (its critic is loaded too
+# where it has the same shape: see ``init_network``).
+NETWORK_FLAGS = ("observation", "players", "preset", "hidden", "activation")
 
 
 def check_init(cfg: SelfPlayConfig) -> dict[str, Any]:
@@ -299,10 +310,38 @@ def init_network(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
     """Load the --init run's newest network into ``agent``; what it started from (the run, and
     that run's update, decisions and CPU seconds) for the checkpoints and policies."""
     found = find_checkpoint(Path(cfg.init))
-    agent.load_state_dict(found["state"]["model"])
+    theirs = found["state"]["model"]
+    mine = agent.state_dict()
+    actor = {k: v for k, v in theirs.items() if k.startswith("actor.")}
+    critic = init_critic(mine, theirs)
+    if critic is None:  # the flags checked by check_init fix the critic's layers too
+        raise ValueError(f"--init {cfg.init!r}: its critic's layers differ from this run's")
+    agent.load_state_dict({**mine, **actor, **critic})
     meta = found["meta"]
     start = {k: meta[k] for k in ("update", "decisions", "cpu_s")}
     return {"run": cfg.init, "tag": found["tag"], **start, "init": meta.get("init")}
+
+
+def init_critic(
+    mine: dict[str, torch.Tensor], theirs: dict[str, torch.Tensor]
+) -> dict[str, torch.Tensor] | None:
+    """Another run's critic for this one: as it is where the shapes match; where this critic
+    only takes more inputs (``--privileged-critic`` from a run without), theirs with zero
+    weights on the added inputs, so it starts as the same function; else None."""
+    critic = {k: v for k, v in theirs.items() if k.startswith("critic.")}
+    if set(critic) != {k for k in mine if k.startswith("critic.")}:
+        return None
+    first = "critic.0.weight"
+    for name, value in critic.items():
+        if value.shape == mine[name].shape:
+            continue
+        rows, cols = value.shape if value.dim() == 2 else (0, 0)
+        if name != first or mine[name].shape[0] != rows or mine[name].shape[1] < cols:
+            return None
+        widened = torch.zeros_like(mine[name])
+        widened[:, :cols] = value
+        critic = {**critic, name: widened}
+    return critic
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,25 +370,35 @@ class Agent(nn.Module):
 
     def __init__(
         self, obs_dim: int, num_actions: int, hidden: list[int], activation: str,
-        shared: bool = False,
+        shared: bool = False, critic_extra: int = 0,
     ) -> None:  # fmt: skip
         super().__init__()
+        if shared and critic_extra:
+            raise ValueError("a critic with extra inputs cannot share the actor's layers")
         self.activation = activation
         self.shared = shared
+        self.critic_extra = critic_extra  # inputs only the critic sees (privileged)
         self.actor = mlp([obs_dim, *hidden, num_actions], activation, out_std=0.01)
         if shared:
             head = layer_init(nn.Linear(hidden[-1], 1), std=1.0)
             self.critic = nn.Sequential(*self.actor[:-1], head)
         else:
-            self.critic = mlp([obs_dim, *hidden, 1], activation, out_std=1.0)
+            self.critic = mlp([obs_dim + critic_extra, *hidden, 1], activation, out_std=1.0)
 
-    def value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.critic(obs).squeeze(-1)
+    def value(self, critic_obs: torch.Tensor) -> torch.Tensor:
+        """The critic's value of its input: the observation, then its extra inputs if any."""
+        return self.critic(critic_obs).squeeze(-1)
 
-    def evaluate(self, obs: torch.Tensor, legal: Legal) -> tuple[torch.Tensor, torch.Tensor]:
-        """``legal_log_probs(obs, legal)`` and ``value(obs)``, the shared layers run once."""
+    def evaluate(
+        self, obs: torch.Tensor, legal: Legal, extra: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``legal_log_probs(obs, legal)`` and the critic's value (of ``obs`` and ``extra``),
+        the shared layers run once."""
         hidden = self.actor[:-1](obs)
-        value = self.critic[-1](hidden) if self.shared else self.critic(obs)
+        if self.shared:
+            value = self.critic[-1](hidden)
+        else:
+            value = self.critic(obs if extra is None else torch.cat([obs, extra], dim=-1))
         return self._legal_log_probs(hidden, legal), value.squeeze(-1)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -663,6 +712,12 @@ def policy_meta(
     return meta
 
 
+def critic_extra(cfg: SelfPlayConfig) -> int:
+    """The critic's inputs beyond the observation: the other seats' hands with
+    ``--privileged-critic`` (``BatchGame.hidden_hands``, flattened), else none."""
+    return (cfg.players - 1) * NUM_TYPES if cfg.privileged_critic else 0
+
+
 def kept_policy_path(run_dir: Path, decisions: int) -> Path:
     """Where ``--policy-every`` keeps the policy after ``decisions`` (sorted by name = by age)."""
     return run_dir / "policies" / f"policy_{decisions:012d}.npz"
@@ -684,7 +739,7 @@ def train(cfg: SelfPlayConfig, saved: dict[str, Any] | None = None) -> dict[str,
     batch = make_batch(cfg)
     obs, mask, actor = batch.reset()
     agent = Agent(batch.obs_dim, batch.num_actions, parse_ints(cfg.hidden), cfg.activation,
-                  shared=cfg.shared_trunk)  # fmt: skip
+                  shared=cfg.shared_trunk, critic_extra=critic_extra(cfg))  # fmt: skip
     agent.to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
     counters: dict[str, Any] = {"update": 0, "decisions": 0, "cpu_s": 0.0, "wall_s": 0.0,
@@ -761,7 +816,7 @@ def _learn(
         ).save_npz(str(run_dir / "policy.npz"))
         saved_update = counters["update"]
 
-    buf = Buffers.empty(t_len, n, p, batch.obs_dim, batch.num_actions)
+    buf = Buffers.empty(t_len, n, p, batch.obs_dim, batch.num_actions, agent.critic_extra)
     seats = _learner_seats(cfg, batch)
 
     while counters["decisions"] < cfg.total_steps and not stop.requested:
@@ -777,8 +832,7 @@ def _learn(
         )  # fmt: skip
         returns = advantages + buf.value
         keep = np.flatnonzero(trained.reshape(-1))
-        stats = _update(cfg, agent, optimizer, generator, device, keep, buf.obs, buf.mask,
-                        buf.action, buf.logprob, buf.value, advantages, returns)  # fmt: skip
+        stats = _update(cfg, agent, optimizer, generator, device, keep, buf, advantages, returns)
 
         # ---- counters, progress, checkpoints
         counters["update"] += 1
@@ -826,9 +880,12 @@ class Buffers:
     reward: np.ndarray
     done: np.ndarray
     learner: np.ndarray  # whether the policy made that decision (not a bot)
+    extra: np.ndarray  # what only the critic saw (the other seats' hands), or no columns
 
     @classmethod
-    def empty(cls, steps: int, lanes: int, players: int, obs_dim: int, actions: int) -> Buffers:
+    def empty(
+        cls, steps: int, lanes: int, players: int, obs_dim: int, actions: int, extra: int = 0
+    ) -> Buffers:
         shape = (steps, lanes)
         return cls(
             obs=np.zeros((*shape, obs_dim), dtype=np.float32),
@@ -840,6 +897,7 @@ class Buffers:
             reward=np.zeros((*shape, players), dtype=np.float32),
             done=np.zeros(shape, dtype=bool),
             learner=np.ones(shape, dtype=bool),
+            extra=np.zeros((*shape, extra), dtype=np.float32),
         )
 
 
@@ -934,9 +992,12 @@ def _rollout(
     learner's, with bots at the table)."""
     tally = {"points": 0.0, "reward": 0.0, "seat_rounds": 0.0, "games": 0}
     lanes = np.arange(batch.num_games)
+    privileged = buf.extra.shape[-1] > 0
     with torch.no_grad():
         for t in range(len(buf.obs)):
             buf.obs[t], buf.mask[t], buf.actor[t] = obs, mask, actor
+            if privileged:
+                buf.extra[t] = batch.hidden_hands().reshape(batch.num_games, -1)
             mine = None if seats is None else seats.policy[lanes, actor]  # the policy's lanes
             if seats is not None:
                 buf.learner[t] = mine
@@ -959,12 +1020,22 @@ def _rollout(
             buf.reward[t], buf.done[t] = rewards, done
         if not agent.shared:  # the values after the rollout (the critic did not change)
             flat_obs = buf.obs.reshape(-1, buf.obs.shape[-1])
+            flat_extra = buf.extra.reshape(len(flat_obs), -1)
             flat_value = buf.value.reshape(-1)
             for start in range(0, len(flat_obs), VALUE_CHUNK):
-                chunk = torch.from_numpy(flat_obs[start : start + VALUE_CHUNK]).to(device)
-                flat_value[start : start + VALUE_CHUNK] = agent.value(chunk).cpu().numpy()
-        next_value = agent.value(torch.from_numpy(obs).to(device)).cpu().numpy()
+                rows = slice(start, start + VALUE_CHUNK)
+                chunk = critic_input(flat_obs[rows], flat_extra[rows], device)
+                flat_value[rows] = agent.value(chunk).cpu().numpy()
+        extra = batch.hidden_hands().reshape(batch.num_games, -1) if privileged else None
+        next_value = agent.value(critic_input(obs, extra, device)).cpu().numpy()
     return obs, mask, actor, next_value, tally
+
+
+def critic_input(obs: np.ndarray, extra: np.ndarray | None, device: torch.device) -> torch.Tensor:
+    """The critic's input rows: the observation, then what only the critic sees (if any)."""
+    if extra is not None and extra.shape[-1]:
+        obs = np.concatenate([obs, extra], axis=-1)
+    return torch.from_numpy(np.ascontiguousarray(obs)).to(device)
 
 
 def _tally(
@@ -996,15 +1067,11 @@ def _update(
     generator: torch.Generator,
     device: torch.device,
     keep: np.ndarray,
-    b_obs: np.ndarray,
-    b_mask: np.ndarray,
-    b_action: np.ndarray,
-    b_logprob: np.ndarray,
-    b_value: np.ndarray,
+    buf: Buffers,
     advantages: np.ndarray,
     returns: np.ndarray,
 ) -> dict[str, float]:
-    """PPO's clipped update over the decisions ``keep`` (flat indices of the rollout)."""
+    """PPO's clipped update over the decisions ``keep`` (flat indices of the rollout ``buf``)."""
 
     def flat(a: np.ndarray, dtype: torch.dtype | None = None) -> torch.Tensor:
         x = torch.from_numpy(a.reshape(-1, *a.shape[2:])[keep])
@@ -1013,8 +1080,9 @@ def _update(
     size = len(keep)
     if size == 0:  # a rollout shorter than any seat's turn: nothing has a known outcome yet
         return {}
-    obs, mask, action = flat(b_obs), flat(b_mask), flat(b_action)
-    old_logprob, old_value = flat(b_logprob), flat(b_value)
+    obs, mask, action = flat(buf.obs), flat(buf.mask), flat(buf.action)
+    old_logprob, old_value = flat(buf.logprob), flat(buf.value)
+    extra = flat(buf.extra) if buf.extra.shape[-1] else None
     adv, ret = flat(advantages, torch.float32), flat(returns, torch.float32)
     mb_size = max(1, math.ceil(size / cfg.num_minibatches))
     clipfracs = []
@@ -1023,7 +1091,9 @@ def _update(
         for start in range(0, size, mb_size):
             mb = order[start : start + mb_size]
             legal = Legal.of(mask[mb])
-            log_probs, new_value = agent.evaluate(obs[mb], legal)
+            log_probs, new_value = agent.evaluate(
+                obs[mb], legal, None if extra is None else extra[mb]
+            )
             new_logprob = log_probs[legal.position(action[mb])]
             entropy = -legal.row_sum(log_probs.exp() * log_probs).mean()
             log_ratio = new_logprob - old_logprob[mb]

@@ -24,6 +24,8 @@
 * Lane ``i``'s ``g``-th game is ``Game.new(rules, P, seed=lane_game_seed(seed, i, g))``: the same
   ``seed`` deals the same cards in a lane whatever ``num_games`` is.
 * ``random_legal(rng)``: one uniformly random legal action per lane, for random play.
+* ``hidden_hands()``: privileged, the other seats' hands (for a critic in training, never for a
+  decision).
 * ``bot_actions(bots)``: each lane's seat to act decides by a rule-based bot (``BOT_NAMES``:
   ``greedy``, ``strong@v1``, ``strong@v2``), changing nothing; ``play_out(bots)`` plays every
   lane's round out with the bots at every seat and returns the points each seat scored (the
@@ -51,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from continental_env.cards import NUM_TYPES
 from continental_env.contract.aec import (
     ObservationEncoder,
     check_version,
@@ -263,6 +266,17 @@ class ReferenceCore:
         self.write(obs, mask, actor)
         return -1
 
+    def hidden_hands(self, out: np.ndarray) -> None:
+        p = self.num_players
+        rows = out.reshape(self.num_games, p - 1, -1)
+        for i, game in enumerate(self.games):
+            seat = game.actor
+            if seat is None:
+                rows[i] = 0
+                continue
+            for j in range(1, p):
+                rows[i, j - 1] = game.state.hands[(seat + j) % p]
+
     def sample_legal(self, uniform: np.ndarray, out: np.ndarray) -> None:
         for i, game in enumerate(self.games):
             legal = game._legal_ids()
@@ -436,6 +450,18 @@ class BatchGame:
         if not self._started:
             raise RuntimeError("call reset() before random_legal()")
         return self._core_sample(rng.random(self.num_games))
+
+    def hidden_hands(self) -> np.ndarray:
+        """Privileged: every other seat's hand as card counts, (lanes, players - 1, 53) float32,
+        the seats in order after each lane's actor (row 0 the next seat); zeros in a lane
+        holding a finished game. No observation shows these: they are for a critic during
+        training (``agents.train.selfplay --privileged-critic``), never for a decision."""
+        if not self._started:
+            raise RuntimeError("call reset() before hidden_hands()")
+        p = self.num_players
+        out = np.empty((self.num_games, (p - 1) * NUM_TYPES), dtype=np.float32)
+        self._core.hidden_hands(out)
+        return out.reshape(self.num_games, p - 1, NUM_TYPES)
 
     def bot_kinds(self, bots: str | Sequence[str] | Sequence[Sequence[str]]) -> np.ndarray:
         """The bot of every seat as the core's kind numbers (``BOT_NAMES`` index, int8): from
