@@ -30,7 +30,9 @@ from continental_web.opponents import Opponents, default_models_dir, model_table
 BASE = "http://127.0.0.1"
 SHIPPED = default_models_dir()
 MODEL = {"contract": "ppo_continental_4p", "fifteen": "ppo_fifteen_4p", "knock": "ppo_knock_4p"}
-ALSO = {"contract": ["selfplay_continental_4p"]}  # further shipped models (numpy alone)
+ALSO = {
+    "contract": ["selfplay_continental_4p", "selfplay2_continental_4p"]
+}  # further shipped models (numpy alone)
 
 
 def export(name: str) -> Path:
@@ -70,7 +72,11 @@ def test_each_model_is_offered_at_its_own_games_table_only(client: TestClient) -
     assert opts["games"]["fifteen"]["opponents"][:3] == ["random", "greedy", "strong"]
     shipped = {m for ms in every.values() for m in ms}
     assert set(opts["models"]) == shipped
-    assert set(opts["opponents"]) & shipped == {"ppo_continental_4p", "selfplay_continental_4p"}
+    assert set(opts["opponents"]) & shipped == {
+        "ppo_continental_4p",
+        "selfplay_continental_4p",
+        "selfplay2_continental_4p",
+    }
     # Another game's model is refused at a table, in one line naming it and the table's names.
     for kind, model in (("knock", "ppo_fifteen_4p"), ("fifteen", "ppo_knock_4p"),
                         ("knock", "ppo_continental_4p"), ("contract", "ppo_knock_4p")):  # fmt: skip
