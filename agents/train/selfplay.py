@@ -385,9 +385,13 @@ class Agent(nn.Module):
         else:
             self.critic = mlp([obs_dim + critic_extra, *hidden, 1], activation, out_std=1.0)
 
-    def value(self, critic_obs: torch.Tensor) -> torch.Tensor:
-        """The critic's value of its input: the observation, then its extra inputs if any."""
-        return self.critic(critic_obs).squeeze(-1)
+    def value(self, obs: torch.Tensor, extra: torch.Tensor | None = None) -> torch.Tensor:
+        """The critic's value of the observation and, with ``critic_extra``, its extra inputs."""
+        return self._critic(obs, extra).squeeze(-1)
+
+    def _critic(self, obs: torch.Tensor, extra: torch.Tensor | None) -> torch.Tensor:
+        """The separate critic on its input: the observation, then the extra inputs if any."""
+        return self.critic(obs if extra is None else torch.cat([obs, extra], dim=-1))
 
     def evaluate(
         self, obs: torch.Tensor, legal: Legal, extra: torch.Tensor | None = None
@@ -398,7 +402,7 @@ class Agent(nn.Module):
         if self.shared:
             value = self.critic[-1](hidden)
         else:
-            value = self.critic(obs if extra is None else torch.cat([obs, extra], dim=-1))
+            value = self._critic(obs, extra)
         return self._legal_log_probs(hidden, legal), value.squeeze(-1)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -1024,18 +1028,15 @@ def _rollout(
             flat_value = buf.value.reshape(-1)
             for start in range(0, len(flat_obs), VALUE_CHUNK):
                 rows = slice(start, start + VALUE_CHUNK)
-                chunk = critic_input(flat_obs[rows], flat_extra[rows], device)
-                flat_value[rows] = agent.value(chunk).cpu().numpy()
-        extra = batch.hidden_hands().reshape(batch.num_games, -1) if privileged else None
-        next_value = agent.value(critic_input(obs, extra, device)).cpu().numpy()
+                chunk = torch.from_numpy(flat_obs[rows]).to(device)
+                extra = torch.from_numpy(flat_extra[rows]).to(device) if privileged else None
+                flat_value[rows] = agent.value(chunk, extra).cpu().numpy()
+        x = torch.from_numpy(obs).to(device)
+        extra = None
+        if privileged:
+            extra = torch.from_numpy(batch.hidden_hands().reshape(batch.num_games, -1)).to(device)
+        next_value = agent.value(x, extra).cpu().numpy()
     return obs, mask, actor, next_value, tally
-
-
-def critic_input(obs: np.ndarray, extra: np.ndarray | None, device: torch.device) -> torch.Tensor:
-    """The critic's input rows: the observation, then what only the critic sees (if any)."""
-    if extra is not None and extra.shape[-1]:
-        obs = np.concatenate([obs, extra], axis=-1)
-    return torch.from_numpy(np.ascontiguousarray(obs)).to(device)
 
 
 def _tally(
