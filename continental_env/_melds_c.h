@@ -27,6 +27,14 @@ static int min_span_starts(int min_run, int wrap, int *starts) {
     return n;
 }
 
+/* Set bits of x (SWAR; no popcount instruction is assumed of the target). */
+static inline int popcount32(unsigned x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
+
 /* Next combination of `k` indices out of `n` in itertools' order; 0 when done. */
 static int next_combination(int *idx, int k, int n) {
     int i = k - 1;
@@ -157,15 +165,17 @@ static int contract_exists_c(const int *counts, int trios, int runs, int min_run
     int starts[NR + 1];
     int ns = min_span_starts(min_run, wrap, starts);
     int least = min_run - counts[JK] > 1 ? min_run - counts[JK] : 1;
+    const unsigned full = (1u << min_run) - 1u, ranks = (1u << NR) - 1u;
     for (int suit = 0; suit < 4; suit++) {
         const int *row = counts + suit * NR;
-        int any = 0;
-        for (int r = 0; r < NR; r++) any |= row[r] != 0;
-        if (!any) continue;
+        unsigned held = 0; /* bit r: the suit's rank r is in hand */
+        for (int r = 0; r < NR; r++) held |= (unsigned)(row[r] != 0) << r;
+        if (!held) continue;
         for (int s = 0; s < ns; s++) {
-            int naturals = 0;
-            for (int i = 0; i < min_run; i++) naturals += row[(starts[s] + i) % NR] != 0;
-            if (naturals >= least) {
+            /* the span's ranks (start + i) % 13 as bits: the run's bits, the wrapped ones low */
+            int st = starts[s];
+            unsigned span = ((full << st) | (full >> (NR - st))) & ranks;
+            if (popcount32(held & span) >= least) {
                 for (int i = 0; i < min_run; i++)
                     w.cards[w.n][i] = suit * NR + (starts[s] + i) % NR;
                 w.n++;
