@@ -141,7 +141,7 @@ typedef struct {
     PyObject *laydown_plan, *has_contract_slow;
     Lane *lanes;
     int *legal_block;  /* every lane's legal ids (num_actions each), one block */
-    int lanes_mapped;  /* lanes and legal_block were mapped (lanes_alloc), not calloc'ed */
+    int lanes_mapped, legal_mapped; /* each block was mapped (lanes_alloc), not calloc'ed */
     int busy;
     unsigned char partners[NT][NT]; /* the bots' handtools.partner_table of these rules */
     int bot_perturb; /* the bots' positive control (BotView.perturb); 0 in play */
@@ -1114,7 +1114,7 @@ static void core_dealloc(Core *c) {
             PyMem_RawFree(c->lanes[i].log);
         }
         if (c->legal_block)
-            lanes_free(c->legal_block, (size_t)c->N * c->num_actions * sizeof(int), c->lanes_mapped);
+            lanes_free(c->legal_block, (size_t)c->N * c->num_actions * sizeof(int), c->legal_mapped);
         lanes_free(c->lanes, (size_t)c->N * sizeof(Lane), c->lanes_mapped);
     }
     PyMem_RawFree(c->bot_work);
@@ -1275,9 +1275,8 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
         Py_DECREF(c);
         return PyErr_NoMemory();
     }
-    int mapped;
-    c->legal_block = lanes_alloc((size_t)N * c->num_actions * sizeof(int), &mapped);
-    if (c->legal_block == NULL || mapped != c->lanes_mapped) {
+    c->legal_block = lanes_alloc((size_t)N * c->num_actions * sizeof(int), &c->legal_mapped);
+    if (c->legal_block == NULL) {
         Py_DECREF(c);
         return PyErr_NoMemory();
     }
