@@ -451,6 +451,32 @@ def test_win_bonus_is_the_win_reward_of_the_games_that_ended() -> None:
     assert not selfplay.win_bonus(batch, done, 0.0).any()  # weight 0: nothing added
 
 
+def test_close_bonus_goes_to_the_seat_the_engine_records_as_closer() -> None:
+    batch = BatchGame(num_games=6, num_players=3, seed=5, backend="reference")
+    rng = np.random.default_rng(1)
+    _, mask, _ = batch.reset()
+    closed = 0
+    for _ in range(20000):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        _, mask, _, _, done = batch.step(actions)
+        bonus = selfplay.close_bonus(batch, 20.0)
+        assert not bonus[~batch.round_end].any()  # only the lanes whose round ended
+        for i in np.flatnonzero(batch.round_end & ~done):  # a finished game's lane restarted
+            closer = batch.game(i).state.round_history[-1]["closer"]  # the round that ended
+            if closer is None:  # the round ran out of cards: no one closed, nothing added
+                assert not bonus[i].any()
+                continue
+            want = np.full(3, -0.1, dtype=np.float32)  # 20 points / 100, split over 2
+            want[closer] = 0.2
+            assert np.allclose(bonus[i], want) and abs(bonus[i].sum()) < 1e-6
+            assert selfplay.closers(batch)[i].tolist() == [s == closer for s in range(3)]
+            closed += 1
+        if closed >= 12:
+            break
+    assert closed >= 12
+    assert not selfplay.close_bonus(batch, 0.0).any()  # weight 0: nothing added
+
+
 def test_init_starts_from_another_runs_network_and_counts_its_cost(
     runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:

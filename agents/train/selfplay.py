@@ -56,6 +56,7 @@ from continental_env.batch import BACKENDS, BOT_NAMES, BatchGame
 from continental_env.cards import NUM_TYPES
 from continental_env.contract.aec import encode_observation
 from continental_env.contract.game import Game
+from continental_env.rewards import POINTS_SCALE
 from continental_env.rules import PRESETS
 
 DESCRIPTION = "Self-play masked PPO on BatchGame: every seat played by the current policy."
@@ -94,6 +95,10 @@ class SelfPlayConfig:
     win_bonus: float = opt(
         0.0, "added to the reward at every game's end: this times the win reward (the winners "
         "share +1, the others -1)"
+    )  # fmt: skip
+    close_bonus: float = opt(
+        0.0, "added to the reward at every round's end, in points: the seat that closed gets "
+        "this many, each other seat this over (players - 1) less (0 when no one closed)"
     )  # fmt: skip
     init: str = opt(
         "", "a run directory: start from the network of its newest checkpoint (a new run, with "
@@ -195,7 +200,7 @@ def validate(cfg: SelfPlayConfig) -> None:
 def _validate_tables(
     cfg: SelfPlayConfig, need: Any, backend: str, obs_dim: int, num_actions: int
 ) -> None:
-    """The checks of --opponents, --pool and --win-bonus (``need`` as ``validate``'s)."""
+    """The checks of --opponents, --pool, --win-bonus and --close-bonus (``need`` as ``validate``'s)."""
     unknown = [b for b in cfg.opponents.split(",") if b not in BOT_NAMES] if cfg.opponents else []
     need(not unknown, "opponents", f"choose among {', '.join(BOT_NAMES)}")
     compiled = "the bots decide on the compiled core, and this batch runs the reference"
@@ -217,6 +222,8 @@ def _validate_tables(
          "the privileged critic is a network of its own: drop --shared-trunk")  # fmt: skip
     need(math.isfinite(cfg.win_bonus) and cfg.win_bonus >= 0, "win_bonus",
          "must be a finite number, at least 0")  # fmt: skip
+    need(math.isfinite(cfg.close_bonus) and cfg.close_bonus >= 0, "close_bonus",
+         "must be a finite number of points, at least 0")  # fmt: skip
 
 
 def parse_pool(text: str) -> list[tuple[str, int]]:
@@ -672,7 +679,7 @@ def find_checkpoint(run_dir: Path) -> dict[str, Any]:
 PROGRESS_FIELDS = (
     "update", "decisions", "trained_decisions", "cpu_s", "wall_s", "decisions_per_cpu_s",
     "round_points", "round_reward", "games", "pg_loss", "v_loss", "entropy", "approx_kl",
-    "clipfrac", "explained_variance",
+    "clipfrac", "explained_variance", "close_rate",
 )  # fmt: skip
 
 
@@ -826,7 +833,16 @@ def _learn(
     while counters["decisions"] < cfg.total_steps and not stop.requested:
         # ---- rollout: every lane's seat to act is played by the current policy (or a bot)
         obs, mask, actor, next_value, tally = _rollout(
-            batch, agent, generator, device, buf, seats, obs, mask, actor, cfg.win_bonus
+            batch,
+            agent,
+            generator,
+            device,
+            buf,
+            seats,
+            obs,
+            mask,
+            actor,
+            (cfg.win_bonus, cfg.close_bonus),
         )
 
         # ---- advantages along each (lane, seat) chain
@@ -852,6 +868,7 @@ def _learn(
             "trained_decisions": len(keep),
             "round_points": tally["points"] / tally["seat_rounds"] if tally["seat_rounds"] else "",
             "round_reward": tally["reward"] / tally["seat_rounds"] if tally["seat_rounds"] else "",
+            "close_rate": tally["closes"] / tally["seat_rounds"] if tally["seat_rounds"] else "",
             **stats,
         }
         write_progress(run_dir / "progress.csv", [row])
@@ -979,6 +996,23 @@ def win_bonus(batch: BatchGame, done: np.ndarray, weight: float) -> np.ndarray:
     return weight * batch.win_rewards(done)
 
 
+def closers(batch: BatchGame) -> np.ndarray:
+    """(lanes, players) bool: the seat that closed each round that just ended (its round
+    points are 0, or the one-turn bonus when it is not positive; every other seat holds cards
+    and scores them). No seat in lanes whose round did not end or ended with no closer."""
+    return batch.round_end[:, None] & (batch.round_points <= 0)
+
+
+def close_bonus(batch: BatchGame, points: float) -> np.ndarray:
+    """(lanes, players): ``points`` (in reward units, over ``POINTS_SCALE``) to the seat that
+    closed each round that just ended and ``points / (players - 1)`` less to each other seat of
+    that lane (zero-sum), 0 elsewhere."""
+    closed = closers(batch)
+    p = batch.num_players
+    share = np.where(closed, 1.0, -1.0 / (p - 1)) * closed.any(axis=1, keepdims=True)
+    return (points / POINTS_SCALE * share).astype(np.float32)
+
+
 def _rollout(
     batch: BatchGame,
     agent: Agent,
@@ -989,12 +1023,12 @@ def _rollout(
     obs: np.ndarray,
     mask: np.ndarray,
     actor: np.ndarray,
-    bonus: float = 0.0,
+    bonus: tuple[float, float] = (0.0, 0.0),
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, float]]:
     """One rollout into ``buf``: the position after it (obs, mask, actor), the value of its
     next decision, and the round points, rewards, seat-rounds and games it finished (the
-    learner's, with bots at the table)."""
-    tally = {"points": 0.0, "reward": 0.0, "seat_rounds": 0.0, "games": 0}
+    learner's, with bots at the table). ``bonus``: the win and the close bonus weights."""
+    tally = {"points": 0.0, "reward": 0.0, "seat_rounds": 0.0, "games": 0, "closes": 0}
     lanes = np.arange(batch.num_games)
     privileged = buf.extra.shape[-1] > 0
     with torch.no_grad():
@@ -1019,8 +1053,10 @@ def _rollout(
             buf.logprob[t, rows] = log_probs[chosen].cpu().numpy()
             obs, mask, actor, rewards, done = batch.step(buf.action[t])
             _tally(tally, batch, rewards, done, None if seats is None else seats.policy)
-            if bonus and done.any():
-                rewards = rewards + win_bonus(batch, done, bonus)
+            if bonus[0] and done.any():
+                rewards = rewards + win_bonus(batch, done, bonus[0])
+            if bonus[1] and batch.round_end.any():
+                rewards = rewards + close_bonus(batch, bonus[1])
             buf.reward[t], buf.done[t] = rewards, done
         if not agent.shared:  # the values after the rollout (the critic did not change)
             flat_obs = buf.obs.reshape(-1, buf.obs.shape[-1])
@@ -1046,18 +1082,20 @@ def _tally(
     done: np.ndarray,
     policy: np.ndarray | None,
 ) -> None:
-    """Add one step's ended rounds (points, rewards and seat-rounds of the policy's seats)
+    """Add one step's ended rounds (points, rewards, seat-rounds and closes of the policy's seats)
     and finished games to ``tally``."""
     ended = batch.round_end
     if policy is None:  # every seat is the policy's
         tally["points"] += float(batch.round_points[ended].sum())
         tally["reward"] += float(rewards[ended].sum())
         tally["seat_rounds"] += batch.num_players * int(ended.sum())
+        tally["closes"] += int(closers(batch).sum())
     else:
         seats = policy[ended]
         tally["points"] += float(batch.round_points[ended][seats].sum())
         tally["reward"] += float(rewards[ended][seats].sum())
         tally["seat_rounds"] += int(seats.sum())
+        tally["closes"] += int((closers(batch) & policy).sum())
     tally["games"] += int(done.sum())
 
 
@@ -1132,7 +1170,8 @@ def progress_text(row: dict[str, Any], total: int, decisions0: int, elapsed: flo
     rounds = (
         "no round ended"
         if points == ""
-        else f"round points {points:.1f}/seat, round reward {row['round_reward']:+.3f}"
+        else f"round points {points:.1f}/seat, round reward {row['round_reward']:+.3f}, "
+        f"closes {row['close_rate']:.3f}/seat-round"
     )
     losses = (
         f"pg {row['pg_loss']:+.4f} v {row['v_loss']:.4f} ent {row['entropy']:.3f} "
