@@ -16,7 +16,9 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 | contract | ``search@v3``, ``search@v3:N`` | ``search@v2`` over worlds whose opponents are resampled toward their contract as real players are (``agents.contract.beliefs``), frozen |
 | contract | ``search@v4``, ``search@v4:N`` | ``search@v3`` whose resampled opponents also hold few partners of the cards they discarded or declined this round (``agents.contract.beliefs``, history), frozen |
 | contract | ``search@v5``, ``search@v5:N`` | ``search@v4`` whose close decisions may grow to 48 worlds (16 before), frozen |
+| contract | ``search@v6``, ``search@v6:N`` | ``search@v5``'s search guarding the move of ``ppo:selfplay3_continental_4p`` instead of ``strong@v1``'s (``agents.contract.search_prior``), frozen |
 | contract | ``search-v2:K=V[:K=V...]`` | experimental: ``search@v2`` with settings overridden, for ablations |
+| contract | ``search-prior[:model=NAME][:K=V...]`` | experimental: ``search@v5``'s search guarding a network's move (``ppo:selfplay3_continental_4p`` unless named) instead of ``strong@v1``'s (``agents.contract.search_prior``) |
 | contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.contract.search_oracle``); refused by the harness unless allowed |
 | contract | ``search-oracle-v2``, ``search-oracle-v2:N`` | diagnostic only: the same for ``search@v2`` |
 | contract | ``openspiel-ismcts``, ``openspiel-ismcts:N`` | OpenSpiel's information-set MCTS, N simulations per decision over worlds sampled from the view (``agents.contract.openspiel_ismcts``; the ``[openspiel]`` extra) |
@@ -65,7 +67,7 @@ DEFAULT_GAME = "contract"
 CURRENT = {"strong": "strong@v1", "search": "search@v5"}
 VERSIONS = {
     "strong": ("strong@v1", "strong@v2"),
-    "search": ("search@v1", "search@v2", "search@v3", "search@v4", "search@v5"),
+    "search": ("search@v1", "search@v2", "search@v3", "search@v4", "search@v5", "search@v6"),
 }
 # Plain names: "module:Class", built as Class(seed) and imported on first use.
 BOTS: dict[str, dict[str, str]] = {
@@ -186,6 +188,8 @@ def _search_version(name: str, seed: int | None) -> Any:
     """``search@v1[:N]`` (``agents.contract.search``) or a later frozen version (``FROZEN`` of
     ``agents.contract.search_adaptive``)."""
     base, sep, rest = name.partition(":")
+    if base == "search@v6":  # a network's move guarded by the search: search_prior.FROZEN_PRIOR
+        return _load("agents.contract.search_prior:make_frozen")(name, seed)
     if base in VERSIONS["search"] and base != "search@v1":  # v2 on: search_adaptive.FROZEN
         return _load("agents.contract.search_adaptive:make_frozen")(name, seed)
     if base != "search@v1":
@@ -212,6 +216,7 @@ FAMILIES: dict[str, dict[str, Callable[[str, int | None], Any]]] = {
         "search-oracle": _lazy("agents.contract.search_oracle:make_oracle_search"),
         "search-oracle-v2": _lazy("agents.contract.search_oracle:make_oracle_search"),
         "search-v2": _lazy("agents.contract.search_adaptive:make_search_v2"),
+        "search-prior": _lazy("agents.contract.search_prior:make_search_prior"),
         "openspiel-ismcts": _lazy("agents.contract.openspiel_ismcts:make_openspiel_ismcts"),
         "search@": _search_version,
         "strong": _current,

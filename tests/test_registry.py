@@ -40,7 +40,8 @@ def test_frozen_and_current_names_keep_their_versions() -> None:
     assert registry.versioned_name("search:8") == "search@v5:8"
     assert registry.versioned_name("ppo:strong.zip") == "ppo:strong.zip"
     assert make_agent("search@v4:8", 1).name == "search@v4:8"
-    for bad in ("strong@v9", "search@v6", "strong@v1:3"):
+    assert make_agent("search@v6:8", 1).name == "search@v6:8"
+    for bad in ("strong@v9", "search@v7", "strong@v1:3"):
         with pytest.raises(ValueError, match="unknown agent version"):
             make_agent(bad, 1)
 

@@ -1,7 +1,7 @@
-"""Frozen bot versions: ``strong@v1``, ``search@v1`` to ``search@v5`` play recorded games move for move.
+"""Frozen bot versions: ``strong@v1``, ``search@v1`` to ``search@v6`` play recorded games move for move.
 
 The v1 digests below were recorded at commit 5894364 (before any later version existed), with the
-bare names ``strong``/``search``; the ``search@v2`` to ``search@v5`` ones when each was frozen: the sha256 of the comma-joined action ids of a whole seeded game
+bare names ``strong``/``search``; the ``search@v2`` to ``search@v6`` ones when each was frozen: the sha256 of the comma-joined action ids of a whole seeded game
 (first 16 hex digits). A frozen version must reproduce them forever; a change that moves one is a
 new version (``name@v2``), never an edit of a frozen one.
 """
@@ -9,6 +9,8 @@ new version (``name@v2``), never an edit of a frozen one.
 from __future__ import annotations
 
 import hashlib
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -38,6 +40,10 @@ RECORDED = [
     # search@v5 (search@v4 with up to 48 worlds), recorded when it was frozen; seed 28 differs from v4
     (("search@v5",) + ("strong@v1",) * 3, 28, (1, 4, 7), "continental", ("64e3560115046ba3", 392, [194, 11, 161, 128])),
     (("strong@v1", "search@v5:8", "strong@v1", "search@v5"), 26, (2, 6), "continental", ("ef720089f2f6574a", 265, [110, 11, 87, 126])),
+    # search@v6 (search@v5's search guarding ppo:selfplay3_continental_4p's move), recorded when
+    # it was frozen, before its decisive run; each game overturns the network's move
+    (("search@v6",) + ("strong@v1",) * 3, 31, (1, 4, 7), "continental", ("ff9705c739118636", 294, [81, 8, 104, 138])),
+    (("strong@v1", "search@v6:8", "strong@v1", "search@v6"), 32, (2, 6), "continental", ("3dd2d8354987d297", 152, [97, 214, 98, 45])),
 ]  # fmt: skip
 
 
@@ -64,7 +70,7 @@ def test_frozen_versions_replay_recorded_games(names, seed, rounds, preset, expe
     assert (digest, count, scores) == expected
 
 
-@pytest.mark.parametrize("index", [4, 7, 9, 10, 11, 12, 13, 14])
+@pytest.mark.parametrize("index", [4, 7, 9, 10, 11, 12, 13, 14, 15, 16])
 def test_recorded_search_games_include_a_deviation_from_strong(index: int) -> None:
     # Otherwise the search pins would only pin strong's moves.
     names, seed, rounds, preset, expected = RECORDED[index]
@@ -91,6 +97,20 @@ def test_unknown_versions_are_refused_by_name() -> None:
         make_agent("strong@v9", 0)
     with pytest.raises(ValueError, match="'strong@v1:3'"):
         make_agent("strong@v1:3", 0)
+
+
+def test_search_v6_refuses_a_network_file_other_than_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agents.bots import ppo_agent
+
+    changed = tmp_path / "selfplay3_continental_4p.npz"
+    shutil.copy(ppo_agent.shipped_model("selfplay3_continental_4p"), changed)
+    with open(changed, "ab") as f:
+        f.write(b"\0")  # one byte more: another file
+    monkeypatch.setattr(ppo_agent, "shipped_model", lambda name: str(changed))
+    with pytest.raises(ValueError, match="not the file it was frozen with"):
+        make_agent("search@v6", 0)
 
 
 def test_oracle_names_are_recognised() -> None:
