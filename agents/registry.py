@@ -10,7 +10,7 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 | contract | ``strong@v1`` | plays to win: card values from the cards seen, claims weighed (``agents.contract.strong``), frozen |
 | contract | ``strong@v2`` | v1 with a whole-table feed model, danger-aware dumping, inference from discards (``agents.contract.strong_tuned``), frozen |
 | contract | ``strong-v2:K=V[:K=V...]`` | experimental: ``strong@v2`` with constants overridden (``:v1`` first starts from v1's), for ablations and tuning |
-| contract | ``search``, ``search:N`` | the best search bot (today ``search@v5``, ``search@v5:N``) |
+| contract | ``search``, ``search:N`` | the best search bot (today ``search@v6``, ``search@v6:N``) |
 | contract | ``search@v1``, ``search@v1:N`` | determinized search: N sampled worlds per decision, ``strong@v1`` rollouts (``agents.contract.search``), frozen |
 | contract | ``search@v2``, ``search@v2:N`` | wider search: discards searched once an opponent is down, worlds added while a decision is close, up to N (``agents.contract.search_adaptive``), frozen |
 | contract | ``search@v3``, ``search@v3:N`` | ``search@v2`` over worlds whose opponents are resampled toward their contract as real players are (``agents.contract.beliefs``), frozen |
@@ -64,7 +64,7 @@ from typing import Any
 
 DEFAULT_GAME = "contract"
 # The version each bare contract name plays. A frozen version never changes; only this moves.
-CURRENT = {"strong": "strong@v1", "search": "search@v5"}
+CURRENT = {"strong": "strong@v1", "search": "search@v6"}
 VERSIONS = {
     "strong": ("strong@v1", "strong@v2"),
     "search": ("search@v1", "search@v2", "search@v3", "search@v4", "search@v5", "search@v6"),

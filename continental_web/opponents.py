@@ -32,7 +32,7 @@ BOT_LABELS: dict[str, tuple[str, str]] = {
     "random": ("Rookie", "plays any legal move at random"),
     "greedy": ("Casual", "the simplest sound play"),
     "strong": ("Expert", "counts the cards seen and plans to win"),
-    "search": ("Master", "looks ahead over sampled deals (slower)"),
+    "search": ("Master", "a trained network checked by looking ahead over sampled deals (slower)"),
 }
 
 

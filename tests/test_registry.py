@@ -37,7 +37,7 @@ def test_frozen_and_current_names_keep_their_versions() -> None:
     assert type(make_agent("strong", 1)) is type(make_agent(registry.CURRENT["strong"], 1))
     assert make_agent("search:2", 1).name == "search:2"
     assert make_agent("search@v1:2", 1).name == "search@v1:2"
-    assert registry.versioned_name("search:8") == "search@v5:8"
+    assert registry.versioned_name("search:8") == "search@v6:8"
     assert registry.versioned_name("ppo:strong.zip") == "ppo:strong.zip"
     assert make_agent("search@v4:8", 1).name == "search@v4:8"
     assert make_agent("search@v6:8", 1).name == "search@v6:8"

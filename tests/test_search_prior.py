@@ -42,6 +42,9 @@ def test_names_settings_and_refusals() -> None:
     assert isinstance(bot, PriorSearchAgent) and bot.name == "search-prior"
     assert bot.settings == FROZEN["search@v5"]
     assert bot._prior.name == load_agent(DEFAULT_MODEL, 3).name
+    current = make_agent("search", 3)  # the current search is search@v6, named as asked
+    assert isinstance(current, PriorSearchAgent) and current.name == "search"
+    assert make_agent("search:8", 3).settings.max_worlds == 8
     custom = make_agent(f"search-prior:model={DEFAULT_MODEL}:t_min=3:max_worlds=16", 3)
     assert (custom.settings.t_min, custom.settings.max_worlds) == (3.0, 16)
     for bad, words in (

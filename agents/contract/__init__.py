@@ -15,6 +15,7 @@ seed)`` builds a bot by registry name (``agents.registry``).
 | ``beliefs`` | worlds resampled toward what real opponents hold (``search@v3`` on) |
 | ``search`` | ``search@v1``: determinized flat Monte Carlo search guarding strong's move |
 | ``search_adaptive`` | ``search@v2`` to ``search@v5``: wider candidates, worlds spent where a decision is close |
+| ``search_prior`` | ``search@v6``: ``search@v5``'s search guarding a network's move instead of strong's |
 | ``rollouts`` | the search's rollouts on the compiled core: many sampled worlds played out per call |
 | ``search_oracle`` | ``search-oracle``: the hidden-state diagnostic (refused by the harness unless allowed) |
 | ``openspiel_ismcts`` | ``openspiel-ismcts``: OpenSpiel's information-set MCTS at the table (the ``[openspiel]`` extra) |
