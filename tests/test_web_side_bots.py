@@ -31,7 +31,12 @@ BASE = "http://127.0.0.1"
 SHIPPED = default_models_dir()
 MODEL = {"contract": "ppo_continental_4p", "fifteen": "ppo_fifteen_4p", "knock": "ppo_knock_4p"}
 ALSO = {
-    "contract": ["selfplay_continental_4p", "selfplay2_continental_4p", "selfplay3_continental_4p"]
+    "contract": [
+        "selfplay_continental_4p",
+        "selfplay2_continental_4p",
+        "selfplay3_continental_4p",
+        "selfplay4_continental_4p",
+    ]
 }  # further shipped models (numpy alone)
 
 
@@ -77,6 +82,7 @@ def test_each_model_is_offered_at_its_own_games_table_only(client: TestClient) -
         "selfplay_continental_4p",
         "selfplay2_continental_4p",
         "selfplay3_continental_4p",
+        "selfplay4_continental_4p",
     }
     # Another game's model is refused at a table, in one line naming it and the table's names.
     for kind, model in (("knock", "ppo_fifteen_4p"), ("fifteen", "ppo_knock_4p"),

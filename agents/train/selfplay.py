@@ -1013,6 +1013,18 @@ def close_bonus(batch: BatchGame, points: float) -> np.ndarray:
     return (points / POINTS_SCALE * share).astype(np.float32)
 
 
+def _shaped(
+    batch: BatchGame, rewards: np.ndarray, done: np.ndarray, bonus: tuple[float, float]
+) -> np.ndarray:
+    """``rewards`` with the win bonus of the games that just ended and the close bonus of the
+    rounds that just ended (``bonus``: their weights; 0 adds nothing)."""
+    if bonus[0] and done.any():
+        rewards = rewards + win_bonus(batch, done, bonus[0])
+    if bonus[1] and batch.round_end.any():
+        rewards = rewards + close_bonus(batch, bonus[1])
+    return rewards
+
+
 def _rollout(
     batch: BatchGame,
     agent: Agent,
@@ -1053,10 +1065,7 @@ def _rollout(
             buf.logprob[t, rows] = log_probs[chosen].cpu().numpy()
             obs, mask, actor, rewards, done = batch.step(buf.action[t])
             _tally(tally, batch, rewards, done, None if seats is None else seats.policy)
-            if bonus[0] and done.any():
-                rewards = rewards + win_bonus(batch, done, bonus[0])
-            if bonus[1] and batch.round_end.any():
-                rewards = rewards + close_bonus(batch, bonus[1])
+            rewards = _shaped(batch, rewards, done, bonus)
             buf.reward[t], buf.done[t] = rewards, done
         if not agent.shared:  # the values after the rollout (the critic did not change)
             flat_obs = buf.obs.reshape(-1, buf.obs.shape[-1])
