@@ -16,7 +16,7 @@ from agents.contract.search_prior import DEFAULT_MODEL, PriorSearchAgent
 from agents.contract.view import PlayerView
 from continental_env.contract.game import Game
 from tests.test_agents import _hide_differently
-from tests.test_search_v2 import RULES, SMALL, _states
+from tests.test_search_v2 import RULES, SMALL, LiveWorlds, _states
 
 
 class _Scripted:
@@ -104,15 +104,8 @@ def test_with_the_shipped_network_it_plays_a_game_deterministically() -> None:
     assert bot.prior_moves > 0
 
 
-class _Cheater(PriorSearchAgent):
-    """Positive control: its worlds are the live game (the real hidden cards)."""
-
-    def __init__(self, live: Game, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args, **kwargs)
-        self.live = live
-
-    def _sample(self, info, rng, own_turn):  # type: ignore[no-untyped-def]
-        return self.live.clone()
+class _Cheater(LiveWorlds, PriorSearchAgent):
+    """Positive control: ``search-prior`` whose worlds are the live game (the hidden cards)."""
 
 
 def test_decisions_do_not_depend_on_hidden_cards() -> None:

@@ -153,8 +153,9 @@ def test_search_v2_is_deterministic_for_a_seed() -> None:
     assert runs[0] == runs[1]
 
 
-class _Cheater(SearchV2Agent):
-    """Positive control: its worlds are the live game (the real hidden cards)."""
+class LiveWorlds:
+    """Positive control for a search bot: its worlds are the live game (the real hidden cards).
+    Mixed in before the bot's class; the first argument is the live game."""
 
     def __init__(self, live: Game, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
@@ -162,6 +163,10 @@ class _Cheater(SearchV2Agent):
 
     def _sample(self, info, rng, own_turn):  # type: ignore[no-untyped-def]
         return self.live.clone()
+
+
+class _Cheater(LiveWorlds, SearchV2Agent):
+    """``search-v2`` whose worlds are the live game."""
 
 
 def test_decisions_do_not_depend_on_hidden_cards() -> None:

@@ -223,6 +223,35 @@ FROZEN = {
 }
 
 
+def capped(settings: Settings, budget: str) -> Settings:
+    """``settings`` capped at ``budget`` worlds a decision (the ``:N`` of ``search@vK:N``);
+    ValueError naming a budget that is not a whole number of at least 1."""
+    try:
+        n = int(budget)
+    except ValueError:
+        raise ValueError(f"search budget must be an integer, got {budget!r}") from None
+    if n < 1:
+        raise ValueError(f"search needs at least 1 world per decision, got {n}")
+    first = min(settings.min_worlds, n)
+    return replace(settings, max_worlds=n, min_worlds=first, screen=min(settings.screen, first))
+
+
+def overridden(settings: Settings, part: str, spec: str, also: str = "") -> Settings:
+    """``settings`` with the ``K=V`` of ``part`` (a field of ``Settings``) set; ValueError naming
+    the part of ``spec`` (``also``: the other keys the caller reads, for the message)."""
+    kinds = {f.name: f.type for f in fields(Settings)}
+    key, eq, value = part.partition("=")
+    if not eq or key not in kinds:
+        raise ValueError(
+            f"{part!r} in {spec!r}: expected {also}K=V with K one of {', '.join(kinds)}"
+        )
+    try:
+        number = float(value) if kinds[key] in ("float", float) else int(value)
+    except ValueError:
+        raise ValueError(f"{part!r} in {spec!r}: {key} needs a number") from None
+    return replace(settings, **{key: number})
+
+
 def make_frozen(spec: str, seed: int | None) -> SearchV2Agent:
     """A frozen version at its settings (``FROZEN``: ``search@v2``; ``search@v3``, the same search
     over worlds resampled by belief; ``search@v4``, by belief with the public log's history;
@@ -236,16 +265,7 @@ def make_frozen(spec: str, seed: int | None) -> SearchV2Agent:
         )
     settings = FROZEN[parts[0]]
     if len(parts) == 2:
-        try:
-            n = int(parts[1])
-        except ValueError:
-            raise ValueError(f"search budget must be an integer, got {parts[1]!r}") from None
-        if n < 1:
-            raise ValueError(f"search needs at least 1 world per decision, got {n}")
-        first = min(settings.min_worlds, n)
-        settings = replace(
-            settings, max_worlds=n, min_worlds=first, screen=min(settings.screen, first)
-        )
+        settings = capped(settings, parts[1])
     bot = SearchV2Agent(seed, settings)
     bot.name = spec
     return bot
@@ -256,17 +276,9 @@ def make_search_v2(spec: str, seed: int | None) -> SearchV2Agent:
     parts = spec.split(":")
     if parts[0] != "search-v2":
         raise ValueError(f"search-v2 spec {spec!r} must start with search-v2")
-    kinds = {f.name: f.type for f in fields(Settings)}
     settings = Settings()
     for part in parts[1:]:
-        key, eq, value = part.partition("=")
-        if not eq or key not in kinds:
-            raise ValueError(f"{part!r} in {spec!r}: expected K=V with K one of {', '.join(kinds)}")
-        try:
-            number = float(value) if kinds[key] in ("float", float) else int(value)
-        except ValueError:
-            raise ValueError(f"{part!r} in {spec!r}: {key} needs a number") from None
-        settings = replace(settings, **{key: number})
+        settings = overridden(settings, part, spec)
     bot = SearchV2Agent(seed, settings)
     bot.name = spec
     return bot
@@ -276,6 +288,8 @@ __all__ = [
     "FROZEN",
     "SearchV2Agent",
     "Settings",
+    "capped",
     "make_frozen",
     "make_search_v2",
+    "overridden",
 ]

@@ -26,10 +26,9 @@ settings (``agents.contract.search_adaptive.Settings``) for screens.
 from __future__ import annotations
 
 import random
-from dataclasses import fields, replace
 from typing import Any
 
-from agents.contract.search_adaptive import FROZEN, SearchV2Agent, Settings
+from agents.contract.search_adaptive import FROZEN, SearchV2Agent, Settings, capped, overridden
 from agents.contract.view import PlayerView
 
 DEFAULT_MODEL = "selfplay3_continental_4p"
@@ -91,16 +90,7 @@ def make_frozen(spec: str, seed: int | None) -> PriorSearchAgent:
         raise ValueError(f"search spec {spec!r}: expected {' or '.join(FROZEN_PRIOR)}[:N]")
     model, digest, settings = FROZEN_PRIOR[parts[0]]
     if len(parts) == 2:
-        try:
-            n = int(parts[1])
-        except ValueError:
-            raise ValueError(f"search budget must be an integer, got {parts[1]!r}") from None
-        if n < 1:
-            raise ValueError(f"search needs at least 1 world per decision, got {n}")
-        first = min(settings.min_worlds, n)
-        settings = replace(
-            settings, max_worlds=n, min_worlds=first, screen=min(settings.screen, first)
-        )
+        settings = capped(settings, parts[1])
     path = shipped_model(model)
     if file_sha256(path) != digest:
         raise ValueError(
@@ -121,23 +111,14 @@ def make_search_prior(spec: str, seed: int | None) -> PriorSearchAgent:
     parts = spec.split(":")
     if parts[0] != "search-prior":
         raise ValueError(f"search-prior spec {spec!r} must start with search-prior")
-    kinds = {f.name: f.type for f in fields(Settings)}
     settings = FROZEN["search@v5"]
     model = DEFAULT_MODEL
     for part in parts[1:]:
         key, eq, value = part.partition("=")
         if eq and key == "model" and value:
             model = value
-            continue
-        if not eq or key not in kinds:
-            raise ValueError(
-                f"{part!r} in {spec!r}: expected model=NAME or K=V with K one of {', '.join(kinds)}"
-            )
-        try:
-            number = float(value) if kinds[key] in ("float", float) else int(value)
-        except ValueError:
-            raise ValueError(f"{part!r} in {spec!r}: {key} needs a number") from None
-        settings = replace(settings, **{key: number})
+        else:
+            settings = overridden(settings, part, spec, also="model=NAME or ")
     prior = load_agent(model, seed)
     bot = PriorSearchAgent(seed, prior, settings)
     bot.name = spec
