@@ -60,7 +60,6 @@ class PriorSearchAgent(SearchV2Agent):
         super().__init__(seed, settings or FROZEN["search@v5"], compiled=compiled)
         self.name = "search-prior"
         self._prior = prior
-        self.prior_moves = 0  # searched decisions whose first candidate was the network's
 
     def candidates(self, view: PlayerView) -> list[int]:
         """The network's move first, then ``search@v5``'s candidates (each once)."""
@@ -72,11 +71,10 @@ class PriorSearchAgent(SearchV2Agent):
             raise RuntimeError(f"{self.name}: the network chose {first}, not a legal action")
         return [first] + [a for a in super().candidates(view) if a != first]
 
-    def act(self, view: PlayerView) -> int:
-        before = self.decisions
-        action = super().act(view)
-        self.prior_moves += self.decisions > before
-        return action
+    @property
+    def prior_moves(self) -> int:
+        """Searched decisions; each had the network's move as its first candidate."""
+        return self.decisions
 
 
 def make_frozen(spec: str, seed: int | None) -> PriorSearchAgent:

@@ -1098,13 +1098,13 @@ def _tally(
         tally["points"] += float(batch.round_points[ended].sum())
         tally["reward"] += float(rewards[ended].sum())
         tally["seat_rounds"] += batch.num_players * int(ended.sum())
-        tally["closes"] += int(closers(batch).sum())
+        tally["closes"] += int(closers(batch).sum()) if ended.any() else 0
     else:
         seats = policy[ended]
         tally["points"] += float(batch.round_points[ended][seats].sum())
         tally["reward"] += float(rewards[ended][seats].sum())
         tally["seat_rounds"] += int(seats.sum())
-        tally["closes"] += int((closers(batch) & policy).sum())
+        tally["closes"] += int((closers(batch) & policy).sum()) if ended.any() else 0
     tally["games"] += int(done.sum())
 
 
