@@ -148,3 +148,67 @@ def test_the_markdown_shows_the_head_to_head_table() -> None:
     behind = sum(cell["behind"] for row in h.values() for cell in row.values())
     text = markdown(report)
     assert "Head to head" in text and text.count("| **+") == behind >= 1  # bold = behind
+
+
+def _same(a: dict, b: dict) -> bool:  # type: ignore[type-arg]
+    """Two reports equal but for timing, worker count and how many deals were resumed."""
+    a, b = json.loads(json.dumps(a)), json.loads(json.dumps(b))
+    for r in (a, b):
+        r.pop("timing")
+        for key in ("jobs", "resumed_deals"):
+            r["config"].pop(key)
+    return a == b
+
+
+def test_a_resumed_round_robin_is_the_uninterrupted_one(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    agents, kwargs = ["random", "greedy", "strong", "strong@v2"], {"players": 3, "seed": 8}
+    full_path = tmp_path / "full.jsonl"
+    full = leaderboard(agents, 4, checkpoint=str(full_path), **kwargs)
+    lines = full_path.read_text().splitlines(keepends=True)
+    assert (
+        len(lines) == 5 and json.loads(lines[0])["schema"] == "continental-leaderboard-checkpoint/1"
+    )
+    assert [json.loads(line)["deal"] for line in lines[1:]] == [0, 1, 2, 3]
+    assert all(len(json.loads(line)["games"]) == 4 * 3 for line in lines[1:])  # tables x rotations
+
+    # Interrupted in the middle of deal 2's line: deals 0 and 1 are kept, 2 and 3 played.
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:3]) + lines[3][:40])
+    resumed = leaderboard(agents, 4, checkpoint=str(cut), resume=True, jobs=2, **kwargs)
+    assert resumed["config"]["resumed_deals"] == 2
+    assert _same(resumed, full)
+    assert cut.read_text() == full_path.read_text()
+
+    # A damaged line in the middle: said, and only its deal played again.
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text(lines[0] + lines[1] + "#garbage\n" + "".join(lines[3:]))
+    again = leaderboard(agents, 4, checkpoint=str(damaged), resume=True, **kwargs)
+    assert "line 3: damaged, skipped" in capsys.readouterr().err
+    assert again["config"]["resumed_deals"] == 3 and _same(again, full)
+
+    # Positive control: a resumed deal's recorded scores are what the report counts.
+    forged = tmp_path / "forged.jsonl"
+    entry = json.loads(lines[1])
+    entry["games"][0]["scores"] = [s + 500 for s in entry["games"][0]["scores"]]
+    forged.write_text(lines[0] + json.dumps(entry) + "\n")
+    other = leaderboard(agents, 4, checkpoint=str(forged), resume=True, **kwargs)
+    assert other["config"]["resumed_deals"] == 1 and not _same(other, full)
+
+
+def test_a_checkpoint_is_never_overwritten_or_mixed_up(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "lb.jsonl"
+    leaderboard(["random", "greedy"], 2, players=2, seed=1, checkpoint=str(path))
+    before = path.read_bytes()
+    with pytest.raises(ValueError, match="already exists and holds an earlier run's deals"):
+        leaderboard(["random", "greedy"], 2, players=2, seed=1, checkpoint=str(path))
+    with pytest.raises(ValueError, match=r"another evaluation \(differs in seed\)"):
+        leaderboard(["random", "greedy"], 2, players=2, seed=2, checkpoint=str(path), resume=True)
+    assert path.read_bytes() == before
+    with pytest.raises(SystemExit) as exc:
+        main(["--agents", "random,greedy", "--players", "2", "--resume", "--no-progress"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--resume needs --checkpoint PATH" in err and len(err.strip().splitlines()) == 1
+    argv = ["--agents", "random,greedy", "--players", "2", "--deals", "3", "--seed", "1"]
+    assert main([*argv, "--checkpoint", str(path), "--resume", "--no-progress"]) == 0
+    assert len(path.read_text().splitlines()) == 4  # the header, the two deals and the third

@@ -77,6 +77,19 @@ def llm_arguments(args: argparse.Namespace) -> LLMOptions | None:
     return LLMOptions(model=args.llm_model, **given)
 
 
+def add_checkpoint_arguments(parser: ArgumentParser, deal: str = "deal") -> None:
+    """``--checkpoint PATH`` and ``--resume`` (``agents.evaluate.checkpoint``); ``deal``: what
+    one line holds, in the help."""
+    parser.add_argument(
+        "--checkpoint", default=None,
+        help=f"append every finished {deal} to this file (JSON lines), for --resume",
+    )  # fmt: skip
+    parser.add_argument(
+        "--resume", action="store_true",
+        help="continue from --checkpoint: deals already there are not played again",
+    )  # fmt: skip
+
+
 def build_parser() -> ArgumentParser:
     """The parser of ``continental evaluate``."""
     parser = ArgumentParser(
@@ -108,14 +121,7 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--json", default=None, help="write the report here")
     parser.add_argument("--plot", default=None, help="write a PNG plot here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    parser.add_argument(
-        "--checkpoint", default=None,
-        help="append every finished deal to this file (JSON lines), for --resume",
-    )  # fmt: skip
-    parser.add_argument(
-        "--resume", action="store_true",
-        help="continue from --checkpoint: deals already there are not played again",
-    )  # fmt: skip
+    add_checkpoint_arguments(parser)
     parser.add_argument(
         "--sprt", default=None, metavar="D0,D1[,ALPHA,BETA]",
         help="screening: stop once a sequential test decides between a gain of D0 and of D1 "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,9 +80,16 @@ def _not_a_deal(entry: Any, players: int) -> str | None:
     return None
 
 
-def read_checkpoint(path: str, header: dict[str, Any]) -> Resumed:
+def read_checkpoint(
+    path: str,
+    header: dict[str, Any],
+    not_a_deal: Callable[[Any, int], str | None] | None = None,
+) -> Resumed:
     """The deals already played in the checkpoint at ``path`` (the module docstring says what is
-    kept, dropped and refused); ValueError naming the file, the line and why."""
+    kept, dropped and refused); ValueError naming the file, the line and why. ``not_a_deal``:
+    why a JSON line is not one of this run's deals, given the line and the header's players
+    (default: an evaluation's deal; the leaderboard's deals hold every table's games)."""
+    not_a_deal = not_a_deal or _not_a_deal
     with open(path, "rb") as fh:
         data = fh.read()
     lines = data.split(b"\n")
@@ -102,7 +110,7 @@ def read_checkpoint(path: str, header: dict[str, Any]) -> Resumed:
         if i == 0:
             _check_header(path, entry, header)
             continue
-        why = _not_a_deal(entry, players)
+        why = not_a_deal(entry, players)
         if why is not None:
             raise ValueError(
                 f"--checkpoint {path} line {i + 1}: not a deal ({why}); remove that line, "

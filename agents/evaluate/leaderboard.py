@@ -43,6 +43,12 @@ another game or table size, or an option the game does not take is refused befor
 ``continental evaluate`` (``config.llm``); each one's row gives ``text``: its replies, fallbacks
 and ``illegal_reply_rate``, and the Markdown table a line under it (``docs/llm-agents.md``).
 
+**Long runs.** ``--checkpoint PATH`` appends every finished deal (all its tables and rotations)
+as one JSON line (``agents.evaluate.checkpoint``: flushed and fsynced; a line cut short is
+dropped, a damaged one said and its deal played again, another run's file refused);
+``--resume`` plays only the deals not there, and the report is the uninterrupted run's (the
+ratings are fed deal by deal in deal order, resumed or played).
+
 Results depend only on ``--seed`` (deal seeds and bot seeds are derived from it, the deal's index,
 the table and the rotation), never on ``--jobs``: deals are played in worker processes but
 collected in order.
@@ -54,7 +60,7 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from itertools import combinations, groupby, pairwise
 from typing import Any
@@ -69,11 +75,13 @@ from agents.cli import (
 )
 from agents.evaluate.aggregate import add_text_stats, rate, text_row
 from agents.evaluate.arguments import (
+    add_checkpoint_arguments,
     add_game_arguments,
     add_llm_arguments,
     game_arguments,
     llm_arguments,
 )
+from agents.evaluate.checkpoint import CheckpointWriter, read_checkpoint
 from agents.evaluate.deals import (
     build_agent,
     derive_seed,
@@ -84,13 +92,19 @@ from agents.evaluate.deals import (
     refuse_oracles,
     rotations,
 )
-from agents.evaluate.harness import check_text_settings, game_options, version_of
+from agents.evaluate.harness import (
+    check_text_settings,
+    game_options,
+    refuse_overwrite,
+    version_of,
+)
 from agents.evaluate.report import rules_key, text_lines
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, rate_ci95, win_shares
 from agents.games import DEFAULT_GAME, GameSpec, game_spec
 from agents.text.llm import LLMOptions, llm_options
 
 SCHEMA = "continental-leaderboard/1"
+CHECKPOINT_SCHEMA = "continental-leaderboard-checkpoint/1"
 
 
 def tables(agents: Sequence[str], players: int) -> list[list[str]]:
@@ -108,16 +122,16 @@ _Task = tuple[int, int, int, int, list[str], str, dict[str, Any], int]
 
 def _game_tasks(
     seed: int,
-    deals: int,
+    deals: Sequence[int],
     lineups: list[list[str]],
     game: str,
     options: dict[str, Any],
     players: int,
 ) -> list[_Task]:
-    """One task per game: every table and rotation of every deal, in deal order."""
+    """One task per game: every table and rotation of each of ``deals``, in deal order."""
     return [
         (seed, index, t, r, list(names), game, options, players)
-        for index in range(deals)
+        for index in deals
         for t, lineup in enumerate(lineups)
         for r, names in enumerate(rotations(lineup))
     ]
@@ -188,6 +202,8 @@ def leaderboard(
     game: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
     llm: LLMOptions | None = None,
+    checkpoint: str | None = None,
+    resume: bool = False,
 ) -> dict[str, Any]:
     """Play the round robin and return the report (see the module docstring).
 
@@ -197,15 +213,20 @@ def leaderboard(
     installed entry points' names, ``package.module:Name``) or objects (a bot with
     ``act(view)``, or a class or factory building one from a seed), labelled by their ``name``
     attribute or class name (``agents.evaluate.deals.label_agents``). ``llm``: the settings
-    of the text agents ``llm:BASE_URL`` (``agents.text.llm.LLMOptions``)."""
+    of the text agents ``llm:BASE_URL`` (``agents.text.llm.LLMOptions``). ``checkpoint``: a
+    JSON-lines file that receives every deal (all its tables) as it ends; with ``resume`` the
+    deals already there are not played again, and the report is the uninterrupted run's."""
     spec = game_spec(game)
+    if resume and not checkpoint:
+        raise ValueError("--resume needs --checkpoint PATH")
     labels, given = label_agents(list(agents), spec.name)
     refuse_objects_in_spawned_workers(given, jobs)
     check_text_settings(labels, llm, jobs)
     with given_agents(given), llm_options(llm):
         report = _leaderboard(
-            labels, deals, players, seed, preset, jobs, progress, allow_oracle, spec, options
-        )
+            labels, deals, players, seed, preset, jobs, progress, allow_oracle, spec, options,
+            (checkpoint, resume, llm.to_dict() if llm is not None else None),
+        )  # fmt: skip
     if llm is not None:  # which model played is part of the result
         report["config"]["llm"] = llm.to_dict()
     return report
@@ -222,15 +243,29 @@ def _leaderboard(
     allow_oracle: bool,
     spec: GameSpec,
     options: dict[str, Any] | None,
+    record: tuple[str | None, bool, dict[str, Any] | None] = (None, False, None),
 ) -> dict[str, Any]:
-    """``leaderboard`` once every agent has its label."""
+    """``leaderboard`` once every agent has its label; ``record``: (checkpoint, resume, the
+    text agents' settings)."""
     from openskill.models import PlackettLuce
 
     options, rules = _check_request(
         spec, agents, deals, players, preset, options, jobs, allow_oracle
     )
     lineups = tables(list(agents), players)
-    tasks = _game_tasks(seed, deals, lineups, spec.name, options, players)
+    game_config = {
+        "agents": list(agents), "players": players, "tables": lineups, "seed": seed,
+        "game": spec.name,
+        **({"preset": rules.name, "rounds": list(rules.rounds)} if rules is not None
+           else {"options": options}),
+    }  # fmt: skip
+    checkpoint, resume, llm = record
+    if checkpoint and not resume:
+        refuse_overwrite([checkpoint])
+    header = {"schema": CHECKPOINT_SCHEMA, **game_config, **({"llm": llm} if llm else {})}
+    done = _resumed_deals(checkpoint, header, deals, resume, len(lineups) * players)
+    todo = [d for d in range(deals) if d not in done]
+    tasks = _game_tasks(seed, todo, lineups, spec.name, options, players)
     sign = spec.sign()  # +1: higher scores are better
     tally = _Tally(agents, PlackettLuce(), sign, spec)
     cpu = time.process_time()
@@ -238,8 +273,13 @@ def _leaderboard(
     from agents.evaluate.batched import can_batch_lineups
 
     batched = spec if can_batch_lineups(lineups, spec, players, options) else None
-    for games in _run(tasks, jobs, progress, batched):
-        tally.add_deal(games)
+    writer = CheckpointWriter(checkpoint, header, fresh=not done) if checkpoint else None
+    try:
+        played = iter(_run(tasks, jobs, progress, batched)) if tasks else iter(())
+        _tally_deals(tally, deals, done, played, writer)
+    finally:
+        if writer is not None:
+            writer.close()
     seconds = time.perf_counter() - start
     rows = {n: tally.row(n) for n in agents}
     ranking = sorted(agents, key=lambda n: (-sign * rows[n]["mean_points"], n))
@@ -251,21 +291,13 @@ def _leaderboard(
     return {
         "schema": SCHEMA,
         "config": {
-            "agents": list(agents),
-            "players": players,
+            **game_config,
             "deals": deals,
-            "tables": lineups,
             "games": deals * len(lineups) * players,
-            "seed": seed,
-            "game": spec.name,
             "unit": spec.unit,
             "higher_is_better": spec.higher_is_better,
-            **(
-                {"preset": rules.name, "rounds": list(rules.rounds)}
-                if rules is not None
-                else {"options": options}
-            ),
             "jobs": jobs,
+            "resumed_deals": len(done),
         },
         "ranking": ranking,
         "agents": rows,
@@ -313,6 +345,69 @@ def _check_request(
             "name at least two"
         )
     return options, rules
+
+
+def _not_a_deal(games_per_deal: int) -> Any:
+    """Why a checkpoint line is not one of this round robin's deals (None if it is one)."""
+
+    def why(entry: Any, players: int) -> str | None:
+        if not isinstance(entry, dict):
+            return "not a JSON object"
+        deal, games = entry.get("deal"), entry.get("games")
+        if not isinstance(deal, int) or isinstance(deal, bool) or deal < 0:
+            return f"its 'deal' is {deal!r}, not a deal number"
+        if not isinstance(games, list) or len(games) != games_per_deal:
+            found = len(games) if isinstance(games, list) else repr(games)
+            return (
+                f"deal {deal} has {found} games, not one per table and rotation ({games_per_deal})"
+            )
+        for k, game in enumerate(games):
+            if not (
+                isinstance(game, dict)
+                and isinstance(game.get("names"), list)
+                and isinstance(game.get("scores"), list)
+                and len(game["names"]) == len(game["scores"]) == players
+            ):
+                return (
+                    f"deal {deal}'s game {k} lacks a name and a score for each of {players} seats"
+                )
+        return None
+
+    return why
+
+
+def _tally_deals(
+    tally: _Tally,
+    deals: int,
+    done: dict[int, dict[str, Any]],
+    played: Iterator[list[dict[str, Any]]],
+    writer: CheckpointWriter | None,
+) -> None:
+    """Feed every deal to ``tally`` in deal order (the ratings' order): a resumed deal from
+    ``done``, the others from ``played`` (the deals not in ``done``, in order), each recorded by
+    ``writer`` before it counts."""
+    for d in range(deals):
+        if d in done:
+            tally.add_deal(done[d]["games"])
+            continue
+        games = next(played)
+        if writer is not None:
+            writer.write({"deal": d, "games": games})
+        tally.add_deal(games)
+    next(played, None)  # lets the games' pool and progress bar finish
+
+
+def _resumed_deals(
+    checkpoint: str | None, header: dict[str, Any], deals: int, resume: bool, per_deal: int
+) -> dict[int, dict[str, Any]]:
+    """The deals below ``deals`` that the checkpoint already holds (none without ``resume``);
+    a damaged line is said on stderr and only its deals are played again."""
+    if not (resume and checkpoint and os.path.exists(checkpoint)):
+        return {}
+    resumed = read_checkpoint(checkpoint, header, _not_a_deal(per_deal))
+    for note in resumed.notes:
+        print(note, file=sys.stderr)
+    return {d: entry for d, entry in resumed.deals.items() if d < deals}
 
 
 class _Tally:
@@ -548,6 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plot", default=None, help="write a PNG plot here")
     parser.add_argument("--markdown", default=None, help="write the Markdown table here")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_checkpoint_arguments(parser, "deal (all its tables)")
     parser.add_argument(
         "--allow-oracle", action="store_true",
         help="allow diagnostic agents that read the hidden state (names with 'oracle')",
@@ -561,7 +657,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         names = parse_names(args.agents, "--agents")
         game, options = game_arguments(args)
         tables(names, args.players)
-        for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
+        if args.resume and not args.checkpoint:
+            raise ValueError("--resume needs --checkpoint PATH")
+        for flag, path in (
+            ("--json", args.json), ("--markdown", args.markdown), ("--checkpoint", args.checkpoint)
+        ):  # fmt: skip
             if path:
                 check_output_path(path, flag)
         if args.plot:
@@ -579,6 +679,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             game=game,
             options=options,
             llm=llm,
+            checkpoint=args.checkpoint,
+            resume=args.resume,
         )
     except (ValueError, FileNotFoundError) as exc:
         parser.error(str(exc))
