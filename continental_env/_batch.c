@@ -1313,7 +1313,7 @@ static inline void prefetch_rows(const Core *c, const float *obs, const unsigned
     const Lane *L = &c->lanes[i];
     prefetch_bytes(L, offsetof(Lane, stock));
     if (L->log) __builtin_prefetch(L->log + L->nlog, 1, 3);
-    prefetch_bytes(L->lg_discarded, sizeof L->lg_discarded);
+    prefetch_bytes(L->lg_discarded, sizeof L->lg_discarded + (c->version == 1 ? sizeof L->lg_declined : 0));
 }
 
 /* Write lane i's observation, mask row and actor; -1 with a Python error. */

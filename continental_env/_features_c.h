@@ -219,24 +219,24 @@ static inline int hand_analysis_c(const int *counts, int trios, int runs, int mi
      * `min_run` positions from rank `start`, wrapping at the king when allowed), stable-sorted
      * by hand naturals covered, most first */
     int ns = wrap ? NR : 14 - min_run + 1;
-    int covered[MAXW];
+    int covered[MAXW], start[MAXW], made = 0;
     for (int suit = 0; suit < 4; suit++)
-        for (int s = 0; s < ns; s++) {
-            int w[MAXRUN], n = 0;
-            for (int i = 0; i < min_run; i++) {
-                w[i] = suit * NR + (s + i) % NR;
-                n += counts[w[i]] != 0;
-            }
-            int j = p->nw++;
-            while (j > 0 && covered[j - 1] < n) {
-                covered[j] = covered[j - 1];
-                memcpy(p->win[j], p->win[j - 1], sizeof(int) * MAXRUN);
-                j--;
-            }
-            covered[j] = n;
-            memcpy(p->win[j], w, sizeof(int) * MAXRUN);
+        for (int s = 0; s < ns; s++, made++) {
+            int n = 0;
+            for (int i = 0; i < min_run; i++) n += counts[suit * NR + (s + i) % NR] != 0;
+            start[made] = suit * 16 + s; /* the window's suit and first rank (s < 16) */
+            covered[made] = n;
         }
-    for (int i = 0; i < p->nw; i++) p->static_empty[i] = min_run - covered[i];
+    /* the stable sort, most covered first, as a counting sort (covered is 0..min_run) */
+    int order[MAXW];
+    for (int want = min_run; want >= 0; want--)
+        for (int k = 0; k < made; k++)
+            if (covered[k] == want) order[p->nw++] = k;
+    for (int j = 0; j < p->nw; j++) {
+        int k = order[j], suit = start[k] / 16, s = start[k] % 16;
+        for (int i = 0; i < min_run; i++) p->win[j][i] = suit * NR + (s + i) % NR;
+        p->static_empty[j] = min_run - covered[k];
+    }
     int work[NT];
     memcpy(work, counts, sizeof work);
     plans_runs(p, work, 0, 0, 0, 0, 0);
@@ -425,10 +425,11 @@ static inline int features_write(const FeatInput *in, float *out) {
     for (int k = 0; k < p; k++) {
         int s = (seat + k) % p;
         if (!has_totals) break;
-        for (int c = 0; c < NT; c++) {
-            out[l.discarded + k * NT + c] = (float)in->discarded[s * NT + c];
-            out[l.declined + k * NT + c] = (float)in->declined[s * NT + c];
-        }
+        float *restrict to_discarded = out + l.discarded + k * NT;
+        float *restrict to_declined = out + l.declined + k * NT;
+        const int *restrict discarded = in->discarded + s * NT, *restrict declined = in->declined + s * NT;
+        for (int c = 0; c < NT; c++) to_discarded[c] = (float)discarded[c];
+        for (int c = 0; c < NT; c++) to_declined[c] = (float)declined[c];
     }
 
     /* opponents (features._encode_opponents): Python floats stored to float32 */
