@@ -427,7 +427,8 @@ static inline int features_write(const FeatInput *in, float *out) {
         if (!has_totals) break;
         float *restrict to_discarded = out + l.discarded + k * NT;
         float *restrict to_declined = out + l.declined + k * NT;
-        const int *restrict discarded = in->discarded + s * NT, *restrict declined = in->declined + s * NT;
+        const int *restrict discarded = in->discarded + s * NT;
+        const int *restrict declined = in->declined + s * NT;
         for (int c = 0; c < NT; c++) to_discarded[c] = (float)discarded[c];
         for (int c = 0; c < NT; c++) to_declined[c] = (float)declined[c];
     }
