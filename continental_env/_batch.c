@@ -124,6 +124,7 @@ typedef struct {
     Py_ssize_t nlog, caplog;
     /* the log's running totals (public_log.PublicLog: discarded, declined, takes, discards) */
     int lg_discarded[MAXP][NT], lg_declined[MAXP][NT], lg_takes[MAXP], lg_discards[MAXP];
+    int totals_ok; /* the four totals are the log's (else ensure_totals counts them first) */
     /* v1: each seat's last hand analysis and what it was of (hand, contract): a seat's hand
      * changes a few times a turn, its decisions (claims, draws) often see the same hand */
     HandAnalysis ha[MAXP];
@@ -460,6 +461,7 @@ static int log_add(Lane *L, int seat, int kind, int card) {
     L->log[L->nlog].kind = (signed char)kind;
     L->log[L->nlog].card = (signed char)card;
     L->nlog++;
+    if (!L->totals_ok) return 0; /* counted from the log when first read (ensure_totals) */
     if (kind == K_DISCARD) { /* public_log.PublicLog._add */
         L->lg_discarded[seat][card]++;
         L->lg_discards[seat]++;
@@ -471,12 +473,32 @@ static int log_add(Lane *L, int seat, int kind, int card) {
     return 0;
 }
 
-static void log_clear(Lane *L) {
-    L->nlog = 0;
+static void totals_clear(Lane *L) {
     memset(L->lg_discarded, 0, sizeof L->lg_discarded);
     memset(L->lg_declined, 0, sizeof L->lg_declined);
     memset(L->lg_takes, 0, sizeof L->lg_takes);
     memset(L->lg_discards, 0, sizeof L->lg_discards);
+}
+
+/* An empty log. The log's totals are kept as it grows where the observation reads them (v1);
+ * elsewhere (v0) only the bots read them, so they are counted from the log when a bot first
+ * asks in the round (ensure_totals) and kept from then on: a step with no bot writes nothing to
+ * the totals' lines, which at a thousand lanes are rarely in cache. */
+static void log_clear(const Core *c, Lane *L) {
+    L->nlog = 0;
+    L->totals_ok = c->version == 1;
+    if (L->totals_ok) totals_clear(L);
+}
+
+/* The log's totals, counted from the log if they were not kept (log_clear). */
+static void ensure_totals(Lane *L) {
+    if (L->totals_ok) return;
+    totals_clear(L);
+    L->totals_ok = 1;
+    Py_ssize_t n = L->nlog;
+    L->nlog = 0;
+    for (Py_ssize_t k = 0; k < n; k++) /* the same entries again: no growth, no failure */
+        log_add(L, L->log[k].seat, L->log[k].kind, L->log[k].card);
 }
 
 static void reset_round(Core *c, Lane *L) {
@@ -502,7 +524,7 @@ static void reset_round(Core *c, Lane *L) {
     memset(L->seen, 0, sizeof L->seen);
     L->joker_moved = 0;
     L->jokers_owed = 0;
-    log_clear(L);
+    log_clear(c, L);
     L->legal_ok = 0;
 }
 
@@ -595,7 +617,7 @@ static void end_round(Core *c, Lane *L, int closer) {
         L->phase = OVER_PH;
         L->asked = -1;
         L->nqueue = 0;
-        log_clear(L);
+        log_clear(c, L);
         return;
     }
     L->round = c->r.rounds[L->round_index];
@@ -1556,6 +1578,7 @@ static int lane_bot_action(Core *c, int i, const int *kinds, BotWork *w, BotEnv 
                            int *action) {
     Lane *L = &c->lanes[i];
     if (ensure_legal(c, L, env->ctx) < 0) return -1;
+    ensure_totals(L); /* the bots read the log's totals */
     int seat = actor_of(L);
     if (seat < 0) {
         *action = -1; /* a finished game loaded on the lane: no action */
@@ -2302,7 +2325,7 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
         return -1;
     }
     Py_ssize_t nlog = PySequence_Size(f);
-    log_clear(L);
+    log_clear(c, L);
     for (Py_ssize_t k = 0; k < nlog; k++) {
         long long e[3];
         PyObject *x = PySequence_Fast_GET_ITEM(f, k);

@@ -250,3 +250,26 @@ def test_play_out_in_threads_gives_the_sequential_points() -> None:
         threaded = list(pool.map(lambda b: b.play_out("strong@v2", until_round_end=False), batches))
     for a, b in zip(sequential, threaded, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_the_log_totals_counted_late_are_the_ones_kept_all_along() -> None:
+    """With the v0 observation the core counts the log's totals (discarded, declined...) only
+    when a bot first asks in a round; with v1 it keeps them at every step. Random play, then the
+    strong bots (which read the totals) at a few points of each round: both cores agree."""
+    lanes, seed = 32, 11
+    v0 = BatchGame(lanes, 4, seed=seed, backend="compiled")
+    v1 = BatchGame(lanes, 4, seed=seed, backend="compiled", observation="v1")
+    v0.reset(), v1.reset()
+    rng = np.random.default_rng(seed)
+    asked = 0
+    for step in range(600):
+        if step % 37 == 5:  # mid-round for most lanes: the v0 core counts from the log here
+            for name in ("strong@v1", "strong@v2"):
+                assert v0.bot_actions(name).tolist() == v1.bot_actions(name).tolist()
+                asked += lanes
+        actions = v0.random_legal(rng)
+        v0.step(actions), v1.step(actions)
+    assert asked >= 500
+    assert [v0.game(i).to_dict() for i in range(lanes)] == [
+        v1.game(i).to_dict() for i in range(lanes)
+    ]
