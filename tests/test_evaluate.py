@@ -410,6 +410,27 @@ def test_resume_gives_the_report_of_an_uninterrupted_run(tmp_path: Path) -> None
     assert path.read_text() == before
 
 
+def test_a_resume_of_fewer_deals_keeps_the_lines_it_does_not_use_and_a_bare_header_is_no_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kw = dict(players=2, games=4, seed=13, rounds=[1])
+    path = tmp_path / "run.ckpt"
+    ev.evaluate(["greedy", "random"], **kw, checkpoint=str(path))
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(lines[0] + "#bad\n#bad\n" + "".join(lines[3:]))  # deals 0 and 1 damaged
+    resumed = ev.evaluate(["greedy", "random"], **{**kw, "games": 2}, checkpoint=str(path),
+                          resume=True)  # fmt: skip
+    assert resumed["timing"]["resumed_deals"] == 0
+    after = path.read_text().splitlines(keepends=True)
+    assert after[:5] == [lines[0], "#bad\n", "#bad\n", lines[3], lines[4]]  # nothing lost
+    assert sorted(json.loads(x)["deal"] for x in after[5:]) == [0, 1]
+    assert "damaged, skipped" in capsys.readouterr().err
+    bare = tmp_path / "bare.ckpt"  # a run that stopped before its first deal: no work in it
+    bare.write_text(lines[0])
+    ev.evaluate(["greedy", "random"], **kw, checkpoint=str(bare))
+    assert len(bare.read_text().splitlines()) == 5
+
+
 def test_a_damaged_line_mid_checkpoint_is_said_and_only_its_deal_is_played_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -212,3 +212,40 @@ def test_a_checkpoint_is_never_overwritten_or_mixed_up(tmp_path, capsys) -> None
     argv = ["--agents", "random,greedy", "--players", "2", "--deals", "3", "--seed", "1"]
     assert main([*argv, "--checkpoint", str(path), "--resume", "--no-progress"]) == 0
     assert len(path.read_text().splitlines()) == 4  # the header, the two deals and the third
+
+
+def test_a_resume_keeps_every_line_it_does_not_use_and_a_bare_header_holds_no_work(
+    tmp_path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    kwargs = {"players": 2, "seed": 3}
+    path = tmp_path / "lb.jsonl"
+    leaderboard(["random", "greedy"], 4, checkpoint=str(path), **kwargs)
+    lines = path.read_text().splitlines(keepends=True)
+    # Deals 0 and 1 damaged, resumed with --deals 2: they are played again and appended; the
+    # damaged lines and deals 2 and 3 stay in the file.
+    path.write_text(lines[0] + "#bad\n#bad\n" + "".join(lines[3:]))
+    report = leaderboard(["random", "greedy"], 2, checkpoint=str(path), resume=True, **kwargs)
+    assert report["config"]["resumed_deals"] == 0
+    kept = path.read_text().splitlines(keepends=True)
+    assert kept[:5] == [lines[0], "#bad\n", "#bad\n", lines[3], lines[4]]
+    assert sorted(json.loads(x)["deal"] for x in kept[5:]) == [0, 1]
+    assert "damaged, skipped" in capsys.readouterr().err
+    # A run that failed before its first deal left a header only: a new run may replace it.
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text(lines[0])
+    leaderboard(["random", "greedy"], 2, checkpoint=str(bare), **kwargs)
+    assert len(bare.read_text().splitlines()) == 3
+    # A header cut short, resumed: no deal to keep, the file starts again.
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text(lines[0][:20])
+    again = leaderboard(["random", "greedy"], 2, checkpoint=str(cut), resume=True, **kwargs)
+    assert (
+        again["config"]["resumed_deals"] == 0
+        and cut.read_text().splitlines(keepends=True)[0] == lines[0]
+    )
+
+
+def test_reports_mode_refuses_the_checkpoint_flags(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit):
+        main(["--reports", str(tmp_path / "r.json"), "--checkpoint", str(tmp_path / "c.jsonl")])
+    assert "--checkpoint plays games; --reports ranks reports" in capsys.readouterr().err

@@ -3,7 +3,8 @@
 ``CheckpointWriter`` appends every deal as it ends (flushed and fsynced); ``read_checkpoint``
 reads the deals back for ``--resume``. Each deal line carries its deal number, so the deals may
 come in any order (a deal played again after damage is appended at the end). A last line cut
-short by an interruption is dropped (and cut from the file). A damaged line in the middle (not
+short by an interruption is dropped (and cut from the file); an empty file, or one whose header
+was cut short, holds no deals and is started again (``appending`` says which). A damaged line in the middle (not
 JSON: a disk or copy fault) is skipped and said, one line each (``Resumed.notes``): the intact
 deals before and after it are kept and only the deals it held are played again, so no finished
 deal is lost; the damaged line stays in the file as it was. A file written by another evaluation
@@ -117,11 +118,7 @@ def read_checkpoint(
                 "or give a new path to start over"
             )
         resumed.deals.setdefault(entry["deal"], entry)
-    if len(lines) == 1 and not lines[0]:
-        raise ValueError(f"--checkpoint {path}: no header line; not an evaluation checkpoint")
-    if lines[-1]:  # a last line cut short by an interruption: cut it from the file
-        if len(lines) == 1:
-            raise ValueError(f"--checkpoint {path}: no header line; not an evaluation checkpoint")
+    if lines[-1]:  # a last line cut short by an interruption (even the header): cut it off
         with open(path, "r+b") as fh:
             fh.truncate(len(data) - len(lines[-1]))
     missing = _missing(resumed.deals)
@@ -149,6 +146,30 @@ def _missing(deals: dict[int, Any]) -> list[int]:
 def _numbers(missing: list[int]) -> str:
     shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
     return f"deal {shown}" if len(missing) == 1 else f"deals {shown}"
+
+
+def appending(path: str) -> bool:
+    """Whether a writer resuming at ``path`` appends (the file holds a header, which
+    ``read_checkpoint`` has checked) rather than starting the file afresh."""
+    return os.path.exists(path) and os.path.getsize(path) > 0
+
+
+def record_to(
+    path: str | None, header: dict[str, Any], resume: bool
+) -> tuple[str, dict[str, Any], bool] | None:
+    """A ``CheckpointWriter``'s arguments for a run writing to ``path`` (None: no checkpoint):
+    a resumed file keeps what it holds (even only a header); any other run starts it afresh."""
+    if not path:
+        return None
+    return path, header, not (resume and appending(path))
+
+
+def holds_deals(path: str) -> bool:
+    """Whether the file at ``path`` holds a line after its first: a deal (or a damaged one)."""
+    if not os.path.exists(path):
+        return False
+    with open(path, "rb") as fh:
+        return fh.read().count(b"\n") >= 2
 
 
 def load_checkpoint(path: str, header: dict[str, Any]) -> list[dict[str, Any]]:

@@ -162,8 +162,10 @@ from agents.evaluate.checkpoint import (
     CHECKPOINT_SCHEMA,
     CheckpointWriter,
     checkpoint_header,
+    holds_deals,
     load_checkpoint,
     read_checkpoint,
+    record_to,
 )
 from agents.evaluate.deals import (
     build_agent,
@@ -334,7 +336,7 @@ def _evaluate(
 
     start = time.perf_counter()
     deal = (seed, seatings, spec.name, options)
-    record = (checkpoint, header) if checkpoint else None
+    record = record_to(checkpoint, header, resume)
     run = RUNS[variance]  # None: the plain ``_run_deals``
     results, played = _play(done, games, deal, jobs, progress, decided, record, run)
     seconds = time.perf_counter() - start
@@ -412,7 +414,7 @@ def refuse_overwrite(paths: Sequence[str]) -> None:
     """ValueError, before any game, if a checkpoint would replace a file that holds deals: a run
     started again without ``--resume`` must not throw away the hours already played."""
     for path in paths:
-        if os.path.exists(path) and os.path.getsize(path) > 0:
+        if holds_deals(path):  # a header alone, or a part of one, holds no work: replaced
             raise ValueError(
                 f"--checkpoint {path} already exists and holds an earlier run's deals: pass "
                 "--resume to go on from them, or give a new path (or remove the file) to start over"
@@ -529,12 +531,12 @@ def _play(
     jobs: int,
     progress: bool,
     decided: Callable[[dict[str, Any]], bool],
-    record: tuple[str, dict[str, Any]] | None,
+    record: tuple[str, dict[str, Any], bool] | None,
     run: Callable[[list, int, bool], Any] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The deals' results in deal order, and those played now: each deal is taken from the
-    checkpoint (``done``, by deal number) or played and appended to it (``record``: its path and
-    header), until ``games`` or the sequential test decides. ``deal``: (seed, seatings, game,
+    checkpoint (``done``, by deal number) or played and appended to it (``record``: its path,
+    header and whether the file starts afresh), until ``games`` or the sequential test decides. ``deal``: (seed, seatings, game,
     options); ``run`` plays the missing ones (``run_deals``, or the estimator's
     ``variance.run_deals_corrected``)."""
     results: list[dict[str, Any]] = []
@@ -554,7 +556,7 @@ def _play(
                 result = next(new)
                 if record is not None:
                     if writer is None:
-                        writer = CheckpointWriter(*record, fresh=not done)
+                        writer = CheckpointWriter(*record)
                     writer.write(result)
                 played.append(result)
             results.append(result)

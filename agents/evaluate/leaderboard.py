@@ -81,7 +81,7 @@ from agents.evaluate.arguments import (
     game_arguments,
     llm_arguments,
 )
-from agents.evaluate.checkpoint import CheckpointWriter, read_checkpoint
+from agents.evaluate.checkpoint import CheckpointWriter, read_checkpoint, record_to
 from agents.evaluate.deals import (
     build_agent,
     derive_seed,
@@ -273,13 +273,13 @@ def _leaderboard(
     from agents.evaluate.batched import can_batch_lineups
 
     batched = spec if can_batch_lineups(lineups, spec, players, options) else None
-    writer = CheckpointWriter(checkpoint, header, fresh=not done) if checkpoint else None
+    record = record_to(checkpoint, header, resume)
+    played = _run(tasks, jobs, progress, batched) if tasks else iter(())
     try:
-        played = iter(_run(tasks, jobs, progress, batched)) if tasks else iter(())
-        _tally_deals(tally, deals, done, played, writer)
+        _tally_deals(tally, deals, done, played, record)
     finally:
-        if writer is not None:
-            writer.close()
+        if hasattr(played, "close"):
+            played.close()  # stops the workers and the progress bar, also after an error
     seconds = time.perf_counter() - start
     rows = {n: tally.row(n) for n in agents}
     ranking = sorted(agents, key=lambda n: (-sign * rows[n]["mean_points"], n))
@@ -381,20 +381,27 @@ def _tally_deals(
     deals: int,
     done: dict[int, dict[str, Any]],
     played: Iterator[list[dict[str, Any]]],
-    writer: CheckpointWriter | None,
+    record: tuple[str, dict[str, Any], bool] | None,
 ) -> None:
     """Feed every deal to ``tally`` in deal order (the ratings' order): a resumed deal from
-    ``done``, the others from ``played`` (the deals not in ``done``, in order), each recorded by
-    ``writer`` before it counts."""
-    for d in range(deals):
-        if d in done:
-            tally.add_deal(done[d]["games"])
-            continue
-        games = next(played)
+    ``done``, the others from ``played`` (the deals not in ``done``, in order), each appended
+    to the checkpoint before it counts (``record``: its path, header and whether the file
+    starts afresh; opened at the first deal played, so a run that fails before leaves the file
+    as it was)."""
+    writer: CheckpointWriter | None = None
+    try:
+        for d in range(deals):
+            if d in done:
+                tally.add_deal(done[d]["games"])
+                continue
+            games = next(played)
+            if record is not None:
+                writer = writer or CheckpointWriter(*record)
+                writer.write({"deal": d, "games": games})
+            tally.add_deal(games)
+    finally:
         if writer is not None:
-            writer.write({"deal": d, "games": games})
-        tally.add_deal(games)
-    next(played, None)  # lets the games' pool and progress bar finish
+            writer.close()
 
 
 def _resumed_deals(
@@ -702,7 +709,7 @@ def _main_reports(parser: ArgumentParser, args: Any) -> int:
 
     assume: dict[str, str] = {}
     for flag in ("deals", "players", "seed", "jobs", "game", "set", "preset", "rounds",
-                 "llm_model"):  # fmt: skip
+                 "llm_model", "checkpoint", "resume"):  # fmt: skip
         if getattr(args, flag, None) != parser.get_default(flag):
             parser.error(
                 f"--{flag.replace('_', '-')} plays games; --reports ranks reports and plays none"
