@@ -21,6 +21,7 @@ and the web table build their bots from (``make_agent(name, seed, game=...)``).
 | contract | ``search-prior[:model=NAME][:K=V...]`` | experimental: ``search@v5``'s search guarding a network's move (``ppo:selfplay3_continental_4p`` unless named) instead of ``strong@v1``'s (``agents.contract.search_prior``) |
 | contract | ``search-oracle``, ``search-oracle:N`` | diagnostic only: search rolling out the *real* hidden hands (``agents.contract.search_oracle``); refused by the harness unless allowed |
 | contract | ``search-oracle-v2``, ``search-oracle-v2:N`` | diagnostic only: the same for ``search@v2`` |
+| contract | ``search-oracle-v6``, ``search-oracle-v6:N`` | diagnostic only: the same for ``search@v6`` |
 | contract | ``openspiel-ismcts``, ``openspiel-ismcts:N`` | OpenSpiel's information-set MCTS, N simulations per decision over worlds sampled from the view (``agents.contract.openspiel_ismcts``; the ``[openspiel]`` extra) |
 | contract | ``bc:PATH`` | ``ppo:PATH`` for a ``continental_v1`` model only (``agents.contract.feature_agent``) |
 | contract | ``rllib:PATH`` | a policy trained with Ray RLlib (``agents.bots.rllib_agent``), played without Ray |
@@ -215,6 +216,7 @@ FAMILIES: dict[str, dict[str, Callable[[str, int | None], Any]]] = {
         "strong-v2:": _lazy("agents.contract.strong_tuned:make_variant"),
         "search-oracle": _lazy("agents.contract.search_oracle:make_oracle_search"),
         "search-oracle-v2": _lazy("agents.contract.search_oracle:make_oracle_search"),
+        "search-oracle-v6": _lazy("agents.contract.search_oracle:make_oracle_search"),
         "search-v2": _lazy("agents.contract.search_adaptive:make_search_v2"),
         "search-prior": _lazy("agents.contract.search_prior:make_search_prior"),
         "openspiel-ismcts": _lazy("agents.contract.openspiel_ismcts:make_openspiel_ismcts"),

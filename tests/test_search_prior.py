@@ -130,3 +130,29 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
             break
     assert compared >= 12
     assert cheater_changed >= 1  # the comparison would catch a bot that saw the hidden cards
+
+
+def test_the_v6_oracle_rolls_out_the_real_hands_with_the_networks_move_first() -> None:
+    from agents.contract.sampler import PublicInfo
+    from agents.evaluate import evaluate
+
+    game = next(_positions((6,), 1))
+    bot = make_agent("search-oracle-v6:4", 1)
+    assert bot.settings == replace(FROZEN["search@v5"], max_worlds=4) and bot.reads_hidden_state
+    view = PlayerView(game, game.actor)
+    assert bot.candidates(view)[0] == load_agent(DEFAULT_MODEL, 1).act(view)
+    info = PublicInfo.from_view(view)
+    with pytest.raises(RuntimeError, match="attach"):  # a view alone holds nothing hidden
+        bot._sample(info, random.Random(0), None)
+    bot.attach(game)
+    rng = random.Random(0)
+    worlds = [bot._sample(info, rng, None) for _ in range(3)]
+    for w in worlds:  # positive control: the hidden hands are the real ones
+        assert w.state.hands == game.state.hands
+        assert sorted(w.state.stock) == sorted(game.state.stock)
+    assert len({tuple(w.state.stock) for w in worlds}) == 3  # ... the stock order is not
+    with pytest.raises(ValueError, match="reads the true hidden state"):
+        evaluate(["search-oracle-v6:2", "strong"], players=4, games=1, rounds=[1])
+    played = evaluate(["search-oracle-v6:2", "strong"], players=4, games=1, rounds=[1],
+                      allow_oracle=True)  # fmt: skip
+    assert played["config"]["agents"][0] == "search-oracle-v6:2" and played["config"]["games"] == 4

@@ -13,7 +13,10 @@ nothing hidden, so the bot reads the live game only once it is handed it (``atta
 does this for agents marked ``reads_hidden_state``, and only where oracles are allowed). Each world
 is that live game, cloned, with the stock reshuffled and a fresh generator for any re-formed
 stock (both drawn from the bot's own seeded generator); everything else (candidates, ``strong@v1``
-rollouts, the guard) is ``agents.contract.search.SearchAgent`` unchanged.
+rollouts, the guard) is ``agents.contract.search.SearchAgent`` unchanged. ``search-oracle-v6``
+(``search-oracle-v6:N``) is the same for ``search@v6``: its network's move first, ``search@v5``'s
+candidates, worlds, compiled rollouts and guard, with every world the live game, stock
+reshuffled (``agents.contract.search_prior``; the network file is checked as ``search@v6``'s).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import random
 from agents.contract.sampler import PublicInfo
 from agents.contract.search import DEFAULT_SIMS, SearchAgent
 from agents.contract.search_adaptive import SearchV2Agent, make_frozen
+from agents.contract.search_prior import PriorSearchAgent
+from agents.contract.search_prior import make_frozen as make_prior_frozen
 from agents.contract.view import PlayerView
 from continental_env.contract.game import Game
 
@@ -77,9 +82,33 @@ class OracleSearchV2Agent(SearchV2Agent):
         return _reshuffled(self._live, self.name, rng)
 
 
-def make_oracle_search(spec: str, seed: int | None) -> OracleSearchAgent | OracleSearchV2Agent:
-    """``search-oracle`` or ``search-oracle:N``; ``search-oracle-v2`` or ``search-oracle-v2:N``."""
+class OracleSearchV6Agent(PriorSearchAgent):
+    """``search@v6`` whose worlds are the real game with only the stock order unknown."""
+
+    name = "search-oracle-v6"
+    reads_hidden_state = True
+
+    _live: Game | None = None
+
+    def attach(self, game: Game) -> None:
+        """Hand the bot the live game it reads (the true hidden state) for the game it plays."""
+        self._live = game
+
+    def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
+        return _reshuffled(self._live, self.name, rng)
+
+
+def make_oracle_search(
+    spec: str, seed: int | None
+) -> OracleSearchAgent | OracleSearchV2Agent | OracleSearchV6Agent:
+    """``search-oracle`` or ``search-oracle:N``; ``search-oracle-v2`` or ``search-oracle-v2:N``;
+    ``search-oracle-v6`` or ``search-oracle-v6:N``."""
     parts = spec.split(":")
+    if parts[0] == "search-oracle-v6":
+        frozen = make_prior_frozen(":".join(["search@v6", *parts[1:]]), seed)
+        oracle = OracleSearchV6Agent(seed, frozen._prior, frozen.settings)
+        oracle.name = spec
+        return oracle
     if parts[0] == "search-oracle-v2":
         frozen = make_frozen(":".join(["search@v2", *parts[1:]]), seed)
         bot = OracleSearchV2Agent(seed, frozen.settings)
@@ -96,4 +125,4 @@ def make_oracle_search(spec: str, seed: int | None) -> OracleSearchAgent | Oracl
     return OracleSearchAgent(seed, sims)
 
 
-__all__ = ["OracleSearchAgent", "OracleSearchV2Agent", "make_oracle_search"]
+__all__ = ["OracleSearchAgent", "OracleSearchV2Agent", "OracleSearchV6Agent", "make_oracle_search"]
