@@ -16,7 +16,7 @@ from agents.contract.search_prior import DEFAULT_MODEL, PriorSearchAgent
 from agents.contract.view import PlayerView
 from continental_env.contract.game import Game
 from tests.test_agents import _hide_differently
-from tests.test_search_v2 import RULES, SMALL, LiveWorlds, _states
+from tests.test_search_v2 import RULES, SMALL, LiveWorlds, _states, assert_oracle_worlds
 
 
 class _Scripted:
@@ -133,7 +133,6 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
 
 
 def test_the_v6_oracle_rolls_out_the_real_hands_with_the_networks_move_first() -> None:
-    from agents.contract.sampler import PublicInfo
     from agents.evaluate import evaluate
 
     game = next(_positions((6,), 1))
@@ -141,16 +140,7 @@ def test_the_v6_oracle_rolls_out_the_real_hands_with_the_networks_move_first() -
     assert bot.settings == replace(FROZEN["search@v5"], max_worlds=4) and bot.reads_hidden_state
     view = PlayerView(game, game.actor)
     assert bot.candidates(view)[0] == load_agent(DEFAULT_MODEL, 1).act(view)
-    info = PublicInfo.from_view(view)
-    with pytest.raises(RuntimeError, match="attach"):  # a view alone holds nothing hidden
-        bot._sample(info, random.Random(0), None)
-    bot.attach(game)
-    rng = random.Random(0)
-    worlds = [bot._sample(info, rng, None) for _ in range(3)]
-    for w in worlds:  # positive control: the hidden hands are the real ones
-        assert w.state.hands == game.state.hands
-        assert sorted(w.state.stock) == sorted(game.state.stock)
-    assert len({tuple(w.state.stock) for w in worlds}) == 3  # ... the stock order is not
+    assert_oracle_worlds(bot, game)
     with pytest.raises(ValueError, match="reads the true hidden state"):
         evaluate(["search-oracle-v6:2", "strong"], players=4, games=1, rounds=[1])
     played = evaluate(["search-oracle-v6:2", "strong"], players=4, games=1, rounds=[1],

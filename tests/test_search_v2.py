@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -201,14 +202,22 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
 
 
 def test_the_v2_oracle_rolls_out_the_real_hands_and_is_refused_unless_allowed() -> None:
-    from agents.contract.sampler import PublicInfo
     from agents.evaluate import evaluate
 
     game = Game.new("continental", 3, seed=4)
     bot = make_agent("search-oracle-v2:4", 1)
     assert bot.settings.max_worlds == 4 and bot.reads_hidden_state
-    view = PlayerView(game, game.actor)
-    info = PublicInfo.from_view(view)
+    assert_oracle_worlds(bot, game)
+    with pytest.raises(ValueError, match="reads the true hidden state"):
+        evaluate(["search-oracle-v2:2", "strong"], players=2, games=1, rounds=[1])
+
+
+def assert_oracle_worlds(bot: Any, game: Game) -> None:
+    """An oracle search's worlds: refused before ``attach``, then the live game's hands with
+    only the stock order redrawn (the positive control of what a view alone cannot give)."""
+    from agents.contract.sampler import PublicInfo
+
+    info = PublicInfo.from_view(PlayerView(game, game.actor))
     with pytest.raises(RuntimeError, match="attach"):  # a view alone holds nothing hidden
         bot._sample(info, random.Random(0), None)
     bot.attach(game)
@@ -218,5 +227,3 @@ def test_the_v2_oracle_rolls_out_the_real_hands_and_is_refused_unless_allowed() 
         assert w.state.hands == game.state.hands
         assert sorted(w.state.stock) == sorted(game.state.stock)
     assert len({tuple(w.state.stock) for w in worlds}) == 3  # ... the stock order is not
-    with pytest.raises(ValueError, match="reads the true hidden state"):
-        evaluate(["search-oracle-v2:2", "strong"], players=2, games=1, rounds=[1])
