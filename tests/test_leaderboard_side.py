@@ -77,7 +77,7 @@ def test_the_deals_reproduce_from_the_seed_at_any_jobs(game: str) -> None:
 @pytest.mark.parametrize("game", ["fifteen", "knock"])
 def test_every_table_and_rotation_of_a_deal_gets_the_same_cards(game: str) -> None:
     lineups = lb.tables(["random", "greedy", "strong"], 2)
-    tasks = lb._game_tasks(40, 2, lineups, game, ONE_HAND[game], 2)
+    tasks = lb._game_tasks(40, range(2), lineups, game, ONE_HAND[game], 2)
     assert len(tasks) == 2 * 3 * 2  # deals x tables x rotations
     dealt: dict[int, set[str]] = {}
     for seed, deal, t, r, names, g, options, players in tasks:
