@@ -66,36 +66,32 @@ class OracleSearchAgent(SearchAgent):
         return [_reshuffled(self._live, self.name, rng) for _ in range(self.sims)]
 
 
-class OracleSearchV2Agent(SearchV2Agent):
+class _LiveWorlds:
+    """Mixed in before a ``SearchV2Agent``: every world it samples is the live game, reshuffled."""
+
+    name: str
+    reads_hidden_state = True
+
+    _live: Game | None = None
+
+    def attach(self, game: Game) -> None:
+        """Hand the bot the live game it reads (the true hidden state) for the game it plays."""
+        self._live = game
+
+    def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
+        return _reshuffled(self._live, self.name, rng)
+
+
+class OracleSearchV2Agent(_LiveWorlds, SearchV2Agent):
     """``search@v2`` whose worlds are the real game with only the stock order unknown."""
 
     name = "search-oracle-v2"
-    reads_hidden_state = True
-
-    _live: Game | None = None
-
-    def attach(self, game: Game) -> None:
-        """Hand the bot the live game it reads (the true hidden state) for the game it plays."""
-        self._live = game
-
-    def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
-        return _reshuffled(self._live, self.name, rng)
 
 
-class OracleSearchV6Agent(PriorSearchAgent):
+class OracleSearchV6Agent(_LiveWorlds, PriorSearchAgent):
     """``search@v6`` whose worlds are the real game with only the stock order unknown."""
 
     name = "search-oracle-v6"
-    reads_hidden_state = True
-
-    _live: Game | None = None
-
-    def attach(self, game: Game) -> None:
-        """Hand the bot the live game it reads (the true hidden state) for the game it plays."""
-        self._live = game
-
-    def _sample(self, info: PublicInfo, rng: random.Random, own_turn: int | None) -> Game:
-        return _reshuffled(self._live, self.name, rng)
 
 
 def make_oracle_search(
