@@ -504,6 +504,51 @@ def test_init_starts_from_another_runs_network_and_counts_its_cost(
         assert "--init" in err and why in err
 
 
+def test_init_from_a_policy_file_loads_its_actor_and_warmup_holds_it(
+    runs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    source = runs["other"] / "policy.npz"
+    policy = NumpyPolicy.load_npz(str(source))
+
+    def fork(name: str, *extra: str) -> tuple[NumpyPolicy, dict[str, torch.Tensor]]:
+        argv = [*TINY, "--out", str(tmp_path / name), "--total-steps", str(2 * UPDATE),
+                "--init", str(source), "--seed", "3", *extra]  # fmt: skip
+        cfg, saved = selfplay.parse_args(argv)
+        selfplay.train(cfg, saved)
+        return NumpyPolicy.load_npz(str(tmp_path / name / "policy.npz")), params(tmp_path / name)
+
+    def same_actor(a: NumpyPolicy, b: NumpyPolicy) -> bool:
+        return all(
+            np.array_equal(x, y) for (x, _), (y, _) in zip(a.weights, b.weights, strict=True)
+        )
+
+    for shape in ([], ["--shared-trunk"]):
+        held, held_params = fork("held" + "".join(shape), "--critic-warmup", "2", *shape)
+        assert same_actor(held, policy)  # two updates, the policy held in both
+        torch.manual_seed(3)  # the run's initialisation, as train() makes it
+        fresh = selfplay.Agent(policy.obs_size, policy.num_actions, [16], "relu", bool(shape))
+        head = "critic.2.weight"  # the value head (shared: the one layer of its own)
+        assert fresh.state_dict()[head].shape == held_params[head].shape == (1, 16)
+        assert not torch.equal(held_params[head], fresh.state_dict()[head])  # the critic learned
+    trained, _ = fork("trained", "--critic-warmup", "1")  # positive control: update 2 trains it
+    assert not same_actor(trained, policy)
+    meta = trained.meta
+    assert meta["decisions"] == 2 * UPDATE and meta["total_decisions"] == 5 * UPDATE
+    assert meta["init_runs"] == [str(source)]
+    # A policy for another table or shape is refused in one line, naming the difference.
+    for bad, why in ((["--rounds", "2"], "rounds"), (["--hidden", "32"], "hidden layers are 16")):
+        with pytest.raises(SystemExit):
+            selfplay.parse_args([*TINY, "--out", str(tmp_path / "x"), "--init", str(source), *bad])
+        err = capsys.readouterr().err.strip().splitlines()[-1]
+        assert "--init" in err and why in err
+    (tmp_path / "junk.npz").write_bytes(b"not a policy")
+    with pytest.raises(SystemExit):
+        selfplay.parse_args(
+            [*TINY, "--out", str(tmp_path / "y"), "--init", str(tmp_path / "junk.npz")]
+        )
+    assert "not a readable policy file" in capsys.readouterr().err
+
+
 def test_a_frozen_network_in_the_pool_plays_its_seats_as_the_harness_would(
     runs: dict[str, Path], tmp_path: Path
 ) -> None:

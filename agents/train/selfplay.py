@@ -102,7 +102,14 @@ class SelfPlayConfig:
     )  # fmt: skip
     init: str = opt(
         "", "a run directory: start from the network of its newest checkpoint (a new run, with "
-        "its own optimizer, lanes and counters; the network's shape must match)"
+        "its own optimizer, lanes and counters; the network's shape must match); or a policy "
+        "file (.npz, as a run's policy.npz or a shipped ppo model): its actor, with a fresh "
+        "critic (see --critic-warmup)"
+    )  # fmt: skip
+    critic_warmup: int = opt(
+        0, "the first updates of this run in which only the critic learns: the policy, and the "
+        "layers the critic shares with it, are held (a fresh critic's first values would "
+        "otherwise steer the policy)"
     )  # fmt: skip
     backend: str = opt("auto", "BatchGame backend: auto, compiled or reference")
     device: str = opt("cpu", "torch device: cpu or cuda")
@@ -164,6 +171,7 @@ def validate(cfg: SelfPlayConfig) -> None:
                  "update_epochs", "checkpoint_every"):  # fmt: skip
         need(getattr(cfg, name) >= 1, name, "must be at least 1")
     need(cfg.policy_every >= 0, "policy_every", "must be at least 0")
+    need(cfg.critic_warmup >= 0, "critic_warmup", "must be at least 0")
     need(0 <= cfg.seed < 2**63, "seed", "must be in 0 .. 2**63 - 1")
     need(cfg.observation in ("v0", "v1"), "observation", "choose v0 or v1")
     need(cfg.preset in PRESETS, "preset", f"choose one of {', '.join(PRESETS)}")
@@ -297,8 +305,10 @@ NETWORK_FLAGS = ("observation", "players", "preset", "hidden", "activation")
 
 
 def check_init(cfg: SelfPlayConfig) -> dict[str, Any]:
-    """The --init run's newest checkpoint meta; ValueError (one line) if it has none or its
-    network differs from this run's."""
+    """The --init run's newest checkpoint meta (or the --init policy file's meta); ValueError
+    (one line) if it has none or its network differs from this run's."""
+    if cfg.init.endswith(".npz"):
+        return _check_init_policy(cfg)
     try:
         meta = find_checkpoint(Path(cfg.init))["meta"]
     except ValueError as exc:
@@ -313,9 +323,35 @@ def check_init(cfg: SelfPlayConfig) -> dict[str, Any]:
     return meta
 
 
+def _check_init_policy(cfg: SelfPlayConfig) -> dict[str, Any]:
+    """An --init policy file's meta, checked against this run's table and network."""
+    try:
+        policy = NumpyPolicy.load_npz(cfg.init)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"--init {cfg.init!r}: not a readable policy file ({exc})") from None
+    meta = policy.meta or {}
+    mine = policy_meta(cfg, 0)
+    for key in ("env", "num_players", "preset", "rounds"):
+        if meta.get(key) != mine[key]:
+            raise ValueError(
+                f"--init {cfg.init!r}: the policy was trained for {key} {meta.get(key)!r}, "
+                f"this run has {mine[key]!r}"
+            )
+    shape = [int(w.shape[1]) for w, _ in policy.weights[:-1]]
+    if shape != parse_ints(cfg.hidden) or policy.activation != cfg.activation:
+        raise ValueError(
+            f"--init {cfg.init!r}: its hidden layers are {','.join(map(str, shape))} "
+            f"({policy.activation}), this run has --hidden {cfg.hidden} ({cfg.activation})"
+        )
+    return meta
+
+
 def init_network(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
-    """Load the --init run's newest network into ``agent``; what it started from (the run, and
-    that run's update, decisions and CPU seconds) for the checkpoints and policies."""
+    """Load the --init run's newest network into ``agent`` (or, from a policy file, its actor:
+    the critic stays as initialised); what it started from (the run or file, and its update,
+    decisions and CPU seconds) for the checkpoints and policies."""
+    if cfg.init.endswith(".npz"):
+        return _init_from_policy(agent, cfg)
     found = find_checkpoint(Path(cfg.init))
     theirs = found["state"]["model"]
     mine = agent.state_dict()
@@ -327,6 +363,21 @@ def init_network(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
     meta = found["meta"]
     start = {k: meta[k] for k in ("update", "decisions", "cpu_s")}
     return {"run": cfg.init, "tag": found["tag"], **start, "init": meta.get("init")}
+
+
+def _init_from_policy(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
+    meta = _check_init_policy(cfg)
+    policy = NumpyPolicy.load_npz(cfg.init)
+    layers = [m for m in agent.actor if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for layer, (w, b) in zip(layers, policy.weights, strict=True):
+            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
+            layer.bias.copy_(torch.from_numpy(b))
+    # Its own decisions and CPU in all: the chain of runs behind it is named, not re-counted.
+    return {"run": cfg.init, "tag": "policy", "update": 0,
+            "decisions": int(meta.get("total_decisions", meta.get("decisions", 0))),
+            "cpu_s": float(meta.get("total_cpu_s", meta.get("cpu_s", 0.0))),
+            "init": None, "init_runs": list(meta.get("init_runs", []))}  # fmt: skip
 
 
 def init_critic(
@@ -401,16 +452,20 @@ class Agent(nn.Module):
         return self.critic(obs if extra is None else torch.cat([obs, extra], dim=-1))
 
     def evaluate(
-        self, obs: torch.Tensor, legal: Legal, extra: torch.Tensor | None = None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
+        self, obs: torch.Tensor, legal: Legal, extra: torch.Tensor | None = None,
+        hold_policy: bool = False,
+    ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
         """``legal_log_probs(obs, legal)`` and the critic's value (of ``obs`` and ``extra``),
-        the shared layers run once."""
-        hidden = self.actor[:-1](obs)
+        the shared layers run once. ``hold_policy``: no gradient reaches the actor's layers
+        (the log-probabilities are constants, a shared critic's value head alone learns)."""
+        with torch.set_grad_enabled(torch.is_grad_enabled() and not hold_policy):
+            hidden = self.actor[:-1](obs)
+            log_probs = self._legal_log_probs(hidden, legal)
         if self.shared:
             value = self.critic[-1](hidden)
         else:
             value = self._critic(obs, extra)
-        return self._legal_log_probs(hidden, legal), value.squeeze(-1)
+        return log_probs, value.squeeze(-1)
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """The actor's logits with every illegal action's set to ``MASKED_LOGIT`` (the reference
@@ -714,8 +769,8 @@ def policy_meta(
     meta = {**meta, "trainer": "selfplay", "decisions": decisions}
     if cpu_s is not None:
         meta["cpu_s"] = round(cpu_s, 3)
-    while init:  # a chain of --init runs: add each start
-        meta["init_runs"] = [*meta.get("init_runs", []), init["run"]]
+    while init:  # a chain of --init runs: add each start (a policy file: and the runs behind it)
+        meta["init_runs"] = [*meta.get("init_runs", []), init["run"], *init.get("init_runs", [])]
         meta["total_decisions"] = meta.get("total_decisions", decisions) + init["decisions"]
         if cpu_s is not None:
             meta["total_cpu_s"] = round(meta.get("total_cpu_s", cpu_s) + init["cpu_s"], 3)
@@ -852,7 +907,9 @@ def _learn(
         )  # fmt: skip
         returns = advantages + buf.value
         keep = np.flatnonzero(trained.reshape(-1))
-        stats = _update(cfg, agent, optimizer, generator, device, keep, buf, advantages, returns)
+        warmup = counters["update"] < cfg.critic_warmup
+        stats = _update(cfg, agent, optimizer, generator, device, keep, buf, advantages, returns,
+                        warmup)  # fmt: skip
 
         # ---- counters, progress, checkpoints
         counters["update"] += 1
@@ -1118,8 +1175,10 @@ def _update(
     buf: Buffers,
     advantages: np.ndarray,
     returns: np.ndarray,
+    warmup: bool = False,
 ) -> dict[str, float]:
-    """PPO's clipped update over the decisions ``keep`` (flat indices of the rollout ``buf``)."""
+    """PPO's clipped update over the decisions ``keep`` (flat indices of the rollout ``buf``);
+    ``warmup``: the critic's loss alone moves the network (the policy is held)."""
 
     def flat(a: np.ndarray, dtype: torch.dtype | None = None) -> torch.Tensor:
         x = torch.from_numpy(a.reshape(-1, *a.shape[2:])[keep])
@@ -1140,7 +1199,7 @@ def _update(
             mb = order[start : start + mb_size]
             legal = Legal.of(mask[mb])
             log_probs, new_value = agent.evaluate(
-                obs[mb], legal, None if extra is None else extra[mb]
+                obs[mb], legal, None if extra is None else extra[mb], hold_policy=warmup
             )
             new_logprob = log_probs[legal.position(action[mb])]
             entropy = -legal.row_sum(log_probs.exp() * log_probs).mean()
