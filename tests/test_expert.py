@@ -157,6 +157,39 @@ def test_the_shipped_network_starts_a_clone_of_a_four_seat_dataset(tmp_path: Pat
                         holdout=0.4, init=str(shipped))  # fmt: skip
 
 
+def test_a_self_play_policy_file_starts_a_clone_with_its_actor() -> None:
+    # The shipped self-play network (a numpy policy: actor only) loads into the clone's actor:
+    # the same logits as the file's own policy on real positions; the value network stays fresh.
+    import torch
+
+    from agents.bots.ppo_agent import NumpyPolicy
+
+    path = str(Path(__file__).resolve().parents[1] / "agents/models/selfplay4_continental_4p.npz")
+    source = NumpyPolicy.load_npz(path)
+    game = Game.new(resolve_rules("continental"), 4, seed=11)
+    obs = np.stack([feature_observation(game, s) for s in range(4)]).astype(np.float32)
+    model = imitation.build_model(4, "continental", True, (256, 256), seed=1)
+
+    def logits() -> np.ndarray:
+        policy = model.policy
+        with torch.no_grad():
+            latent = policy.mlp_extractor.forward_actor(torch.as_tensor(obs))
+            return policy.action_net(latent).numpy()
+
+    want = np.stack([source.logits(x) for x in obs])
+    assert not np.allclose(logits(), want, atol=1e-3)  # control: a fresh network differs
+    value_before = {k: v.clone() for k, v in model.policy.value_net.state_dict().items()}
+    imitation._load_init(model, path, 4, "continental", True, ())
+    assert np.allclose(logits(), want, atol=1e-4)
+    after = model.policy.value_net.state_dict()
+    assert all(torch.equal(value_before[k], after[k]) for k in after)
+    with pytest.raises(ValueError, match=r"init=.*--net-arch"):
+        imitation._load_init(imitation.build_model(4, "continental", True, (32,), seed=1),
+                             path, 4, "continental", True, ())  # fmt: skip
+    with pytest.raises(ValueError, match=r"init=.*not continental_v1 at 3 players"):
+        imitation._load_init(model, path, 3, "continental", True, ())
+
+
 def test_a_driver_plays_the_seat_and_the_teacher_labels_its_states(tmp_path: Path) -> None:
     # DAgger: random plays the labelled seat; the logged states are its game (replayed here
     # move for move) and the labels are the teacher's, which differ from its moves.

@@ -464,6 +464,9 @@ def _load_init(model: Any, path: str, players: int, preset: str, features: bool,
 
     if not os.path.isfile(path):
         raise ValueError(f"init={path}: no such file")
+    if path.endswith(".npz"):
+        _load_init_policy(model, path, players, preset, features, drop)
+        return
     meta = read_zip_metadata(path) or {}
     check_env(meta, f"init={path}", players, FEATURE_ENV if features else ENV_NAME)
     if features:
@@ -492,6 +495,39 @@ def _load_init(model: Any, path: str, players: int, preset: str, features: bool,
         raise ValueError(
             f"init={path}: its weights do not fit the clone's network ({exc})"
         ) from None
+
+
+def _load_init_policy(model: Any, path: str, players: int, preset: str, features: bool,
+                      drop: Sequence[str]) -> None:  # fmt: skip
+    """Copy a numpy policy's layers (``ppo:PATH.npz``: a self-play run's ``policy.npz`` or a
+    shipped network) into ``model``'s actor; its value network stays as initialised (the file has
+    none). ValueError (one line) where the file does not fit the data's table or the network."""
+    import torch
+
+    from agents.bots.ppo_agent import ENV_NAME, NumpyPolicy, check_env
+    from agents.contract.feature_agent import FEATURE_ENV
+
+    try:
+        source = NumpyPolicy.load_npz(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"init={path}: not a readable policy file ({exc})") from None
+    meta = source.meta or {}
+    check_env(meta, f"init={path}", players, FEATURE_ENV if features else ENV_NAME)
+    if meta.get("preset", preset) != preset or drop:
+        raise ValueError(f"init={path}: a policy for preset {meta.get('preset')!r} with no dropped "
+                         f"groups; the clone has {preset!r}, dropped {list(drop)}")  # fmt: skip
+    policy = model.policy
+    layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+    layers.append(policy.action_net)
+    mine = [(tuple(m.weight.shape)) for m in layers]
+    theirs = [tuple(w.T.shape) for w, _b in source.weights]
+    if mine != theirs or source.activation != "relu":
+        raise ValueError(f"init={path}: layers {theirs} ({source.activation}), the clone's are "
+                         f"{mine} (relu): give --net-arch as the policy's hidden sizes")  # fmt: skip
+    with torch.no_grad():
+        for layer, (w, b) in zip(layers, source.weights, strict=True):
+            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
+            layer.bias.copy_(torch.from_numpy(b))
 
 
 def accuracy(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:
@@ -648,7 +684,9 @@ def build_parser() -> Any:
     b.add_argument("--json", default="", help="write the report here")
     b.add_argument("--v0-only", action="store_true", help="use only the v0 part of the data")
     b.add_argument("--drop", default="", help="feature groups to zero (ablation), comma separated")
-    b.add_argument("--init", default=None, help="start from this model's weights (a v1 .zip)")
+    b.add_argument("--init", default=None,
+                   help="start from this model's weights (a v1 .zip, or a policy .npz: its "
+                        "actor, with a fresh value network)")  # fmt: skip
     b.add_argument("--searched-weight", type=float, default=1.0,
                    help="weight of the decisions a search teacher searched (expert datasets)")  # fmt: skip
     b.add_argument("--soft-weight", type=float, default=0.0,
