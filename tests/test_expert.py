@@ -119,6 +119,31 @@ def test_merge_then_clone_from_a_model_weighing_searched_decisions(
     assert report["init_heldout_by_kind"]["all"]["n"] == kinds["all"]["n"]
     # the init's held-out agreement is the first clone's own: its weights were loaded
     assert report["init_heldout_by_kind"]["all"] == pytest.approx(first["heldout_by_kind"]["all"])
+    # Anchoring: the unsearched decisions take the init model's own move, the searched keep
+    # the teacher's; the init then agrees with every unsearched label (before: not all).
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    policy = MaskablePPO.load(str(tmp_path / "a.zip"), device="cpu").policy
+    obs = torch.as_tensor(loaded["obs"].astype(np.float32))
+    n = policy.action_net.out_features
+    unsearched = np.flatnonzero(~loaded["searched"])
+    teacher = loaded["actions"].copy()
+    before = imitation.accuracy(policy, obs, torch.as_tensor(teacher), loaded, unsearched, n)
+    assert before["accuracy"] < 1.0
+    counts = imitation._anchor_labels(policy, obs, loaded, n)
+    assert counts["unsearched"] == len(unsearched) and counts["changed"] > 0
+    assert np.array_equal(loaded["actions"][loaded["searched"]], teacher[loaded["searched"]])
+    after = imitation.accuracy(policy, obs, torch.as_tensor(loaded["actions"]), loaded,
+                               unsearched, n)  # fmt: skip
+    assert after["accuracy"] == 1.0
+    anchored = imitation.clone(str(data), str(tmp_path / "d.zip"), epochs=1, net_arch=(32,),
+                               holdout=0.3, init=str(tmp_path / "a.zip"),
+                               anchor_unsearched=True)  # fmt: skip
+    assert anchored["anchored"] == counts
+    with pytest.raises(ValueError, match="anchor_unsearched: needs init"):
+        imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(32,),
+                        holdout=0.3, anchor_unsearched=True)  # fmt: skip
     with pytest.raises(ValueError, match=r"init=.*no such file"):
         imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(32,),
                         holdout=0.3, init=str(tmp_path / "missing.zip"))  # fmt: skip

@@ -260,6 +260,7 @@ def clone(
     searched_weight: float = 1.0,
     soft_weight: float = 0.0,
     soft_temperature: float = 5.0,
+    anchor_unsearched: bool = False,
 ) -> dict[str, Any]:
     """Behaviour cloning of the teacher's decisions; the model saved atomically to ``out``.
 
@@ -272,6 +273,11 @@ def clone(
     searched (the ``searched`` array of ``agents.train.expert``'s datasets) that many times in
     the policy loss.
 
+    ``anchor_unsearched`` (with ``init``, on a search teacher's labels): the decisions the
+    teacher did not search take the ``init`` model's own move as their label, so the clone
+    learns the search's choices and keeps its start's moves elsewhere (where a search teacher did
+    not search, its move is only its own prior's).
+
     ``v0_only`` clones from the v0 part of a features dataset (the ablation without features);
     ``drop`` names feature groups set to 0 in training and play (an ablation; the model records
     them).
@@ -283,6 +289,8 @@ def clone(
     data, features = _clone_data(data_path, searched_weight, v0_only, drop)
     if soft_weight and "cand_offsets" not in data:
         raise ValueError(f"soft_weight={soft_weight}: {data_path} has no soft targets")
+    if anchor_unsearched and not (init and "searched" in data):
+        raise ValueError("anchor_unsearched: needs init and a dataset with searched flags")
     players, preset = data["meta"]["players"], data["meta"]["preset"]
     torch.manual_seed(seed)
     torch.set_num_threads(1)
@@ -298,6 +306,7 @@ def clone(
         )
     train_idx, test_idx = _split_by_deal(data, holdout, data_path)
     obs = torch.as_tensor(data["obs"].astype(np.float32))
+    anchored = _anchor_labels(policy, obs, data, n_actions) if anchor_unsearched else None
     actions = torch.as_tensor(data["actions"])
     values = torch.as_tensor(data["values"])
     weights = None
@@ -325,6 +334,7 @@ def clone(
         "searched_weight": searched_weight,
         "soft_weight": soft_weight,
         "soft_temperature": soft_temperature,
+        "anchored": anchored,
     }
     if "searched" in data:
         report["heldout_by_kind"] = _by_kind(policy, obs, actions, data, test_idx, n_actions)
@@ -441,6 +451,26 @@ def _save_clone(
     else:
         write_zip_metadata(tmp, model_metadata(players, preset))
     os.replace(tmp, out)
+
+
+def _anchor_labels(policy: Any, obs: Any, data: dict[str, Any], n: int) -> dict[str, int]:
+    """Set the label of every decision the teacher did not search to ``policy``'s own move (its
+    highest legal logit); how many such decisions there were and how many labels changed."""
+    import torch
+
+    idx = np.flatnonzero(~data["searched"])
+    moves = np.empty(len(idx), dtype=np.int64)
+    policy.eval()
+    with torch.no_grad():
+        for start in range(0, len(idx), 4096):
+            part = idx[start : start + 4096]
+            masks = masks_for(data, part, n)
+            logits = policy.get_distribution(obs[part], action_masks=masks).distribution.logits
+            moves[start : start + len(part)] = logits.argmax(dim=1).numpy()
+    policy.train()
+    changed = int((data["actions"][idx] != moves).sum())
+    data["actions"][idx] = moves
+    return {"unsearched": len(idx), "changed": changed}
 
 
 def _by_kind(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:
@@ -692,6 +722,9 @@ def build_parser() -> Any:
     b.add_argument("--soft-weight", type=float, default=0.0,
                    help="share of a searched decision's target spread over its candidates by "
                         "their mean outcomes (expert datasets with soft targets)")  # fmt: skip
+    b.add_argument("--anchor-unsearched", action="store_true",
+                   help="with --init: the decisions a search teacher did not search take the "
+                        "init model's own move as their label")  # fmt: skip
     b.add_argument("--soft-temperature", type=float, default=5.0,
                    help="points: the candidates' target is softmax(-mean / temperature)")  # fmt: skip
     e = sub.add_parser("evaluate", help="duplicate deals of bc:PATH / ppo:PATH against bots")
@@ -741,7 +774,8 @@ def _run_clone(args: argparse.Namespace) -> None:
                    seed=args.seed, v0_only=args.v0_only,
                    drop=[g for g in args.drop.split(",") if g], init=args.init,
                    searched_weight=args.searched_weight, soft_weight=args.soft_weight,
-                   soft_temperature=args.soft_temperature)  # fmt: skip
+                   soft_temperature=args.soft_temperature,
+                   anchor_unsearched=args.anchor_unsearched)  # fmt: skip
     _write_json(args.json, report)
 
 
