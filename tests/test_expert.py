@@ -70,6 +70,28 @@ def test_the_first_observation_is_the_seats_public_vector(labels: Path) -> None:
     assert not np.array_equal(first, feature_observation(game, 2).astype(np.float16))
 
 
+def test_a_pool_of_tables_takes_the_deals_in_turns(tmp_path: Path) -> None:
+    # "strong@v1,greedy" at 3 seats: deals 0-2 at a strong@v1 table, 3-5 at a greedy one. Deal 4
+    # (teacher at seat 1) replayed with greedy at seats 0 and 2 reaches the logged first state.
+    from agents import make_agent
+    from agents.contract.view import PlayerView
+
+    assert [expert.table_for_deal("a,b", d, 3) for d in range(7)] == list("aaabbba")
+    out = tmp_path / "pool"
+    expert.label(str(out), deals=5, progress=False, **{**SETTINGS, "table": "strong@v1,greedy"})
+    assert json.loads((out / "manifest.json").read_text())["table"] == "strong@v1,greedy"
+    with np.load(out / "deal-000004.npz") as part:
+        first = part["obs"][0]
+    game_seed = expert._deal_seed(7, 4)
+    game = Game.new(resolve_rules("continental").with_rounds((1,)), 3, seed=game_seed)
+    bots = {s: make_agent("greedy", seed=game_seed % 2**31 + s) for s in (0, 2)}
+    while game.actor != 1 or len(game.legal_actions()) < 2:
+        game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    assert np.array_equal(first, feature_observation(game, 1).astype(np.float16))
+    with pytest.raises(ValueError, match="table=','"):
+        expert.label(str(tmp_path / "none"), deals=1, progress=False, **{**SETTINGS, "table": ","})
+
+
 def test_resume_skips_labelled_deals_and_refuses_other_settings(
     labels: Path, tmp_path: Path
 ) -> None:

@@ -60,7 +60,8 @@ def label_deal(task: tuple) -> dict[str, Any]:
     rounds or None, driver or None)."""
     from agents import make_agent
 
-    deal, seed, players, preset, teacher_name, table_name, rounds, driver_name = task
+    deal, seed, players, preset, teacher_name, tables, rounds, driver_name = task
+    table_name = table_for_deal(tables, deal, players)
     game_seed = _deal_seed(seed, deal)
     teacher_seat = deal % players
     rules = resolve_rules(preset)
@@ -89,6 +90,14 @@ def label_deal(task: tuple) -> dict[str, Any]:
             action = played
         game.apply(action)
     return _deal_arrays(deal, game, teacher_seat, players, rows)
+
+
+def table_for_deal(tables: str, deal: int, players: int) -> str:
+    """The bot at the other seats in ``deal``: ``tables`` is one name or a comma-separated pool,
+    each taking ``players`` deals in turn (so each sits at a table with the teacher at every
+    seat)."""
+    names = tables.split(",")
+    return names[(deal // players) % len(names)]
 
 
 def _label_decision(game: Game, seat: int, teacher: Any, choices: list[int], rows: dict) -> int:
@@ -188,9 +197,13 @@ def label(
     if jobs < 1:
         raise ValueError(f"jobs={jobs}: must be at least 1")
     resolve_rules(preset).check_players(players)
-    _check_agents([n for n in (teacher, table, driver) if n])
+    tables = [t for t in table.split(",") if t]
+    if not tables:
+        raise ValueError(f"table={table!r}: name the bot of the other seats")
+    _check_agents([n for n in (teacher, *tables, driver) if n])
     # the versions they play: a resumed run cannot mix two versions behind one name
-    teacher, table = versioned_name(teacher), versioned_name(table)
+    teacher = versioned_name(teacher)
+    table = ",".join(versioned_name(t) for t in tables)
     driver = versioned_name(driver) if driver else None
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
@@ -366,7 +379,9 @@ def build_parser() -> Any:
     lab.add_argument("--players", type=int, default=4)
     lab.add_argument("--preset", default="continental")
     lab.add_argument("--teacher", default=TEACHER)
-    lab.add_argument("--table", default=TABLE, help="the bot at the other seats")
+    lab.add_argument("--table", default=TABLE,
+                     help="the bot at the other seats, or a comma-separated pool of them: each "
+                          "takes --players deals in turn")  # fmt: skip
     lab.add_argument("--driver", default=None,
                      help="the agent that plays the labelled seat (default: the teacher)")  # fmt: skip
     lab.add_argument("--jobs", type=int, default=1)
