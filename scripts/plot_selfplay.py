@@ -35,6 +35,20 @@ def read_eval(path: Path) -> tuple[str, float, float, float]:
     return reference, paired["mean_diff"], low, high
 
 
+SMOOTH = 50  # updates in the drawn running mean
+
+
+def rolling_mean(values: list[float], width: int) -> list[float]:
+    """The mean of each value and the ``width - 1`` before it (fewer at the start)."""
+    out, total = [], 0.0
+    for i, v in enumerate(values):
+        total += v
+        if i >= width:
+            total -= values[i - width]
+        out.append(total / min(i + 1, width))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("progress", type=Path, help="the run's progress.csv")
@@ -59,9 +73,16 @@ def main(argv: list[str] | None = None) -> int:
         evals.append((float(at), *read_eval(Path(report))))
     panels = 3 if evals else 2
     fig, axes = plt.subplots(panels, 1, figsize=(7, 2.6 * panels), sharex=True)
-    axes[0].plot(hours, [r["round_points"] for r in rows], lw=1)
-    axes[0].set_ylabel("points per seat-round\n(self-play)")
-    axes[1].plot(hours, [r["entropy"] for r in rows], lw=1, color="tab:orange")
+    for ax, key, color in (
+        (axes[0], "round_points", "tab:blue"),
+        (axes[1], "entropy", "tab:orange"),
+    ):
+        values = [r.get(key, float("nan")) for r in rows]
+        ax.plot(hours, values, lw=0.6, color=color, alpha=0.35)
+        ax.plot(hours, rolling_mean(values, SMOOTH), lw=1.6, color=color,
+                label=f"mean of {SMOOTH} updates")  # fmt: skip
+        ax.legend(loc="upper right", fontsize=8)
+    axes[0].set_ylabel("points per seat-round\n(the policy's seats)")
     axes[1].set_ylabel("policy entropy\n(nats per decision)")
     if evals:
         # an evaluation's CPU-hour: that of the first update at or after its decisions
