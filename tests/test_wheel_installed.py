@@ -52,6 +52,7 @@ def test_the_compiled_kernels_were_built_and_run() -> None:
         ("selfplay3_continental_4p", "contract"),
         ("selfplay4_continental_4p", "contract"),
         ("selfplay5_continental_4p", "contract"),
+        ("selfplay6_continental_4p", "contract"),
         ("ppo_fifteen_4p", "fifteen"),
         ("ppo_knock_4p", "knock"),
     ],
