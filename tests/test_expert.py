@@ -23,6 +23,22 @@ TEACHER = "search-v2:min_worlds=2:max_worlds=2:screen=1"
 SETTINGS = {"seed": 7, "players": 3, "teacher": TEACHER, "table": "strong@v1", "rounds": [1]}
 
 
+def replay_to_teacher(deal: int, table: str, teacher_may_act: bool = True) -> Game:
+    """Deal ``deal`` of SETTINGS (3 seats, round 1, the teacher at seat 1 when ``deal % 3 == 1``)
+    played by ``table`` at seats 0 and 2 until seat 1's first choice of two or more actions;
+    ``teacher_may_act=False``: asserting seat 1 does not act before it."""
+    from agents import make_agent
+    from agents.contract.view import PlayerView
+
+    game_seed = expert._deal_seed(7, deal)
+    game = Game.new(resolve_rules("continental").with_rounds((1,)), 3, seed=game_seed)
+    bots = {s: make_agent(table, seed=game_seed % 2**31 + s) for s in (0, 2)}
+    while game.actor != 1 or len(game.legal_actions()) < 2:
+        assert teacher_may_act or game.actor != 1, "the teacher acted before its first choice"
+        game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    return game
+
+
 @pytest.fixture(scope="module")
 def labels(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("labels") / "run"
@@ -54,17 +70,9 @@ def test_the_first_observation_is_the_seats_public_vector(labels: Path) -> None:
     # Replaying deal 1 with the same seeds reaches the teacher's first choice through the table's
     # moves alone when the teacher does not act first; its logged vector is the seat's own
     # feature observation (public information and its own hand only).
-    from agents import make_agent
-    from agents.contract.view import PlayerView
-
     with np.load(labels / "deal-000001.npz") as part:
         first = part["obs"][0]
-    game_seed = expert._deal_seed(7, 1)
-    game = Game.new(resolve_rules("continental").with_rounds((1,)), 3, seed=game_seed)
-    bots = {s: make_agent("strong@v1", seed=game_seed % 2**31 + s) for s in (0, 2)}
-    while game.actor != 1 or len(game.legal_actions()) < 2:
-        assert game.actor != 1, "the teacher acted before its first choice"
-        game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    game = replay_to_teacher(1, "strong@v1", teacher_may_act=False)
     mine = feature_observation(game, 1).astype(np.float16)
     assert np.array_equal(first, mine)
     assert not np.array_equal(first, feature_observation(game, 2).astype(np.float16))
@@ -73,20 +81,13 @@ def test_the_first_observation_is_the_seats_public_vector(labels: Path) -> None:
 def test_a_pool_of_tables_takes_the_deals_in_turns(tmp_path: Path) -> None:
     # "strong@v1,greedy" at 3 seats: deals 0-2 at a strong@v1 table, 3-5 at a greedy one. Deal 4
     # (teacher at seat 1) replayed with greedy at seats 0 and 2 reaches the logged first state.
-    from agents import make_agent
-    from agents.contract.view import PlayerView
-
     assert [expert.table_for_deal("a,b", d, 3) for d in range(7)] == list("aaabbba")
     out = tmp_path / "pool"
     expert.label(str(out), deals=5, progress=False, **{**SETTINGS, "table": "strong@v1,greedy"})
     assert json.loads((out / "manifest.json").read_text())["table"] == "strong@v1,greedy"
     with np.load(out / "deal-000004.npz") as part:
         first = part["obs"][0]
-    game_seed = expert._deal_seed(7, 4)
-    game = Game.new(resolve_rules("continental").with_rounds((1,)), 3, seed=game_seed)
-    bots = {s: make_agent("greedy", seed=game_seed % 2**31 + s) for s in (0, 2)}
-    while game.actor != 1 or len(game.legal_actions()) < 2:
-        game.apply(bots[game.actor].act(PlayerView(game, game.actor)))
+    game = replay_to_teacher(4, "greedy")
     assert np.array_equal(first, feature_observation(game, 1).astype(np.float16))
     with pytest.raises(ValueError, match="table=','"):
         expert.label(str(tmp_path / "none"), deals=1, progress=False, **{**SETTINGS, "table": ","})

@@ -150,6 +150,15 @@ class NumpyPolicy:
         kwargs.setdefault("meta", meta)
         return cls(weights, activation=activation, **kwargs)
 
+    @classmethod
+    def read(cls, path: str, name: str) -> NumpyPolicy:
+        """``load_npz(path)``, or ValueError (one line, starting with ``name``, the flag and the
+        path as the caller shows them) where the file is not a readable policy."""
+        try:
+            return cls.load_npz(path)
+        except (OSError, ValueError, KeyError) as exc:
+            raise ValueError(f"{name}: not a readable policy file ({exc})") from None
+
     # ------------------------------------------------------------------ acting
 
     def logits(self, obs: np.ndarray) -> np.ndarray:

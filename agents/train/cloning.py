@@ -55,6 +55,15 @@ def soft_targets(
     return ids, probs
 
 
+def copy_policy_layers(layers: Sequence[torch.nn.Linear], policy: Any) -> None:
+    """Copy a ``NumpyPolicy``'s weights into ``layers`` (the same shapes, in order): how a
+    trainer starts from a policy file."""
+    with torch.no_grad():
+        for layer, (w, b) in zip(layers, policy.weights, strict=True):
+            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
+            layer.bias.copy_(torch.from_numpy(b))
+
+
 def legal_masks(rows: Sequence[Sequence[int]], num_actions: int) -> np.ndarray:
     """One boolean mask row per decision from its legal action ids."""
     masks = np.zeros((len(rows), num_actions), dtype=bool)

@@ -536,11 +536,9 @@ def _load_init_policy(model: Any, path: str, players: int, preset: str, features
 
     from agents.bots.ppo_agent import ENV_NAME, NumpyPolicy, check_env
     from agents.contract.feature_agent import FEATURE_ENV
+    from agents.train.cloning import copy_policy_layers
 
-    try:
-        source = NumpyPolicy.load_npz(path)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ValueError(f"init={path}: not a readable policy file ({exc})") from None
+    source = NumpyPolicy.read(path, f"init={path}")
     meta = source.meta or {}
     check_env(meta, f"init={path}", players, FEATURE_ENV if features else ENV_NAME)
     if meta.get("preset", preset) != preset or drop:
@@ -549,15 +547,12 @@ def _load_init_policy(model: Any, path: str, players: int, preset: str, features
     policy = model.policy
     layers = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
     layers.append(policy.action_net)
-    mine = [(tuple(m.weight.shape)) for m in layers]
+    mine = [tuple(m.weight.shape) for m in layers]
     theirs = [tuple(w.T.shape) for w, _b in source.weights]
     if mine != theirs or source.activation != "relu":
         raise ValueError(f"init={path}: layers {theirs} ({source.activation}), the clone's are "
                          f"{mine} (relu): give --net-arch as the policy's hidden sizes")  # fmt: skip
-    with torch.no_grad():
-        for layer, (w, b) in zip(layers, source.weights, strict=True):
-            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
-            layer.bias.copy_(torch.from_numpy(b))
+    copy_policy_layers(layers, source)
 
 
 def accuracy(policy: Any, obs: Any, actions: Any, data: dict, idx: np.ndarray, n: int) -> dict:

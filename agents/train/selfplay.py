@@ -51,6 +51,7 @@ from agents.bots.ppo_agent import NumpyPolicy, model_metadata
 from agents.cli import ArgumentParser, parse_rounds
 from agents.train.callback import PROGRESS_EVERY_S, StopRequest, progress_line
 from agents.train.checkpoints import RESUME_ORDER, read_rng, restore_rng, rng_state
+from agents.train.cloning import copy_policy_layers
 from agents.train.config import check_writable_dir, opt, parse_ints
 from continental_env.batch import BACKENDS, BOT_NAMES, BatchGame
 from continental_env.cards import NUM_TYPES
@@ -325,10 +326,12 @@ def check_init(cfg: SelfPlayConfig) -> dict[str, Any]:
 
 def _check_init_policy(cfg: SelfPlayConfig) -> dict[str, Any]:
     """An --init policy file's meta, checked against this run's table and network."""
-    try:
-        policy = NumpyPolicy.load_npz(cfg.init)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ValueError(f"--init {cfg.init!r}: not a readable policy file ({exc})") from None
+    return _init_policy(cfg).meta or {}
+
+
+def _init_policy(cfg: SelfPlayConfig) -> NumpyPolicy:
+    """The --init policy file, checked against this run's table and network."""
+    policy = NumpyPolicy.read(cfg.init, f"--init {cfg.init!r}")
     meta = policy.meta or {}
     mine = policy_meta(cfg, 0)
     for key in ("env", "num_players", "preset", "rounds"):
@@ -343,7 +346,7 @@ def _check_init_policy(cfg: SelfPlayConfig) -> dict[str, Any]:
             f"--init {cfg.init!r}: its hidden layers are {','.join(map(str, shape))} "
             f"({policy.activation}), this run has --hidden {cfg.hidden} ({cfg.activation})"
         )
-    return meta
+    return policy
 
 
 def init_network(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
@@ -366,13 +369,9 @@ def init_network(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
 
 
 def _init_from_policy(agent: Agent, cfg: SelfPlayConfig) -> dict[str, Any]:
-    meta = _check_init_policy(cfg)
-    policy = NumpyPolicy.load_npz(cfg.init)
-    layers = [m for m in agent.actor if isinstance(m, nn.Linear)]
-    with torch.no_grad():
-        for layer, (w, b) in zip(layers, policy.weights, strict=True):
-            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T)))
-            layer.bias.copy_(torch.from_numpy(b))
+    policy = _init_policy(cfg)
+    meta = policy.meta or {}
+    copy_policy_layers([m for m in agent.actor if isinstance(m, nn.Linear)], policy)
     # Its own decisions and CPU in all: the chain of runs behind it is named, not re-counted.
     return {"run": cfg.init, "tag": "policy", "update": 0,
             "decisions": int(meta.get("total_decisions", meta.get("decisions", 0))),
