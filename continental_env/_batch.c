@@ -94,43 +94,47 @@ typedef struct {
     long long round, points[MAXP], closer, turns;
 } History;
 
+/* A lane: one game. Its fields are ordered by how often a decision touches them (a lane is
+ * about 28 KB and a step visits every lane once): the scalars and the arrays each decision
+ * reads come first, in a few cache lines, the round's history, generator and v1 caches last. */
 typedef struct {
+    /* every decision */
     int round, round_index, dealer, current, phase, asked;
     int queue[MAXP], nqueue;
-    int hands[MAXP][NT];
-    int hand_sizes[MAXP];
-    unsigned char stock[MAXCARDS];
-    int nstock;
-    unsigned char discard[MAXCARDS];
-    int ndiscard;
-    Meld table[MAXMELDS];
-    int ntable;
-    int laid_down[MAXP], laid_down_turn[MAXP];
-    long long scores[MAXP];
-    int turn;
-    int claims[MAXP];
-    int known[MAXP][NT];
-    int seen[NT];
-    History hist[MAXROUNDS];
-    int nhist;
-    int last_action[MAXP]; /* -1: None */
-    long long moves;
+    int nstock, ndiscard, ntable, nhist, turn;
     int joker_moved, jokers_owed;
-    MT rng;
-    uint64_t seeds[MAXROUNDS];
-    long long game_index;
+    int legal_ok, nlegal, fits_ok;
+    int totals_ok; /* the four totals are the log's (else ensure_totals counts them first) */
+    int *legal;    /* the legal ids (num_actions capacity; in Core.legal_block) */
     /* dynamic: the public log */
     LogEntry *log;
     Py_ssize_t nlog, caplog;
+    long long moves;
+    int hand_sizes[MAXP];
+    int laid_down[MAXP], laid_down_turn[MAXP];
+    int claims[MAXP];
+    int last_action[MAXP]; /* -1: None */
+    long long scores[MAXP];
+    int lg_takes[MAXP], lg_discards[MAXP];
+    int hands[MAXP][NT];
+    int seen[NT];
+    /* fitting_counts of the table, kept while fits_ok (cleared whenever the table changes) */
+    int fits[NT];
+    int known[MAXP][NT];
     /* the log's running totals (public_log.PublicLog: discarded, declined, takes, discards) */
-    int lg_discarded[MAXP][NT], lg_declined[MAXP][NT], lg_takes[MAXP], lg_discards[MAXP];
-    int totals_ok; /* the four totals are the log's (else ensure_totals counts them first) */
+    int lg_discarded[MAXP][NT], lg_declined[MAXP][NT];
+    unsigned char discard[MAXCARDS];
+    unsigned char stock[MAXCARDS];
+    Meld table[MAXMELDS];
+    /* a round's end, a deal, a new game */
+    History hist[MAXROUNDS];
+    MT rng;
+    uint64_t seeds[MAXROUNDS];
+    long long game_index;
     /* v1: each seat's last hand analysis and what it was of (hand, contract): a seat's hand
      * changes a few times a turn, its decisions (claims, draws) often see the same hand */
     HandAnalysis ha[MAXP];
     int ha_hand[MAXP][NT], ha_trios[MAXP], ha_runs[MAXP], ha_ok[MAXP];
-    int *legal; /* the legal ids (num_actions capacity; in Core.legal_block) */
-    int nlegal, legal_ok;
 } Lane;
 
 typedef struct {
@@ -249,7 +253,7 @@ static int lay_off(const Rules *r, Meld *m, int card, int end) {
 #include "_bots_c.h" /* greedy, strong@v1 and strong@v2 on a seat's view (BotView) */
 
 /* Game.fitting_counts: per card type, 1 if it fits some table meld now. */
-static void fitting_counts(const Core *c, const Lane *L, int *fits) {
+static void fitting_counts_now(const Core *c, const Lane *L, int *fits) {
     memset(fits, 0, NT * sizeof(int));
     for (int k = 0; k < L->ntable; k++) {
         const Meld *m = &L->table[k];
@@ -265,6 +269,17 @@ static void fitting_counts(const Core *c, const Lane *L, int *fits) {
     }
 }
 
+/* The lane's fitting counts, computed once per table position (the table changes only by
+ * lay-downs, lay-offs, swaps, joker moves and a new round: perform and reset_round clear
+ * fits_ok, and a loaded lane starts without it). */
+static const int *fitting_counts(const Core *c, Lane *L) {
+    if (!L->fits_ok) {
+        fitting_counts_now(c, L, L->fits);
+        L->fits_ok = 1;
+    }
+    return L->fits;
+}
+
 /* ------------------------------------------------------------------------- legal actions */
 
 static int actor_of(const Lane *L) {
@@ -277,9 +292,10 @@ static int has_contract(Core *c, const int *counts, int trios, int runs, Ctx *ct
     int total = 0;
     for (int i = 0; i < NT; i++) total += counts[i];
     if (total < 3 * trios + c->r.min_run * runs + 1) return 0;
-    if (!contract_exists_c(counts, trios, runs, c->r.min_run, c->r.wrap, 1)) return 0;
-    if (!trios || !runs || contract_exists_c(counts, trios, runs, c->r.min_run, c->r.wrap, 0))
-        return 1;
+    /* with stealing, without: one search gives both (a fit without stealing answers yes) */
+    int steal_only;
+    if (contract_exists_both(counts, trios, runs, c->r.min_run, c->r.wrap, &steal_only)) return 1;
+    if (!steal_only) return 0;
     ctx_gil(ctx);
     int answer = -1;
     PyObject *t = PyTuple_New(NT);
@@ -336,15 +352,26 @@ static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
         }
         if (!owed && down && size == 1) out[n++] = A_CLOSE;
         if (!owed && size >= 2) {
-            int fits[NT], restrict_ = r->discard_restriction && !down && L->ntable > 0;
+            const int *fits = NULL;
+            int restrict_ = r->discard_restriction && !down && L->ntable > 0;
             int all_fit = 1;
             if (restrict_) {
-                fitting_counts(c, L, fits);
+                fits = fitting_counts(c, L);
                 for (int k = 0; k < NT; k++)
                     if (hand[k] && !fits[k]) all_fit = 0;
             }
-            for (int k = 0; k < NT; k++)
-                if (hand[k] && (!restrict_ || !fits[k] || all_fit)) out[n++] = DISCARD_BASE + k;
+            /* branch-free: a random hand's counts defeat the branch predictor */
+            if (restrict_ && !all_fit) {
+                for (int k = 0; k < NT; k++) {
+                    out[n] = DISCARD_BASE + k;
+                    n += (hand[k] != 0) & !fits[k];
+                }
+            } else {
+                for (int k = 0; k < NT; k++) {
+                    out[n] = DISCARD_BASE + k;
+                    n += hand[k] != 0;
+                }
+            }
         }
         int trio = 0, room = 0;
         if (r->swapped_laid_off && down) {
@@ -513,6 +540,7 @@ static void reset_round(Core *c, Lane *L) {
     L->nstock = 0;
     L->ndiscard = 0;
     L->ntable = 0;
+    L->fits_ok = 0;
     for (int s = 0; s < P; s++) {
         L->laid_down[s] = 0;
         L->laid_down_turn[s] = -1;
@@ -776,6 +804,7 @@ static int perform(Core *c, Lane *L, int a, Ctx *ctx) {
     L->last_action[actor] = a;
     L->moves++;
     L->legal_ok = 0;
+    if (kind == A_LAYDOWN || kind >= K_LAYOFF) L->fits_ok = 0; /* the table changes */
     int seat = L->current;
     switch (kind) {
     case A_DRAW: {
@@ -961,14 +990,14 @@ static void write_obs(const Core *c, Lane *L, float *obs, int seat) {
         memset(obs, 0, (size_t)c->obs_dim * sizeof(float));
         return;
     }
-    int owner[MAXMELDS], len[MAXMELDS], fits[NT];
+    int owner[MAXMELDS], len[MAXMELDS];
     const unsigned char *cards[MAXMELDS];
     for (int m = 0; m < L->ntable; m++) {
         owner[m] = L->table[m].owner;
         len[m] = L->table[m].n;
         cards[m] = L->table[m].cards;
     }
-    fitting_counts(c, L, fits);
+    const int *fits = fitting_counts(c, L);
     ObsInput in = {
         .p = P,
         .seat = seat,
@@ -1331,9 +1360,12 @@ static inline void prefetch_rows(const Core *c, const float *obs, const unsigned
     if (i >= c->N) return;
     prefetch_bytes(obs + (size_t)i * c->obs_dim, (size_t)c->obs_dim * sizeof(float));
     prefetch_bytes(mask + (size_t)i * c->num_actions, (size_t)c->num_actions);
-    /* the lane's first lines (its phase, queue and hands), the public log's tail and totals */
+    /* the lane's first lines (its scalars, hands, seen cards and fitting counts), the top
+     * discard, the public log's tail and totals */
     const Lane *L = &c->lanes[i];
-    prefetch_bytes(L, offsetof(Lane, stock));
+    prefetch_bytes(L, offsetof(Lane, known));
+    prefetch_bytes(L->known, (size_t)c->P * sizeof L->known[0]);
+    if (L->ndiscard) __builtin_prefetch(L->discard + L->ndiscard - 1, 1, 3);
     if (L->log) __builtin_prefetch(L->log + L->nlog, 1, 3);
     prefetch_bytes(L->lg_discarded, sizeof L->lg_discarded + (c->version == 1 ? sizeof L->lg_declined : 0));
 }
@@ -2343,6 +2375,7 @@ static int load_lane(Core *c, PyObject *d, Lane *L) {
     if (get_int(d, "game_index", 0, LLONG_MAX - 1, &v) < 0) return -1;
     L->game_index = v;
     L->legal_ok = 0;
+    L->fits_ok = 0;
     return 0;
 }
 
@@ -2446,6 +2479,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_batch",
 
 PyMODINIT_FUNC PyInit__batch(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;
+    obs_tables_init();
+    mt_tables_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&CoreType);

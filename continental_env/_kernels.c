@@ -118,19 +118,35 @@ static PyObject *k_make_plan(PyObject *self, PyObject *args) {
 
 /* ===================================================================== melds.contract_exists */
 
-static PyObject *k_contract_exists(PyObject *self, PyObject *args) {
+/* contract_exists' arguments after the counts: (trios, runs, min_run, wrap[, steal]) read into
+ * `counts` and `v`, in range; -1 with a ValueError naming them otherwise. */
+static int contract_args(PyObject *args, const char *format, int *counts, int *v) {
     PyObject *counts_obj;
-    int trios, runs, min_run, wrap, steal;
-    if (!PyArg_ParseTuple(args, "Oiiipp", &counts_obj, &trios, &runs, &min_run, &wrap, &steal))
-        return NULL;
-    int counts[NT];
-    if (read_counts(counts_obj, counts, "counts") < 0) return NULL;
-    if (trios < 0 || runs < 0 || trios > 8 || runs > 8 || min_run < 1 || min_run > MAXRUN) {
-        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", trios,
-                     runs, min_run);
-        return NULL;
+    if (!PyArg_ParseTuple(args, format, &counts_obj, &v[0], &v[1], &v[2], &v[3], &v[4]))
+        return -1;
+    if (read_counts(counts_obj, counts, "counts") < 0) return -1;
+    if (v[0] < 0 || v[1] < 0 || v[0] > 8 || v[1] > 8 || v[2] < 1 || v[2] > MAXRUN) {
+        PyErr_Format(PyExc_ValueError, "contract %d trios + %d runs of %d is out of range", v[0],
+                     v[1], v[2]);
+        return -1;
     }
-    return PyBool_FromLong(contract_exists_c(counts, trios, runs, min_run, wrap, steal));
+    return 0;
+}
+
+static PyObject *k_contract_exists(PyObject *self, PyObject *args) {
+    int counts[NT], v[5];
+    if (contract_args(args, "Oiiipp", counts, v) < 0) return NULL;
+    return PyBool_FromLong(contract_exists_c(counts, v[0], v[1], v[2], v[3], v[4]));
+}
+
+/* Both answers of contract_exists from one search (the batch core's has_contract): (fits
+ * without stealing, fits only with stealing). */
+static PyObject *k_contract_exists_both(PyObject *self, PyObject *args) {
+    int counts[NT], v[5];
+    if (contract_args(args, "Oiiip", counts, v) < 0) return NULL;
+    int steal_only = 0;
+    int plain = contract_exists_both(counts, v[0], v[1], v[2], v[3], &steal_only);
+    return Py_BuildValue("(OO)", plain ? Py_True : Py_False, steal_only ? Py_True : Py_False);
 }
 
 /* ============================================ melds.core_combinations (+ bound), laydown_plan */
@@ -1646,6 +1662,8 @@ static PyMethodDef methods[] = {
      "make_plan(hand, unseen, trios, runs, min_run, wrap) -> (cost, missing, core)"},
     {"contract_exists", k_contract_exists, METH_VARARGS,
      "contract_exists(counts, trios, runs, min_run, wrap, steal) -> bool"},
+    {"contract_exists_both", k_contract_exists_both, METH_VARARGS,
+     "contract_exists_both(counts, trios, runs, min_run, wrap) -> (without stealing, only with)"},
     {"contract_search", k_contract_search, METH_VARARGS,
      "contract_search(counts, trios, runs, min_run, wrap, pts, first_only) -> melds or None"},
     {"weighted_hand", k_weighted_hand, METH_VARARGS,
@@ -1683,6 +1701,8 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernels",
 
 PyMODINIT_FUNC PyInit__kernels(void) {
     if (lg_intern() < 0) return NULL;
+    obs_tables_init();
+    mt_tables_init();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     /* the lay-down's bounds, checked against melds.LAYDOWN_BUDGET / LAYDOWN_EXACT_CARDS */

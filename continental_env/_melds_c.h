@@ -19,6 +19,10 @@ static inline int pymod(int a, int m) { /* Python's a % m for m > 0 */
     return r < 0 ? r + m : r;
 }
 
+/* (i % 13) for i < 27: the rank at position i of a span that starts at rank i0 <= 13 */
+static const unsigned char RANK_AT[2 * NR + 1] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 1,
+                                                   2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0};
+
 /* Rank lists of every run of exactly `min_run` positions (melds.min_spans): the first rank of
  * each span; position i of the span is rank (first + i) % 13. */
 static int min_span_starts(int min_run, int wrap, int *starts) {
@@ -70,12 +74,27 @@ typedef struct {
     int size;
     int steal;
     int trios;
+    /* contract_exists_both: a leaf whose trios fit only by stealing sets steal_only and the
+     * search goes on for one that fits without (both == 0: the first leaf that fits ends it) */
+    int both, steal_only;
 } Windows;
 
 /* melds.contract._trios_fit: the cheapest marginal joker costs, rank by rank, add up. */
 static int trios_fit(const int *counts, const int *stealable, int trios, int jokers) {
     if (trios == 0) return 1;
-    int costs[NR * 8];
+    if (trios == 1) { /* the one smallest cost: 3 - have at the best rank with a card to use */
+        int best = 1 << 30; /* no rank with a card: no trio, whatever the jokers */
+        for (int r = 0; r < NR; r++) {
+            int have = counts[r] + counts[NR + r] + counts[2 * NR + r] + counts[3 * NR + r];
+            if (have + stealable[r] < 1) continue;
+            int cost = 3 - have > 0 ? 3 - have : 0;
+            if (cost < best) best = cost;
+        }
+        return best <= jokers;
+    }
+    /* Each rank's marginal costs (3m - have, clipped at 0, step by step) lie in 0..3: count
+     * them by value and take the `trios` smallest, cheapest first. */
+    int by_cost[4] = {0, 0, 0, 0};
     int n = 0;
     for (int r = 0; r < NR; r++) {
         int have = counts[r] + counts[NR + r] + counts[2 * NR + r] + counts[3 * NR + r];
@@ -84,28 +103,24 @@ static int trios_fit(const int *counts, const int *stealable, int trios, int jok
         int top = avail < trios ? avail : trios;
         for (int m = 1; m <= top; m++) {
             int total = 3 * m - have > 0 ? 3 * m - have : 0;
-            costs[n++] = total - prev;
+            by_cost[total - prev]++;
             prev = total;
         }
+        n += top > 0 ? top : 0;
     }
     if (n < trios) return 0;
-    /* the sum of the `trios` smallest costs (partial selection sort: trios is small) */
-    int sum = 0;
-    for (int k = 0; k < trios; k++) {
-        int best = k;
-        for (int i = k + 1; i < n; i++)
-            if (costs[i] < costs[best]) best = i;
-        int tmp = costs[k];
-        costs[k] = costs[best];
-        costs[best] = tmp;
-        sum += costs[k];
+    int sum = 0, left = trios;
+    for (int cost = 0; cost < 4 && left > 0; cost++) {
+        int take = by_cost[cost] < left ? by_cost[cost] : left;
+        sum += take * cost;
+        left -= take;
     }
     return sum <= jokers;
 }
 
-static int exists_runs(int *work, const Windows *w, int first, int runs, int *stealable);
+static int exists_runs(int *work, Windows *w, int first, int runs, int *stealable);
 
-static int try_window(int *work, const Windows *w, int i, const int *taken, int nt, int runs,
+static int try_window(int *work, Windows *w, int i, const int *taken, int nt, int runs,
                       int *stealable) {
     int need = w->size - nt;
     if (nt == 0 || need > work[JK]) return 0;
@@ -122,13 +137,23 @@ static int try_window(int *work, const Windows *w, int i, const int *taken, int 
     return found;
 }
 
-static int exists_runs(int *work, const Windows *w, int first, int runs, int *stealable) {
-    if (runs == 0) return trios_fit(work, stealable, w->trios, work[JK]);
+static const int NO_STEALS[NR];
+
+static int exists_runs(int *work, Windows *w, int first, int runs, int *stealable) {
+    if (runs == 0) {
+        if (!w->both) return trios_fit(work, stealable, w->trios, work[JK]);
+        /* the steal-free search reaches the same leaves with nothing stealable */
+        if (trios_fit(work, NO_STEALS, w->trios, work[JK])) return 1;
+        if (trios_fit(work, stealable, w->trios, work[JK])) w->steal_only = 1;
+        return 0;
+    }
     for (int i = first; i < w->n; i++) {
         const int *cards = w->cards[i];
         int present[MAXRUN], np = 0;
-        for (int k = 0; k < w->size; k++)
-            if (work[cards[k]]) present[np++] = cards[k];
+        for (int k = 0; k < w->size; k++) { /* branch-free: random hands defeat prediction */
+            present[np] = cards[k];
+            np += work[cards[k]] != 0;
+        }
         if (np == 0 || w->size - np > work[JK]) continue;
         /* Every natural the window covers; then, with another run still to place, smaller
          * subsets while the jokers last (a joker may stand in for a natural another run needs).
@@ -149,19 +174,24 @@ static int exists_runs(int *work, const Windows *w, int first, int runs, int *st
     return 0;
 }
 
-/* melds.exists.contract_exists: whether `trios` trios and `runs` runs of `min_run` fit the
- * counts (minimal melds); `steal` lets a trio take a natural a run gives up for a joker. */
-static int contract_exists_c(const int *counts, int trios, int runs, int min_run, int wrap,
-                             int steal) {
+/* The search behind contract_exists_c and contract_exists_both (below). */
+static int contract_exists_search(const int *counts, int trios, int runs, int min_run, int wrap,
+                                  int steal, int both, int *steal_only) {
     int work[NT];
     memcpy(work, counts, sizeof work);
     int stealable[NR] = {0};
-    if (runs == 0) return trios_fit(counts, stealable, trios, counts[JK]);
+    /* The trios must fit the whole hand before they can fit what the runs leave: every rank's
+     * naturals left or stealable are naturals of the hand, and the jokers left are the hand's
+     * at most, so a hand whose trios alone do not fit has no contract (no search needed). */
+    if (!trios_fit(counts, stealable, trios, counts[JK])) return 0;
+    if (runs == 0) return 1;
     Windows w;
     w.n = 0;
     w.size = min_run;
     w.steal = steal;
     w.trios = trios;
+    w.both = both;
+    w.steal_only = 0;
     int starts[NR + 1];
     int ns = min_span_starts(min_run, wrap, starts);
     int least = min_run - counts[JK] > 1 ? min_run - counts[JK] : 1;
@@ -177,13 +207,30 @@ static int contract_exists_c(const int *counts, int trios, int runs, int min_run
             unsigned span = ((full << st) | (full >> (NR - st))) & ranks;
             if (popcount32(held & span) >= least) {
                 for (int i = 0; i < min_run; i++)
-                    w.cards[w.n][i] = suit * NR + (starts[s] + i) % NR;
+                    w.cards[w.n][i] = suit * NR + RANK_AT[starts[s] + i];
                 w.n++;
             }
         }
     }
     if (w.n == 0) return 0;
-    return exists_runs(work, &w, 0, runs, stealable);
+    int found = exists_runs(work, &w, 0, runs, stealable);
+    if (steal_only != NULL) *steal_only = w.steal_only;
+    return found;
+}
+
+/* melds.exists.contract_exists: whether `trios` trios and `runs` runs of `min_run` fit the
+ * counts (minimal melds); `steal` lets a trio take a natural a run gives up for a joker. */
+static inline int contract_exists_c(const int *counts, int trios, int runs, int min_run,
+                                    int wrap, int steal) {
+    return contract_exists_search(counts, trios, runs, min_run, wrap, steal, 0, NULL);
+}
+
+/* Both answers of contract_exists in one search: 1 when the contract fits without stealing
+ * (then with it too); else 0, and *steal_only says whether it fits only with stealing. */
+static inline int contract_exists_both(const int *counts, int trios, int runs, int min_run,
+                                       int wrap, int *steal_only) {
+    *steal_only = 0;
+    return contract_exists_search(counts, trios, runs, min_run, wrap, 1, 1, steal_only);
 }
 
 #endif /* CONTINENTAL_MELDS_C_H */

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MT_N 624
 #define MT_M 397
@@ -24,8 +25,14 @@ static inline void mt_init_genrand(MT *r, uint32_t s) {
     r->index = MT_N;
 }
 
+/* init_genrand(19650218), where every init_by_array starts: computed once (mt_tables_init,
+ * called by each module's init) and copied. */
+static MT MT_BASE;
+
+static void mt_tables_init(void) { mt_init_genrand(&MT_BASE, 19650218U); }
+
 static inline void mt_init_by_array(MT *r, const uint32_t *key, int klen) {
-    mt_init_genrand(r, 19650218U);
+    memcpy(r, &MT_BASE, sizeof *r);
     uint32_t *mt = r->mt;
     int i = 1, j = 0;
     for (int k = MT_N > klen ? MT_N : klen; k; k--) {

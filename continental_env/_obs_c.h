@@ -60,6 +60,24 @@ static inline int obs_input_ok(const ObsInput *in) {
     return 1;
 }
 
+/* k / 20.0 and k / 100.0 as float32 for the hand sizes and the stock (each one division in
+ * double, as the reference computes it): filled once by obs_tables_init, which each module's
+ * init calls before anything writes an observation. */
+#define OBS_TABLE 1024
+static float OBS_DIV20[OBS_TABLE], OBS_DIV100[OBS_TABLE];
+
+static void obs_tables_init(void) {
+    for (int k = 0; k < OBS_TABLE; k++) {
+        OBS_DIV20[k] = (float)(k / 20.0);
+        OBS_DIV100[k] = (float)(k / 100.0);
+    }
+}
+
+/* (float)(v / d) from `table` (k / d for k < OBS_TABLE) where it holds v. */
+static inline float obs_div(const float *table, int v, double d) {
+    return v >= 0 && v < OBS_TABLE ? table[v] : (float)(v / d);
+}
+
 /* One count plane: NT int counts as floats, then the plane's unused tail zeroed. */
 static inline void obs_count_plane(float *restrict plane, const int *restrict counts) {
     for (int k = 0; k < NT; k++) plane[k] = (float)counts[k];
@@ -76,12 +94,15 @@ static inline void obs_v0_write(const ObsInput *in, float *restrict obs) {
     if (in->discard_top >= 0) obs[PL + in->discard_top] = 1.0f;
     obs_count_plane(obs + 2 * PL, in->seen);
     int base = 3 * PL;
-    for (int j = 1; j < P; j++)
-        obs_count_plane(obs + base + PL * (j - 1), in->known + (size_t)((seat + j) % P) * NT);
+    for (int j = 1; j < P; j++) {
+        int o = seat + j < P ? seat + j : seat + j - P;
+        obs_count_plane(obs + base + PL * (j - 1), in->known + (size_t)o * NT);
+    }
     base = PL * (P + 2);
     memset(obs + base, 0, (size_t)(PL * P) * sizeof(float));
     for (int m = 0; m < in->n_melds; m++) {
-        int rel = ((in->meld_owner[m] - seat) % P + P) % P;
+        int rel = in->meld_owner[m] - seat; /* both in 0..P-1 */
+        if (rel < 0) rel += P;
         float *plane = obs + base + PL * rel;
         const unsigned char *cards = in->meld_cards[m];
         for (int i = 0; i < in->meld_len[m]; i++) plane[cards[i]] += 1.0f;
@@ -96,13 +117,13 @@ static inline void obs_v0_write(const ObsInput *in, float *restrict obs) {
     s[11] = (float)(in->runs / 3.0);
     s += 12;
     for (int j = 0; j < P; j++) {
-        int o = (seat + j) % P;
-        s[j] = (float)(in->hand_sizes[o] / 20.0);
+        int o = seat + j < P ? seat + j : seat + j - P;
+        s[j] = obs_div(OBS_DIV20, in->hand_sizes[o], 20.0);
         s[P + j] = in->laid_down[o] ? 1.0f : 0.0f;
         s[2 * P + j] = (float)((double)in->scores[o] / 100.0);
         s[3 * P + j] = (float)in->claims[o];
     }
-    s[4 * P] = (float)(in->stock / 100.0);
+    s[4 * P] = obs_div(OBS_DIV100, in->stock, 100.0);
     s[4 * P + 1] = (float)((double)in->turn / (double)in->max_turns);
 }
 

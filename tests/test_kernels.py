@@ -285,6 +285,47 @@ def test_contract_exists_kernel_matches_generated_hands(
     rules = PRESETS[preset]
     args = (hand, *contract, rules.min_run, rules.ace_wraparound, steal)
     assert_exists_match((args,), K.contract_exists)
+    assert_both_match((args[:-1],), K.contract_exists_both)
+
+
+def both_reference(counts: tuple, trios: int, runs: int, min_run: int, wrap: bool) -> tuple:
+    """``contract_exists_both`` from the reference's two searches: (fits without stealing,
+    fits only with stealing)."""
+    plain = melds.contract_exists_reference(counts, trios, runs, min_run, wrap, False)
+    stealing = melds.contract_exists_reference(counts, trios, runs, min_run, wrap, True)
+    return plain, stealing and not plain
+
+
+def assert_both_match(calls: tuple[tuple, ...], kernel: Callable) -> None:
+    mismatches = [args for args in calls if both_reference(*args) != kernel(*args)]
+    assert not mismatches, (
+        f"{len(mismatches)} of {len(calls)} answers differ, first {mismatches[0]}"
+    )
+
+
+@needs_kernels
+def test_contract_exists_both_matches_two_reference_searches() -> None:
+    """The batch core's one search for both answers (its has_contract) against the reference's
+    two, on the recorded hands and a hand that fits only by stealing (two trios and a run from
+    2S QS and nine jokers, aces wrapping, as in tests/test_batch_core.py)."""
+    calls = {args[:-1] for args in recorded_calls()["contract_exists"]}
+    steal_only = (tuple(1 if c in (40, 50) else 9 if c == JOKER else 0 for c in range(53)),
+                  2, 1, 4, True)  # fmt: skip
+    assert both_reference(*steal_only) == (False, True)
+    answers = {both_reference(*args) for args in calls}
+    assert {(True, False), (False, False)} <= answers
+    assert_both_match((*sorted(calls), steal_only), K.contract_exists_both)
+
+
+@needs_kernels
+def test_positive_control_a_search_that_ignores_stealing_fails() -> None:
+    def no_steal(counts, trios, runs, min_run, wrap):  # type: ignore[no-untyped-def]
+        return K.contract_exists(counts, trios, runs, min_run, wrap, False), False
+
+    steal_only = (tuple(1 if c in (40, 50) else 9 if c == JOKER else 0 for c in range(53)),
+                  2, 1, 4, True)  # fmt: skip
+    with pytest.raises(AssertionError, match="answers differ"):
+        assert_both_match((steal_only,), no_steal)
 
 
 # ----------------------------------------------------------------------------- lay-down cores
