@@ -312,6 +312,16 @@ static int has_contract(Core *c, const int *counts, int trios, int runs, Ctx *ct
     return answer;
 }
 
+/* `v` into the ascending list `list` of `n` distinct ints unless it is there; the new length. */
+static inline int add_sorted(int *list, int n, int v) {
+    int j = n;
+    while (j > 0 && list[j - 1] > v) j--;
+    if (j > 0 && list[j - 1] == v) return n;
+    memmove(list + j + 1, list + j, (size_t)(n - j) * sizeof(int));
+    list[j] = v;
+    return n + 1;
+}
+
 /* Game.owed_jokers_stay_placeable; `slot` < 0 for a swap. */
 static int owed_placeable(const Core *c, const Lane *L, int trio, int room, int slot, int m) {
     int size = L->hand_sizes[L->current];
@@ -393,20 +403,17 @@ static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
                     if (hand[JK]) slots[ns++] = SLOT_JOKER;
                 } else {
                     int low = end_card(&c->r, md, LOW_E), high = end_card(&c->r, md, HIGH_E);
-                    int nat[NT];
-                    memset(nat, 0, sizeof nat);
-                    if (low >= 0 && hand[low]) nat[low] = 1;
-                    if (high >= 0 && hand[high]) nat[high] = 1;
+                    int nat[MAXMELD], nn = 0; /* the naturals that lay off, ascending */
+                    if (low >= 0 && hand[low]) nn = add_sorted(nat, nn, low);
+                    if (high >= 0 && hand[high]) nn = add_sorted(nat, nn, high);
                     if (md->owner == seat && r->joker_rule == 1 && (low >= 0 || high >= 0)) {
                         for (int i = 0; i < md->n; i++)
                             if (md->cards[i] == JK && hand[represented(md, i)])
-                                nat[represented(md, i)] = 1;
+                                nn = add_sorted(nat, nn, represented(md, i));
                     }
-                    for (int k = 0; k < JK; k++)
-                        if (nat[k]) {
-                            if (!(r->swapped_laid_off && !owed_placeable(c, L, trio, room, k, m)))
-                                out[n++] = base + k;
-                        }
+                    for (int j = 0; j < nn; j++)
+                        if (!(r->swapped_laid_off && !owed_placeable(c, L, trio, room, nat[j], m)))
+                            out[n++] = base + nat[j];
                     if (hand[JK]) {
                         if (low >= 0) slots[ns++] = SLOT_JOKER_LOW;
                         if (high >= 0) slots[ns++] = SLOT_JOKER_HIGH;
@@ -430,12 +437,11 @@ static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
                     for (int s = 0; s < 4; s++)
                         if (hand[s * NR + md->rank]) out[n++] = base + s * NR + md->rank;
                 } else {
-                    int tg[NT];
-                    memset(tg, 0, sizeof tg);
+                    int tg[MAXMELD], nt = 0; /* the naturals a joker stands for, ascending */
                     for (int i = 0; i < md->n; i++)
-                        if (md->cards[i] == JK) tg[represented(md, i)] = 1;
-                    for (int k = 0; k < JK; k++)
-                        if (tg[k] && hand[k]) out[n++] = base + k;
+                        if (md->cards[i] == JK && hand[represented(md, i)])
+                            nt = add_sorted(tg, nt, represented(md, i));
+                    for (int j = 0; j < nt; j++) out[n++] = base + tg[j];
                 }
             }
         }
@@ -1358,15 +1364,16 @@ static inline void prefetch_bytes(const void *start, size_t bytes) {
 
 static inline void prefetch_rows(const Core *c, const float *obs, const unsigned char *mask, int i) {
     if (i >= c->N) return;
-    prefetch_bytes(obs + (size_t)i * c->obs_dim, (size_t)c->obs_dim * sizeof(float));
-    prefetch_bytes(mask + (size_t)i * c->num_actions, (size_t)c->num_actions);
-    /* the lane's first lines (its scalars, hands, seen cards and fitting counts), the top
-     * discard, the public log's tail and totals */
+    /* the lane's top discard and public log's tail (single lines its action reads first),
+     * then its first lines (its scalars, hands, seen cards and fitting counts), the rows it
+     * writes, the known cards and the log's totals */
     const Lane *L = &c->lanes[i];
-    prefetch_bytes(L, offsetof(Lane, known));
-    prefetch_bytes(L->known, (size_t)c->P * sizeof L->known[0]);
     if (L->ndiscard) __builtin_prefetch(L->discard + L->ndiscard - 1, 1, 3);
     if (L->log) __builtin_prefetch(L->log + L->nlog, 1, 3);
+    prefetch_bytes(L, offsetof(Lane, known));
+    prefetch_bytes(obs + (size_t)i * c->obs_dim, (size_t)c->obs_dim * sizeof(float));
+    prefetch_bytes(mask + (size_t)i * c->num_actions, (size_t)c->num_actions);
+    prefetch_bytes(L->known, (size_t)c->P * sizeof L->known[0]);
     prefetch_bytes(L->lg_discarded, sizeof L->lg_discarded + (c->version == 1 ? sizeof L->lg_declined : 0));
 }
 

@@ -82,15 +82,12 @@ typedef struct {
 /* melds.contract._trios_fit: the cheapest marginal joker costs, rank by rank, add up. */
 static int trios_fit(const int *counts, const int *stealable, int trios, int jokers) {
     if (trios == 0) return 1;
-    if (trios == 1) { /* the one smallest cost: 3 - have at the best rank with a card to use */
-        int best = 1 << 30; /* no rank with a card: no trio, whatever the jokers */
+    if (trios == 1) { /* some rank with a card to use whose 3 - have the jokers cover */
         for (int r = 0; r < NR; r++) {
             int have = counts[r] + counts[NR + r] + counts[2 * NR + r] + counts[3 * NR + r];
-            if (have + stealable[r] < 1) continue;
-            int cost = 3 - have > 0 ? 3 - have : 0;
-            if (cost < best) best = cost;
+            if (have + stealable[r] >= 1 && 3 - have <= jokers) return 1;
         }
-        return best <= jokers;
+        return 0;
     }
     /* Each rank's marginal costs (3m - have, clipped at 0, step by step) lie in 0..3: count
      * them by value and take the `trios` smallest, cheapest first. */
