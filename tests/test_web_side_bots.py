@@ -38,6 +38,7 @@ ALSO = {
         "selfplay4_continental_4p",
         "selfplay5_continental_4p",
         "selfplay6_continental_4p",
+        "selfplay7_continental_4p",
     ]
 }  # further shipped models (numpy alone)
 
@@ -87,6 +88,7 @@ def test_each_model_is_offered_at_its_own_games_table_only(client: TestClient) -
         "selfplay4_continental_4p",
         "selfplay5_continental_4p",
         "selfplay6_continental_4p",
+        "selfplay7_continental_4p",
     }
     # Another game's model is refused at a table, in one line naming it and the table's names.
     for kind, model in (("knock", "ppo_fifteen_4p"), ("fifteen", "ppo_knock_4p"),

@@ -53,6 +53,7 @@ def test_the_compiled_kernels_were_built_and_run() -> None:
         ("selfplay4_continental_4p", "contract"),
         ("selfplay5_continental_4p", "contract"),
         ("selfplay6_continental_4p", "contract"),
+        ("selfplay7_continental_4p", "contract"),
         ("ppo_fifteen_4p", "fifteen"),
         ("ppo_knock_4p", "knock"),
     ],
