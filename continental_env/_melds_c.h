@@ -211,7 +211,8 @@ static int contract_exists_search(const int *counts, int trios, int runs, int mi
     }
     if (w.n == 0) return 0;
     int found = exists_runs(work, &w, 0, runs, stealable);
-    if (steal_only != NULL) *steal_only = w.steal_only;
+    /* a fit without stealing answers both, whatever leaves before it needed a steal */
+    if (steal_only != NULL) *steal_only = found ? 0 : w.steal_only;
     return found;
 }
 

@@ -312,9 +312,13 @@ def test_contract_exists_both_matches_two_reference_searches() -> None:
     steal_only = (tuple(1 if c in (40, 50) else 9 if c == JOKER else 0 for c in range(53)),
                   2, 1, 4, True)  # fmt: skip
     assert both_reference(*steal_only) == (False, True)
+    # a run of A-4 of one suit and three jokers: the search meets a leaf whose trio fits only
+    # by stealing before the one that fits without (the answer is still "fits, no steal needed")
+    steal_first = (tuple(1 if c < 4 else 3 if c == JOKER else 0 for c in range(53)), 1, 1, 4, True)
+    assert both_reference(*steal_first) == (True, False)
     answers = {both_reference(*args) for args in calls}
     assert {(True, False), (False, False)} <= answers
-    assert_both_match((*sorted(calls), steal_only), K.contract_exists_both)
+    assert_both_match((*sorted(calls), steal_only, steal_first), K.contract_exists_both)
 
 
 @needs_kernels
