@@ -336,6 +336,8 @@ static int owed_placeable(const Core *c, const Lane *L, int trio, int room, int 
     return owed == 0 || (size - owed >= 1 && (trio || room >= owed));
 }
 
+static const int NONE_HELD_BACK[NT]; /* no card held back from the discard list */
+
 /* legal.compute_legal: the ids come out sorted (kinds in id order, each kind's ids rising). */
 static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
     int *out = L->legal;
@@ -370,17 +372,12 @@ static int compute_legal(Core *c, Lane *L, Ctx *ctx) {
                 for (int k = 0; k < NT; k++)
                     if (hand[k] && !fits[k]) all_fit = 0;
             }
-            /* branch-free: a random hand's counts defeat the branch predictor */
-            if (restrict_ && !all_fit) {
-                for (int k = 0; k < NT; k++) {
-                    out[n] = DISCARD_BASE + k;
-                    n += (hand[k] != 0) & !fits[k];
-                }
-            } else {
-                for (int k = 0; k < NT; k++) {
-                    out[n] = DISCARD_BASE + k;
-                    n += hand[k] != 0;
-                }
+            /* branch-free (a random hand's counts defeat the branch predictor): a held card,
+             * unless the restriction holds it back as fitting a table meld */
+            const int *held_back = restrict_ && !all_fit ? fits : NONE_HELD_BACK;
+            for (int k = 0; k < NT; k++) {
+                out[n] = DISCARD_BASE + k;
+                n += (hand[k] != 0) & !held_back[k];
             }
         }
         int trio = 0, room = 0;
