@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import random
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -166,6 +167,7 @@ def load_script(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses of the script look their module up by name
     spec.loader.exec_module(module)
     return module
 

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import statistics
 from itertools import permutations
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agents.contract.chance import (
     FEATURES,
+    ROUNDS,
     ChanceRecorder,
+    MlpValueModel,
     ValueModel,
     draw_features,
     load_model,
@@ -157,10 +161,9 @@ def _recorded(game: Game, card: int, model: ValueModel) -> list[float]:
     return recorder.corrections
 
 
-@pytest.mark.parametrize(("seed", "draws"), [(3, 0), (11, 9), (29, 21)])
-def test_the_draw_correction_has_mean_zero_over_the_stock(seed: int, draws: int) -> None:
-    game = _at_a_draw(seed, draws)
-    model = load_model()
+def _mean_over_stock(game: Game, model: Any) -> tuple[list[float], int]:
+    """Per seat, the recorded correction averaged over every card the stock holds (with its
+    copies), and how many different corrections the drawer got."""
     outcomes = stock_outcomes(game)
     total = sum(n for _c, n in outcomes)
     mean = [0.0] * 4
@@ -169,13 +172,19 @@ def test_the_draw_correction_has_mean_zero_over_the_stock(seed: int, draws: int)
         corr = _recorded(game, card, model)
         seen.add(round(corr[game.state.current], 6))
         mean = [m + copies / total * x for m, x in zip(mean, corr, strict=True)]
+    return mean, len(seen)
+
+
+@pytest.mark.parametrize(("seed", "draws"), [(3, 0), (11, 9), (29, 21)])
+def test_the_draw_correction_has_mean_zero_over_the_stock(seed: int, draws: int) -> None:
+    mean, seen = _mean_over_stock(_at_a_draw(seed, draws), load_model())
     assert all(math.isclose(m, 0.0, abs_tol=1e-9) for m in mean), mean
-    assert len(seen) > 1  # the value does tell cards apart: the test is not vacuous
+    assert seen > 1  # the value does tell cards apart: the test is not vacuous
 
 
 def test_the_recorded_correction_is_the_value_as_drawn_minus_its_expectation() -> None:
     game = _at_a_draw(5, 4)
-    model = load_model()
+    model = load_model("aivat_value_v1.json")
     _receiver, feats = draw_features(game)
     rnd = game.state.round
     outcomes = stock_outcomes(game)
@@ -210,6 +219,108 @@ def test_the_value_model_file_is_checked() -> None:
         ValueModel.from_dict({**good, "weights": {"1": [math.inf] * len(FEATURES)}}, "m.json")
     with pytest.raises(ValueError, match="not a value model"):
         ValueModel.from_dict([], "m.json")
+
+
+def _network(seed: int, hidden: int = 6, scale: float = 1.5) -> MlpValueModel:
+    """A network value with random weights (and a random linear term)."""
+    rng = random.Random(seed)
+    n = len(FEATURES)
+
+    def mat(rows: int, cols: int) -> list[list[float]]:
+        return [[rng.gauss(0, 0.5) for _ in range(cols)] for _ in range(rows)]
+
+    model = MlpValueModel.network_only(
+        "net",
+        {
+            "mean": [rng.uniform(0, 2) for _ in range(n)],
+            "scale": [rng.uniform(0.5, 3) for _ in range(n)],
+            "layers": [
+                {"w": mat(n + ROUNDS, hidden), "b": [rng.gauss(0, 1) for _ in range(hidden)]},
+                {"w": mat(hidden, 1), "b": [0.3]},
+            ],
+        },
+    )
+    return model.with_mix([rng.gauss(0, 0.2) for _ in range(n)], scale)
+
+
+def _reference_value(model: MlpValueModel, rnd: int, row: list[float]) -> float:
+    """The network value of one row, written out with plain loops."""
+    h = [(x - m) / s for x, m, s in zip(row, model.mean, model.spread, strict=True)]
+    h += [1.0 if r == rnd - 1 else 0.0 for r in range(ROUNDS)]
+    for i, (w, b) in enumerate(model.layers):
+        cols = range(w.shape[1])
+        h = [math.fsum(h[j] * float(w[j][c]) for j in range(len(h))) + float(b[c]) for c in cols]
+        if i < len(model.layers) - 1:
+            h = [max(v, 0.0) for v in h]
+    return model.scale * h[0] + math.fsum(a * b for a, b in zip(model.linear, row, strict=True))
+
+
+@pytest.mark.parametrize(("seed", "draws"), [(3, 0), (29, 21)])
+def test_a_network_value_keeps_the_mean_of_zero_over_the_stock(seed: int, draws: int) -> None:
+    mean, seen = _mean_over_stock(_at_a_draw(seed, draws), _network(seed))
+    assert all(math.isclose(m, 0.0, abs_tol=1e-9) for m in mean), mean
+    assert seen > 1
+
+
+class _Unweighted(MlpValueModel):
+    """A control: the expectation taken as if every distinct outcome were equally likely."""
+
+    def draw_corrections(self, round_number, variants, copies, actual):  # type: ignore[no-untyped-def]
+        return super().draw_corrections(round_number, variants, [1] * len(copies), actual)
+
+
+def test_the_mean_zero_check_catches_an_expectation_with_wrong_weights() -> None:
+    game = _at_a_draw(3, 0)
+    base = _network(3)
+    control = _Unweighted(**{f: getattr(base, f) for f in base.__dataclass_fields__})
+    mean, _seen = _mean_over_stock(game, control)
+    assert max(abs(m) for m in mean) > 1e-3, mean
+
+
+def test_a_network_correction_is_its_value_as_drawn_minus_its_expectation() -> None:
+    game = _at_a_draw(5, 4)
+    model = _network(5)
+    _receiver, feats = draw_features(game)
+    rnd = game.state.round
+    outcomes = stock_outcomes(game)
+
+    def value(card: int) -> list[float]:
+        return [_reference_value(model, rnd, f) for f in feats[card]]
+
+    total = sum(n for _c, n in outcomes)
+    node = [(c, n / total) for c, n in outcomes]
+    for card in (outcomes[0][0], outcomes[-1][0]):
+        expected = chance_correction(node, card, value)
+        got = _recorded(game, card, model)
+        assert all(math.isclose(a, b, abs_tol=1e-7) for a, b in zip(got, expected, strict=True))
+
+
+def test_a_network_of_scale_zero_is_its_linear_term() -> None:
+    game = _at_a_draw(11, 9)
+    linear = load_model("aivat_value_v1.json")
+    assert isinstance(linear, ValueModel)
+    rnd = game.state.round
+    net = _network(11).with_mix(linear.weights[rnd], 0.0)
+    card = stock_outcomes(game)[2][0]
+    got, want = _recorded(game, card, net), _recorded(game, card, linear)
+    assert all(math.isclose(a, b, abs_tol=1e-7) for a, b in zip(got, want, strict=True))
+
+
+def test_the_network_model_file_is_checked() -> None:
+    good = _network(1).to_dict()
+    again = MlpValueModel.from_dict(json.loads(json.dumps(good)), "v.json")
+    assert again.label == _network(1).label
+    bad_layer = {**good, "layers": [good["layers"][1]]}
+    with pytest.raises(ValueError, match=r"v\.json: a layer's shape"):
+        MlpValueModel.from_dict(bad_layer, "v.json")
+    with pytest.raises(ValueError, match="finite"):
+        MlpValueModel.from_dict({**good, "scale": math.nan}, "v.json")
+    with pytest.raises(ValueError, match="spread > 0"):
+        MlpValueModel.from_dict({**good, "spread": [0.0] * len(FEATURES)}, "v.json")
+    with pytest.raises(ValueError, match="not a network value model"):
+        MlpValueModel.from_dict({k: v for k, v in good.items() if k != "linear"}, "v.json")
+    with pytest.raises(ValueError, match="rounds"):
+        MlpValueModel.from_dict({**good, "rounds": 3}, "v.json")
 
 
 # ----------------------------------------------------------------------------- the harness

@@ -11,13 +11,17 @@ event too, but duplicate deals already cancel it: every seating gets the same ha
 so a value that reads the hands gives the candidate's correction at the deal in one seating
 exactly what the other seatings give its opponents, and their sum is zero.
 
-**Value.** ``ValueModel`` is linear in a few facts of each seat's table as the referee sees it
+**Value.** Both models read the same few facts of each seat's table as the referee sees it
 (``FEATURES``: distance to the contract and the share of the stock that shortens it, points in
 hand and outside the best plan, whether laid down, cards that fit no table meld, how near the
-others are to closing, a race's guess at who closes first). Its weights are fitted on duplicate
-deals of other seeds so that the corrected paired difference varies least, and frozen into
-``agents/models/aivat_value_v1.json`` (``scripts/fit_aivat_value.py``). Whatever its quality the
-correction below has mean zero; a better value only removes more variance.
+others are to closing, a race's guess at who closes first). ``ValueModel`` is linear in them, its
+weights fitted on duplicate deals of other seeds so that the corrected paired difference varies
+least (``agents/models/aivat_value_v1.json``, ``scripts/fit_aivat_value.py``; the harness's,
+``MODEL_FILE``). ``MlpValueModel`` adds a small network regressed on each seat's points at the
+round's end, mixed with a linear term the same way (``aivat_value_v2.json``,
+``scripts/fit_aivat_mlp.py``); on the same deals it removed no more variance than the linear
+model, so the harness keeps the linear one. Whatever its quality the correction below has mean zero; a better
+value only removes more variance.
 
 **Correction.** At a draw, each seat ``s`` gets ``V_s(after the card drawn) - sum_t p_t V_s(after
 card t)``: its value as the draw fell minus its expectation over the stock. ``ChanceRecorder``
@@ -26,6 +30,7 @@ hooks the game's stock (one game, one recorder) and sums these per seat.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -34,12 +39,14 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from continental_env.cards import NUM_TYPES
 from continental_env.contract.game import Game
 from continental_env.contract.state import Phase
 from continental_env.melds.distance import hand_analysis
 
-MODEL_FILE = "aivat_value_v1.json"  # frozen: reports name it; a refitted model goes to a new file
+MODEL_FILE = "aivat_value_v1.json"  # the harness's; each file is frozen: a refit goes to a new file
 CAP = 6  # distances and stuck counts above this add nothing the model can use
 
 TIME_CAP = 40.0  # draws: a seat this far from its contract is simply far
@@ -146,6 +153,17 @@ class ValueModel:
             return 0.0
         return math.fsum(a * b for a, b in zip(w, inputs, strict=True))
 
+    def draw_corrections(
+        self, round_number: int, variants: Sequence[Any], copies: Sequence[int], actual: int
+    ) -> list[float]:
+        """Per seat, V(as the draw fell) - E[V]; by linearity, the value of the features as they
+        fell minus the value of their expectation (``MlpValueModel.draw_corrections``' arguments)."""
+        expected = expected_features(variants, copies)
+        return [
+            self.value_of(round_number, variants[actual][k]) - self.value_of(round_number, e)
+            for k, e in enumerate(expected)
+        ]
+
     @staticmethod
     def from_dict(data: Any, where: str) -> ValueModel:
         """The model of a JSON object; ValueError naming ``where`` and what is wrong."""
@@ -167,14 +185,143 @@ class ValueModel:
         return ValueModel(data["name"], out)
 
 
+ROUNDS = 7  # the network's one-hot of the round number (1..ROUNDS); other rounds get no correction
+
+
+@dataclass(frozen=True)
+class MlpValueModel:
+    """A value of two parts, both reading ``FEATURES`` of a seat: a small network (ReLU layers,
+    its inputs the standardised features and a one-hot of the round number) times ``scale``,
+    plus a linear term ``linear``. ``scripts/fit_aivat_mlp.py`` regresses the network on each
+    seat's points at the round's end and then fits the mix so the paired difference varies least;
+    a fixed function either way, so the correction keeps its mean of zero."""
+
+    name: str
+    mean: tuple[float, ...]
+    spread: tuple[float, ...]
+    layers: tuple[tuple[Any, Any], ...]  # (weights in x out, bias) per layer, numpy arrays
+    scale: float
+    linear: tuple[float, ...]
+
+    @property
+    def label(self) -> str:
+        """The name and a digest of everything the value computes with."""
+        text = json.dumps(self.to_dict(), sort_keys=True)
+        return f"{self.name}:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+    @staticmethod
+    def network_only(name: str, network: dict[str, Any]) -> MlpValueModel:
+        """The network of ``network`` (``mean``, ``scale``, ``layers`` of ``w``, ``b``) alone."""
+        layers = tuple(
+            (np.asarray(layer["w"], np.float64), np.asarray(layer["b"], np.float64))
+            for layer in network["layers"]
+        )
+        return MlpValueModel(
+            name, tuple(network["mean"]), tuple(network["scale"]), layers, 1.0,
+            (0.0,) * len(FEATURES),
+        )  # fmt: skip
+
+    def with_mix(self, linear: Sequence[float], scale: float) -> MlpValueModel:
+        """The same network with the mix's weights."""
+        return dataclasses.replace(self, linear=tuple(linear), scale=scale)
+
+    def network_values(self, rows: Any, round_index: Any) -> Any:
+        """The network alone, per row of ``rows`` (features) and its round index (number - 1);
+        0 for a round index outside the one-hot."""
+        rows = np.asarray(rows, np.float64)
+        idx = np.asarray(round_index)
+        known = (idx >= 0) & (idx < ROUNDS)
+        onehot = np.zeros((len(rows), ROUNDS))
+        onehot[np.flatnonzero(known), idx[known]] = 1.0
+        h = np.concatenate([(rows - self.mean) / self.spread, onehot], axis=1)
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < len(self.layers) - 1:
+                h = np.maximum(h, 0.0)
+        return np.where(known, h[:, 0], 0.0)
+
+    def values(self, round_number: int, rows: Any) -> Any:
+        """The value of each row of features in round ``round_number``."""
+        rows = np.asarray(rows, np.float64)
+        if not 1 <= round_number <= ROUNDS:
+            return np.zeros(len(rows))
+        net = self.network_values(rows, np.full(len(rows), round_number - 1))
+        return self.scale * net + rows @ np.asarray(self.linear)
+
+    def draw_corrections(
+        self, round_number: int, variants: Sequence[Any], copies: Sequence[int], actual: int
+    ) -> list[float]:
+        """Per seat, V(as the draw fell) - E[V]: ``variants`` are the seats' feature rows after
+        each distinct outcome, ``copies`` how many stock cards give each, ``actual`` the one that fell."""
+        seats = len(variants[0])
+        v = self.values(round_number, np.asarray(variants, np.float64).reshape(-1, len(FEATURES)))
+        v = v.reshape(len(variants), seats)
+        p = np.asarray(copies, np.float64) / sum(copies)
+        return [float(x) for x in v[actual] - p @ v]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The model as JSON data (``from_dict`` reads it back)."""
+        return {
+            "name": self.name,
+            "kind": "network",
+            "features": list(FEATURES),
+            "rounds": ROUNDS,
+            "mean": list(self.mean),
+            "spread": list(self.spread),
+            "layers": [{"w": w.tolist(), "b": b.tolist()} for w, b in self.layers],
+            "scale": self.scale,
+            "linear": list(self.linear),
+        }
+
+    @staticmethod
+    def from_dict(data: Any, where: str) -> MlpValueModel:
+        """The model of a JSON object; ValueError naming ``where`` and what is wrong."""
+        if data.get("features") != list(FEATURES) or data.get("rounds") != ROUNDS:
+            raise ValueError(f"{where}: its features or rounds are not this version's")
+        try:
+            layers = tuple(
+                (np.asarray(x["w"], np.float64), np.asarray(x["b"], np.float64))
+                for x in data["layers"]
+            )
+            vectors = [tuple(float(x) for x in data[key]) for key in ("mean", "spread", "linear")]
+            scale = float(data["scale"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{where}: not a network value model ({exc})") from None
+        _check_network(layers, vectors, scale, where)
+        mean, spread, linear = vectors
+        return MlpValueModel(data["name"], mean, spread, layers, scale, linear)
+
+
+def _check_network(
+    layers: tuple, vectors: list[tuple[float, ...]], scale: float, where: str
+) -> None:
+    """ValueError unless the layers chain from the inputs to one output, the mean, spread and
+    linear weights have one number per feature, all finite, and every spread is positive."""
+    n = len(FEATURES)
+    width = n + ROUNDS
+    for w, b in layers:
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            raise ValueError(f"{where}: a layer's shape does not follow the one before")
+        width = w.shape[1]
+    if not layers or width != 1 or any(len(v) != n for v in vectors):
+        raise ValueError(f"{where}: needs layers ending in one output and {n} of each input")
+    numbers = [np.ravel(a) for layer in layers for a in layer] + [np.asarray(v) for v in vectors]
+    if not np.all(np.isfinite(np.concatenate([*numbers, [scale]]))) or min(vectors[1]) <= 0:
+        raise ValueError(f"{where}: every number must be finite and every spread > 0")
+
+
 def _finite(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def load_model(name: str = MODEL_FILE) -> ValueModel:
-    """The frozen value model shipped in ``agents/models``."""
-    text = resources.files("agents.models").joinpath(name).read_text()
-    return ValueModel.from_dict(json.loads(text), name)
+def load_model(name: str = MODEL_FILE) -> ValueModel | MlpValueModel:
+    """A frozen value model shipped in ``agents/models`` (linear, or a network: ``"kind"``)."""
+    data = json.loads(resources.files("agents.models").joinpath(name).read_text())
+    if isinstance(data, dict) and data.get("kind") == "network":
+        if not isinstance(data.get("name"), str):
+            raise ValueError(f"{name}: a value model needs a 'name'")
+        return MlpValueModel.from_dict(data, name)
+    return ValueModel.from_dict(data, name)
 
 
 def seat_of(
@@ -255,6 +402,17 @@ def draw_features(game: Game) -> tuple[int, dict[int, list[list[float]]]]:
     return receiver, out
 
 
+def expected_features(variants: Sequence[Any], copies: Sequence[int]) -> list[list[float]]:
+    """Per seat, the features' expectation over a draw's outcomes: ``variants`` are the seats'
+    feature rows after each distinct outcome, ``copies`` how many stock cards give each."""
+    total = sum(copies)
+    return [
+        [math.fsum(v[k][i] * n for v, n in zip(variants, copies, strict=True)) / total
+         for i in range(len(FEATURES))]
+        for k in range(len(variants[0]))
+    ]  # fmt: skip
+
+
 class ChanceRecorder:
     """Sums, per seat, the correction of every stock draw of one game (see the module
     docstring): attach it to a new game, play the game, read ``corrections``.
@@ -263,7 +421,9 @@ class ChanceRecorder:
     seat's features summed over the round's draws as they fell minus their expectation, the
     ``(round index, rows)`` whose weighted sum is the round's correction (the value is linear)."""
 
-    def __init__(self, game: Game, model: ValueModel, log: list | None = None) -> None:
+    def __init__(
+        self, game: Game, model: ValueModel | MlpValueModel, log: list | None = None
+    ) -> None:
         self.game, self.model = game, model
         self.corrections = [0.0] * game.num_players
         self.events = 0
@@ -278,30 +438,31 @@ class ChanceRecorder:
         if not outcomes:  # nothing can come: no chance
             return draw()
         _receiver, feats = draw_features(game)
-        total = sum(n for _c, n in outcomes)
-        players = game.num_players
-        # Outcomes sharing one features object (draw_features' cache) are summed once.
-        weight: dict[int, list] = {}
+        # Outcomes sharing one features object (draw_features' cache) are counted once.
+        index: dict[int, int] = {}
+        variants: list[list[list[float]]] = []
+        copies: list[int] = []
         for c, n in outcomes:
-            entry = weight.setdefault(id(feats[c]), [feats[c], 0])
-            entry[1] += n
-        expected = [
-            [math.fsum(f[k][i] * n for f, n in weight.values()) / total
-             for i in range(len(FEATURES))]
-            for k in range(players)
-        ]  # fmt: skip
+            if id(feats[c]) not in index:
+                index[id(feats[c])] = len(variants)
+                variants.append(feats[c])
+                copies.append(0)
+            copies[index[id(feats[c])]] += n
         card = draw()
         assert card is not None  # the stock or the re-formed stock held a card
-        rnd = game.state.round
-        for k in range(players):
-            # V(after) - E[V(after)]: by linearity, the weights times the features' deviation.
-            self.corrections[k] += self.model.value_of(rnd, feats[card][k]) - self.model.value_of(
-                rnd, expected[k]
-            )
+        actual = index[id(feats[card])]
+        deltas = self.model.draw_corrections(game.state.round, variants, copies, actual)
+        for k, delta in enumerate(deltas):
+            self.corrections[k] += delta
         self.events += 1
         if self.log is not None:
-            self._note(feats[card], expected)
+            self._note(variants[actual], expected_features(variants, copies))
+        self.seen(variants, copies, actual)
         return card
+
+    def seen(self, variants: list[list[list[float]]], copies: list[int], actual: int) -> None:
+        """Called at each draw with its outcomes (``MlpValueModel.draw_corrections``' arguments);
+        nothing here: a subclass may keep them (``scripts/fit_aivat_mlp.py``)."""
 
     def _note(self, actual: list[list[float]], expected: list[list[float]]) -> None:
         """Add this draw's deviations to the round's rows of the log."""
@@ -321,10 +482,10 @@ def attach(game: Any, model_name: str = MODEL_FILE) -> ChanceRecorder:
     return ChanceRecorder(game, _model(model_name))
 
 
-_MODELS: dict[str, ValueModel] = {}
+_MODELS: dict[str, ValueModel | MlpValueModel] = {}
 
 
-def _model(name: str) -> ValueModel:
+def _model(name: str) -> ValueModel | MlpValueModel:
     """``load_model`` once per process."""
     if name not in _MODELS:
         _MODELS[name] = load_model(name)
