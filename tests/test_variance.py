@@ -321,6 +321,8 @@ def test_the_network_model_file_is_checked() -> None:
         MlpValueModel.from_dict({k: v for k, v in good.items() if k != "linear"}, "v.json")
     with pytest.raises(ValueError, match="rounds"):
         MlpValueModel.from_dict({**good, "rounds": 3}, "v.json")
+    with pytest.raises(ValueError, match=r"v\.json: not a network value model"):
+        MlpValueModel.from_dict([], "v.json")
 
 
 # ----------------------------------------------------------------------------- the harness

@@ -20,8 +20,8 @@ least (``agents/models/aivat_value_v1.json``, ``scripts/fit_aivat_value.py``; th
 ``MODEL_FILE``). ``MlpValueModel`` adds a small network regressed on each seat's points at the
 round's end, mixed with a linear term the same way (``aivat_value_v2.json``,
 ``scripts/fit_aivat_mlp.py``); on the same deals it removed no more variance than the linear
-model, so the harness keeps the linear one. Whatever its quality the correction below has mean zero; a better
-value only removes more variance.
+model, so the harness keeps the linear one. Whatever its quality the correction below has mean
+zero; a better value only removes more variance.
 
 **Correction.** At a draw, each seat ``s`` gets ``V_s(after the card drawn) - sum_t p_t V_s(after
 card t)``: its value as the draw fell minus its expectation over the stock. ``ChanceRecorder``
@@ -276,6 +276,8 @@ class MlpValueModel:
     @staticmethod
     def from_dict(data: Any, where: str) -> MlpValueModel:
         """The model of a JSON object; ValueError naming ``where`` and what is wrong."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            raise ValueError(f"{where}: not a network value model (needs 'name' and 'layers')")
         if data.get("features") != list(FEATURES) or data.get("rounds") != ROUNDS:
             raise ValueError(f"{where}: its features or rounds are not this version's")
         try:
@@ -318,8 +320,6 @@ def load_model(name: str = MODEL_FILE) -> ValueModel | MlpValueModel:
     """A frozen value model shipped in ``agents/models`` (linear, or a network: ``"kind"``)."""
     data = json.loads(resources.files("agents.models").joinpath(name).read_text())
     if isinstance(data, dict) and data.get("kind") == "network":
-        if not isinstance(data.get("name"), str):
-            raise ValueError(f"{name}: a value model needs a 'name'")
         return MlpValueModel.from_dict(data, name)
     return ValueModel.from_dict(data, name)
 
