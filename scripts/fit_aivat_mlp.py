@@ -69,14 +69,18 @@ class Logger(ChanceRecorder):
     def seen(self, variants: list[list[list[float]]], copies: list[int], actual: int) -> None:
         probs = np.asarray(copies, np.float64) / sum(copies)
         rows = np.asarray(variants, np.float32)
-        self.draws.append((self.game.state.round_index, rows, probs, actual))
+        state = self.game.state
+        # the round index names the round's points (round_history); the model's one-hot reads
+        # the round number less one: the same in the preset played here (rounds 1..7 in order)
+        assert state.round == state.round_index + 1, "a preset whose rounds are not 1..7"
+        self.draws.append((state.round_index, rows, probs, actual))
 
 
 def play_deal(task: tuple[int, int, int, str]) -> str:
     """Deal ``d`` of line-up ``which`` in every seating, saved to one file in ``out``."""
     d, seed, which, out = task
     Path(out).mkdir(parents=True, exist_ok=True)
-    path = Path(out) / f"deal_{which}_{d:05d}.npz"
+    path = Path(out) / f"deal_{seed}_{which}_{d:05d}.npz"  # a folder may hold several seeds
     if path.exists():
         return str(path)
     spec = game_spec("contract")
@@ -146,7 +150,7 @@ class Deal:
     nvar: np.ndarray  # per event: distinct outcomes
     probs: np.ndarray  # per outcome
     actual: np.ndarray  # per event: index of the outcome that fell
-    x: np.ndarray  # per outcome and seat: features (outcomes x seats, NF)
+    x: np.ndarray  # per outcome and seat: features (outcomes x seats, NF), float16 as saved
     target: np.ndarray  # per event and seat: the seat's points at the round's end
     mine: np.ndarray  # per seating and seat: the candidate's seats
     scores: np.ndarray  # per seating and seat: the game's points
@@ -172,7 +176,7 @@ def load(folder: str) -> list[Deal]:
         with np.load(path, allow_pickle=False) as f:
             deals.append(
                 Deal(int(f["lineup"]), f["game"], f["round"], f["nvar"], f["probs"], f["actual"],
-                     f["x"].astype(np.float32), f["target"], f["mine"], f["scores"])
+                     f["x"], f["target"], f["mine"], f["scores"])
             )  # fmt: skip
     return deals
 
@@ -189,7 +193,7 @@ def supervised_rows(deals: list[Deal]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     for deal in deals:
         _first, fell = _offsets(deal)
         x = deal.x.reshape(-1, PLAYERS, NF)[fell]
-        xs.append(x.reshape(-1, NF))
+        xs.append(x.reshape(-1, NF).astype(np.float32))
         rs.append(np.repeat(deal.round, PLAYERS))
         ys.append(deal.target.reshape(-1))
     return np.concatenate(xs), np.concatenate(rs), np.concatenate(ys)
@@ -261,7 +265,7 @@ def design(
     column, if given), and the plain paired difference."""
     cols, ys, which = [], [], []
     for deal in deals:
-        parts = [deal.x]
+        parts = [deal.x.astype(np.float64)]
         if net is not None:
             rounds = np.repeat(np.repeat(deal.round, deal.nvar), PLAYERS)
             parts.append(net.network_values(deal.x, rounds)[:, None])
@@ -357,10 +361,15 @@ def main() -> None:
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--name", default="aivat_value_v2")
     f.add_argument("--out", required=True)
+    f.add_argument("--force", action="store_true", help="replace --out if it exists")
     m = sub.add_parser("compare", help="each shipped model's variance ratio on saved deals")
     m.add_argument("--data", required=True)
     m.add_argument("--models", default="aivat_value_v1.json,aivat_value_v2.json")
     args = parser.parse_args()
+    if args.cmd == "fit" and os.path.exists(args.out) and not args.force:
+        parser.error(
+            f"--out {args.out}: exists (a shipped model is frozen); pass --force to replace it"
+        )
     if args.cmd == "collect":
         collect(args.deals, args.seed, args.jobs, args.out)
         return
@@ -400,9 +409,12 @@ def main() -> None:
         "epochs": args.epochs,
         "figures": figures,
     }
-    with open(args.out, "w") as fh:
+    MlpValueModel.from_dict(json.loads(json.dumps(doc)), args.out)  # what is written reads back
+    tmp = f"{args.out}.tmp"
+    with open(tmp, "w") as fh:
         json.dump(doc, fh)
         fh.write("\n")
+    os.replace(tmp, args.out)
     print(f"wrote {args.out}: {model.label}; {time.process_time() - start:.0f} CPU s")
 
 

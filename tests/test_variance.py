@@ -323,6 +323,10 @@ def test_the_network_model_file_is_checked() -> None:
         MlpValueModel.from_dict({**good, "rounds": 3}, "v.json")
     with pytest.raises(ValueError, match=r"v\.json: not a network value model"):
         MlpValueModel.from_dict([], "v.json")
+    for bad in ({"scale": "1.5"}, {"scale": True}, {"mean": ["0"] * len(FEATURES)},
+                {"scale": 10**400}):  # fmt: skip
+        with pytest.raises(ValueError, match=r"v\.json: not a network value model"):
+            MlpValueModel.from_dict({**good, **bad}, "v.json")
 
 
 # ----------------------------------------------------------------------------- the harness

@@ -188,7 +188,7 @@ class ValueModel:
 ROUNDS = 7  # the network's one-hot of the round number (1..ROUNDS); other rounds get no correction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # holds arrays: compared by identity
 class MlpValueModel:
     """A value of two parts, both reading ``FEATURES`` of a seat: a small network (ReLU layers,
     its inputs the standardised features and a one-hot of the round number) times ``scale``,
@@ -281,17 +281,23 @@ class MlpValueModel:
         if data.get("features") != list(FEATURES) or data.get("rounds") != ROUNDS:
             raise ValueError(f"{where}: its features or rounds are not this version's")
         try:
-            layers = tuple(
-                (np.asarray(x["w"], np.float64), np.asarray(x["b"], np.float64))
-                for x in data["layers"]
-            )
-            vectors = [tuple(float(x) for x in data[key]) for key in ("mean", "spread", "linear")]
-            scale = float(data["scale"])
-        except (KeyError, TypeError, ValueError) as exc:
+            layers = tuple((_numbers(x["w"]), _numbers(x["b"])) for x in data["layers"])
+            vectors = [tuple(_numbers(data[key]).tolist()) for key in ("mean", "spread", "linear")]
+            scale = float(_numbers(data["scale"]))
+        except (KeyError, TypeError, ValueError, OverflowError) as exc:
             raise ValueError(f"{where}: not a network value model ({exc})") from None
         _check_network(layers, vectors, scale, where)
         mean, spread, linear = vectors
         return MlpValueModel(data["name"], mean, spread, layers, scale, linear)
+
+
+def _numbers(data: Any) -> Any:
+    """``data`` (JSON numbers, nested lists of them) as a float64 array; TypeError for strings,
+    booleans or anything else that is not a number."""
+    raw = np.asarray(data)
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"expected numbers, got {raw.dtype.name} values")
+    return raw.astype(np.float64)
 
 
 def _check_network(
