@@ -219,6 +219,11 @@ def test_the_value_model_file_is_checked() -> None:
         ValueModel.from_dict({**good, "weights": {"1": [math.inf] * len(FEATURES)}}, "m.json")
     with pytest.raises(ValueError, match="not a value model"):
         ValueModel.from_dict([], "m.json")
+    for row in ([10**400] * len(FEATURES), ["1"] * len(FEATURES), [True] * len(FEATURES)):
+        with pytest.raises(ValueError, match="weights of round '1'"):
+            ValueModel.from_dict({**good, "weights": {"1": row}}, "m.json")
+    with pytest.raises(ValueError, match="weights of round"):
+        ValueModel.from_dict({**good, "weights": {"\u00b2": [0.0] * len(FEATURES)}}, "m.json")
 
 
 def _network(seed: int, hidden: int = 6, scale: float = 1.5) -> MlpValueModel:

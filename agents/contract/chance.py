@@ -177,7 +177,7 @@ class ValueModel:
         out: dict[int, tuple[float, ...]] = {}
         for key, row in weights.items():
             ok = isinstance(row, list) and len(row) == len(FEATURES)
-            if not (key.isdigit() and ok and all(_finite(x) for x in row)):
+            if not (key.isascii() and key.isdigit() and ok and all(_finite(x) for x in row)):
                 raise ValueError(
                     f"{where}: weights of round {key!r} must be {len(FEATURES)} finite numbers"
                 )
@@ -319,12 +319,21 @@ def _check_network(
 
 
 def _finite(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    """A JSON number (not a boolean) that a float holds, finite."""
+    if not isinstance(x, (int, float)) or isinstance(x, bool):
+        return False
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an integer past float's range
+        return False
 
 
 def load_model(name: str = MODEL_FILE) -> ValueModel | MlpValueModel:
     """A frozen value model shipped in ``agents/models`` (linear, or a network: ``"kind"``)."""
-    data = json.loads(resources.files("agents.models").joinpath(name).read_text())
+    try:
+        data = json.loads(resources.files("agents.models").joinpath(name).read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name}: not JSON ({exc})") from None
     if isinstance(data, dict) and data.get("kind") == "network":
         return MlpValueModel.from_dict(data, name)
     return ValueModel.from_dict(data, name)
