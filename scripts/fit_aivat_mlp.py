@@ -276,11 +276,10 @@ def design(
 
 
 def _centred(which: np.ndarray, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    x, y = x.copy(), y.copy()
-    for w in np.unique(which):
-        x[which == w] -= x[which == w].mean(axis=0)
-        y[which == w] -= y[which == w].mean()
-    return x, y
+    """The linear fit's centring within each line-up (``fit_aivat_value._centred``)."""
+    from fit_aivat_value import _centred as centred
+
+    return centred({"lineup": which, "x": x, "y": y})
 
 
 def drop_constant(x: np.ndarray) -> np.ndarray:
@@ -289,14 +288,6 @@ def drop_constant(x: np.ndarray) -> np.ndarray:
     rounding size's inverse and the value's sums would no longer cancel."""
     spread = x.std(axis=0)
     return np.where(spread > 1e-6 * max(float(spread.max()), 1.0), x, 0.0)
-
-
-def solve(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
-    """Ridge least squares on standardised columns (``fit_aivat_value._solve``); a zero column
-    gets weight 0."""
-    from fit_aivat_value import _solve
-
-    return _solve(x, y, ridge)
 
 
 def report(
@@ -314,9 +305,7 @@ def model_values(model: ValueModel | MlpValueModel, deal: Deal) -> np.ndarray:
     """A shipped model's value of every (outcome, seat) row of ``deal``."""
     rounds = np.repeat(np.repeat(deal.round, deal.nvar), PLAYERS)  # round index: number - 1
     if isinstance(model, MlpValueModel):
-        return model.scale * model.network_values(deal.x, rounds) + deal.x @ np.asarray(
-            model.linear
-        )
+        return model.row_values(deal.x, rounds)
     weights = np.asarray([model.weights.get(int(r) + 1, (0.0,) * NF) for r in range(ROUNDS)])
     return np.einsum("ij,ij->i", deal.x, weights[rounds])
 
@@ -344,6 +333,7 @@ def compare(folder: str, names: list[str]) -> None:
 
 
 def main() -> None:
+    from fit_aivat_value import _solve as solve
     from fit_aivat_value import choose_ridge
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -3,7 +3,7 @@
 Plays duplicate deals of the line-ups below, exactly as ``continental evaluate`` does (every
 seating), on seeds no evaluation uses (derived from ``--seed``). A seat's correction is linear in
 the value's weights: the weights times the sum, over the game's stock draws, of the seat's
-features as the draw fell minus their expectation (``ChanceRecorder``'s log). So a deal's paired
+features as the draw fell minus their expectation (``Deviations``). So a deal's paired
 correction (the candidate's seats' mean minus the opponents') is the weights times the same
 combination of those sums, and the weights that make the reduced paired difference vary least are
 a least-squares fit of the deal's plain paired difference on it (centred within each line-up; a
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.contract.chance import FEATURES, ChanceRecorder, ValueModel
+from agents.contract.chance import FEATURES, ChanceRecorder, ValueModel, expected_features
 from agents.evaluate.deals import derive_seed, lineup, play_game, rotations
 from agents.games import game_spec
 
@@ -37,6 +37,19 @@ from agents.games import game_spec
 LINEUPS = (("strong@v1", "greedy"), ("strong@v2", "strong@v1"))
 PLAYERS = 4
 RIDGES = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0)  # per deal, on standardised columns
+
+
+class Deviations(ChanceRecorder):
+    """Sums, per seat, the features as each of the game's draws fell minus their expectation
+    (no correction of its own: a value of zero). The value is linear, so a seat's correction
+    under any weights is the weights times ``rows``."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game, ValueModel("none", {}))
+        self.rows = np.zeros((game.num_players, len(FEATURES)))
+
+    def seen(self, variants: list[list[list[float]]], copies: list[int], actual: int) -> None:
+        self.rows += np.asarray(variants[actual]) - np.asarray(expected_features(variants, copies))
 
 
 def play_deal(task: tuple[int, int, int]) -> tuple[int, list[float], float]:
@@ -49,19 +62,17 @@ def play_deal(task: tuple[int, int, int]) -> tuple[int, list[float], float]:
     x = np.zeros(len(FEATURES))
     y = 0.0
     for k, names in enumerate(seatings):
-        log: list = []
+        recorders: list[Deviations] = []
 
         def new_game(players: int, game_seed: int | None, options: dict[str, Any]) -> Any:
             game = spec.new_game(players, game_seed, options)
-            ChanceRecorder(game, ValueModel("none", {}), log)  # noqa: B023 (this game only)
+            recorders.append(Deviations(game))  # noqa: B023 (this game only)
             return game
 
         traced = dataclasses.replace(spec, new_game=new_game)
         agent_seeds = [derive_seed(seed, "fit-agent", which, d, k, s) for s in range(PLAYERS)]
         result = play_game(names, derive_seed(seed, "fit-deal", which, d), agent_seeds, traced)
-        rows = np.zeros((PLAYERS, len(FEATURES)))
-        for _round, deviations in log:
-            rows += np.asarray(deviations)
+        rows = recorders[-1].rows
         mine = [s for s in range(PLAYERS) if names[s] == agents[0]]
         theirs = [s for s in range(PLAYERS) if names[s] != agents[0]]
         scores = np.asarray(result["scores"], dtype=float)

@@ -240,13 +240,18 @@ class MlpValueModel:
                 h = np.maximum(h, 0.0)
         return np.where(known, h[:, 0], 0.0)
 
+    def row_values(self, rows: Any, round_index: Any) -> Any:
+        """The value of each row of features and its round index (number - 1); 0 for a round
+        outside the one-hot."""
+        rows = np.asarray(rows, np.float64)
+        idx = np.asarray(round_index)
+        linear = np.where((idx >= 0) & (idx < ROUNDS), rows @ np.asarray(self.linear), 0.0)
+        return self.scale * self.network_values(rows, idx) + linear
+
     def values(self, round_number: int, rows: Any) -> Any:
         """The value of each row of features in round ``round_number``."""
         rows = np.asarray(rows, np.float64)
-        if not 1 <= round_number <= ROUNDS:
-            return np.zeros(len(rows))
-        net = self.network_values(rows, np.full(len(rows), round_number - 1))
-        return self.scale * net + rows @ np.asarray(self.linear)
+        return self.row_values(rows, np.full(len(rows), round_number - 1))
 
     def draw_corrections(
         self, round_number: int, variants: Sequence[Any], copies: Sequence[int], actual: int
@@ -430,20 +435,13 @@ def expected_features(variants: Sequence[Any], copies: Sequence[int]) -> list[li
 
 class ChanceRecorder:
     """Sums, per seat, the correction of every stock draw of one game (see the module
-    docstring): attach it to a new game, play the game, read ``corrections``.
+    docstring): attach it to a new game, play the game, read ``corrections``. A subclass may
+    also keep each draw's outcomes (``seen``; the fitting scripts do)."""
 
-    With ``log`` (a list; ``scripts/fit_aivat_value.py``), it also appends, for each round, each
-    seat's features summed over the round's draws as they fell minus their expectation, the
-    ``(round index, rows)`` whose weighted sum is the round's correction (the value is linear)."""
-
-    def __init__(
-        self, game: Game, model: ValueModel | MlpValueModel, log: list | None = None
-    ) -> None:
+    def __init__(self, game: Game, model: ValueModel | MlpValueModel) -> None:
         self.game, self.model = game, model
         self.corrections = [0.0] * game.num_players
         self.events = 0
-        self.log = log
-        self._round = -1
         draw = game._pop_stock  # the engine's own draw, called by the hook below
         game._pop_stock = lambda: self._draw(draw)  # an instance attribute: this game only
 
@@ -470,26 +468,13 @@ class ChanceRecorder:
         for k, delta in enumerate(deltas):
             self.corrections[k] += delta
         self.events += 1
-        if self.log is not None:
-            self._note(variants[actual], expected_features(variants, copies))
         self.seen(variants, copies, actual)
         return card
 
     def seen(self, variants: list[list[list[float]]], copies: list[int], actual: int) -> None:
         """Called at each draw with its outcomes (``MlpValueModel.draw_corrections``' arguments);
-        nothing here: a subclass may keep them (``scripts/fit_aivat_mlp.py``)."""
-
-    def _note(self, actual: list[list[float]], expected: list[list[float]]) -> None:
-        """Add this draw's deviations to the round's rows of the log."""
-        assert self.log is not None
-        index = self.game.state.round_index
-        if index != self._round:
-            self._round = index
-            self.log.append((index, [[0.0] * len(FEATURES) for _ in actual]))
-        rows = self.log[-1][1]
-        for k, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            for i in range(len(FEATURES)):
-                rows[k][i] += a[i] - e[i]
+        nothing here: a subclass may keep them (``scripts/fit_aivat_value.py``,
+        ``scripts/fit_aivat_mlp.py``)."""
 
 
 def attach(game: Any, model_name: str = MODEL_FILE) -> ChanceRecorder:
