@@ -420,3 +420,60 @@ def test_a_clone_with_soft_targets_moves_probability_to_the_better_candidates(
         with pytest.raises(ValueError, match=match):
             imitation.clone(str(data), str(tmp_path / "x.zip"), epochs=1, net_arch=(32,),
                             holdout=0.3, **bad)  # fmt: skip
+
+
+def test_merge_keeps_every_searched_decision_and_a_share_of_the_others(
+    labels: Path, tmp_path: Path
+) -> None:
+    expert.merge(str(labels), str(tmp_path / "all.npz"))
+    whole = imitation.load_dataset(str(tmp_path / "all.npz"))
+    summary = expert.merge(str(labels), str(tmp_path / "part.npz"), unsearched_share=0.4)
+    part = imitation.load_dataset(str(tmp_path / "part.npz"))
+    assert part["meta"]["unsearched_share"] == 0.4 and summary["decisions"] == len(part["actions"])
+    # every searched decision is kept, with its candidates; some unsearched ones are dropped
+    assert part["searched"].sum() == whole["searched"].sum() > 0
+    assert part["deviated"].sum() == whole["deviated"].sum()
+    assert 0 < (~part["searched"]).sum() < (~whole["searched"]).sum()
+    # each kept decision is a decision of the whole set: same row, legal actions, candidates
+    rows = {}
+    for i in range(len(whole["actions"])):
+        key = whole["obs"][i].tobytes() + bytes([int(whole["deal"][i])])
+        rows.setdefault(key, []).append(i)
+    for j in range(len(part["actions"])):
+        i = rows[part["obs"][j].tobytes() + bytes([int(part["deal"][j])])][0]
+        for key in ("actions", "values", "searched", "deviated", "cand_worlds"):
+            assert part[key][j] == whole[key][i], key
+        for flat, offsets in (("legal_flat", "legal_offsets"), ("cand_flat", "cand_offsets"),
+                              ("cand_values", "cand_offsets")):  # fmt: skip
+            mine = part[flat][part[offsets][j] : part[offsets][j + 1]]
+            theirs = whole[flat][whole[offsets][i] : whole[offsets][i + 1]]
+            assert np.array_equal(mine, theirs), flat
+    # the same dataset every time (drawn from the labelling's seed and the deal's number)
+    expert.merge(str(labels), str(tmp_path / "again.npz"), unsearched_share=0.4)
+    again = imitation.load_dataset(str(tmp_path / "again.npz"))
+    assert np.array_equal(again["obs"], part["obs"])
+    for bad in (0.0, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="unsearched-share"):
+            expert.merge(str(labels), str(tmp_path / "bad.npz"), unsearched_share=bad)
+    assert not (tmp_path / "bad.npz").exists()
+
+
+def test_deviated_decisions_weigh_more_in_the_clone(labels: Path, tmp_path: Path) -> None:
+    data = tmp_path / "labels.npz"
+    expert.merge(str(labels), str(data))
+    loaded = imitation.load_dataset(str(data))
+    assert loaded["deviated"].any()  # positive control: there are deviations to weigh
+    assert imitation._label_weights(loaded, 1.0, 1.0) is None
+    weights = imitation._label_weights(loaded, 2.0, 5.0).numpy()
+    expected = np.where(loaded["searched"], 2.0, 1.0) * np.where(loaded["deviated"], 5.0, 1.0)
+    assert np.array_equal(weights, expected.astype(np.float32))
+    report = imitation.clone(str(data), str(tmp_path / "w.zip"), epochs=1, net_arch=(32,),
+                             holdout=0.3, deviated_weight=5.0)  # fmt: skip
+    assert report["deviated_weight"] == 5.0
+    with pytest.raises(ValueError, match="deviated_weight=0"):
+        imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(32,),
+                        holdout=0.3, deviated_weight=0)  # fmt: skip
+    # the rows are handed out as float32 from the stored float16
+    rows = imitation.Rows(loaded["obs"])
+    assert loaded["obs"].dtype == np.float16 and rows[np.arange(3)].dtype.is_floating_point
+    assert np.array_equal(rows[np.arange(3)].numpy(), loaded["obs"][:3].astype(np.float32))

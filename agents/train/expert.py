@@ -28,6 +28,7 @@ then hold deals the ``--init`` model was trained on).
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import sys
@@ -47,6 +48,11 @@ TEACHER = "search@v3"
 TABLE = "strong@v1"
 SCHEMA = "continental-expert-labels/1"
 DEAL_FILE = re.compile(r"deal-(\d{6})\.npz")
+# A deal file's arrays with one row per decision (the others: the legal actions and the
+# candidates flat, the deal's score and the teacher's seat).
+PER_DECISION = ("obs", "legal_sizes", "actions", "values", "searched", "deviated", "cand_sizes",
+                "cand_worlds")  # fmt: skip
+SUBSAMPLE_STREAM = 0x5B5A  # the merge's draws, apart from every other use of the seed
 
 
 def _deal_seed(seed: int, deal: int) -> int:
@@ -263,20 +269,35 @@ def _label_tasks(root: Path, tasks: list[tuple], jobs: int, done: Callable[[], o
                 done()
 
 
-def merge(directory: str, out: str, deals: int | None = None) -> dict[str, Any]:
+def merge(
+    directory: str, out: str, deals: int | None = None, unsearched_share: float = 1.0
+) -> dict[str, Any]:
     """The deal files of ``directory`` as one ``imitation`` dataset at ``out`` (atomic);
     ``deals``: only deals 0 to ``deals - 1``, all of which must be there (so a dataset made
-    while the labelling went on can be made again after it has labelled more)."""
+    while the labelling went on can be made again after it has labelled more).
+
+    ``unsearched_share`` below 1 keeps every decision the teacher searched and that share of
+    the others, drawn per deal from a generator seeded by the labelling's seed and the deal's
+    number (the same dataset every time): the decisions where a search teacher only plays its
+    prior's move are most of the labels and carry none of the search, so a large run keeps its
+    memory for the searched ones.
+    """
     root = Path(directory)
     mpath = root / "manifest.json"
     if not mpath.exists():
         raise ValueError(f"{directory}: no manifest.json (not a label directory)")
     if deals is not None and deals < 1:
         raise ValueError(f"--deals {deals}: must be at least 1")
+    if not (math.isfinite(unsearched_share) and 0 < unsearched_share <= 1):
+        raise ValueError(f"--unsearched-share {unsearched_share}: must be in (0, 1]")
     manifest = json.loads(mpath.read_text())
-    parts = [_read_deal(f) for f in _deal_files(directory, deals)]
+    parts = [
+        _subsample(_read_deal(f), unsearched_share, manifest["seed"])
+        for f in _deal_files(directory, deals)
+    ]
     data = _concatenate(parts)
-    data["meta"] = np.array(json.dumps(_merged_meta(manifest, len(parts))))
+    meta = _merged_meta(manifest, len(parts)) | {"unsearched_share": unsearched_share}
+    data["meta"] = np.array(json.dumps(meta))
     tmp = f"{out}.{os.getpid()}.tmp.npz"
     np.savez_compressed(tmp, **data)
     os.replace(tmp, out)
@@ -318,6 +339,26 @@ def _read_deal(path: Path) -> dict[str, Any]:
     """One deal file's arrays, and its deal number as ``deal``."""
     with np.load(path) as data:
         return {k: data[k] for k in data.files} | {"deal": _deal_number(path)}
+
+
+def _subsample(part: dict[str, Any], share: float, seed: int) -> dict[str, Any]:
+    """``part`` (one deal's arrays) with every searched decision and a ``share`` of the others
+    (all of them at ``share`` 1); the ragged arrays (legal actions, candidates) cut to match."""
+    if share >= 1.0:
+        return part
+    n = len(part["actions"])
+    draw = np.random.default_rng([seed, part["deal"], SUBSAMPLE_STREAM]).random(n)
+    keep = part["searched"].astype(bool) | (draw < share)
+    out = dict(part)
+    for key in PER_DECISION:
+        if key in part:
+            out[key] = part[key][keep]
+    out["legal_flat"] = part["legal_flat"][np.repeat(keep, part["legal_sizes"])]
+    if "cand_sizes" in part:
+        ragged = np.repeat(keep, part["cand_sizes"])
+        out["cand_flat"] = part["cand_flat"][ragged]
+        out["cand_values"] = part["cand_values"][ragged]
+    return out
 
 
 def _concatenate(parts: list[dict[str, Any]]) -> dict[str, Any]:
@@ -391,6 +432,9 @@ def build_parser() -> Any:
     mer.add_argument("--out", required=True)
     mer.add_argument("--deals", type=int, default=None,
                      help="only deals 0 to N-1, all of which must be labelled (default: every deal there)")  # fmt: skip
+    mer.add_argument("--unsearched-share", type=float, default=1.0,
+                     help="keep every searched decision and this share of the others "
+                          "(default 1: all)")  # fmt: skip
     return parser
 
 
@@ -403,7 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             label(args.out, args.deals, args.seed, args.players, args.preset, args.teacher,
                   args.table, args.jobs, driver=args.driver, progress=not args.no_progress)  # fmt: skip
         else:
-            merge(args.labels, args.out, deals=args.deals)
+            merge(args.labels, args.out, deals=args.deals, unsearched_share=args.unsearched_share)
     except ValueError as exc:
         parser.error(str(exc))
     return 0

@@ -233,10 +233,13 @@ def _check_clone_settings(epochs: int, batch_size: int, holdout: float, **rates:
             raise ValueError(f"{name}={value}: must be a finite number >= 0")
 
 
-def _check_label_weights(searched_weight: float, soft_weight: float, temperature: float) -> None:
+def _check_label_weights(
+    searched_weight: float, soft_weight: float, temperature: float, deviated_weight: float = 1.0
+) -> None:
     """ValueError naming the first weight of the expert labels ``clone`` cannot use."""
-    if not (math.isfinite(searched_weight) and searched_weight > 0):
-        raise ValueError(f"searched_weight={searched_weight}: must be a finite number > 0")
+    for name, value in (("searched_weight", searched_weight), ("deviated_weight", deviated_weight)):
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"{name}={value}: must be a finite number > 0")
     if not (math.isfinite(soft_weight) and 0 <= soft_weight <= 1):
         raise ValueError(f"soft_weight={soft_weight}: must be in [0, 1]")
     if not (math.isfinite(temperature) and temperature > 0):
@@ -261,6 +264,7 @@ def clone(
     soft_weight: float = 0.0,
     soft_temperature: float = 5.0,
     anchor_unsearched: bool = False,
+    deviated_weight: float = 1.0,
 ) -> dict[str, Any]:
     """Behaviour cloning of the teacher's decisions; the model saved atomically to ``out``.
 
@@ -271,7 +275,8 @@ def clone(
     ``init`` starts from a model's weights (a ``continental_v1`` MaskablePPO zip for the data's
     table) instead of a fresh network; ``searched_weight`` weighs the decisions a search teacher
     searched (the ``searched`` array of ``agents.train.expert``'s datasets) that many times in
-    the policy loss.
+    the policy loss; ``deviated_weight`` multiplies the weight of the decisions where it left
+    its prior's move (``deviated``), the few labels that carry what the search adds.
 
     ``anchor_unsearched`` (with ``init``, on a search teacher's labels): the decisions the
     teacher did not search take the ``init`` model's own move as their label, so the clone
@@ -285,8 +290,8 @@ def clone(
     import torch
 
     _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
-    _check_label_weights(searched_weight, soft_weight, soft_temperature)
-    data, features = _clone_data(data_path, searched_weight, v0_only, drop)
+    _check_label_weights(searched_weight, soft_weight, soft_temperature, deviated_weight)
+    data, features = _clone_data(data_path, searched_weight, v0_only, drop, deviated_weight)
     if soft_weight and "cand_offsets" not in data:
         raise ValueError(f"soft_weight={soft_weight}: {data_path} has no soft targets")
     if anchor_unsearched and not (init and "searched" in data):
@@ -305,15 +310,11 @@ def clone(
             f"{model.observation_space.shape[0]}"
         )
     train_idx, test_idx = _split_by_deal(data, holdout, data_path)
-    obs = torch.as_tensor(data["obs"].astype(np.float32))
+    obs = Rows(data["obs"])
     anchored = _anchor_labels(policy, obs, data, n_actions) if anchor_unsearched else None
     actions = torch.as_tensor(data["actions"])
     values = torch.as_tensor(data["values"])
-    weights = None
-    if searched_weight != 1.0:
-        weights = torch.as_tensor(
-            np.where(data["searched"], searched_weight, 1.0).astype(np.float32)
-        )
+    weights = _label_weights(data, searched_weight, deviated_weight)
     before = None
     if init and "searched" in data:
         before = _by_kind(policy, obs, actions, data, test_idx, n_actions)
@@ -332,6 +333,7 @@ def clone(
         "model": out,
         "init": init,
         "searched_weight": searched_weight,
+        "deviated_weight": deviated_weight,
         "soft_weight": soft_weight,
         "soft_temperature": soft_temperature,
         "anchored": anchored,
@@ -344,16 +346,22 @@ def clone(
 
 
 def _clone_data(
-    data_path: str, searched_weight: float, v0_only: bool, drop: Sequence[str]
+    data_path: str,
+    searched_weight: float,
+    v0_only: bool,
+    drop: Sequence[str],
+    deviated_weight: float = 1.0,
 ) -> tuple[dict[str, Any], bool]:
     """The dataset ``clone`` trains on (the v0 part with ``v0_only``, the ``drop`` groups set to
-    0) and whether its observations have features; ValueError for a ``searched_weight`` the
-    dataset cannot weigh by."""
+    0) and whether its observations have features; ValueError for a ``searched_weight`` or
+    ``deviated_weight`` the dataset cannot weigh by."""
     data = load_dataset(data_path)
     meta = data["meta"]
     players, features = meta["players"], meta["features"]
-    if searched_weight != 1.0 and "searched" not in data:
-        raise ValueError(f"searched_weight={searched_weight}: {data_path} has no searched flags")
+    for name, value, key in (("searched_weight", searched_weight, "searched"),
+                             ("deviated_weight", deviated_weight, "deviated")):  # fmt: skip
+        if value != 1.0 and key not in data:
+            raise ValueError(f"{name}={value}: {data_path} has no {key} flags")
     if v0_only and features:
         data["obs"] = data["obs"][:, : observation_layout(players)["turn"].stop]
         features = False
@@ -361,6 +369,38 @@ def _clone_data(
     if dropped is not None:
         data["obs"][:, dropped] = 0
     return data, features
+
+
+class Rows:
+    """A dataset's observations kept as stored (float16 in expert datasets: half the memory of
+    float32) and handed out as float32 tensors, a batch of rows at a time."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+        self.shape = array.shape
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, idx: Any) -> Any:
+        import torch
+
+        return torch.from_numpy(np.asarray(self.array[idx], dtype=np.float32))
+
+
+def _label_weights(data: dict[str, Any], searched: float, deviated: float) -> Any:
+    """Each decision's weight in the policy loss (``searched`` for a searched decision, times
+    ``deviated`` where the teacher left its prior's move), or None when all are 1."""
+    import torch
+
+    if searched == 1.0 and deviated == 1.0:
+        return None
+    weights = np.ones(len(data["actions"]), dtype=np.float32)
+    if searched != 1.0:
+        weights[data["searched"]] *= searched
+    if deviated != 1.0:
+        weights[data["deviated"]] *= deviated
+    return torch.as_tensor(weights)
 
 
 def _split_by_deal(
@@ -714,6 +754,9 @@ def build_parser() -> Any:
                         "actor, with a fresh value network)")  # fmt: skip
     b.add_argument("--searched-weight", type=float, default=1.0,
                    help="weight of the decisions a search teacher searched (expert datasets)")  # fmt: skip
+    b.add_argument("--deviated-weight", type=float, default=1.0,
+                   help="times the weight of the decisions where a search teacher left its "
+                        "prior's move (expert datasets)")  # fmt: skip
     b.add_argument("--soft-weight", type=float, default=0.0,
                    help="share of a searched decision's target spread over its candidates by "
                         "their mean outcomes (expert datasets with soft targets)")  # fmt: skip
@@ -770,7 +813,8 @@ def _run_clone(args: argparse.Namespace) -> None:
                    drop=[g for g in args.drop.split(",") if g], init=args.init,
                    searched_weight=args.searched_weight, soft_weight=args.soft_weight,
                    soft_temperature=args.soft_temperature,
-                   anchor_unsearched=args.anchor_unsearched)  # fmt: skip
+                   anchor_unsearched=args.anchor_unsearched,
+                   deviated_weight=args.deviated_weight)  # fmt: skip
     _write_json(args.json, report)
 
 
