@@ -1371,7 +1371,19 @@ static inline void prefetch_rows(const Core *c, const float *obs, const unsigned
     prefetch_bytes(obs + (size_t)i * c->obs_dim, (size_t)c->obs_dim * sizeof(float));
     prefetch_bytes(mask + (size_t)i * c->num_actions, (size_t)c->num_actions);
     prefetch_bytes(L->known, (size_t)c->P * sizeof L->known[0]);
-    prefetch_bytes(L->lg_discarded, sizeof L->lg_discarded + (c->version == 1 ? sizeof L->lg_declined : 0));
+    if (c->version != 1) {
+        prefetch_bytes(L->lg_discarded, sizeof L->lg_discarded);
+        return;
+    }
+    /* v1: the log's totals of the table's seats, and the cached hand analysis of the seat to
+     * act now and of the next (who acts after a discard) */
+    prefetch_bytes(L->lg_discarded, (size_t)c->P * sizeof L->lg_discarded[0]);
+    prefetch_bytes(L->lg_declined, (size_t)c->P * sizeof L->lg_declined[0]);
+    __builtin_prefetch(L->ha_ok, 1, 3);
+    int seat = actor_of(L);
+    if (seat < 0) return;
+    prefetch_bytes(L->ha_hand[seat], sizeof L->ha_hand[seat]);
+    prefetch_bytes(L->ha_hand[(seat + 1) % c->P], sizeof L->ha_hand[0]);
 }
 
 /* Write lane i's observation, mask row and actor; -1 with a Python error. */

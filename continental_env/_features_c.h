@@ -68,46 +68,53 @@ typedef struct {
     int in_run[NT];
 } HandAnalysis;
 
-/* melds.distance._trio_choice: the cheapest `trios` (marginal, rank, m) items. */
+/* melds.distance._trio_choice: the cheapest `trios` (marginal, rank, m) items.
+ *
+ * Item (r, m) is the m-th trio of rank r, m = 1..trios; its marginal is total(m) - total(m - 1)
+ * with total(m) = max(0, 3m - left[r]). For a rank with L naturals left that is 0 for
+ * m <= L / 3, then 3 - L % 3 for m* = L / 3 + 1, then 3: every marginal is 0..3 and a rank's
+ * items come in m order. So the stable selection by (marginal, rank, m) takes, for each marginal
+ * v = 0, 1, 2, 3 in turn, the ranks' items of marginal v in (rank, m) order, until `trios` are
+ * chosen (the reference builds all 13 x trios items and selects the smallest in turn). */
+static inline void trio_choose(int r, int m, int v, const int *left, int *k, int *empty,
+                               int *ranks, int *bare_n, Mask *bare_mask) {
+    *empty += v;
+    ranks[(*k)++] = r;
+    if (m > left[r]) { /* a trio with no natural of the hand */
+        (*bare_n)++;
+        for (int s = 0; s < 4; s++) *bare_mask |= ((Mask)1) << (s * NR + r);
+    }
+}
+
 static inline void trio_choice(const int *left, int trios, int *empty, int *ranks, int *bare_n,
                                Mask *bare_mask, Mask *fill_mask) {
-    int marg[NR * HA_MAX_MELDS], rk[NR * HA_MAX_MELDS], mm[NR * HA_MAX_MELDS], n = 0;
-    for (int r = 0; r < NR; r++) {
-        int prev = 0;
-        for (int m = 1; m <= trios; m++) {
-            int total = 3 * m - left[r] > 0 ? 3 * m - left[r] : 0;
-            marg[n] = total - prev;
-            rk[n] = r;
-            mm[n] = m;
-            n++;
-            prev = total;
-        }
-    }
-    /* the `trios` smallest by (marginal, rank, m): items are generated in (rank, m) order, so
-     * a stable selection on the marginal gives the tuple order */
-    int chosen[HA_MAX_MELDS], taken[NR * HA_MAX_MELDS];
-    memset(taken, 0, sizeof(int) * n);
     *empty = 0;
     *bare_n = 0;
     *bare_mask = 0;
-    for (int k = 0; k < trios; k++) {
-        int b = -1;
-        for (int i = 0; i < n; i++)
-            if (!taken[i] && (b < 0 || marg[i] < marg[b])) b = i;
-        taken[b] = 1;
-        chosen[k] = b;
-        *empty += marg[b];
-        ranks[k] = rk[b];
-        if (mm[b] > left[rk[b]]) { /* a trio with no natural of the hand */
-            (*bare_n)++;
-            for (int s = 0; s < 4; s++) *bare_mask |= ((Mask)1) << (s * NR + rk[b]);
+    *fill_mask = 0;
+    if (trios <= 0) return;
+    int k = 0, threshold = 0;
+    for (int r = 0; r < NR && k < trios; r++) /* marginal 0: m = 1 .. L / 3 */
+        for (int m = 1; m <= left[r] / 3 && m <= trios && k < trios; m++)
+            trio_choose(r, m, 0, left, &k, empty, ranks, bare_n, bare_mask);
+    for (int v = 1; v <= 2 && k < trios; v++) /* 1 and 2: m* of the ranks with L % 3 == 3 - v */
+        for (int r = 0; r < NR && k < trios; r++)
+            if (left[r] / 3 + 1 <= trios && 3 - left[r] % 3 == v) {
+                trio_choose(r, left[r] / 3 + 1, v, left, &k, empty, ranks, bare_n, bare_mask);
+                threshold = v;
+            }
+    for (int r = 0; r < NR && k < trios; r++) { /* 3: m* when L % 3 == 0, and every m past m* */
+        int first = left[r] / 3 + (left[r] % 3 == 0 ? 1 : 2);
+        for (int m = first; m <= trios && k < trios; m++) {
+            trio_choose(r, m, 3, left, &k, empty, ranks, bare_n, bare_mask);
+            threshold = 3;
         }
     }
-    int threshold = trios ? marg[chosen[trios - 1]] : 0;
-    *fill_mask = 0;
-    for (int i = 0; i < n; i++)
-        if (0 < marg[i] && marg[i] <= threshold)
-            for (int s = 0; s < 4; s++) *fill_mask |= ((Mask)1) << (s * NR + rk[i]);
+    /* fill: the ranks with an item of marginal in (0, threshold]: their smallest positive one,
+     * 3 - L % 3 at m*, when m* <= trios */
+    for (int r = 0; r < NR; r++)
+        if (left[r] / 3 + 1 <= trios && 3 - left[r] % 3 <= threshold)
+            for (int s = 0; s < 4; s++) *fill_mask |= ((Mask)1) << (s * NR + r);
 }
 
 static inline void plans_trios(Plans *p, const int *work, int empty, int seeds, Mask missing,
@@ -207,7 +214,14 @@ static inline int hand_analysis_c(const int *counts, int trios, int runs, int mi
     if (!hand_analysis_ok(trios, runs, min_run)) return -1;
     Plans plans;
     Plans *p = &plans;
-    memset(p, 0, sizeof plans);
+    /* every field the search reads before writing it (the window table, the taken naturals
+     * and the plan are written before they are read: not cleared, 4 KB a call) */
+    p->nw = 0;
+    p->hand_size = 0;
+    p->reducers = 0;
+    p->depth = 0;
+    p->plan_depth = 0;
+    p->plan_n_ranks = 0;
     p->trios = trios;
     p->runs = runs;
     p->min_run = min_run;
@@ -220,18 +234,27 @@ static inline int hand_analysis_c(const int *counts, int trios, int runs, int mi
      * by hand naturals covered, most first */
     int ns = wrap ? NR : 14 - min_run + 1;
     int covered[MAXW], start[MAXW], made = 0;
-    for (int suit = 0; suit < 4; suit++)
+    const unsigned window = (1u << min_run) - 1;
+    for (int suit = 0; suit < 4; suit++) {
+        unsigned held = 0; /* bit r: the hand holds the rank r natural of this suit */
+        for (int r = 0; r < NR; r++) held |= (unsigned)(counts[suit * NR + r] != 0) << r;
+        held |= held << NR; /* the ranks again above the king: positions (s + i) % NR */
         for (int s = 0; s < ns; s++, made++) {
-            int n = 0;
-            for (int i = 0; i < min_run; i++) n += counts[suit * NR + (s + i) % NR] != 0;
             start[made] = suit * 16 + s; /* the window's suit and first rank (s < 16) */
-            covered[made] = n;
+            covered[made] = __builtin_popcount(held >> s & window);
         }
-    /* the stable sort, most covered first, as a counting sort (covered is 0..min_run) */
-    int order[MAXW];
-    for (int want = min_run; want >= 0; want--)
-        for (int k = 0; k < made; k++)
-            if (covered[k] == want) order[p->nw++] = k;
+    }
+    /* the stable sort, most covered first, as a counting sort (covered is 0..min_run): each
+     * count's first place, then every window in turn to the next place of its count */
+    int order[MAXW], place[MAXRUN + 1] = {0};
+    for (int k = 0; k < made; k++) place[covered[k]]++;
+    for (int want = min_run, at = 0; want >= 0; want--) {
+        int n = place[want];
+        place[want] = at;
+        at += n;
+    }
+    for (int k = 0; k < made; k++) order[place[covered[k]]++] = k;
+    p->nw = made;
     for (int j = 0; j < p->nw; j++) {
         int k = order[j], suit = start[k] / 16, s = start[k] % 16;
         for (int i = 0; i < min_run; i++) p->win[j][i] = suit * NR + (s + i) % NR;
@@ -359,15 +382,16 @@ static inline int features_write(const FeatInput *in, float *out) {
     if (in->laid_down_self || !in->live) {
         for (int c = 0; c < NT; c++) out[l.deadwood + c] = (float)hand[c];
     } else { /* features._encode_contract */
-        HandAnalysis ha;
-        if (in->analysis != NULL)
-            ha = *in->analysis;
-        else
-            hand_analysis_c(hand, in->trios, in->runs, in->min_run, in->wrap, &ha);
-        int d = ha.distance;
+        HandAnalysis mine;
+        const HandAnalysis *ha = in->analysis;
+        if (ha == NULL) {
+            hand_analysis_c(hand, in->trios, in->runs, in->min_run, in->wrap, &mine);
+            ha = &mine;
+        }
+        int d = ha->distance;
         out[l.distance + (d < FEAT_MAX_DISTANCE ? d : FEAT_MAX_DISTANCE)] = 1.0f;
-        for (int c = 0; c < NT; c++)
-            if (ha.reducers >> c & 1) out[l.reducers + c] = 1.0f;
+        for (Mask m = ha->reducers & ALL_CARDS; m; m &= m - 1) /* each card type that reduces */
+            out[l.reducers + __builtin_ctzll(m)] = 1.0f;
         if (in->n_discard) {
             /* distance (int) - reducers[top] (numpy float32) / 10.0: float32 arithmetic */
             float r = out[l.reducers + in->discard[in->n_discard - 1]];
@@ -376,20 +400,18 @@ static inline int features_write(const FeatInput *in, float *out) {
             out[l.offer + 2] = ((float)d - r) / 10.0f;
         }
         long long total = 0, hits = 0;
-        for (int c = 0; c < NT; c++) {
-            total += unseen[c];
-            if (ha.reducers >> c & 1) hits += unseen[c];
-        }
+        for (int c = 0; c < NT; c++) total += unseen[c];
+        for (Mask m = ha->reducers & ALL_CARDS; m; m &= m - 1) hits += unseen[__builtin_ctzll(m)];
         if (total) { /* float(unseen @ reducers) / total: exact integers, then doubles */
             double chance = (double)hits / (double)total;
             out[l.stock_draw] = (float)chance;
             out[l.stock_draw + 1] = (float)(((double)d - chance) / 10.0);
         }
         for (int c = 0; c < NT; c++) {
-            out[l.in_trio + c] = (float)ha.in_trio[c];
-            out[l.in_run + c] = (float)ha.in_run[c];
+            out[l.in_trio + c] = (float)ha->in_trio[c];
+            out[l.in_run + c] = (float)ha->in_run[c];
             /* float32(counts) - trio - run: whole numbers, exact in float32 */
-            out[l.deadwood + c] = (float)hand[c] - (float)ha.in_trio[c] - (float)ha.in_run[c];
+            out[l.deadwood + c] = (float)hand[c] - (float)ha->in_trio[c] - (float)ha->in_run[c];
         }
     }
 
