@@ -477,3 +477,67 @@ def test_deviated_decisions_weigh_more_in_the_clone(labels: Path, tmp_path: Path
     rows = imitation.Rows(loaded["obs"])
     assert loaded["obs"].dtype == np.float16 and rows[np.arange(3)].dtype.is_floating_point
     assert np.array_equal(rows[np.arange(3)].numpy(), loaded["obs"][:3].astype(np.float32))
+
+
+def test_a_kl_anchor_keeps_the_clone_near_its_init(labels: Path, tmp_path: Path) -> None:
+    import torch
+
+    from agents.train.cloning import anchor_kl, clone_step, frozen_copy, reference_log_probs
+
+    data = tmp_path / "labels.npz"
+    expert.merge(str(labels), str(data))
+    loaded = imitation.load_dataset(str(data))
+    model = imitation.build_model(3, "continental", True, (32,), seed=0)
+    policy = model.policy
+    idx = np.arange(min(64, len(loaded["actions"])))
+    obs = imitation.Rows(loaded["obs"])[idx]
+    masks = imitation.masks_for(loaded, idx, model.action_space.n)
+    ref = reference_log_probs(policy, obs, masks)
+    assert float(anchor_kl(policy, obs, masks, ref)) == pytest.approx(0.0, abs=1e-6)
+    from sb3_contrib import MaskablePPO
+
+    imitation.clone(str(data), str(tmp_path / "a.zip"), epochs=2, net_arch=(32,), holdout=0.3,
+                    lr=3e-3)  # fmt: skip
+    other = MaskablePPO.load(str(tmp_path / "a.zip"), device="cpu").policy  # a trained one
+    assert float(anchor_kl(policy, obs, masks, reference_log_probs(other, obs, masks))) > 1e-3
+    # A step anchored to the policy itself is the unanchored step (the KL and its gradient are
+    # 0 there); anchored elsewhere it differs (positive control).
+    actions = torch.as_tensor(loaded["actions"][idx])
+    after = []
+    for anchor in (None, (ref, 5.0), (reference_log_probs(other, obs, masks), 5.0)):
+        twin = frozen_copy(policy).train()
+        opt = torch.optim.SGD(twin.parameters(), lr=0.1)
+        clone_step(twin, opt, obs, actions, torch.zeros(len(idx)), masks, vf_coef=0.0,
+                   max_grad_norm=1e9, anchor=anchor)  # fmt: skip
+        after.append(torch.cat([p.detach().flatten() for p in twin.parameters()]))
+    assert torch.allclose(after[0], after[1], atol=1e-6)
+    assert not torch.allclose(after[0], after[2], atol=1e-6)
+    # Through clone: the clone ends nearer its init with a strong anchor than without.
+    apart = {}
+    for weight in (0.0, 50.0):
+        report = imitation.clone(str(data), str(tmp_path / f"k{weight}.zip"), epochs=6,
+                                 net_arch=(32,), holdout=0.3, lr=3e-3, deviated_weight=20.0,
+                                 batch_size=8,
+                                 init=str(tmp_path / "a.zip"), kl_weight=weight)  # fmt: skip
+        assert report["kl_weight"] == weight
+        assert ("anchor_kl" in report["epochs"][0]) == (weight > 0)
+        apart[weight] = _distance(tmp_path / "a.zip", tmp_path / f"k{weight}.zip", loaded)
+    assert 0 < apart[50.0] < apart[0.0] / 2
+    with pytest.raises(ValueError, match=r"kl_weight=1\.0: needs init"):
+        imitation.clone(str(data), str(tmp_path / "c.zip"), epochs=1, net_arch=(32,),
+                        holdout=0.3, kl_weight=1.0)  # fmt: skip
+
+
+def _distance(a: Path, b: Path, data: dict) -> float:
+    """Mean KL(model a || model b) over the dataset's decisions."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from agents.train.cloning import anchor_kl, reference_log_probs
+
+    idx = np.arange(len(data["actions"]))
+    obs = imitation.Rows(data["obs"])[idx]
+    first, second = (MaskablePPO.load(str(p), device="cpu").policy for p in (a, b))
+    masks = imitation.masks_for(data, idx, first.action_net.out_features)
+    with torch.no_grad():
+        return float(anchor_kl(second, obs, masks, reference_log_probs(first, obs, masks)))

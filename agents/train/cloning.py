@@ -72,6 +72,31 @@ def legal_masks(rows: Sequence[Sequence[int]], num_actions: int) -> np.ndarray:
     return masks
 
 
+def frozen_copy(policy: Any) -> Any:
+    """A copy of an SB3 policy with the same weights, in eval mode, apart from ``policy`` (built
+    from its constructor's arguments: a deep copy fails once a distribution with gradients
+    hangs on the policy)."""
+    twin = type(policy)(**policy._get_constructor_parameters())
+    twin.load_state_dict(policy.state_dict())
+    return twin.eval()
+
+
+def reference_log_probs(policy: Any, obs: torch.Tensor, masks: np.ndarray) -> torch.Tensor:
+    """A (frozen) policy's log-probabilities over every action, (B, A), without gradients; an
+    illegal action's is about -1e8 (SB3 masks its logit), so its probability is 0."""
+    with torch.no_grad():
+        logits = policy.get_distribution(obs, action_masks=masks).distribution.logits
+        return torch.log_softmax(logits, dim=-1)
+
+
+def anchor_kl(policy: Any, obs: torch.Tensor, masks: np.ndarray, ref: torch.Tensor) -> torch.Tensor:
+    """The batch's mean KL(reference || policy) over the legal actions (``ref``:
+    ``reference_log_probs``)."""
+    logits = policy.get_distribution(obs, action_masks=masks).distribution.logits
+    log_p = torch.log_softmax(logits, dim=-1)
+    return (ref.exp() * (ref - log_p)).sum(1).mean()
+
+
 def clone_step(
     policy: Any,
     optimizer: torch.optim.Optimizer,
@@ -85,6 +110,7 @@ def clone_step(
     ent_coef: float = 0.0,
     weights: torch.Tensor | None = None,
     targets: tuple[torch.Tensor, torch.Tensor] | None = None,
+    anchor: tuple[torch.Tensor, float] | None = None,
 ) -> dict[str, torch.Tensor]:
     """One gradient step on a batch; the losses and the teacher's actions' log-probabilities.
 
@@ -92,6 +118,9 @@ def clone_step(
     ``targets`` (``soft_targets``: action ids and probabilities, each (B, K)) replace the one
     teacher action by a distribution over K actions: the log-likelihood is then
     sum_k p_k log pi(a_k) (with p one-hot on the teacher's action it is the hard loss).
+    ``anchor`` (log-probabilities of a reference policy over every action, (B, A), an illegal
+    action's probability 0; and a weight) adds weight x the batch's mean KL(reference || policy):
+    the policy learns the labels while staying near the reference where they do not pull.
 
     FloatingPointError (the policy unchanged) if the loss is not finite.
     """
@@ -110,6 +139,10 @@ def clone_step(
     value_loss = torch.nn.functional.mse_loss(values.flatten(), returns)
     loss = policy_loss - ent_coef * entropy.mean() if ent_coef else policy_loss
     loss = loss + vf_coef * value_loss
+    kl = None
+    if anchor is not None:
+        kl = anchor_kl(policy, obs, masks, anchor[0])
+        loss = loss + anchor[1] * kl
     if not torch.isfinite(loss):
         raise FloatingPointError("the cloning loss is not finite")
     optimizer.zero_grad()
@@ -120,5 +153,6 @@ def clone_step(
         "loss": loss,
         "policy_loss": policy_loss,
         "value_loss": value_loss,
+        "anchor_kl": kl if kl is not None else torch.zeros(()),
         "log_prob": log_prob,
     }

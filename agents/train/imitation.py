@@ -265,6 +265,7 @@ def clone(
     soft_temperature: float = 5.0,
     anchor_unsearched: bool = False,
     deviated_weight: float = 1.0,
+    kl_weight: float = 0.0,
 ) -> dict[str, Any]:
     """Behaviour cloning of the teacher's decisions; the model saved atomically to ``out``.
 
@@ -277,6 +278,9 @@ def clone(
     searched (the ``searched`` array of ``agents.train.expert``'s datasets) that many times in
     the policy loss; ``deviated_weight`` multiplies the weight of the decisions where it left
     its prior's move (``deviated``), the few labels that carry what the search adds.
+    ``kl_weight`` (with ``init``) adds that weight x KL(init's policy || the clone's) on every
+    training decision: the clone moves where the labels pull and keeps the init's distribution
+    elsewhere.
 
     ``anchor_unsearched`` (with ``init``, on a search teacher's labels): the decisions the
     teacher did not search take the ``init`` model's own move as their label, so the clone
@@ -289,13 +293,18 @@ def clone(
     """
     import torch
 
-    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef)
+    from agents.train.cloning import frozen_copy
+
+    _check_clone_settings(epochs, batch_size, holdout, lr=lr, ent_coef=ent_coef, vf_coef=vf_coef,
+                          kl_weight=kl_weight)  # fmt: skip
     _check_label_weights(searched_weight, soft_weight, soft_temperature, deviated_weight)
     data, features = _clone_data(data_path, searched_weight, v0_only, drop, deviated_weight)
     if soft_weight and "cand_offsets" not in data:
         raise ValueError(f"soft_weight={soft_weight}: {data_path} has no soft targets")
     if anchor_unsearched and not (init and "searched" in data):
         raise ValueError("anchor_unsearched: needs init and a dataset with searched flags")
+    if kl_weight and not init:
+        raise ValueError(f"kl_weight={kl_weight}: needs init (the policy to stay near)")
     players, preset = data["meta"]["players"], data["meta"]["preset"]
     torch.manual_seed(seed)
     torch.set_num_threads(1)
@@ -321,9 +330,10 @@ def clone(
         print(json.dumps({"init": init, "heldout_by_kind": before}), flush=True)
     t0 = time.time()
     soft = (soft_weight, soft_temperature) if soft_weight else None
+    anchor = (frozen_copy(policy), kl_weight) if kl_weight else None
     history = _fit(policy, data, (obs, actions, values, weights), (train_idx, test_idx),
                    epochs=epochs, batch_size=batch_size, lr=lr, seed=seed, vf_coef=vf_coef,
-                   ent_coef=ent_coef, n_actions=n_actions, soft=soft)  # fmt: skip
+                   ent_coef=ent_coef, n_actions=n_actions, soft=soft, anchor=anchor)  # fmt: skip
     _save_clone(model, out, players, preset, features, drop)
     report = {
         "data": data_path,
@@ -334,6 +344,7 @@ def clone(
         "init": init,
         "searched_weight": searched_weight,
         "deviated_weight": deviated_weight,
+        "kl_weight": kl_weight,
         "soft_weight": soft_weight,
         "soft_temperature": soft_temperature,
         "anchored": anchored,
@@ -434,13 +445,14 @@ def _fit(
     ent_coef: float,
     n_actions: int,
     soft: tuple[float, float] | None = None,
+    anchor: tuple[Any, float] | None = None,
 ) -> list[dict[str, Any]]:
     """``clone``'s epochs over the training decisions (``tensors``: observations, actions,
-    values and the loss weights or None; ``split``: training and held-out indices), each
-    printed as a JSON line and returned."""
+    values and the loss weights or None; ``split``: training and held-out indices; ``anchor``:
+    a frozen policy and the weight of the KL to it), each printed as a JSON line and returned."""
     import torch
 
-    from agents.train.cloning import clone_step, soft_targets
+    from agents.train.cloning import clone_step, reference_log_probs, soft_targets
 
     obs, actions, values, weights = tensors
     train_idx, test_idx = split
@@ -450,7 +462,7 @@ def _fit(
     for epoch in range(epochs):
         policy.train()
         order = rng.permutation(train_idx)
-        losses = []
+        losses, kls = [], []
         for start in range(0, len(order), batch_size):
             idx = order[start : start + batch_size]
             masks = masks_for(data, idx, n_actions)
@@ -461,17 +473,24 @@ def _fit(
                 ids, probs = soft_targets(data["actions"][idx], [flat[s] for s in spans],
                                           [means[s] for s in spans], *soft)  # fmt: skip
                 targets = (torch.as_tensor(ids), torch.as_tensor(probs))
+            batch = obs[idx]
+            kl = None
+            if anchor is not None:
+                kl = (reference_log_probs(anchor[0], batch, masks), anchor[1])
             try:
-                fitted = clone_step(policy, optimizer, obs[idx], actions[idx], values[idx], masks,
+                fitted = clone_step(policy, optimizer, batch, actions[idx], values[idx], masks,
                                  vf_coef=vf_coef, max_grad_norm=0.5, ent_coef=ent_coef,
                                  weights=None if weights is None else weights[idx],
-                                 targets=targets)  # fmt: skip
+                                 targets=targets, anchor=kl)  # fmt: skip
             except FloatingPointError as exc:
                 raise FloatingPointError(f"epoch {epoch + 1}: {exc}") from None
             losses.append(fitted["loss"].item())
+            kls.append(fitted["anchor_kl"].item())
         scores = accuracy(policy, obs, actions, data, train_idx[:20_000], n_actions)
         held = accuracy(policy, obs, actions, data, test_idx, n_actions)
         row = {"epoch": epoch + 1, "loss": float(np.mean(losses)), "train": scores, "heldout": held}
+        if anchor is not None:
+            row["anchor_kl"] = float(np.mean(kls))
         history.append(row)
         print(json.dumps(row), flush=True)
     return history
@@ -757,6 +776,8 @@ def build_parser() -> Any:
     b.add_argument("--deviated-weight", type=float, default=1.0,
                    help="times the weight of the decisions where a search teacher left its "
                         "prior's move (expert datasets)")  # fmt: skip
+    b.add_argument("--kl-weight", type=float, default=0.0,
+                   help="with --init: weight of KL(init || clone) on every training decision")  # fmt: skip
     b.add_argument("--soft-weight", type=float, default=0.0,
                    help="share of a searched decision's target spread over its candidates by "
                         "their mean outcomes (expert datasets with soft targets)")  # fmt: skip
@@ -814,7 +835,7 @@ def _run_clone(args: argparse.Namespace) -> None:
                    searched_weight=args.searched_weight, soft_weight=args.soft_weight,
                    soft_temperature=args.soft_temperature,
                    anchor_unsearched=args.anchor_unsearched,
-                   deviated_weight=args.deviated_weight)  # fmt: skip
+                   deviated_weight=args.deviated_weight, kl_weight=args.kl_weight)  # fmt: skip
     _write_json(args.json, report)
 
 
