@@ -299,12 +299,7 @@ def clone(
                           kl_weight=kl_weight)  # fmt: skip
     _check_label_weights(searched_weight, soft_weight, soft_temperature, deviated_weight)
     data, features = _clone_data(data_path, searched_weight, v0_only, drop, deviated_weight)
-    if soft_weight and "cand_offsets" not in data:
-        raise ValueError(f"soft_weight={soft_weight}: {data_path} has no soft targets")
-    if anchor_unsearched and not (init and "searched" in data):
-        raise ValueError("anchor_unsearched: needs init and a dataset with searched flags")
-    if kl_weight and not init:
-        raise ValueError(f"kl_weight={kl_weight}: needs init (the policy to stay near)")
+    _check_clone_needs(data, data_path, init, soft_weight, anchor_unsearched, kl_weight)
     players, preset = data["meta"]["players"], data["meta"]["preset"]
     torch.manual_seed(seed)
     torch.set_num_threads(1)
@@ -380,6 +375,17 @@ def _clone_data(
     if dropped is not None:
         data["obs"][:, dropped] = 0
     return data, features
+
+
+def _check_clone_needs(data: dict[str, Any], data_path: str, init: str | None,
+                       soft_weight: float, anchor_unsearched: bool, kl_weight: float) -> None:  # fmt: skip
+    """ValueError naming the first asked option the dataset or the missing ``init`` cannot serve."""
+    if soft_weight and "cand_offsets" not in data:
+        raise ValueError(f"soft_weight={soft_weight}: {data_path} has no soft targets")
+    if anchor_unsearched and not (init and "searched" in data):
+        raise ValueError("anchor_unsearched: needs init and a dataset with searched flags")
+    if kl_weight and not init:
+        raise ValueError(f"kl_weight={kl_weight}: needs init (the policy to stay near)")
 
 
 class Rows:
@@ -706,7 +712,11 @@ def bench_encode(deals: int, seed: int, players: int, repeats: int = 3) -> dict[
 # ============================================================================ plot
 
 
-def plot_reports(reports: Sequence[tuple[str, str]], out: str) -> None:
+def plot_reports(
+    reports: Sequence[tuple[str, str]],
+    out: str,
+    title: str = "Clones of strong vs three strong bots (duplicate deals)",
+) -> None:
     """A bar per evaluation report: the candidate's paired difference against the table's bot,
     with its 95 % interval (lower is better)."""
     import matplotlib
@@ -728,8 +738,8 @@ def plot_reports(reports: Sequence[tuple[str, str]], out: str) -> None:
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, labels)
     ax.invert_yaxis()
-    ax.set_xlabel("points per game minus strong's (95% CI); lower is better")
-    ax.set_title("Clones of strong vs three strong bots (duplicate deals)")
+    ax.set_xlabel("points per game minus the table bot's (95% CI); lower is better")
+    ax.set_title(title)
     fig.tight_layout()
     tmp = f"{out}.{os.getpid()}.tmp.png"
     fig.savefig(tmp, dpi=120)
@@ -801,6 +811,8 @@ def build_parser() -> Any:
     g = sub.add_parser("plot", help="bar chart of evaluation reports' paired differences")
     g.add_argument("--reports", required=True, help="label=report.json, comma separated")
     g.add_argument("--out", required=True, help="the PNG to write")
+    g.add_argument("--title", default="Clones of strong vs three strong bots (duplicate deals)",
+                   help="the chart's title")  # fmt: skip
     return parser
 
 
@@ -844,7 +856,7 @@ def _run_plot(args: argparse.Namespace) -> None:
     for label, sep, path in pairs:
         if not sep or not os.path.isfile(path):
             raise ValueError(f"--reports {label}{sep}{path}: expected label=existing.json")
-    plot_reports([(label, path) for label, _, path in pairs], args.out)
+    plot_reports([(label, path) for label, _, path in pairs], args.out, args.title)
 
 
 def _run_bench(args: argparse.Namespace) -> None:
