@@ -19,13 +19,14 @@ import torch
 
 def _soft_log_likelihood(
     policy: Any, obs: torch.Tensor, masks: np.ndarray, ids: torch.Tensor, probs: torch.Tensor
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(values, sum_k p_k log pi(a_k | obs), entropy) for a MaskablePPO policy."""
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(values, sum_k p_k log pi(a_k | obs), entropy, log pi over every action) for a
+    MaskablePPO policy: one forward pass."""
     dist = policy.get_distribution(obs, action_masks=masks)
     log_all = torch.log_softmax(dist.distribution.logits, dim=-1)
     picked = log_all.gather(1, ids)
     log_lik = (probs * torch.where(probs > 0, picked, torch.zeros_like(picked))).sum(1)
-    return policy.predict_values(obs), log_lik, dist.entropy()
+    return policy.predict_values(obs), log_lik, dist.entropy(), log_all
 
 
 def soft_targets(
@@ -93,7 +94,11 @@ def anchor_kl(policy: Any, obs: torch.Tensor, masks: np.ndarray, ref: torch.Tens
     """The batch's mean KL(reference || policy) over the legal actions (``ref``:
     ``reference_log_probs``)."""
     logits = policy.get_distribution(obs, action_masks=masks).distribution.logits
-    log_p = torch.log_softmax(logits, dim=-1)
+    return _kl(ref, torch.log_softmax(logits, dim=-1))
+
+
+def _kl(ref: torch.Tensor, log_p: torch.Tensor) -> torch.Tensor:
+    """Mean over the batch of KL(ref || p), both as log-probabilities over every action."""
     return (ref.exp() * (ref - log_p)).sum(1).mean()
 
 
@@ -124,8 +129,12 @@ def clone_step(
 
     FloatingPointError (the policy unchanged) if the loss is not finite.
     """
+    log_all = None
     if targets is not None:
-        values, log_prob, entropy = _soft_log_likelihood(policy, obs, masks, *targets)
+        values, log_prob, entropy, log_all = _soft_log_likelihood(policy, obs, masks, *targets)
+    elif anchor is not None:  # the teacher's action as a one-hot target: the KL reads its pass
+        one_hot = (actions.long().unsqueeze(1), torch.ones(len(actions), 1))
+        values, log_prob, entropy, log_all = _soft_log_likelihood(policy, obs, masks, *one_hot)
     else:
         values, log_prob, entropy = policy.evaluate_actions(obs, actions, masks)
     if weights is None:
@@ -141,7 +150,7 @@ def clone_step(
     loss = loss + vf_coef * value_loss
     kl = None
     if anchor is not None:
-        kl = anchor_kl(policy, obs, masks, anchor[0])
+        kl = _kl(anchor[0], log_all)
         loss = loss + anchor[1] * kl
     if not torch.isfinite(loss):
         raise FloatingPointError("the cloning loss is not finite")

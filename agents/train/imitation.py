@@ -394,10 +394,6 @@ class Rows:
 
     def __init__(self, array: np.ndarray) -> None:
         self.array = array
-        self.shape = array.shape
-
-    def __len__(self) -> int:
-        return len(self.array)
 
     def __getitem__(self, idx: Any) -> Any:
         import torch
