@@ -43,7 +43,7 @@ from agents.contract.chance import (
     ValueModel,
     load_model,
 )
-from agents.evaluate.deals import derive_seed, lineup, play_game, rotations
+from agents.evaluate.deals import derive_seed, lineup, observed, play_game, rotations
 from agents.games import game_spec
 
 # The tables the harness measures most: a strong bot among weak ones, strong bots together, the
@@ -88,14 +88,7 @@ def play_deal(task: tuple[int, int, int, str]) -> str:
     arrays: dict[str, list] = {k: [] for k in ("game", "round", "nvar", "probs", "actual", "x")}
     targets, mine_masks, scores = [], [], []
     for k, names in enumerate(rotations(lineup(list(agents), PLAYERS))):
-        loggers: list[Logger] = []
-
-        def new_game(players: int, game_seed: int | None, options: dict[str, Any]) -> Any:
-            g = spec.new_game(players, game_seed, options)
-            loggers.append(Logger(g))  # noqa: B023 (this game only)
-            return g
-
-        traced = dataclasses.replace(spec, new_game=new_game)
+        traced, loggers = observed(spec, Logger)
         agent_seeds = [derive_seed(seed, "mlp-agent", which, d, k, s) for s in range(PLAYERS)]
         result = play_game(names, derive_seed(seed, "mlp-deal", which, d), agent_seeds, traced)
         history = loggers[-1].game.state.round_history

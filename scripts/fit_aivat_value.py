@@ -21,7 +21,6 @@ python scripts/fit_aivat_value.py --from-data runs/aivat_fit_7310.npz --out ... 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import multiprocessing
 import time
@@ -30,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from agents.contract.chance import FEATURES, ChanceRecorder, ValueModel, expected_features
-from agents.evaluate.deals import derive_seed, lineup, play_game, rotations
+from agents.evaluate.deals import derive_seed, lineup, observed, play_game, rotations
 from agents.games import game_spec
 
 # The tables the harness measures most: a strong bot among weak ones, strong bots together.
@@ -62,14 +61,7 @@ def play_deal(task: tuple[int, int, int]) -> tuple[int, list[float], float]:
     x = np.zeros(len(FEATURES))
     y = 0.0
     for k, names in enumerate(seatings):
-        recorders: list[Deviations] = []
-
-        def new_game(players: int, game_seed: int | None, options: dict[str, Any]) -> Any:
-            game = spec.new_game(players, game_seed, options)
-            recorders.append(Deviations(game))  # noqa: B023 (this game only)
-            return game
-
-        traced = dataclasses.replace(spec, new_game=new_game)
+        traced, recorders = observed(spec, Deviations)
         agent_seeds = [derive_seed(seed, "fit-agent", which, d, k, s) for s in range(PLAYERS)]
         result = play_game(names, derive_seed(seed, "fit-deal", which, d), agent_seeds, traced)
         rows = recorders[-1].rows

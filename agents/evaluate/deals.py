@@ -15,6 +15,7 @@ diagnostics, when allowed, are shown the live game.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import multiprocessing
 import os
@@ -151,6 +152,20 @@ def build_agent(name: str, seed: int | None, spec: GameSpec) -> Any:
 
 
 # ----------------------------------------------------------------------------- playing
+
+
+def observed(spec: GameSpec, watch: Callable[[Any], Any]) -> tuple[GameSpec, list[Any]]:
+    """``spec`` whose every new game is handed to ``watch`` as it is made, and the list of what
+    ``watch`` returned, one per game in order (a chance recorder, a logger: ``[-1]`` is the
+    game just played)."""
+    watchers: list[Any] = []
+
+    def new_game(players: int, game_seed: int | None, options: dict[str, Any]) -> Any:
+        state = spec.new_game(players, game_seed, options)
+        watchers.append(watch(state))
+        return state
+
+    return dataclasses.replace(spec, new_game=new_game), watchers
 
 
 def play_game(

@@ -31,13 +31,12 @@ into the deal's value before the t interval.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from agents import is_oracle
-from agents.evaluate.deals import play_seating, run_deals
+from agents.evaluate.deals import observed, play_seating, run_deals
 from agents.evaluate.stats import mean_ci95, paired_diff_ci95, sample_sd
 from agents.games import GameSpec, game_spec
 
@@ -96,14 +95,7 @@ def play_seating_corrected(task: tuple) -> dict[str, Any]:
     per-seat corrections (``KEY``)."""
     deal, seed, seatings, game, options, k = task
     spec = game_spec(game)
-    recorders: list[Any] = []
-
-    def new_game(players: int, game_seed: int | None, opts: dict[str, Any]) -> Any:
-        state = spec.new_game(players, game_seed, opts)
-        recorders.append(spec.chance_recorder(state))
-        return state
-
-    traced = dataclasses.replace(spec, new_game=new_game)
+    traced, recorders = observed(spec, spec.chance_recorder)
     played = play_seating((deal, seed, seatings, traced, options, k))
     recorder = recorders[-1]
     played["game"][KEY] = {
