@@ -506,6 +506,22 @@ def test_hand_analysis_kernel_matches_generated_hands(
     assert_analyses_match(((hand, *contract, PRESETS[preset]),), K.hand_analysis)
 
 
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    hand=st.one_of(hands(1, 20), hands(21, 45)),
+    trios=st.integers(0, 5),
+    runs=st.integers(0, 2),
+    preset=st.sampled_from(ALL),
+)
+@needs_kernels
+def test_hand_analysis_kernel_matches_contracts_beyond_the_games(
+    hand: tuple, trios: int, runs: int, preset: str
+) -> None:
+    """The kernel's whole domain, not only the rounds' contracts: up to five trios, whose
+    choice (marginals per rank, the cheapest first) the kernel computes in closed form."""
+    assert_analyses_match(((hand, trios, runs, PRESETS[preset]),), K.hand_analysis)
+
+
 # ----------------------------------------------------------------------------- _Search
 
 
