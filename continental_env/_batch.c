@@ -919,15 +919,15 @@ static int obs_size(int P) { return 65 * (2 * P + 3) + 14 + 4 * P; }
 static void write_features(const Core *c, Lane *L, float *out, int seat) {
     int P = c->P;
     /* every card of the pile and the table comes from the round's decks: MAXCARDS bounds both */
-    int deck[NT], discard[MAXCARDS], table_cards[MAXCARDS], last_seat[FEAT_HISTORY],
-        last_kind[FEAT_HISTORY], last_card[FEAT_HISTORY];
+    int deck[NT], shown[NT] = {0}, last_seat[FEAT_HISTORY], last_kind[FEAT_HISTORY],
+        last_card[FEAT_HISTORY];
     int decks = c->r.decks[L->round_index < c->r.R ? L->round_index : c->r.R - 1];
     for (int k = 0; k < NT; k++) deck[k] = k == JK ? decks * c->r.jokers_per_deck : decks;
-    for (int k = 0; k < L->ndiscard; k++) discard[k] = L->discard[k];
-    int nt = 0;
+    /* the cards face up, counted where they lie (the features read only the pile's top) */
+    for (int k = 0; k < L->ndiscard; k++) shown[L->discard[k]]++;
     for (int m = 0; m < L->ntable; m++)
-        for (int i = 0; i < L->table[m].n && nt < MAXCARDS; i++)
-            table_cards[nt++] = L->table[m].cards[i];
+        for (int i = 0; i < L->table[m].n; i++) shown[L->table[m].cards[i]]++;
+    int top = L->ndiscard ? L->discard[L->ndiscard - 1] : -1;
     int live = L->phase != OVER_PH;
     int n_last = 0;
     if (live) {
@@ -962,10 +962,9 @@ static void write_features(const Core *c, Lane *L, float *out, int seat) {
         .laid_down_self = L->laid_down[seat],
         .hand = L->hands[seat],
         .deck = deck,
-        .discard = discard,
-        .n_discard = L->ndiscard,
-        .table_cards = table_cards,
-        .n_table_cards = nt,
+        .discard = &top,
+        .n_discard = L->ndiscard ? 1 : 0,
+        .shown = shown,
         .known = &L->known[0][0],
         .hand_sizes = L->hand_sizes,
         .laid_down = L->laid_down,
@@ -1458,6 +1457,10 @@ static PyObject *core_step(Core *c, PyObject *args) {
     /* Every lane's action first: an illegal one changes nothing anywhere. */
     for (int i = 0; i < N && !err; i++) {
         Lane *L = &c->lanes[i];
+        if (i + 4 < N) { /* a later lane's scalars and legal ids, read next at their turn */
+            __builtin_prefetch(&c->lanes[i + 4], 0, 3);
+            __builtin_prefetch(c->lanes[i + 4].legal, 0, 3);
+        }
         if (ensure_legal(c, L, &ctx) < 0) {
             err = 1;
             break;

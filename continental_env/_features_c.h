@@ -34,6 +34,11 @@
 #define MAXRUN 13
 #endif
 
+/* i % 13 for 0 <= i < 27: the rank at position i of a span or a reach that may pass the king
+ * (this header stands alone, so it keeps its own table) */
+static const unsigned char FEAT_RANK_MOD[2 * NR + 1] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0};
+
 /* ================================================================= melds.distance.hand_analysis */
 /*
  * Distance to the contract (melds.distance._Plans): a branch and bound over run windows, trio
@@ -234,14 +239,18 @@ static inline int hand_analysis_c(const int *counts, int trios, int runs, int mi
      * by hand naturals covered, most first */
     int ns = wrap ? NR : 14 - min_run + 1;
     int covered[MAXW], start[MAXW], made = 0;
-    const unsigned window = (1u << min_run) - 1;
     for (int suit = 0; suit < 4; suit++) {
         unsigned held = 0; /* bit r: the hand holds the rank r natural of this suit */
         for (int r = 0; r < NR; r++) held |= (unsigned)(counts[suit * NR + r] != 0) << r;
         held |= held << NR; /* the ranks again above the king: positions (s + i) % NR */
+        /* the naturals each window covers, slid one start at a time: the bit leaving at the
+         * low end, the one entering at the high end */
+        int cov = 0;
+        for (int i = 0; i < min_run; i++) cov += (int)(held >> i & 1u);
         for (int s = 0; s < ns; s++, made++) {
+            if (s) cov += (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
             start[made] = suit * 16 + s; /* the window's suit and first rank (s < 16) */
-            covered[made] = __builtin_popcount(held >> s & window);
+            covered[made] = cov;
         }
     }
     /* the stable sort, most covered first, as a counting sort (covered is 0..min_run): each
@@ -257,7 +266,7 @@ static inline int hand_analysis_c(const int *counts, int trios, int runs, int mi
     p->nw = made;
     for (int j = 0; j < p->nw; j++) {
         int k = order[j], suit = start[k] / 16, s = start[k] % 16;
-        for (int i = 0; i < min_run; i++) p->win[j][i] = suit * NR + (s + i) % NR;
+        for (int i = 0; i < min_run; i++) p->win[j][i] = suit * NR + FEAT_RANK_MOD[s + i]; /* s + i < 26 */
         p->static_empty[j] = min_run - covered[k];
     }
     int work[NT];
@@ -298,10 +307,13 @@ typedef struct {
     int p, seat, trios, runs, min_run, wrap, live, laid_down_self;
     const int *hand;    /* 53 counts: the seat's own hand */
     const int *deck;    /* 53 counts: the round's deck (rules.deck_counts) */
-    const int *discard; /* the pile, bottom first */
+    const int *discard; /* the pile, bottom first (only its top when `shown` is given) */
     int n_discard;
-    const int *table_cards; /* every card on the table (any order) */
+    const int *table_cards; /* every card on the table (any order); unread with `shown` */
     int n_table_cards;
+    /* 53 counts of the cards face up (the pile's and the table's) when the caller keeps them,
+     * else NULL (counted here from the pile and the table) */
+    const int *shown;
     const int *known;                           /* p x 53 */
     const int *hand_sizes, *laid_down, *claims; /* p each */
     const float *points50;                      /* 53: float32(points) / 50 in float32 */
@@ -374,9 +386,14 @@ static inline int features_write(const FeatInput *in, float *out) {
     memset(out, 0, sizeof(float) * l.size);
     const int *hand = in->hand;
 
-    int unseen[NT], shown[NT] = {0};
-    for (int i = 0; i < in->n_discard; i++) shown[in->discard[i]]++;
-    for (int i = 0; i < in->n_table_cards; i++) shown[in->table_cards[i]]++;
+    int unseen[NT], counted[NT];
+    const int *shown = in->shown;
+    if (shown == NULL) {
+        memset(counted, 0, sizeof counted);
+        for (int i = 0; i < in->n_discard; i++) counted[in->discard[i]]++;
+        for (int i = 0; i < in->n_table_cards; i++) counted[in->table_cards[i]]++;
+        shown = counted;
+    }
     count_unseen_c(in->deck, hand, shown, in->known, p, seat, unseen);
 
     if (in->laid_down_self || !in->live) {
@@ -419,20 +436,23 @@ static inline int features_write(const FeatInput *in, float *out) {
     const int reach = in->min_run - 1;
     long long hand_total = 0;
     for (int c = 0; c < NT; c++) hand_total += hand[c];
+    long long rank_total[NR]; /* the hand's naturals of each rank, every suit */
+    for (int r = 0; r < NR; r++)
+        rank_total[r] = hand[r] + hand[NR + r] + hand[2 * NR + r] + hand[3 * NR + r];
     for (int c = 0; c < JK; c++) {
         if (!hand[c]) continue;
         int rank = c % NR, suit = c / NR;
-        long long n = -1;
-        for (int s = 0; s < 4; s++) n += hand[s * NR + rank];
-        for (int delta = 1; delta <= reach; delta++)
-            for (int side = 0; side < 2; side++) {
-                int r = side ? rank + delta : rank - delta;
-                if (in->wrap)
-                    r = ((r % NR) + NR) % NR;
-                else if (r < 0 || r >= NR)
-                    continue;
-                n += hand[suit * NR + r];
+        long long n = rank_total[rank] - 1;
+        const int *row = hand + suit * NR;
+        for (int delta = 1; delta <= reach; delta++) {
+            int lo = rank - delta, hi = rank + delta; /* -12..24 (reach < 13) */
+            if (in->wrap) {
+                n += row[FEAT_RANK_MOD[lo + NR]] + row[FEAT_RANK_MOD[hi]];
+            } else {
+                if (lo >= 0) n += row[lo];
+                if (hi < NR) n += row[hi];
             }
+        }
         out[l.partners + c] = (float)((double)n / 4.0);
     }
     if (hand[JK]) out[l.partners + JK] = (float)((double)(hand_total - 1) / 4.0);

@@ -31,14 +31,6 @@ static int min_span_starts(int min_run, int wrap, int *starts) {
     return n;
 }
 
-/* Set bits of x (SWAR; no popcount instruction is assumed of the target). */
-static inline int popcount32(unsigned x) {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
-}
-
 /* Next combination of `k` indices out of `n` in itertools' order; 0 when done. */
 static int next_combination(int *idx, int k, int n) {
     int i = k - 1;
@@ -192,17 +184,19 @@ static int contract_exists_search(const int *counts, int trios, int runs, int mi
     int starts[NR + 1];
     int ns = min_span_starts(min_run, wrap, starts);
     int least = min_run - counts[JK] > 1 ? min_run - counts[JK] : 1;
-    const unsigned full = (1u << min_run) - 1u, ranks = (1u << NR) - 1u;
     for (int suit = 0; suit < 4; suit++) {
         const int *row = counts + suit * NR;
         unsigned held = 0; /* bit r: the suit's rank r is in hand */
         for (int r = 0; r < NR; r++) held |= (unsigned)(row[r] != 0) << r;
         if (!held) continue;
+        held |= held << NR; /* the ranks again above the king: position i is rank i % 13 */
+        /* the naturals a span from `starts[s]` covers, slid one start at a time (the spans'
+         * starts are 0, 1, ..., ns - 1): the bit leaving at the low end, the one entering */
+        int covered = 0;
+        for (int i = 0; i < min_run; i++) covered += (int)(held >> i & 1u);
         for (int s = 0; s < ns; s++) {
-            /* the span's ranks (start + i) % 13 as bits: the run's bits, the wrapped ones low */
-            int st = starts[s];
-            unsigned span = ((full << st) | (full >> (NR - st))) & ranks;
-            if (popcount32(held & span) >= least) {
+            if (s) covered += (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
+            if (covered >= least) {
                 for (int i = 0; i < min_run; i++)
                     w.cards[w.n][i] = suit * NR + RANK_AT[starts[s] + i];
                 w.n++;
