@@ -163,6 +163,37 @@ static int exists_runs(int *work, Windows *w, int first, int runs, int *stealabl
     return 0;
 }
 
+/* An upper bound on the naturals `runs` runs of `min_run` can hold together: each run lies in a
+ * window (a suit and a span of `min_run` ranks from each of the `ns` starts), and the j-th run
+ * in the same window holds only ranks the hand has at least j of; the `runs` largest of those
+ * counts over every window and j, added. Overlapping windows are counted in full, so the bound
+ * only over-counts: a hand whose jokers cannot make up the rest has no contract. */
+static int runs_naturals_bound(const int *counts, int runs, int min_run, int ns) {
+    int by_covered[MAXRUN + 1] = {0};
+    for (int suit = 0; suit < 4; suit++) {
+        const int *row = counts + suit * NR;
+        for (int j = 1; j <= runs; j++) {
+            unsigned held = 0; /* bit r: the hand has j of the suit's rank r */
+            for (int r = 0; r < NR; r++) held |= (unsigned)(row[r] >= j) << r;
+            if (!held) break; /* none with j, none with more */
+            held |= held << NR;
+            int covered = 0;
+            for (int i = 0; i < min_run; i++) covered += (int)(held >> i & 1u);
+            for (int s = 0; s < ns; s++) {
+                if (s) covered += (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
+                by_covered[covered]++;
+            }
+        }
+    }
+    int sum = 0, left = runs;
+    for (int v = min_run; v > 0 && left > 0; v--) {
+        int take = by_covered[v] < left ? by_covered[v] : left;
+        sum += take * v;
+        left -= take;
+    }
+    return sum;
+}
+
 /* The search behind contract_exists_c and contract_exists_both (below). */
 static int contract_exists_search(const int *counts, int trios, int runs, int min_run, int wrap,
                                   int steal, int both, int *steal_only) {
@@ -174,6 +205,11 @@ static int contract_exists_search(const int *counts, int trios, int runs, int mi
      * at most, so a hand whose trios alone do not fit has no contract (no search needed). */
     if (!trios_fit(counts, stealable, trios, counts[JK])) return 0;
     if (runs == 0) return 1;
+    int starts[NR + 1];
+    int ns = min_span_starts(min_run, wrap, starts);
+    /* with one run, the windows below (each within the jokers of full) are the same test */
+    if (runs >= 2 && runs * min_run - runs_naturals_bound(counts, runs, min_run, ns) > counts[JK])
+        return 0;
     Windows w;
     w.n = 0;
     w.size = min_run;
@@ -181,8 +217,6 @@ static int contract_exists_search(const int *counts, int trios, int runs, int mi
     w.trios = trios;
     w.both = both;
     w.steal_only = 0;
-    int starts[NR + 1];
-    int ns = min_span_starts(min_run, wrap, starts);
     int least = min_run - counts[JK] > 1 ? min_run - counts[JK] : 1;
     for (int suit = 0; suit < 4; suit++) {
         const int *row = counts + suit * NR;

@@ -288,6 +288,72 @@ def test_contract_exists_kernel_matches_generated_hands(
     assert_both_match((args[:-1],), K.contract_exists_both)
 
 
+@st.composite
+def suited_hands(draw: st.DrawFn) -> tuple[int, ...]:
+    """Counts of a hand of one or two suits (up to three copies of a natural) and up to four
+    jokers: hands near several runs at once, where the kernel's bound on the naturals runs can
+    hold (``runs_naturals_bound`` in _melds_c.h) decides before any search."""
+    suits = draw(st.lists(st.integers(0, 3), min_size=1, max_size=2, unique=True))
+    counts = [0] * NUM_TYPES
+    for suit in suits:
+        for rank in range(13):
+            counts[suit * 13 + rank] = draw(st.sampled_from((0, 0, 1, 1, 1, 2, 3)))
+    counts[JOKER] = draw(st.integers(0, 4))
+    return tuple(counts)
+
+
+def runs_naturals_bound(counts: tuple, runs: int, min_run: int, wrap: bool) -> int:
+    """The kernel's bound, readably: the `runs` largest counts of naturals over every window
+    (suit, span) and every j, where the j-th run in a window holds the ranks held j times."""
+    spans = melds.min_spans(min_run, wrap)
+    items = [
+        sum(1 for rank in span if counts[suit * 13 + rank] >= j)
+        for suit in range(4)
+        for span in spans
+        for j in range(1, runs + 1)
+    ]
+    return sum(sorted(items, reverse=True)[:runs])
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    hand=suited_hands(),
+    trios=st.integers(0, 1),
+    runs=st.integers(2, 4),
+    preset=st.sampled_from(ALL),
+    steal=st.booleans(),
+)
+@needs_kernels
+def test_contract_exists_kernel_matches_hands_near_several_runs(
+    hand: tuple, trios: int, runs: int, preset: str, steal: bool
+) -> None:
+    rules = PRESETS[preset]
+    args = (hand, trios, runs, rules.min_run, rules.ace_wraparound, steal)
+    if runs * rules.min_run - runs_naturals_bound(hand, runs, *args[3:5]) > hand[JOKER]:
+        assert not melds.contract_exists_reference(*args)  # the bound is sound
+    assert_exists_match((args,), K.contract_exists)
+    assert_both_match((args[:-1],), K.contract_exists_both)
+
+
+@needs_kernels
+def test_contract_exists_at_the_runs_bound() -> None:
+    """Two runs of four in one suit from A-8 with the 5 missing and one joker: the naturals
+    bound (7) leaves exactly the one joker, so a bound one natural stricter would say no; a
+    second copy of 2-5 lets both runs lie in the same window."""
+    hearts = (0, 1, 2, 3, 5, 6, 7)  # A 2 3 4 _ 6 7 8 (rank 4, the 5, missing)
+    at_bound = tuple(1 if c in hearts else 1 if c == JOKER else 0 for c in range(NUM_TYPES))
+    assert runs_naturals_bound(at_bound, 2, 4, False) == 7
+    args = (at_bound, 0, 2, 4, False, False)
+    assert melds.contract_exists_reference(*args) and K.contract_exists(*args)
+    no_joker = (*at_bound[:JOKER], 0)
+    assert not melds.contract_exists_reference(no_joker, 0, 2, 4, False, False)
+    assert not K.contract_exists(no_joker, 0, 2, 4, False, False)
+    twice = tuple(2 if c in (1, 2, 3, 4) else 0 for c in range(NUM_TYPES))  # 2-5 twice
+    assert runs_naturals_bound(twice, 2, 4, False) == 8
+    assert melds.contract_exists_reference(twice, 0, 2, 4, False, False)
+    assert K.contract_exists(twice, 0, 2, 4, False, False)
+
+
 def both_reference(counts: tuple, trios: int, runs: int, min_run: int, wrap: bool) -> tuple:
     """``contract_exists_both`` from the reference's two searches: (fits without stealing,
     fits only with stealing)."""
