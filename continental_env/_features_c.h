@@ -266,7 +266,8 @@ static inline int hand_analysis_c(const int *counts, int trios, int runs, int mi
     p->nw = made;
     for (int j = 0; j < p->nw; j++) {
         int k = order[j], suit = start[k] / 16, s = start[k] % 16;
-        for (int i = 0; i < min_run; i++) p->win[j][i] = suit * NR + FEAT_RANK_MOD[s + i]; /* s + i < 26 */
+        for (int i = 0; i < min_run; i++) /* s + i < 26 */
+            p->win[j][i] = suit * NR + FEAT_RANK_MOD[s + i];
         p->static_empty[j] = min_run - covered[k];
     }
     int work[NT];

@@ -163,6 +163,13 @@ static int exists_runs(int *work, Windows *w, int first, int runs, int *stealabl
     return 0;
 }
 
+/* The naturals of the span of `min_run` ranks from `s`, from those of the span from `s - 1`
+ * (`covered`): `held` holds a suit's ranks twice (bit i: rank i % 13), and the span moves one
+ * rank up, the rank leaving at the low end, the rank entering at the high end. */
+static inline int slide_span(unsigned held, int s, int min_run, int covered) {
+    return covered + (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
+}
+
 /* An upper bound on the naturals `runs` runs of `min_run` can hold together: each run lies in a
  * window (a suit and a span of `min_run` ranks from each of the `ns` starts), and the j-th run
  * in the same window holds only ranks the hand has at least j of; the `runs` largest of those
@@ -180,7 +187,7 @@ static int runs_naturals_bound(const int *counts, int runs, int min_run, int ns)
             int covered = 0;
             for (int i = 0; i < min_run; i++) covered += (int)(held >> i & 1u);
             for (int s = 0; s < ns; s++) {
-                if (s) covered += (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
+                if (s) covered = slide_span(held, s, min_run, covered);
                 by_covered[covered]++;
             }
         }
@@ -225,11 +232,11 @@ static int contract_exists_search(const int *counts, int trios, int runs, int mi
         if (!held) continue;
         held |= held << NR; /* the ranks again above the king: position i is rank i % 13 */
         /* the naturals a span from `starts[s]` covers, slid one start at a time (the spans'
-         * starts are 0, 1, ..., ns - 1): the bit leaving at the low end, the one entering */
+         * starts are 0, 1, ..., ns - 1) */
         int covered = 0;
         for (int i = 0; i < min_run; i++) covered += (int)(held >> i & 1u);
         for (int s = 0; s < ns; s++) {
-            if (s) covered += (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
+            if (s) covered = slide_span(held, s, min_run, covered);
             if (covered >= least) {
                 for (int i = 0; i < min_run; i++)
                     w.cards[w.n][i] = suit * NR + RANK_AT[starts[s] + i];
