@@ -918,7 +918,6 @@ static int obs_size(int P) { return 65 * (2 * P + 3) + 14 + 4 * P; }
  * (the one implementation in _features_c.h, fed from the lane's arrays). */
 static void write_features(const Core *c, Lane *L, float *out, int seat) {
     int P = c->P;
-    /* every card of the pile and the table comes from the round's decks: MAXCARDS bounds both */
     int deck[NT], shown[NT] = {0}, last_seat[FEAT_HISTORY], last_kind[FEAT_HISTORY],
         last_card[FEAT_HISTORY];
     int decks = c->r.decks[L->round_index < c->r.R ? L->round_index : c->r.R - 1];
