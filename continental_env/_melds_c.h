@@ -163,33 +163,42 @@ static int exists_runs(int *work, Windows *w, int first, int runs, int *stealabl
     return 0;
 }
 
-/* The naturals of the span of `min_run` ranks from `s`, from those of the span from `s - 1`
- * (`covered`): `held` holds a suit's ranks twice (bit i: rank i % 13), and the span moves one
- * rank up, the rank leaving at the low end, the rank entering at the high end. */
-static inline int slide_span(unsigned held, int s, int min_run, int covered) {
-    return covered + (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
+/* The suit row's ranks held at least `j` times as bits, twice over (bit i: rank i % 13), so a
+ * span of ranks past the king reads on from the ace. */
+static inline unsigned suit_held(const int *row, int j) {
+    unsigned held = 0;
+    for (int r = 0; r < NR; r++) held |= (unsigned)(row[r] >= j) << r;
+    return held | held << NR;
+}
+
+/* covered[s]: the bits of `held` (suit_held) in the span of `min_run` ranks from each start s
+ * < ns, counted once and then slid one start at a time (the rank leaving at the low end, the
+ * rank entering at the high end). */
+static inline void spans_covered(unsigned held, int min_run, int ns, int *covered) {
+    int c = 0;
+    for (int i = 0; i < min_run; i++) c += (int)(held >> i & 1u);
+    covered[0] = c;
+    for (int s = 1; s < ns; s++) {
+        c += (int)(held >> (s + min_run - 1) & 1u) - (int)(held >> (s - 1) & 1u);
+        covered[s] = c;
+    }
 }
 
 /* An upper bound on the naturals `runs` runs of `min_run` can hold together: each run lies in a
- * window (a suit and a span of `min_run` ranks from each of the `ns` starts), and the j-th run
- * in the same window holds only ranks the hand has at least j of; the `runs` largest of those
- * counts over every window and j, added. Overlapping windows are counted in full, so the bound
- * only over-counts: a hand whose jokers cannot make up the rest has no contract. */
-static int runs_naturals_bound(const int *counts, int runs, int min_run, int ns) {
-    int by_covered[MAXRUN + 1] = {0};
+ * window (a suit and a span of `min_run` ranks), and the j-th run in the same window holds only
+ * ranks the hand has at least j of; the `runs` largest of those counts over every window and j,
+ * added. Overlapping windows are counted in full, so the bound only over-counts: a hand whose
+ * jokers cannot make up the rest has no contract. `by_covered` holds the first runs' counts
+ * (every window's naturals, as the window list counts them); the later runs' are added here. */
+static int runs_naturals_bound(const int *counts, int runs, int min_run, int ns,
+                               int *by_covered) {
+    int covered[NR + 1];
     for (int suit = 0; suit < 4; suit++) {
-        const int *row = counts + suit * NR;
-        for (int j = 1; j <= runs; j++) {
-            unsigned held = 0; /* bit r: the hand has j of the suit's rank r */
-            for (int r = 0; r < NR; r++) held |= (unsigned)(row[r] >= j) << r;
+        for (int j = 2; j <= runs; j++) {
+            unsigned held = suit_held(counts + suit * NR, j);
             if (!held) break; /* none with j, none with more */
-            held |= held << NR;
-            int covered = 0;
-            for (int i = 0; i < min_run; i++) covered += (int)(held >> i & 1u);
-            for (int s = 0; s < ns; s++) {
-                if (s) covered = slide_span(held, s, min_run, covered);
-                by_covered[covered]++;
-            }
+            spans_covered(held, min_run, ns, covered);
+            for (int s = 0; s < ns; s++) by_covered[covered[s]]++;
         }
     }
     int sum = 0, left = runs;
@@ -214,9 +223,6 @@ static int contract_exists_search(const int *counts, int trios, int runs, int mi
     if (runs == 0) return 1;
     int starts[NR + 1];
     int ns = min_span_starts(min_run, wrap, starts);
-    /* with one run, the windows below (each within the jokers of full) are the same test */
-    if (runs >= 2 && runs * min_run - runs_naturals_bound(counts, runs, min_run, ns) > counts[JK])
-        return 0;
     Windows w;
     w.n = 0;
     w.size = min_run;
@@ -225,25 +231,25 @@ static int contract_exists_search(const int *counts, int trios, int runs, int mi
     w.both = both;
     w.steal_only = 0;
     int least = min_run - counts[JK] > 1 ? min_run - counts[JK] : 1;
+    int by_covered[MAXRUN + 1] = {0}; /* windows by the naturals they cover (the bound's) */
     for (int suit = 0; suit < 4; suit++) {
-        const int *row = counts + suit * NR;
-        unsigned held = 0; /* bit r: the suit's rank r is in hand */
-        for (int r = 0; r < NR; r++) held |= (unsigned)(row[r] != 0) << r;
+        unsigned held = suit_held(counts + suit * NR, 1);
         if (!held) continue;
-        held |= held << NR; /* the ranks again above the king: position i is rank i % 13 */
-        /* the naturals a span from `starts[s]` covers, slid one start at a time (the spans'
-         * starts are 0, 1, ..., ns - 1) */
-        int covered = 0;
-        for (int i = 0; i < min_run; i++) covered += (int)(held >> i & 1u);
+        int covered[NR + 1]; /* the spans' starts are 0, 1, ..., ns - 1 */
+        spans_covered(held, min_run, ns, covered);
         for (int s = 0; s < ns; s++) {
-            if (s) covered = slide_span(held, s, min_run, covered);
-            if (covered >= least) {
+            by_covered[covered[s]]++;
+            if (covered[s] >= least) {
                 for (int i = 0; i < min_run; i++)
                     w.cards[w.n][i] = suit * NR + RANK_AT[starts[s] + i];
                 w.n++;
             }
         }
     }
+    /* with one run, the window list (each within the jokers of full) is the same test */
+    if (runs >= 2 &&
+        runs * min_run - runs_naturals_bound(counts, runs, min_run, ns, by_covered) > counts[JK])
+        return 0;
     if (w.n == 0) return 0;
     int found = exists_runs(work, &w, 0, runs, stealable);
     /* a fit without stealing answers both, whatever leaves before it needed a steal */
