@@ -708,10 +708,13 @@ def bench_encode(deals: int, seed: int, players: int, repeats: int = 3) -> dict[
 # ============================================================================ plot
 
 
+PLOT_TITLE = "Clones of strong vs three strong bots (duplicate deals)"
+
+
 def plot_reports(
     reports: Sequence[tuple[str, str]],
     out: str,
-    title: str = "Clones of strong vs three strong bots (duplicate deals)",
+    title: str = PLOT_TITLE,
 ) -> None:
     """A bar per evaluation report: the candidate's paired difference against the table's bot,
     with its 95 % interval (lower is better)."""
@@ -807,8 +810,7 @@ def build_parser() -> Any:
     g = sub.add_parser("plot", help="bar chart of evaluation reports' paired differences")
     g.add_argument("--reports", required=True, help="label=report.json, comma separated")
     g.add_argument("--out", required=True, help="the PNG to write")
-    g.add_argument("--title", default="Clones of strong vs three strong bots (duplicate deals)",
-                   help="the chart's title")  # fmt: skip
+    g.add_argument("--title", default=PLOT_TITLE, help="the chart's title")
     return parser
 
 
